@@ -1,0 +1,111 @@
+//! The `bosweep` command line: a thin layer over the library. Each subcommand's module parses
+//! and validates its flags and files, calls the library, and writes the result; nothing here
+//! computes anything the library could.
+
+mod bench;
+mod devices;
+mod error;
+mod gp;
+mod kde;
+mod output;
+mod values;
+
+use std::io::Write;
+
+use clap::{Parser, Subcommand};
+
+pub use error::CliError;
+
+use crate::compute::{DeviceChoice, Engine, Precision, select_engine};
+
+/// GPU-accelerated batch engine for Bayesian-optimisation research sweeps.
+#[derive(Parser, Debug)]
+#[command(name = "bosweep", version)]
+struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options every command takes.
+#[derive(clap::Args, Debug)]
+struct GlobalArgs {
+    /// Backend: auto (a hardware GPU when there is one, else the CPU), cpu, or gpu (any GPU
+    /// adapter, software ones included; an error when there is none).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BOSWEEP_DEVICE",
+        default_value = "auto",
+        value_name = "auto|cpu|gpu"
+    )]
+    device: DeviceChoice,
+    /// Arithmetic precision of the GPU shaders (the CPU backend always uses f64).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BOSWEEP_PRECISION",
+        default_value = "f32",
+        value_name = "f32|f64",
+        value_parser = parse_precision
+    )]
+    precision: Precision,
+}
+
+impl GlobalArgs {
+    /// Opens the backend the user asked for; only commands that compute call this, so that
+    /// bad input is reported before any GPU start-up cost.
+    fn engine(&self) -> Result<Box<dyn Engine>, CliError> {
+        Ok(select_engine(self.device, self.precision)?)
+    }
+}
+
+fn parse_precision(text: &str) -> Result<Precision, String> {
+    Precision::parse(text)
+        .ok_or_else(|| format!("unknown precision '{text}' (expected f32 or f64)"))
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List the GPU adapters and the backend `--device auto` picks.
+    Devices,
+    /// Gaussian-process regression.
+    #[command(subcommand)]
+    Gp(gp::GpCommand),
+    /// Gaussian-product kernel density estimate at query points.
+    Kde(kde::KdeArgs),
+    /// Throughput of every engine operation on the chosen backend.
+    Bench(bench::BenchArgs),
+}
+
+/// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
+/// while running, 2 for bad input or usage (clap's own usage errors included).
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // `--help` and `--version` arrive here too, with exit code 0.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match run(&cli) {
+        Ok(()) => 0,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+fn run(cli: &Cli) -> Result<(), CliError> {
+    match &cli.command {
+        Command::Devices => devices::run(&cli.global),
+        Command::Gp(gp::GpCommand::Predict(args)) => gp::predict(args, &cli.global),
+        Command::Kde(args) => kde::run(args, &cli.global),
+        Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
+    }
+}

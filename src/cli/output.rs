@@ -1,0 +1,57 @@
+//! Writing results: CSV to `--out` or stdout, and text to stdout.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use crate::cli::CliError;
+use crate::io::io_reason;
+
+/// Writes equal-length columns under a header as CSV to `out`, or to stdout when `None`. Values
+/// use `{}` formatting, the shortest text that parses back to the same f64, so nothing is lost.
+pub fn write_columns(
+    out: Option<&Path>,
+    names: &[&str],
+    columns: &[&[f64]],
+) -> Result<(), CliError> {
+    match out {
+        None => to_stdout(|w| write_csv(w, names, columns)),
+        Some(path) => {
+            let failed = |e: io::Error| {
+                CliError::runtime(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    io_reason(&e)
+                ))
+            };
+            let file = File::create(path).map_err(failed)?;
+            write_csv(&mut BufWriter::new(file), names, columns).map_err(failed)
+        }
+    }
+}
+
+/// Runs `write` against buffered stdout. A closed pipe (`bosweep … | head`) ends output quietly,
+/// as the reader has all it wants; any other failure is a runtime error.
+pub fn to_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), CliError> {
+    let mut stdout = BufWriter::new(io::stdout().lock());
+    match write(&mut stdout).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(CliError::runtime(format!(
+            "cannot write to stdout: {}",
+            io_reason(&e)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn write_csv(w: &mut dyn Write, names: &[&str], columns: &[&[f64]]) -> io::Result<()> {
+    writeln!(w, "{}", names.join(","))?;
+    let rows = columns.first().map_or(0, |c| c.len());
+    for i in 0..rows {
+        for (j, column) in columns.iter().enumerate() {
+            let sep = if j == 0 { "" } else { "," };
+            write!(w, "{sep}{}", column[i])?;
+        }
+        writeln!(w)?;
+    }
+    w.flush()
+}

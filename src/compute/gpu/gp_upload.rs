@@ -1,0 +1,168 @@
+//! A GP's training data, weights and packed `L⁻¹` panels on the device, plus the chunk plan of
+//! the posterior kernels that consume them.
+
+use super::batch::{Batch, Params, Slots, encode};
+use super::context::GpuContext;
+use super::shaders::Shader;
+use crate::compute::EngineError;
+use crate::model::{GpState, Kernel, KernelKind};
+
+/// Rows of `L⁻¹` handled by one workgroup row of `posterior_quad.wgsl`.
+const ROWS_PER_GROUP: usize = 256;
+/// Upper bound on candidates (or pairs) per chunk, keeping scratch buffers moderate.
+pub const MAX_CHUNK: usize = 65536;
+
+/// A row range of `L⁻¹`, packed row by row (row j holds columns 0..=j), in its own buffer.
+pub struct Panel {
+    buffer: wgpu::Buffer,
+    j0: usize,
+    j1: usize,
+    part_offset: usize,
+    groups: usize,
+}
+
+pub struct GpBuffers {
+    pub train: wgpu::Buffer,
+    pub inv_ls: wgpu::Buffer,
+    pub alpha: wgpu::Buffer,
+    panels: Vec<Panel>,
+    /// Partial-sum rows written by all panels together.
+    pub groups: usize,
+}
+
+/// Kernel kind code shared with `kernel_profile.wgsl`, and the RQ α (unused otherwise).
+pub fn kind_code(kind: KernelKind) -> (u32, f64) {
+    match kind {
+        KernelKind::SquaredExponential => (0, 0.0),
+        KernelKind::Matern12 => (1, 0.0),
+        KernelKind::Matern32 => (2, 0.0),
+        KernelKind::Matern52 => (3, 0.0),
+        KernelKind::RationalQuadratic { alpha } => (4, alpha),
+    }
+}
+
+/// `cross_covariance.wgsl` parameters for kernel values between rows of `a` (dimension
+/// `dim_a`) and rows of `b` (dimension `dim_b`) over all of the kernel's columns.
+pub fn kernel_params(kernel: &Kernel, rows_a: usize, rows_b: usize, strides: [usize; 2]) -> Params {
+    let (kind, rq_alpha) = kind_code(kernel.kind());
+    let dim = kernel.input_dim() as u32;
+    let (flags, log_rho) = match kernel.time_decay() {
+        None => (0, 0.0),
+        Some(d) if d.epsilon >= 1.0 => (2 | 4, 0.0),
+        Some(d) => (2, 0.5 * (1.0 - d.epsilon).ln()),
+    };
+    Params::ints(&[
+        rows_a as u32,
+        rows_b as u32,
+        dim,
+        dim,
+        0,
+        0,
+        kernel.spatial_dim() as u32,
+        0,
+        kind,
+        flags,
+        strides[0] as u32,
+        strides[1] as u32,
+    ])
+    .with_reals(&[kernel.signal_variance(), rq_alpha, log_rho])
+}
+
+pub fn inv_lengthscales(kernel: &Kernel) -> Vec<f64> {
+    kernel.lengthscales().iter().map(|l| 1.0 / l).collect()
+}
+
+impl GpBuffers {
+    /// Uploads everything of `gp` the posterior kernels read. `gp` must have data.
+    pub fn upload(ctx: &GpuContext, slots: &mut Slots, gp: &GpState) -> Result<Self, EngineError> {
+        let p = ctx.precision;
+        let s = p.bytes() as u64;
+        let n = gp.train().rows();
+        let linv = gp.linv();
+        let mut panels = Vec::new();
+        let mut j0 = 0;
+        let mut groups = 0;
+        while j0 < n {
+            let mut j1 = j0;
+            let mut size = 0u64;
+            while j1 < n && size + (j1 as u64 + 1) * s <= ctx.max_binding {
+                size += (j1 as u64 + 1) * s;
+                j1 += 1;
+            }
+            if j1 == j0 {
+                return Err(EngineError::gpu(format!(
+                    "row {j0} of the {n}×{n} inverse Cholesky factor exceeds the GPU binding limit \
+                     of {} bytes",
+                    ctx.max_binding
+                )));
+            }
+            let packed: Vec<f64> = (j0..j1)
+                .flat_map(|j| (0..=j).map(move |k| linv[(j, k)]))
+                .collect();
+            let buffer = slots.upload_at(ctx, "linv", panels.len(), &encode(&packed, p));
+            let panel_groups = (j1 - j0).div_ceil(ROWS_PER_GROUP);
+            panels.push(Panel {
+                buffer,
+                j0,
+                j1,
+                part_offset: groups,
+                groups: panel_groups,
+            });
+            groups += panel_groups;
+            j0 = j1;
+        }
+        Ok(Self {
+            train: slots.upload(ctx, "train", &encode(gp.train().as_slice(), p)),
+            inv_ls: slots.upload(ctx, "inv_ls", &encode(&inv_lengthscales(gp.kernel()), p)),
+            alpha: slots.upload(ctx, "alpha", &encode(gp.alpha().as_slice(), p)),
+            panels,
+            groups,
+        })
+    }
+
+    /// Records `‖L⁻¹ k_x‖²` partial sums for the `count` columns of `kt` (stride `ld`) into `part`.
+    pub fn record_quad(
+        &self,
+        batch: &mut Batch,
+        n: usize,
+        kt: &wgpu::Buffer,
+        part: &wgpu::Buffer,
+        ld: usize,
+        count: usize,
+    ) {
+        for panel in &self.panels {
+            let params = Params::ints(&[
+                ld as u32,
+                count as u32,
+                n as u32,
+                panel.j0 as u32,
+                panel.j1 as u32,
+                panel.part_offset as u32,
+                (panel.j0 * (panel.j0 + 1) / 2) as u32,
+            ]);
+            batch.dispatch(
+                Shader::PosteriorQuad,
+                params,
+                &[kt, &panel.buffer, part],
+                [count.div_ceil(64) as u32, panel.groups as u32, 1],
+            );
+        }
+    }
+}
+
+/// The largest chunk (≤ `MAX_CHUNK`) whose buffers of `per_item` reals each stay within the
+/// binding limit; an error naming `what` when not even one item fits.
+pub fn chunk_size(ctx: &GpuContext, per_item: &[usize], what: &str) -> Result<usize, EngineError> {
+    let s = ctx.precision.bytes() as u64;
+    let chunk = per_item
+        .iter()
+        .map(|&reals| (ctx.max_binding / (reals.max(1) as u64 * s)) as usize)
+        .fold(MAX_CHUNK, usize::min);
+    if chunk == 0 {
+        return Err(EngineError::gpu(format!(
+            "{what} does not fit the GPU binding limit of {} bytes",
+            ctx.max_binding
+        )));
+    }
+    Ok(chunk)
+}

@@ -1,0 +1,12 @@
+//! bosweep: a GPU-accelerated batch engine for Bayesian-optimisation research sweeps.
+//!
+//! - [`compute`]: the [`compute::Engine`] trait and its CPU (rayon, f64) and GPU (wgpu) backends.
+//! - [`model`]: kernels, GP factorisation, KDE bandwidths, smoothing kernels.
+//! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
+//! - [`cli`]: the `bosweep` command line, a thin layer over the above.
+
+pub mod benchmark;
+pub mod cli;
+pub mod compute;
+pub mod io;
+pub mod model;

@@ -1,0 +1,502 @@
+//! The `bosweep` binary end to end: results against values computed by hand, and every kind of
+//! bad input answered with exit code 2 and a message that points at the cause.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use bosweep::compute::GpuEngine;
+
+/// A scratch directory for one test, removed afterwards. The binary runs inside it, so messages
+/// name files exactly as the test wrote them (`train.csv`).
+struct Sandbox {
+    dir: PathBuf,
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Sandbox {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("bosweep-cli-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self { dir }
+    }
+
+    fn write(&self, name: &str, contents: &str) -> &Self {
+        std::fs::write(self.dir.join(name), contents).unwrap();
+        self
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn run(&self, args: &[&str]) -> Outcome {
+        self.run_with_env(args, &[])
+    }
+
+    fn run_with_env(&self, args: &[&str], env: &[(&str, &str)]) -> Outcome {
+        let output = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+            .args(args)
+            .current_dir(&self.dir)
+            .env_remove("BOSWEEP_DEVICE")
+            .env_remove("BOSWEEP_PRECISION")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        let outcome = Outcome {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        assert!(
+            !outcome.stderr.contains("panicked") && !outcome.stderr.contains("RUST_BACKTRACE"),
+            "bosweep {args:?} panicked: {}",
+            outcome.stderr
+        );
+        outcome
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Outcome {
+    fn success(self) -> Self {
+        assert_eq!(self.code, 0, "expected success, stderr: {}", self.stderr);
+        self
+    }
+
+    /// Asserts exit code `code` and that stderr contains each of `needles`.
+    fn fails(&self, code: i32, needles: &[&str]) {
+        assert_eq!(self.code, code, "stderr: {}", self.stderr);
+        for needle in needles {
+            assert!(
+                self.stderr.contains(needle),
+                "stderr lacks {needle:?}: {}",
+                self.stderr
+            );
+        }
+    }
+}
+
+/// The rows of a CSV output after checking its header.
+fn parse_csv(text: &str, header: &str) -> Vec<Vec<f64>> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(header), "output: {text}");
+    lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect()
+}
+
+fn assert_close(got: f64, want: f64, tol: f64) {
+    assert!(
+        (got - want).abs() <= tol,
+        "got {got}, want {want} (tolerance {tol})"
+    );
+}
+
+/// The GP of the hand-computed tests: one training point (0.3, 1.7), SE kernel.
+const TRAIN: &str = "x,y\n0.3,1.7\n";
+const CANDIDATES: &str = "x\n0.3\n0.55\n2.0\n";
+const LENGTHSCALE: f64 = 0.25;
+const SIGNAL_VAR: f64 = 1.3;
+const NOISE_VAR: f64 = 0.01;
+const MEAN: f64 = 0.4;
+
+/// With one training point: `μ = m + k (y − m) / (s² + σ²)`, `σ² = s² − k² / (s² + σ²)`.
+fn hand_posterior() -> Vec<(f64, f64)> {
+    [0.3, 0.55, 2.0]
+        .iter()
+        .map(|x: &f64| {
+            let k = SIGNAL_VAR * (-0.5 * ((x - 0.3) / LENGTHSCALE).powi(2)).exp();
+            let c = SIGNAL_VAR + NOISE_VAR;
+            (MEAN + k * (1.7 - MEAN) / c, (SIGNAL_VAR - k * k / c).sqrt())
+        })
+        .collect()
+}
+
+fn predict_args(device: &str) -> Vec<String> {
+    let args = format!(
+        "--device {device} gp predict --train train.csv --candidates cand.csv --kernel se \
+         --lengthscale {LENGTHSCALE} --signal-var {SIGNAL_VAR} --noise-var {NOISE_VAR} --mean {MEAN}"
+    );
+    args.split_whitespace().map(str::to_string).collect()
+}
+
+fn run_predict(sandbox: &Sandbox, device: &str) -> Vec<Vec<f64>> {
+    let args = predict_args(device);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    parse_csv(&sandbox.run(&args).success().stdout, "mean,std")
+}
+
+#[test]
+fn gp_predict_matches_hand_computation_on_cpu() {
+    let sandbox = Sandbox::new("gp-cpu");
+    sandbox
+        .write("train.csv", TRAIN)
+        .write("cand.csv", CANDIDATES);
+    let rows = run_predict(&sandbox, "cpu");
+    assert_eq!(rows.len(), 3);
+    for (row, (mean, std)) in rows.iter().zip(hand_posterior()) {
+        assert_close(row[0], mean, 1e-12);
+        assert_close(row[1], std, 1e-12);
+    }
+}
+
+#[test]
+fn gp_predict_on_gpu_is_close_to_hand_computation() {
+    if GpuEngine::new(&Default::default()).is_err() {
+        assert_ne!(
+            std::env::var("BOSWEEP_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "BOSWEEP_REQUIRE_GPU=1 but no GPU adapter is available"
+        );
+        eprintln!("skipping: no GPU adapter");
+        return;
+    }
+    let sandbox = Sandbox::new("gp-gpu");
+    sandbox
+        .write("train.csv", TRAIN)
+        .write("cand.csv", CANDIDATES);
+    let rows = run_predict(&sandbox, "gpu");
+    for (row, (mean, std)) in rows.iter().zip(hand_posterior()) {
+        assert_close(row[0], mean, 1e-4);
+        assert_close(row[1], std, 1e-4);
+    }
+}
+
+#[test]
+fn gp_predict_writes_out_file_and_broadcasts_one_lengthscale() {
+    let sandbox = Sandbox::new("gp-out");
+    sandbox
+        .write("train.csv", "a,b,y\n0,0,1\n1,0.5,-1\n")
+        .write("cand.csv", "a,b\n0.2,0.1\n");
+    let common = [
+        "--device",
+        "cpu",
+        "gp",
+        "predict",
+        "--train",
+        "train.csv",
+        "--candidates",
+        "cand.csv",
+        "--kernel",
+        "matern52",
+        "--signal-var",
+        "1",
+        "--noise-var",
+        "1e-4",
+    ];
+    let broadcast = sandbox
+        .run(&[&common[..], &["--lengthscale", "0.4"]].concat())
+        .success();
+    let explicit = sandbox
+        .run(
+            &[
+                &common[..],
+                &["--lengthscale", "0.4,0.4", "--out", "pred.csv"],
+            ]
+            .concat(),
+        )
+        .success();
+    assert!(explicit.stdout.is_empty());
+    let written = std::fs::read_to_string(sandbox.path("pred.csv")).unwrap();
+    assert_eq!(written, broadcast.stdout);
+    assert_eq!(parse_csv(&written, "mean,std").len(), 1);
+}
+
+/// `p̂(q) = (1/n) Σ_i φ((q − c_i)/h) / h` for 1-D data.
+fn gaussian_kde(data: &[f64], weights: &[f64], h: f64, q: f64) -> f64 {
+    let phi = |z: f64| (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+    let total: f64 = weights.iter().sum();
+    data.iter()
+        .zip(weights)
+        .map(|(c, w)| w * phi((q - c) / h) / h)
+        .sum::<f64>()
+        / total
+}
+
+#[test]
+fn kde_matches_hand_computed_gaussian_density() {
+    let sandbox = Sandbox::new("kde");
+    sandbox
+        .write("data.csv", "x\n0\n1\n")
+        .write("q.csv", "x\n0.5\n2\n")
+        .write("w.csv", "w\n3\n1\n");
+    let base = [
+        "--device",
+        "cpu",
+        "kde",
+        "--data",
+        "data.csv",
+        "--queries",
+        "q.csv",
+    ];
+    for (extra, weights) in [
+        (&[][..], [1.0, 1.0]),
+        (&["--weights", "w.csv"][..], [3.0, 1.0]),
+    ] {
+        let args = [&base[..], &["--bandwidth", "0.5"], extra].concat();
+        let rows = parse_csv(&sandbox.run(&args).success().stdout, "density");
+        for (row, q) in rows.iter().zip([0.5, 2.0]) {
+            let want = gaussian_kde(&[0.0, 1.0], &weights, 0.5, q);
+            assert_close(row[0], want, 1e-12 * want);
+        }
+    }
+}
+
+#[test]
+fn kde_bandwidth_rules_differ_and_scott_is_the_default() {
+    let sandbox = Sandbox::new("kde-rules");
+    sandbox
+        .write("data.csv", "x\n0\n0.4\n1\n1.3\n2.5\n")
+        .write("q.csv", "x\n0.7\n");
+    let density = |extra: &[&str]| {
+        let base = [
+            "--device",
+            "cpu",
+            "kde",
+            "--data",
+            "data.csv",
+            "--queries",
+            "q.csv",
+        ];
+        sandbox.run(&[&base[..], extra].concat()).success().stdout
+    };
+    let scott = density(&["--bandwidth", "scott"]);
+    assert_ne!(scott, density(&["--bandwidth", "silverman"]));
+    assert_eq!(scott, density(&[]));
+}
+
+#[test]
+fn devices_exits_zero_and_names_the_auto_backend() {
+    let out = Sandbox::new("devices").run(&["devices"]).success();
+    assert!(
+        out.stdout.contains("--device auto uses: "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn help_and_version_exit_zero_and_missing_command_exits_two() {
+    let sandbox = Sandbox::new("help");
+    assert!(sandbox.run(&["--help"]).success().stdout.contains("gp"));
+    assert!(
+        sandbox
+            .run(&["gp", "predict", "--help"])
+            .success()
+            .stdout
+            .contains("--lengthscale")
+    );
+    sandbox.run(&["--version"]).success();
+    sandbox.run(&[]).fails(2, &[]);
+}
+
+/// Runs `gp predict` on the CPU with `train` and `cand` as the two files and `flags` replacing
+/// the defaults of the same name.
+fn predict_with(test: &str, train: &str, cand: &str, flags: &[&str]) -> Outcome {
+    let sandbox = Sandbox::new(test);
+    sandbox.write("train.csv", train).write("cand.csv", cand);
+    let mut args = vec!["gp", "predict"];
+    for (flag, default) in [
+        ("--device", "cpu"),
+        ("--train", "train.csv"),
+        ("--candidates", "cand.csv"),
+        ("--kernel", "se"),
+        ("--lengthscale", "0.5"),
+        ("--signal-var", "1"),
+        ("--noise-var", "0.01"),
+    ] {
+        if !flags.contains(&flag) {
+            args.extend([flag, default]);
+        }
+    }
+    args.extend(flags);
+    sandbox.run(&args)
+}
+
+const TRAIN_2D: &str = "x1,x2,y\n0.1,0.2,1\n0.5,0.5,2\n0.9,0.1,0.5\n";
+const CAND_2D: &str = "x1,x2\n0.3,0.3\n";
+
+#[test]
+fn nan_cell_names_file_line_column_and_value() {
+    predict_with("nan", "x1,x2,y\n0.1,0.2,1\n0.5,NaN,2\n", CAND_2D, &[]).fails(
+        2,
+        &[r#"train.csv line 3, column "x2": "NaN" is NaN (values must be finite)"#],
+    );
+}
+
+#[test]
+fn infinite_cell_is_rejected() {
+    predict_with("inf", TRAIN_2D, "x1,x2\n0.3,0.3\n-inf,1\n", &[])
+        .fails(2, &[r#"cand.csv line 3, column "x1": "-inf" is infinite"#]);
+}
+
+#[test]
+fn non_numeric_cell_is_rejected() {
+    predict_with("abc", "x1,x2,y\n0.1,0.2,1\n\n0.5,abc,2\n", CAND_2D, &[]).fails(
+        2,
+        &[r#"train.csv line 4, column "x2": "abc" is not a number"#],
+    );
+}
+
+#[test]
+fn wrong_column_count_in_a_row_is_rejected() {
+    predict_with("ragged", "x1,x2,y\n0.1,0.2,1\n0.5,0.5\n", CAND_2D, &[])
+        .fails(2, &["train.csv line 3 has 2 columns, expected 3"]);
+}
+
+#[test]
+fn empty_file_is_rejected() {
+    predict_with("empty", TRAIN_2D, "", &[]).fails(2, &["cand.csv: empty file"]);
+}
+
+#[test]
+fn header_only_file_is_rejected() {
+    predict_with("header-only", "x1,x2,y\n", CAND_2D, &[]).fails(2, &["train.csv: no data rows"]);
+}
+
+#[test]
+fn missing_header_is_rejected() {
+    predict_with("no-header", "0.1,0.2,1\n0.5,0.5,2\n", CAND_2D, &[])
+        .fails(2, &["train.csv line 1", "header"]);
+}
+
+#[test]
+fn missing_file_is_bad_input() {
+    predict_with("missing", TRAIN_2D, CAND_2D, &["--train", "missing.csv"])
+        .fails(2, &["cannot read missing.csv: No such file or directory"]);
+}
+
+#[test]
+fn zero_lengthscale_is_rejected() {
+    predict_with("zero-ls", TRAIN_2D, CAND_2D, &["--lengthscale", "0.2,0"]).fails(
+        2,
+        &["--lengthscale: value 2 is 0 (must be positive and finite)"],
+    );
+}
+
+#[test]
+fn negative_noise_variance_is_rejected() {
+    predict_with("neg-noise", TRAIN_2D, CAND_2D, &["--noise-var", "-0.5"])
+        .fails(2, &["--noise-var: value is -0.5"]);
+}
+
+#[test]
+fn lengthscale_count_must_match_the_input_columns() {
+    predict_with(
+        "ls-count",
+        TRAIN_2D,
+        CAND_2D,
+        &["--lengthscale", "0.1,0.2,0.3"],
+    )
+    .fails(
+        2,
+        &["--lengthscale: 3 values", "2 input columns of train.csv"],
+    );
+}
+
+#[test]
+fn unknown_kernel_is_rejected() {
+    predict_with("kernel", TRAIN_2D, CAND_2D, &["--kernel", "gauss"])
+        .fails(2, &["--kernel: unknown kernel 'gauss'", "matern52"]);
+}
+
+#[test]
+fn candidate_columns_must_match_the_training_inputs() {
+    predict_with("cand-cols", TRAIN_2D, "x1,x2,x3\n1,2,3\n", &[])
+        .fails(2, &["cand.csv has 3 columns", "expected 2", "train.csv"]);
+}
+
+#[test]
+fn unknown_device_is_a_usage_error() {
+    predict_with("device", TRAIN_2D, CAND_2D, &["--device", "tpu"])
+        .fails(2, &["--device", "'tpu'"]);
+    Sandbox::new("device-env")
+        .run_with_env(&["devices"], &[("BOSWEEP_DEVICE", "tpu")])
+        .fails(2, &["'tpu'"]);
+}
+
+#[test]
+fn unknown_precision_is_a_usage_error() {
+    predict_with("precision", TRAIN_2D, CAND_2D, &["--precision", "f16"])
+        .fails(2, &["--precision", "'f16'"]);
+}
+
+#[test]
+fn out_into_a_missing_directory_is_a_runtime_failure() {
+    predict_with(
+        "out-dir",
+        TRAIN_2D,
+        CAND_2D,
+        &["--out", "no/such/dir/pred.csv"],
+    )
+    .fails(1, &["cannot write no/such/dir/pred.csv"]);
+}
+
+fn kde_with(test: &str, flags: &[&str]) -> Outcome {
+    let sandbox = Sandbox::new(test);
+    sandbox
+        .write("data.csv", "x\n0\n1\n2\n")
+        .write("q.csv", "x\n0.5\n")
+        .write("w.csv", "w\n1\n-2\n1\n");
+    let args = [
+        "--device",
+        "cpu",
+        "kde",
+        "--data",
+        "data.csv",
+        "--queries",
+        "q.csv",
+    ];
+    sandbox.run(&[&args[..], flags].concat())
+}
+
+#[test]
+fn unknown_bandwidth_rule_is_rejected() {
+    kde_with("bw-rule", &["--bandwidth", "sturges"])
+        .fails(2, &["--bandwidth: unknown rule 'sturges'"]);
+}
+
+#[test]
+fn non_positive_bandwidth_is_rejected() {
+    kde_with("bw-zero", &["--bandwidth", "0"]).fails(2, &["--bandwidth: value is 0"]);
+    kde_with("bw-neg", &["--bandwidth", "-1"]).fails(2, &["--bandwidth: value is -1"]);
+}
+
+#[test]
+fn negative_weight_names_its_line() {
+    kde_with("weights", &["--weights", "w.csv"])
+        .fails(2, &[r#"w.csv line 3, column "w": -2 is negative"#]);
+}
+
+#[test]
+fn paths_are_reported_as_given() {
+    let sandbox = Sandbox::new("paths");
+    let missing = sandbox.path("absent.csv");
+    let data = missing.to_str().unwrap();
+    let out = sandbox.run(&[
+        "--device",
+        "cpu",
+        "kde",
+        "--data",
+        data,
+        "--queries",
+        "q.csv",
+    ]);
+    out.fails(
+        2,
+        &[&format!("cannot read {data}: No such file or directory")],
+    );
+}

@@ -1,0 +1,318 @@
+//! Helpers shared by the integration tests: seeded random inputs and the GPU engines under test.
+
+#![allow(dead_code)]
+
+use bosweep::compute::{GpuEngine, GpuOptions, Points, Precision};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// `rows` points uniform in `[lo, hi]^dim`.
+pub fn uniform_points(rng: &mut ChaCha8Rng, rows: usize, dim: usize, lo: f64, hi: f64) -> Points {
+    Points::new(
+        (0..rows * dim).map(|_| rng.random_range(lo..hi)).collect(),
+        dim,
+    )
+    .unwrap()
+}
+
+pub fn uniform_values(rng: &mut ChaCha8Rng, len: usize, lo: f64, hi: f64) -> Vec<f64> {
+    (0..len).map(|_| rng.random_range(lo..hi)).collect()
+}
+
+/// The GPU engine at `precision`, or `None` (test skipped) when no adapter exists. With
+/// `BOSWEEP_REQUIRE_GPU=1` a missing adapter fails the test instead, as in CI.
+pub fn gpu(precision: Precision) -> Option<GpuEngine> {
+    gpu_with(GpuOptions {
+        precision,
+        ..Default::default()
+    })
+}
+
+pub fn gpu_with(options: GpuOptions) -> Option<GpuEngine> {
+    match GpuEngine::new(&options) {
+        Ok(engine) => Some(engine),
+        Err(e) => {
+            if std::env::var("BOSWEEP_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+                panic!("BOSWEEP_REQUIRE_GPU=1 but the GPU engine could not start: {e}");
+            }
+            eprintln!("skipping GPU test: {e}");
+            None
+        }
+    }
+}
+
+/// Both precisions the adapter supports (f64 only where it has SHADER_F64).
+pub fn gpus() -> Vec<GpuEngine> {
+    let mut engines: Vec<GpuEngine> = gpu(Precision::F32).into_iter().collect();
+    if let Ok(f64_engine) = GpuEngine::new(&GpuOptions {
+        precision: Precision::F64,
+        ..Default::default()
+    }) {
+        engines.push(f64_engine);
+    }
+    engines
+}
+
+/// Largest absolute difference between two slices.
+pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// The five stationary kernel kinds (RQ with α = 0.7), in a fixed order.
+pub fn kinds() -> [bosweep::model::KernelKind; 5] {
+    use bosweep::model::KernelKind;
+    [
+        KernelKind::SquaredExponential,
+        KernelKind::Matern12,
+        KernelKind::Matern32,
+        KernelKind::Matern52,
+        KernelKind::RationalQuadratic { alpha: 0.7 },
+    ]
+}
+
+/// A kernel of `kind` on `spatial_dim` spatial columns (plus a time column when `decay` is
+/// given) with random ARD lengthscales and signal variance. Uniform points in `[0,1]^d` have
+/// `E‖a − b‖² = d/6`, so lengthscales `∝ √(d/6)` keep `r² = O(1)` in any dimension.
+pub fn random_kernel(
+    rng: &mut ChaCha8Rng,
+    kind: bosweep::model::KernelKind,
+    spatial_dim: usize,
+    decay: Option<f64>,
+) -> bosweep::model::Kernel {
+    let base = (spatial_dim as f64 / 6.0).sqrt();
+    let ls = (0..spatial_dim)
+        .map(|_| base * rng.random_range(0.4..1.2))
+        .collect();
+    let k = bosweep::model::Kernel::new(kind, ls, rng.random_range(0.5..2.0)).unwrap();
+    match decay {
+        Some(eps) => k.with_time_decay(eps).unwrap(),
+        None => k,
+    }
+}
+
+/// `rows` points uniform in `[0,1]^spatial_dim`, followed (when `with_time`) by an integer
+/// time column in `0..=3`, so that `Δt = 0` occurs often and every `Δt` is exact in f32.
+pub fn points_maybe_timed(
+    rng: &mut ChaCha8Rng,
+    rows: usize,
+    spatial_dim: usize,
+    with_time: bool,
+) -> Points {
+    let dim = spatial_dim + usize::from(with_time);
+    let mut data = Vec::with_capacity(rows * dim);
+    for _ in 0..rows {
+        data.extend((0..spatial_dim).map(|_| rng.random_range(0.0..1.0)));
+        if with_time {
+            data.push(f64::from(rng.random_range(0..4u32)));
+        }
+    }
+    Points::new(data, dim).unwrap()
+}
+
+/// A smooth target function of the points plus a little seeded noise, so that GP weights stay
+/// moderate.
+pub fn smooth_targets(rng: &mut ChaCha8Rng, points: &Points) -> Vec<f64> {
+    let scale = 3.0 / (points.dim() as f64).sqrt();
+    points
+        .iter()
+        .map(|x| {
+            let s: f64 = x.iter().sum();
+            (scale * s).sin() + 0.5 * (5.0 * x[0]).cos() + 0.05 * rng.random_range(-1.0..1.0)
+        })
+        .collect()
+}
+
+fn is_invalid<T: std::fmt::Debug>(what: &str, r: Result<T, bosweep::compute::EngineError>) {
+    match r {
+        Err(bosweep::compute::EngineError::InvalidInput(_)) => {}
+        other => panic!("{what}: expected InvalidInput, got {other:?}"),
+    }
+}
+
+/// Every operation of `engine` rejects arguments that disagree with each other with
+/// `EngineError::InvalidInput` (never a GPU error, never a panic).
+pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
+    use bosweep::compute::PairReduction;
+    use bosweep::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+    let p = |rows: &[&[f64]]| Points::from_rows(rows).unwrap();
+    let se = |d: usize| Kernel::new(KernelKind::SquaredExponential, vec![0.5; d], 1.0).unwrap();
+    let x2 = p(&[&[0.0, 0.0], &[1.0, 0.5]]);
+    let x3 = p(&[&[0.0, 0.0, 0.0]]);
+    let x1 = p(&[&[0.2], &[0.7]]);
+    let gp = GpState::fit(
+        x2.clone(),
+        &[1.0, -1.0],
+        se(2),
+        &Noise::Homoscedastic(0.1),
+        0.0,
+        1.0,
+    )
+    .unwrap();
+    let empty1 = Points::empty(1).unwrap();
+
+    is_invalid(
+        "cross-covariance dims (a)",
+        engine.cross_covariance(&se(2), &x3, &x2),
+    );
+    is_invalid(
+        "cross-covariance dims (b)",
+        engine.cross_covariance(&se(2), &x2, &x3),
+    );
+    is_invalid("posterior dims", engine.posterior(&gp, &x3));
+    let gp1 = GpState::fit(
+        x1.clone(),
+        &[0.0, 1.0],
+        se(1),
+        &Noise::Homoscedastic(0.1),
+        0.0,
+        1.0,
+    )
+    .unwrap();
+    is_invalid(
+        "posterior_batch dims",
+        engine.posterior_batch(&[&gp, &gp1], &x2),
+    );
+
+    // pair_reduce: the GP takes 2 columns = 1 decision + 1 context column.
+    let dec = p(&[&[0.1], &[0.4], &[0.9]]);
+    let ctx = p(&[&[0.3], &[0.6]]);
+    let inf3 = [0.0; 3];
+    let tv = |delta, infimum| PairReduction::WorstCaseTv { delta, infimum };
+    is_invalid(
+        "pair dims",
+        engine.pair_reduce(&gp, &x2, &ctx, 1.0, PairReduction::Mean),
+    );
+    is_invalid(
+        "pair no contexts",
+        engine.pair_reduce(&gp, &dec, &empty1, 1.0, PairReduction::Mean),
+    );
+    is_invalid(
+        "pair beta NaN",
+        engine.pair_reduce(&gp, &dec, &ctx, f64::NAN, PairReduction::Min),
+    );
+    is_invalid(
+        "pair beta inf",
+        engine.pair_reduce(&gp, &dec, &ctx, f64::INFINITY, PairReduction::Min),
+    );
+    is_invalid(
+        "pair delta < 0",
+        engine.pair_reduce(&gp, &dec, &ctx, 1.0, tv(-0.1, &inf3)),
+    );
+    is_invalid(
+        "pair delta NaN",
+        engine.pair_reduce(&gp, &dec, &ctx, 1.0, tv(f64::NAN, &inf3)),
+    );
+    is_invalid(
+        "pair infimum len",
+        engine.pair_reduce(&gp, &dec, &ctx, 1.0, tv(0.5, &[0.0; 2])),
+    );
+    is_invalid(
+        "pair infimum NaN",
+        engine.pair_reduce(&gp, &dec, &ctx, 1.0, tv(0.5, &[0.0, f64::NAN, 0.0])),
+    );
+    let timed = se(1).with_time_decay(0.1).unwrap();
+    let gpt = GpState::fit(
+        x2.clone(),
+        &[1.0, -1.0],
+        timed,
+        &Noise::Homoscedastic(0.1),
+        0.0,
+        1.0,
+    )
+    .unwrap();
+    is_invalid(
+        "pair time decay",
+        engine.pair_reduce(&gpt, &dec, &ctx, 1.0, PairReduction::Mean),
+    );
+
+    // KDE
+    let q2 = p(&[&[0.5, 0.5]]);
+    is_invalid(
+        "kde bandwidth 0",
+        engine.kde_log_density(&x2, &[0.1, 0.0], None, &q2),
+    );
+    is_invalid(
+        "kde bandwidth < 0",
+        engine.kde_log_density(&x2, &[-0.1, 0.1], None, &q2),
+    );
+    is_invalid(
+        "kde bandwidth NaN",
+        engine.kde_log_density(&x2, &[f64::NAN, 0.1], None, &q2),
+    );
+    is_invalid(
+        "kde bandwidth count",
+        engine.kde_log_density(&x2, &[0.1], None, &q2),
+    );
+    is_invalid(
+        "kde weights len",
+        engine.kde_log_density(&x2, &[0.1, 0.1], Some(&[1.0]), &q2),
+    );
+    is_invalid(
+        "kde weight < 0",
+        engine.kde_log_density(&x2, &[0.1, 0.1], Some(&[1.0, -1.0]), &q2),
+    );
+    is_invalid(
+        "kde weights zero",
+        engine.kde_log_density(&x2, &[0.1, 0.1], Some(&[0.0, 0.0]), &q2),
+    );
+    is_invalid(
+        "kde empty data",
+        engine.kde_log_density(&empty1, &[0.1], None, &x1),
+    );
+    is_invalid(
+        "kde query dims",
+        engine.kde_log_density(&x2, &[0.1, 0.1], None, &x3),
+    );
+    is_invalid(
+        "kde density",
+        engine.kde_density(&x2, &[0.1, 0.0], None, &q2),
+    );
+
+    // Kernel regression
+    let y = [1.0, 2.0];
+    let g = SmoothingKernel::Gaussian;
+    is_invalid(
+        "kr bandwidth 0",
+        engine.kernel_regression(&x2, &y, g, 0.0, &q2),
+    );
+    is_invalid(
+        "kr bandwidth < 0",
+        engine.kernel_regression(&x2, &y, SmoothingKernel::Uniform, -1.0, &q2),
+    );
+    is_invalid(
+        "kr bandwidth inf",
+        engine.kernel_regression(&x2, &y, g, f64::INFINITY, &q2),
+    );
+    is_invalid(
+        "kr targets len",
+        engine.kernel_regression(&x2, &[1.0], g, 0.1, &q2),
+    );
+    is_invalid(
+        "kr target NaN",
+        engine.kernel_regression(&x2, &[1.0, f64::NAN], g, 0.1, &q2),
+    );
+    is_invalid(
+        "kr empty data",
+        engine.kernel_regression(&empty1, &[], g, 0.1, &x1),
+    );
+    is_invalid(
+        "kr query dims",
+        engine.kernel_regression(&x2, &y, g, 0.1, &x3),
+    );
+
+    // Nearest, top-k, arg-max
+    is_invalid("nearest empty data", engine.nearest(&empty1, &x1));
+    is_invalid("nearest dims", engine.nearest(&x2, &x3));
+    is_invalid("top_k NaN", engine.top_k(&[1.0, f64::NAN], 1));
+    is_invalid("top_k NaN, k = 0", engine.top_k(&[f64::NAN], 0));
+    is_invalid("argmax NaN", engine.argmax(&[f64::NAN, 1.0]));
+    is_invalid("argmax empty", engine.argmax(&[]));
+}
