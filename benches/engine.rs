@@ -1,5 +1,5 @@
 //! Criterion benchmarks of every engine operation at several sizes, on the CPU backend and, when
-//! an adapter exists, the GPU backend (f32). `bosweep bench` reports the same operations as
+//! a hardware adapter exists, the GPU backend (f32). `bosweep bench` reports the same operations as
 //! throughput tables; these give statistically robust timings for comparing changes.
 
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, PairReduction, Points};
@@ -19,11 +19,15 @@ fn gp(rng: &mut ChaCha8Rng, n: usize, d: usize) -> GpState {
     GpState::fit(train, &y, kernel, &Noise::Homoscedastic(1e-4), 0.0, 1.0).unwrap()
 }
 
-/// The backends to measure: always the CPU, plus the GPU when one opens.
+/// The backends to measure: always the CPU, plus a hardware GPU when one opens (a software
+/// adapter such as lavapipe measures the CPU again, slowly).
 fn engines() -> Vec<(&'static str, Box<dyn Engine>)> {
     let mut engines: Vec<(&'static str, Box<dyn Engine>)> =
         vec![("cpu", Box::new(CpuEngine::new()))];
-    if let Ok(gpu) = GpuEngine::new(&GpuOptions::default()) {
+    if let Ok(gpu) = GpuEngine::new(&GpuOptions {
+        hardware_only: true,
+        ..Default::default()
+    }) {
         engines.push(("gpu", Box::new(gpu)));
     }
     engines

@@ -5,8 +5,13 @@
 //! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
 //! - [`cli`]: the `bosweep` command line, a thin layer over the above.
 
+pub mod acquisition;
+pub mod algorithms;
 pub mod benchmark;
 pub mod cli;
 pub mod compute;
 pub mod io;
 pub mod model;
+pub mod params;
+pub mod problems;
+pub mod sweep;

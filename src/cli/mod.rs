@@ -7,7 +7,9 @@ mod devices;
 mod error;
 mod gp;
 mod kde;
+mod list;
 mod output;
+mod run;
 mod values;
 
 use std::io::Write;
@@ -79,6 +81,10 @@ enum Command {
     Kde(kde::KdeArgs),
     /// Throughput of every engine operation on the chosen backend.
     Bench(bench::BenchArgs),
+    /// Run one optimisation and write its JSONL trace.
+    Run(run::RunArgs),
+    /// List every algorithm and problem with its parameters and defaults.
+    List,
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -107,5 +113,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Gp(gp::GpCommand::Predict(args)) => gp::predict(args, &cli.global),
         Command::Kde(args) => kde::run(args, &cli.global),
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
+        Command::Run(args) => run::run_command(args, &cli.global),
+        Command::List => list::run(),
     }
 }

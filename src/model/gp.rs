@@ -38,6 +38,8 @@ pub struct GpState {
     alpha: DVector<f64>,
     linv: DMatrix<f64>,
     jitter: f64,
+    targets: Vec<f64>,
+    noise: Noise,
 }
 
 impl GpState {
@@ -137,6 +139,8 @@ impl GpState {
             alpha,
             linv,
             jitter,
+            targets: targets.to_vec(),
+            noise: noise.clone(),
         })
     }
 
@@ -172,11 +176,140 @@ impl GpState {
     pub fn jitter(&self) -> f64 {
         self.jitter
     }
+
+    /// The targets `y` the state is conditioned on.
+    pub fn targets(&self) -> &[f64] {
+        &self.targets
+    }
+
+    /// The noise variances `Σ` (before the scale λ).
+    pub fn noise(&self) -> &Noise {
+        &self.noise
+    }
+
+    /// `ln N(y; m·1, K + λΣ + jitter·I)` from the stored factor, in O(n):
+    /// `−½ (y − m)ᵀα + Σ_i ln (L⁻¹)_ii − (n/2) ln 2π`.
+    pub fn log_marginal_likelihood(&self) -> f64 {
+        let n = self.targets.len();
+        let fit: f64 = self
+            .targets
+            .iter()
+            .zip(self.alpha.iter())
+            .map(|(y, a)| (y - self.mean) * a)
+            .sum();
+        let log_det_inv_half: f64 = (0..n).map(|i| self.linv[(i, i)].ln()).sum();
+        -0.5 * fit + log_det_inv_half - 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln()
+    }
+
+    /// Conditions on one more observation `(x, y)` in O(n²), keeping the hyperparameters.
+    ///
+    /// The Cholesky factor is extended through its stored inverse: with `l = L⁻¹k`,
+    /// `d = √(k(x,x) + λσ² + jitter − ‖l‖²)`, the new last row of `L⁻¹` is `(−lᵀL⁻¹/d, 1/d)`,
+    /// and `α` is recomputed as `L⁻ᵀ(L⁻¹(y − m))`. When `d² ≤ 0` (the new point is numerically
+    /// a duplicate of the data, with too little noise) the state is refitted from scratch with
+    /// jitter escalation, as [`GpState::fit`] does.
+    ///
+    /// `noise_variance` is the new point's noise variance: required for per-point noise; for
+    /// homoscedastic noise it must be `None` or the common value.
+    pub fn append(
+        &mut self,
+        x: &[f64],
+        y: f64,
+        noise_variance: Option<f64>,
+    ) -> Result<AppendOutcome, EngineError> {
+        let n = self.train.rows();
+        let dim = self.train.dim();
+        if x.len() != dim {
+            return Err(EngineError::invalid(format!(
+                "appended point has {} coordinates but the GP takes {dim}",
+                x.len()
+            )));
+        }
+        if !y.is_finite() {
+            return Err(EngineError::invalid(format!("appended target is {y}")));
+        }
+        let new_var = match (&self.noise, noise_variance) {
+            (Noise::Homoscedastic(v), None) => *v,
+            (Noise::Homoscedastic(v), Some(s)) if s == *v => *v,
+            (Noise::Homoscedastic(v), Some(s)) => {
+                return Err(EngineError::invalid(format!(
+                    "appended noise variance {s} differs from the homoscedastic {v}"
+                )));
+            }
+            (Noise::PerPoint(_), None) => {
+                return Err(EngineError::invalid(
+                    "per-point noise: the appended point needs its noise variance",
+                ));
+            }
+            (Noise::PerPoint(_), Some(s)) => s,
+        };
+        if !(new_var.is_finite() && new_var >= 0.0) {
+            return Err(EngineError::invalid(format!(
+                "appended noise variance is {new_var} (must be finite and non-negative)"
+            )));
+        }
+        let mut data = Vec::with_capacity((n + 1) * dim);
+        data.extend_from_slice(self.train.as_slice());
+        data.extend_from_slice(x);
+        let train = Points::new(data, dim)?;
+        let mut targets = self.targets.clone();
+        targets.push(y);
+        let noise = match &self.noise {
+            Noise::Homoscedastic(v) => Noise::Homoscedastic(*v),
+            Noise::PerPoint(v) => {
+                let mut v = v.clone();
+                v.push(new_var);
+                Noise::PerPoint(v)
+            }
+        };
+
+        let k = DVector::from_iterator(n, (0..n).map(|i| self.kernel.eval(self.train.row(i), x)));
+        let l = &self.linv * &k;
+        let d2 = self.kernel.eval(x, x) + self.lambda * new_var + self.jitter - l.norm_squared();
+        if !(d2 > 0.0 && d2.is_finite()) {
+            *self = Self::fit(
+                train,
+                &targets,
+                self.kernel.clone(),
+                &noise,
+                self.mean,
+                self.lambda,
+            )?;
+            return Ok(AppendOutcome::Refactorised {
+                jitter: self.jitter,
+            });
+        }
+        let d = d2.sqrt();
+        let u = self.linv.tr_mul(&l);
+        let linv = std::mem::replace(&mut self.linv, DMatrix::zeros(0, 0));
+        let mut linv = linv.resize(n + 1, n + 1, 0.0);
+        for (j, uj) in u.iter().enumerate() {
+            linv[(n, j)] = -uj / d;
+        }
+        linv[(n, n)] = 1.0 / d;
+        let residual = DVector::from_iterator(n + 1, targets.iter().map(|t| t - self.mean));
+        self.alpha = linv.tr_mul(&(&linv * residual));
+        self.linv = linv;
+        self.train = train;
+        self.targets = targets;
+        self.noise = noise;
+        Ok(AppendOutcome::Extended)
+    }
+}
+
+/// How [`GpState::append`] conditioned on the new point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AppendOutcome {
+    /// The factor was extended in O(n²).
+    Extended,
+    /// The extension was not positive definite; the state was refitted from scratch and needed
+    /// this diagonal jitter.
+    Refactorised { jitter: f64 },
 }
 
 /// Inverts a lower-triangular matrix column by column (column-oriented forward substitution, so
 /// every inner loop runs down a contiguous column of `L`), columns in parallel: `n³/6` flops.
-fn lower_triangular_inverse(l: &DMatrix<f64>) -> DMatrix<f64> {
+pub(super) fn lower_triangular_inverse(l: &DMatrix<f64>) -> DMatrix<f64> {
     let n = l.nrows();
     let ls = l.as_slice();
     let mut inv = DMatrix::<f64>::zeros(n, n);

@@ -1,12 +1,20 @@
 //! Surrogate models: covariance kernels, exact GPs, kernel density estimates and kernel
 //! regression. Their batch evaluation lives in [`crate::compute`].
 
+mod fit;
 mod gp;
+mod gp_model;
 mod kde;
 mod kernel;
+mod likelihood;
+mod priors;
 mod smoothing;
 
-pub use gp::{GpState, Noise};
-pub use kde::BandwidthRule;
+pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
+pub use gp::{AppendOutcome, GpState, Noise};
+pub use gp_model::{GpModel, InputTransform, ModelOptions, OutputTransform};
+pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::{Kernel, KernelKind, TimeDecay};
-pub use smoothing::SmoothingKernel;
+pub use likelihood::{LmlGradient, LogMarginalLikelihood, log_marginal_likelihood};
+pub use priors::{Prior, PriorSpace, Priors, ln_gamma};
+pub use smoothing::{BandwidthScale, BandwidthSchedule, SmoothingKernel};

@@ -1,0 +1,151 @@
+//! Optimisation algorithms in ask/tell form, so that the runner treats every paper's algorithm
+//! alike: repeated evaluations, observed contexts and time-varying allowed sets pass through
+//! [`AskContext`], [`Proposal`] and [`Feedback`] without special cases.
+//!
+//! Algorithms maximise: the runner hands them values already converted with
+//! [`Sense::to_maximization`](crate::problems::Sense::to_maximization), and
+//! proposals and recommendations are points in the problem's own coordinates.
+
+mod gp_bo;
+mod random;
+mod registry;
+
+use std::fmt;
+
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value};
+
+pub use gp_bo::{Acquisition, GpBo};
+pub use random::RandomSearch;
+pub use registry::{AlgorithmEntry, build, find, registry};
+
+use crate::compute::{Engine, EngineError, Points};
+use crate::problems::{Domain, ParamValue};
+
+/// What an algorithm sees when asked for its next point.
+pub struct AskContext<'a> {
+    pub engine: &'a dyn Engine,
+    pub domain: &'a Domain,
+    /// The finite set of allowed points at this step, if the problem restricts the domain.
+    pub allowed: Option<&'a Points>,
+    /// 1-based index of the step being chosen.
+    pub t: usize,
+    pub rng: &'a mut ChaCha8Rng,
+}
+
+/// The next point to evaluate and how many repeated evaluations to spend on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    pub x: Vec<f64>,
+    pub repeats: usize,
+}
+
+/// An evaluated step, in the maximisation sense.
+#[derive(Clone, Copy, Debug)]
+pub struct Feedback<'a> {
+    pub x: &'a [f64],
+    /// Mean of the repeats, negated for minimisation problems.
+    pub y: f64,
+    pub repeats: &'a [f64],
+    pub context: Option<&'a [f64]>,
+    pub t: usize,
+}
+
+/// Wall seconds spent since the last [`Algorithm::take_cost`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepCost {
+    pub model_seconds: f64,
+    pub acq_seconds: f64,
+}
+
+/// Why an algorithm could not propose a point.
+#[derive(Debug)]
+pub enum AlgorithmError {
+    /// The algorithm's configuration is invalid (exit code 2).
+    Config(String),
+    /// The engine failed while running.
+    Engine(EngineError),
+}
+
+impl fmt::Display for AlgorithmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Config(m) => f.write_str(m),
+            Self::Engine(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AlgorithmError {}
+
+impl From<EngineError> for AlgorithmError {
+    fn from(e: EngineError) -> Self {
+        Self::Engine(e)
+    }
+}
+
+/// A sequential optimiser.
+pub trait Algorithm: Send {
+    /// The next point to evaluate. Only called after the initial design has been told.
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError>;
+
+    /// Learns the outcome of one step (initial design included).
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError>;
+
+    /// The point the algorithm would report now.
+    fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError>;
+
+    /// Model and acquisition seconds spent since the last call.
+    fn take_cost(&mut self) -> StepCost {
+        StepCost::default()
+    }
+
+    /// Algorithm-specific trace fields of the last step (the trace's `extra`).
+    fn extra(&self) -> Map<String, Value> {
+        Map::new()
+    }
+
+    /// The full parameter set, defaults included, for the trace header.
+    fn parameters(&self) -> Vec<(String, ParamValue)>;
+}
+
+/// Observed points and values (maximisation sense) in arrival order.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    dim: usize,
+}
+
+impl History {
+    pub fn push(&mut self, x: &[f64], y: f64) {
+        self.dim = x.len();
+        self.xs.extend_from_slice(x);
+        self.ys.push(y);
+    }
+
+    pub fn len(&self) -> usize {
+        self.ys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ys.is_empty()
+    }
+
+    pub fn ys(&self) -> &[f64] {
+        &self.ys
+    }
+
+    pub fn x(&self, i: usize) -> &[f64] {
+        &self.xs[i * self.dim..(i + 1) * self.dim]
+    }
+
+    pub fn points(&self) -> Result<Points, EngineError> {
+        Points::new(self.xs.clone(), self.dim.max(1))
+    }
+
+    /// Index of the best observed value (lowest index among ties).
+    pub fn best(&self) -> Option<usize> {
+        (0..self.ys.len()).reduce(|b, i| if self.ys[i] > self.ys[b] { i } else { b })
+    }
+}

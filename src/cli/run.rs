@@ -1,0 +1,207 @@
+//! `bosweep run`: one optimisation of one problem by one algorithm, traced to JSONL.
+
+use std::path::PathBuf;
+
+use super::{CliError, GlobalArgs};
+use crate::algorithms::{self, AlgorithmError};
+use crate::compute::EngineError;
+use crate::io::io_reason;
+use crate::params::ParamValue;
+use crate::problems::{self, Domain, ExternalObjective, Problem, ProblemError, Sense};
+use crate::sweep::{RunConfig, RunError, TraceWriter, run};
+
+/// Options of `bosweep run`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Algorithm name (see `bosweep list`).
+    #[arg(long)]
+    algo: String,
+    /// Problem name (see `bosweep list`).
+    #[arg(
+        long,
+        required_unless_present = "objective_cmd",
+        conflicts_with = "objective_cmd"
+    )]
+    problem: Option<String>,
+    /// An external objective instead of a named problem: a shell command that reads the point
+    /// as a JSON array on stdin and prints one number on stdout.
+    #[arg(long, value_name = "CMD", requires = "bounds")]
+    objective_cmd: Option<String>,
+    /// The external objective's box: `lo:hi` per dimension, comma-separated.
+    #[arg(long, value_name = "LO:HI,…", allow_hyphen_values = true)]
+    bounds: Option<String>,
+    /// Seconds one call of the external objective may take.
+    #[arg(long, default_value_t = 60.0)]
+    objective_timeout: f64,
+    /// Whether the external objective is minimised or maximised.
+    #[arg(long, default_value = "min", value_parser = ["min", "max"])]
+    sense: String,
+    /// Evaluations to spend, initial design and repeats included.
+    #[arg(long)]
+    budget: usize,
+    /// Initial-design points (scrambled Sobol) evaluated before the algorithm chooses.
+    #[arg(long, default_value_t = 10)]
+    init: usize,
+    /// Seed of the run: the same seed gives the same trace on the CPU backend.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Standard deviation of the Gaussian observation noise (the problem's `noise_std`).
+    #[arg(long, allow_negative_numbers = true)]
+    noise_std: Option<f64>,
+    /// An algorithm parameter, `key=value` (repeatable; see `bosweep list`).
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    params: Vec<String>,
+    /// A problem parameter, `key=value` (repeatable), e.g. `dim=5`.
+    #[arg(long = "problem-param", value_name = "KEY=VALUE")]
+    problem_params: Vec<String>,
+    /// Trace file (JSONL); without it the trace goes to stdout and the summary to stderr.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+/// Splits `key=value` settings of `flag` into parameter pairs (values stay text; the
+/// registries parse and check them).
+fn key_values<'a>(
+    flag: &str,
+    settings: &'a [String],
+) -> Result<Vec<(&'a str, ParamValue)>, CliError> {
+    settings
+        .iter()
+        .map(|s| match s.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => Ok((k.trim(), ParamValue::from(v.trim()))),
+            _ => Err(CliError::usage(format!(
+                "{flag}: \"{s}\" is not of the form key=value"
+            ))),
+        })
+        .collect()
+}
+
+impl From<ProblemError> for CliError {
+    fn from(e: ProblemError) -> Self {
+        match e {
+            ProblemError::Config(m) => CliError::usage(m),
+            other => CliError::runtime(other.to_string()),
+        }
+    }
+}
+
+impl From<AlgorithmError> for CliError {
+    fn from(e: AlgorithmError) -> Self {
+        match e {
+            AlgorithmError::Config(m) => CliError::usage(m),
+            AlgorithmError::Engine(EngineError::Gpu(m)) => {
+                CliError::runtime(format!("GPU error: {m}"))
+            }
+            AlgorithmError::Engine(e) => CliError::runtime(e.to_string()),
+        }
+    }
+}
+
+impl From<RunError> for CliError {
+    fn from(e: RunError) -> Self {
+        match e {
+            RunError::Config(m) => CliError::usage(m),
+            RunError::Problem(e) => e.into(),
+            RunError::Algorithm(e) => e.into(),
+            RunError::Io(e) => {
+                CliError::runtime(format!("writing the trace failed: {}", io_reason(&e)))
+            }
+        }
+    }
+}
+
+/// Parses `--bounds lo:hi,lo:hi,…`.
+fn parse_bounds(text: &str) -> Result<Domain, CliError> {
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    for (i, part) in text.split(',').enumerate() {
+        let bad = || {
+            CliError::usage(format!(
+                "--bounds: entry {} \"{part}\" is not of the form lo:hi",
+                i + 1
+            ))
+        };
+        let (lo, hi) = part.split_once(':').ok_or_else(bad)?;
+        lower.push(lo.trim().parse::<f64>().map_err(|_| bad())?);
+        upper.push(hi.trim().parse::<f64>().map_err(|_| bad())?);
+    }
+    Domain::new(lower, upper).map_err(|e| CliError::usage(format!("--bounds: {e}")))
+}
+
+/// The named problem, or the external objective of `--objective-cmd`.
+fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
+    if let Some(cmd) = &args.objective_cmd {
+        if !(args.objective_timeout.is_finite() && args.objective_timeout > 0.0) {
+            return Err(CliError::usage(format!(
+                "--objective-timeout: value {} (must be positive and finite)",
+                args.objective_timeout
+            )));
+        }
+        let domain = parse_bounds(args.bounds.as_deref().unwrap_or_default())?;
+        let sense = if args.sense == "max" {
+            Sense::Maximize
+        } else {
+            Sense::Minimize
+        };
+        let timeout = std::time::Duration::from_secs_f64(args.objective_timeout);
+        return Ok((
+            Box::new(ExternalObjective::new(cmd, domain, sense, timeout)?),
+            "external".into(),
+        ));
+    }
+    let name = args.problem.clone().unwrap_or_default();
+    let mut given = key_values("--problem-param", &args.problem_params)?;
+    if let Some(noise) = args.noise_std {
+        given.push(("noise_std", ParamValue::Number(noise)));
+    }
+    Ok((problems::build(&name, &given)?, name))
+}
+
+pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> {
+    let (problem, problem_name) = problem(args)?;
+    let mut algorithm = algorithms::build(&args.algo, &key_values("--param", &args.params)?)?;
+    let config = RunConfig {
+        budget: args.budget,
+        init: args.init,
+        seed: args.seed,
+    };
+    let engine = global.engine()?;
+    let mut trace = match &args.out {
+        Some(path) => TraceWriter::create(path).map_err(|e| {
+            CliError::runtime(format!(
+                "cannot write {}: {}",
+                path.display(),
+                io_reason(&e)
+            ))
+        })?,
+        None => TraceWriter::to_writer(Box::new(std::io::stdout())),
+    };
+    let summary = run(
+        problem.as_ref(),
+        algorithm.as_mut(),
+        &args.algo,
+        engine.as_ref(),
+        &config,
+        &mut trace,
+    )?;
+    let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), |v| v.to_string());
+    let text = format!(
+        "{} on {} ({} steps, {} evaluations, {})\nrecommended x = {:?}\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
+        args.algo,
+        problem_name,
+        summary.steps,
+        summary.evals,
+        engine.describe(),
+        summary.recommended_x,
+        fmt_opt(summary.recommended_f),
+        summary.best_value,
+        fmt_opt(summary.simple_regret),
+        fmt_opt(summary.cumulative_regret),
+    );
+    if args.out.is_some() {
+        println!("{text}");
+    } else {
+        eprintln!("{text}");
+    }
+    Ok(())
+}

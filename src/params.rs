@@ -1,0 +1,234 @@
+//! Named parameters of problems and algorithms: what each declares, how given values are
+//! checked against that declaration, and the resolved set that goes into trace headers.
+
+use std::fmt;
+
+/// A given parameter set that does not fit its declaration; the message names the owner (e.g.
+/// `problem ackley`), the key and the value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError(pub String);
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// A parameter value as a user gives it: a number, or a word (`form = "deap"`). Numbers given
+/// as text (`"0.1"`, as a command line delivers them) are accepted for numeric parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamValue {
+    Number(f64),
+    Text(String),
+}
+
+impl From<f64> for ParamValue {
+    fn from(v: f64) -> Self {
+        Self::Number(v)
+    }
+}
+
+impl From<&str> for ParamValue {
+    fn from(v: &str) -> Self {
+        Self::Text(v.to_owned())
+    }
+}
+
+impl From<String> for ParamValue {
+    fn from(v: String) -> Self {
+        Self::Text(v)
+    }
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Number(v) => write!(f, "{v}"),
+            Self::Text(s) => write!(f, "\"{s}\""),
+        }
+    }
+}
+
+/// The values a parameter accepts and its default.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A finite real number in `[min, max]`.
+    Real { default: f64, min: f64, max: f64 },
+    /// An integer in `min..=max` (given as a number or as text).
+    Integer {
+        default: usize,
+        min: usize,
+        max: usize,
+    },
+    /// One of a fixed set of words.
+    Choice {
+        default: &'static str,
+        options: &'static [&'static str],
+    },
+}
+
+impl ParamKind {
+    pub fn default_value(&self) -> ParamValue {
+        match *self {
+            Self::Real { default, .. } => ParamValue::Number(default),
+            Self::Integer { default, .. } => ParamValue::Number(default as f64),
+            Self::Choice { default, .. } => ParamValue::from(default),
+        }
+    }
+
+    /// What the parameter accepts, in words, for error messages and listings.
+    pub fn accepted(&self) -> String {
+        match *self {
+            Self::Real { min, max, .. } if max == f64::INFINITY => {
+                format!("a finite number ≥ {min}")
+            }
+            Self::Real { min, max, .. } => format!("a number in [{min}, {max}]"),
+            Self::Integer { min, max, .. } => format!("an integer in {min}..={max}"),
+            Self::Choice { options, .. } => format!("one of {}", options.join(", ")),
+        }
+    }
+
+    /// The given value in canonical form (a number for numeric kinds), or `None` when it is
+    /// not acceptable.
+    fn check(&self, value: &ParamValue) -> Option<ParamValue> {
+        let number = match value {
+            ParamValue::Number(v) => Some(*v),
+            ParamValue::Text(s) => s.trim().parse::<f64>().ok(),
+        };
+        match *self {
+            Self::Real { min, max, .. } => number
+                .filter(|v| v.is_finite() && (min..=max).contains(v))
+                .map(ParamValue::Number),
+            Self::Integer { min, max, .. } => number
+                .filter(|v| v.fract() == 0.0 && (min as f64..=max as f64).contains(v))
+                .map(ParamValue::Number),
+            Self::Choice { options, .. } => match value {
+                ParamValue::Text(s) if options.contains(&s.as_str()) => Some(value.clone()),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// One declared parameter of a problem or an algorithm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// snake_case key (`noise_std`).
+    pub name: &'static str,
+    pub kind: ParamKind,
+    /// One line, for `bosweep list`.
+    pub description: &'static str,
+}
+
+/// A full parameter set after checking: every declared parameter, given or default, in
+/// declaration order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// What the parameters belong to: `problem`, `algorithm`.
+    kind: &'static str,
+    /// The owner's registry name (`ackley`, `gp-ucb`).
+    name: &'static str,
+    values: Vec<(&'static str, ParamValue)>,
+}
+
+impl Params {
+    /// Checks `given` against `specs` for the `kind` (`problem`, `algorithm`) called `name`:
+    /// unknown or repeated keys and unacceptable values are errors that name the owner, the key
+    /// and the value; missing keys take their defaults.
+    pub fn resolve(
+        kind: &'static str,
+        name: &'static str,
+        specs: &[ParamSpec],
+        given: &[(&str, ParamValue)],
+    ) -> Result<Self, ParamError> {
+        let owner = format!("{kind} {name}");
+        for (i, (key, value)) in given.iter().enumerate() {
+            let Some(spec) = specs.iter().find(|s| s.name == *key) else {
+                let allowed = if specs.is_empty() {
+                    "it takes no parameters".to_owned()
+                } else {
+                    let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+                    format!("allowed: {}", names.join(", "))
+                };
+                return Err(ParamError(format!(
+                    "{owner}: unknown parameter \"{key}\" ({allowed})"
+                )));
+            };
+            if given[..i].iter().any(|(k, _)| k == key) {
+                return Err(ParamError(format!(
+                    "{owner}: parameter {key} is given more than once"
+                )));
+            }
+            if spec.kind.check(value).is_none() {
+                return Err(ParamError(format!(
+                    "{owner}: parameter {key} = {value} is invalid (must be {})",
+                    spec.kind.accepted()
+                )));
+            }
+        }
+        let values = specs
+            .iter()
+            .map(|spec| {
+                let value = match given.iter().find(|(k, _)| *k == spec.name) {
+                    Some((_, v)) => spec.kind.check(v).expect("checked above"),
+                    None => spec.kind.default_value(),
+                };
+                (spec.name, value)
+            })
+            .collect();
+        Ok(Self { kind, name, values })
+    }
+
+    /// The registry name of the problem or algorithm these parameters belong to.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The value of a numeric parameter.
+    ///
+    /// # Panics
+    /// If `name` is not a declared numeric parameter: a mistake in the owner's own code.
+    pub fn number(&self, name: &str) -> f64 {
+        match self.get(name) {
+            ParamValue::Number(v) => *v,
+            ParamValue::Text(_) => panic!(
+                "parameter {name} of {} {} is not numeric",
+                self.kind, self.name
+            ),
+        }
+    }
+
+    /// The value of an integer parameter (declared with [`ParamKind::Integer`]).
+    pub fn integer(&self, name: &str) -> usize {
+        self.number(name) as usize
+    }
+
+    /// The value of a [`ParamKind::Choice`] parameter.
+    pub fn choice(&self, name: &str) -> &str {
+        match self.get(name) {
+            ParamValue::Text(s) => s,
+            ParamValue::Number(_) => panic!(
+                "parameter {name} of {} {} is not a word",
+                self.kind, self.name
+            ),
+        }
+    }
+
+    /// `(name, value)` pairs in declaration order, as trace headers record them.
+    pub fn to_list(&self) -> Vec<(String, ParamValue)> {
+        self.values
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect()
+    }
+
+    fn get(&self, name: &str) -> &ParamValue {
+        self.values
+            .iter()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v)
+            .unwrap_or_else(|| panic!("{} {} declares no parameter {name}", self.kind, self.name))
+    }
+}

@@ -1,0 +1,94 @@
+//! The one wrapper that turns a noise-free test function into an observable [`Problem`].
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+
+use super::{
+    Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step,
+    TestFunction,
+};
+
+/// A [`TestFunction`] observed with homoscedastic Gaussian noise: `y = f(x) + σ ε`,
+/// `ε ~ N(0, 1)` independently per repeat. The objective of interest is the noise-free `f`.
+#[derive(Debug)]
+pub struct Noisy<F> {
+    name: &'static str,
+    function: F,
+    noise_std: f64,
+    parameters: Vec<(String, ParamValue)>,
+}
+
+impl<F: TestFunction> Noisy<F> {
+    /// Wraps `function` with the noise level `noise_std` of `params` (a declared, checked
+    /// parameter); the name and the parameter list for trace headers come from `params` too.
+    pub fn new(function: F, params: &Params) -> Self {
+        Self {
+            name: params.name(),
+            function,
+            noise_std: params.number("noise_std"),
+            parameters: params.to_list(),
+        }
+    }
+
+    /// The wrapped noise-free function.
+    pub fn function(&self) -> &F {
+        &self.function
+    }
+
+    pub fn noise_std(&self) -> f64 {
+        self.noise_std
+    }
+}
+
+impl<F: TestFunction> Problem for Noisy<F> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn domain(&self) -> &Domain {
+        self.function.domain()
+    }
+
+    fn sense(&self) -> Sense {
+        self.function.sense()
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.parameters.clone()
+    }
+
+    /// With `noise_std = 0` nothing is drawn from `rng`: a noise-free problem leaves the random
+    /// stream it shares with the algorithm untouched.
+    fn observe(
+        &self,
+        x: &[f64],
+        step: &Step,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Observation, ProblemError> {
+        let f = self.function.value(x);
+        let values = (0..step.repeats())
+            .map(|_| {
+                if self.noise_std > 0.0 {
+                    f + self.noise_std * rng.sample::<f64, _>(StandardNormal)
+                } else {
+                    f
+                }
+            })
+            .collect();
+        Ok(Observation::new(values, None))
+    }
+
+    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
+        assert_eq!(
+            x.len(),
+            self.dim(),
+            "point dimension must match the problem"
+        );
+        Some(self.function.value(x))
+    }
+
+    fn optimum(&self, _t: usize) -> Option<Optimum> {
+        self.function.optimum()
+    }
+}
