@@ -10,11 +10,13 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::algorithms::{self, AlgorithmError, AskContext, Feedback};
 use crate::compute::{Engine, EngineError, PairReduction, Points};
 use crate::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use crate::problems;
 
 /// Every operation `bosweep bench` measures, by name.
-pub const OPERATIONS: [&str; 8] = [
+pub const OPERATIONS: [&str; 9] = [
     "cross-covariance",
     "posterior",
     "posterior-batch",
@@ -23,6 +25,7 @@ pub const OPERATIONS: [&str; 8] = [
     "kernel-regression",
     "nearest",
     "top-k",
+    "gp-ucb-step",
 ];
 
 /// Problem sizes to measure.
@@ -58,6 +61,8 @@ struct Sizes {
     regression: (usize, usize, usize),
     nearest: (usize, usize, usize),
     top_k: (usize, usize),
+    /// Observations n of the GP-UCB step measured (on Hartmann-6, d = 6).
+    bo_steps: &'static [usize],
 }
 
 impl Preset {
@@ -72,6 +77,7 @@ impl Preset {
                 regression: (512, 4, 4096),
                 nearest: (512, 4, 4096),
                 top_k: (1 << 16, 16),
+                bo_steps: &[50],
             },
             Self::Standard => Sizes {
                 posterior: (1000, 10, 100_000),
@@ -82,6 +88,7 @@ impl Preset {
                 regression: (2000, 4, 65_536),
                 nearest: (2000, 4, 65_536),
                 top_k: (1 << 22, 64),
+                bo_steps: &[100, 500, 1000],
             },
             Self::Large => Sizes {
                 posterior: (2048, 20, 1 << 20),
@@ -92,6 +99,7 @@ impl Preset {
                 regression: (4096, 8, 1 << 20),
                 nearest: (4096, 8, 1 << 20),
                 top_k: (1 << 22, 64),
+                bo_steps: &[100, 500, 1000],
             },
         }
     }
@@ -287,5 +295,63 @@ pub fn run(
         let secs = time(repeats, || engine.top_k(&values, k))?;
         record("top-k", format!("len={len} k={k}"), secs, len, None);
     }
+    if wanted("gp-ucb-step") {
+        for &n in sz.bo_steps {
+            let (secs, fit, acq) = time_bo_step(engine, n, repeats, &mut rng)?;
+            record(
+                "gp-ucb-step",
+                format!("n={n} d=6: fit {fit:.3} s + acquisition {acq:.3} s"),
+                secs,
+                1,
+                None,
+            );
+        }
+    }
     Ok(out)
+}
+
+/// Median seconds of one GP-UCB step (ML-II fit from scratch, then the default grid and
+/// refinement) after `n` uniform observations of Hartmann-6, and the mean seconds of its two
+/// parts.
+fn time_bo_step(
+    engine: &dyn Engine,
+    n: usize,
+    repeats: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<(f64, f64, f64), EngineError> {
+    let as_engine = |e: AlgorithmError| match e {
+        AlgorithmError::Engine(e) => e,
+        AlgorithmError::Config(m) => EngineError::invalid(m),
+    };
+    let problem =
+        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
+    let mut algorithm = algorithms::build("gp-ucb", &[]).map_err(as_engine)?;
+    for _ in 0..n {
+        let x = problem.domain().sample(rng);
+        let y = -problem
+            .objective_of_interest(&x, 1)
+            .expect("Hartmann-6 is known");
+        let feedback = Feedback {
+            x: &x,
+            y,
+            repeats: &[y],
+            context: None,
+            t: 1,
+        };
+        algorithm.tell(&feedback).map_err(as_engine)?;
+    }
+    let median = time(repeats, || {
+        let mut ctx = AskContext {
+            engine,
+            domain: problem.domain(),
+            allowed: None,
+            t: n + 1,
+            rng: &mut *rng,
+        };
+        algorithm.ask(&mut ctx).map_err(as_engine)
+    })?;
+    // The warm-up call and the timed ones all accumulated into the cost.
+    let calls = (repeats.max(1) + 1) as f64;
+    let cost = algorithm.take_cost();
+    Ok((median, cost.model_seconds / calls, cost.acq_seconds / calls))
 }

@@ -500,3 +500,53 @@ fn paths_are_reported_as_given() {
         &[&format!("cannot read {data}: No such file or directory")],
     );
 }
+
+/// `--fit mle` and `--fit map` fit the hyperparameters, print them, and predict a smooth
+/// function from noisy samples better than the (deliberately poor) starting values do.
+#[test]
+fn gp_predict_fits_hyperparameters_and_reports_them() {
+    // y = sin(3x) on 40 points of [0, 2] with deterministic ±0.01 "noise".
+    let mut train = String::from("x,y\n");
+    for i in 0..40 {
+        let x = 2.0 * i as f64 / 39.0;
+        let noise = if i % 2 == 0 { 0.01 } else { -0.01 };
+        train.push_str(&format!("{x},{}\n", (3.0 * x).sin() + noise));
+    }
+    let cand = "x\n0.33\n1.01\n1.77\n";
+    let truth: Vec<f64> = [0.33f64, 1.01, 1.77]
+        .iter()
+        .map(|x| (3.0 * x).sin())
+        .collect();
+    let error = |out: &Outcome| {
+        parse_csv(&out.stdout, "mean,std")
+            .iter()
+            .zip(&truth)
+            .map(|(row, t)| (row[0] - t).abs())
+            .fold(0.0, f64::max)
+    };
+    let flags = ["--lengthscale", "20", "--noise-var", "0.5"];
+    let fixed = predict_with("fit-fixed", &train, cand, &flags).success();
+    for mode in ["mle", "map"] {
+        let fitted = predict_with(
+            &format!("fit-{mode}"),
+            &train,
+            cand,
+            &[&flags[..], &["--fit", mode]].concat(),
+        )
+        .success();
+        assert!(
+            fitted
+                .stderr
+                .contains(&format!("fitted ({mode}): lengthscale = [")),
+            "{}",
+            fitted.stderr
+        );
+        assert!(error(&fitted) < 0.02, "{mode}: error {}", error(&fitted));
+    }
+    assert!(
+        error(&fixed) > 0.1,
+        "the starting values alone should predict poorly: {}",
+        error(&fixed)
+    );
+    predict_with("fit-bad", &train, cand, &["--fit", "mcmc"]).fails(2, &["--fit", "mcmc"]);
+}

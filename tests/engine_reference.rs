@@ -948,3 +948,69 @@ fn results_do_not_depend_on_the_thread_count() {
     assert_eq!(one.3, two.3);
     assert_eq!(bits(&one.0.mean), bits(&run_in_pool(3).0.mean));
 }
+
+/// `specs/rahbo.md` §8 tests 3 and 4: Matérn-5/2 (ℓ = 1, s² = 1) posteriors with per-point
+/// noise and the scale λ, on every backend available (the CPU, and the GPU in f64 where the
+/// adapter has it).
+#[test]
+fn rahbo_spec_posteriors_with_noise_and_lambda() {
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(CpuEngine::new())];
+    for gpu in common::gpus() {
+        if gpu.precision() == bosweep::compute::Precision::F64 {
+            engines.push(Box::new(gpu));
+        }
+    }
+    let kernel = Kernel::new(KernelKind::Matern52, vec![1.0], 1.0).unwrap();
+    let query = Points::new(vec![0.5], 1).unwrap();
+    let cases = [
+        // (inputs, targets, noise variances, λ, μ, σ²)
+        (vec![0.0], vec![1.0], vec![0.1], 1.0, 0.7533174, 0.3757642),
+        (
+            vec![0.0, 0.3, 1.0],
+            vec![1.0, -0.5, 0.2],
+            vec![0.1, 0.2, 0.05],
+            1.0,
+            0.1256864,
+            0.0933911,
+        ),
+        (
+            vec![0.0, 0.3, 1.0],
+            vec![1.0, -0.5, 0.2],
+            vec![0.1, 0.2, 0.05],
+            2.0,
+            0.2223331,
+            0.0653646,
+        ),
+    ];
+    for engine in &engines {
+        for (x, z, noise, lambda, mu, var) in &cases {
+            let gp = GpState::fit(
+                Points::new(x.clone(), 1).unwrap(),
+                z,
+                kernel.clone(),
+                &Noise::PerPoint(noise.clone()),
+                0.0,
+                *lambda,
+            )
+            .unwrap();
+            let p = engine.posterior(&gp, &query).unwrap();
+            assert!(
+                (p.mean[0] - mu).abs() < 5e-8,
+                "{}: λ={lambda} μ {} vs {mu}",
+                engine.describe(),
+                p.mean[0]
+            );
+            assert!(
+                (p.variance[0] - var).abs() < 5e-8,
+                "{}: λ={lambda} σ² {} vs {var}",
+                engine.describe(),
+                p.variance[0]
+            );
+        }
+    }
+    // The kernel value of test 3: κ(0, 0.5) = 0.8286491.
+    let k = CpuEngine::new()
+        .cross_covariance(&kernel, &query, &Points::new(vec![0.0], 1).unwrap())
+        .unwrap();
+    assert!((k[(0, 0)] - 0.8286491).abs() < 5e-8);
+}

@@ -3,8 +3,12 @@
 use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output, values};
+use crate::compute::Points;
 use crate::io::{NumericTable, columns};
-use crate::model::{GpState, Kernel, KernelKind, Noise};
+use crate::model::{
+    FitMode, FitOptions, GpModel, GpState, Kernel, KernelKind, ModelOptions, Noise, NoiseSpec,
+    OutputTransform, Priors,
+};
 
 /// Gaussian-process commands.
 #[derive(clap::Subcommand, Debug)]
@@ -45,6 +49,12 @@ pub struct PredictArgs {
     /// Shape α of the rational-quadratic kernel.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     rq_alpha: f64,
+    /// Hyperparameters: `fixed` uses the values given; `mle` (ML-II) and `map` (BoTorch's Gamma
+    /// priors) fit them, starting from the given values, with inputs normalised to the training
+    /// data's bounding box and outputs standardised, and print the fitted values (original
+    /// units) to stderr.
+    #[arg(long, default_value = "fixed", value_parser = ["fixed", "mle", "map"])]
+    fit: String,
     /// Output CSV file (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -69,26 +79,93 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
     let dim = input_dim(&train, &candidates)?;
     let lengthscales = values::per_column("--lengthscale", &args.lengthscale, dim, train.file())?;
     let kernel = Kernel::new(kind, lengthscales, args.signal_var)?;
-    let noise = Noise::Homoscedastic(args.noise_var);
     let targets = train.column(dim);
-    let gp = GpState::fit(
-        train.points(0..dim)?,
-        &targets,
-        kernel,
-        &noise,
-        args.mean,
-        1.0,
-    )?;
-
-    let posterior = global
-        .engine()?
-        .posterior(&gp, &candidates.points(0..dim)?)?;
+    let inputs = train.points(0..dim)?;
+    let engine = global.engine()?;
+    let candidates = candidates.points(0..dim)?;
+    let posterior = if args.fit == "fixed" {
+        let noise = Noise::Homoscedastic(args.noise_var);
+        let gp = GpState::fit(inputs, &targets, kernel, &noise, args.mean, 1.0)?;
+        engine.posterior(&gp, &candidates)?
+    } else {
+        let model = fit_model(&inputs, &targets, &kernel, args)?;
+        report_fit(&model, &args.fit);
+        model.predict(engine.as_ref(), &candidates)?
+    };
     let std: Vec<f64> = posterior.std().collect();
     output::write_columns(
         args.out.as_deref(),
         &["mean", "std"],
         &[&posterior.mean, &std],
     )
+}
+
+/// Fits the hyperparameters by `args.fit` (mle or map) in normalised units, starting from the
+/// flags' values converted to those units.
+fn fit_model(
+    inputs: &Points,
+    targets: &[f64],
+    kernel: &Kernel,
+    args: &PredictArgs,
+) -> Result<GpModel, CliError> {
+    let dim = inputs.dim();
+    let column = |d: usize| inputs.iter().map(move |r| r[d]);
+    let mut lower: Vec<f64> = (0..dim)
+        .map(|d| column(d).fold(f64::INFINITY, f64::min))
+        .collect();
+    let mut upper: Vec<f64> = (0..dim)
+        .map(|d| column(d).fold(f64::NEG_INFINITY, f64::max))
+        .collect();
+    for (lo, hi) in lower.iter_mut().zip(&mut upper) {
+        // A constant column still needs a box of positive width.
+        if *hi <= *lo {
+            *lo -= 0.5;
+            *hi += 0.5;
+        }
+    }
+    let outputs = OutputTransform::standardize(targets);
+    let scale = outputs.std * outputs.std;
+    let lengthscales = kernel
+        .lengthscales()
+        .iter()
+        .zip(lower.iter().zip(&upper))
+        .map(|(l, (lo, hi))| l / (hi - lo))
+        .collect();
+    let model_kernel = Kernel::new(
+        kernel.kind(),
+        lengthscales,
+        (kernel.signal_variance() / scale).clamp(1e-4, 1e4),
+    )?;
+    let mode = match args.fit.as_str() {
+        "map" => FitMode::Map {
+            priors: Priors::botorch(),
+        },
+        _ => FitMode::Mle,
+    };
+    let fit = FitOptions {
+        mode,
+        noise: NoiseSpec::Fitted {
+            initial: (args.noise_var / scale).clamp(1e-6, 10.0),
+        },
+        ..FitOptions::default()
+    };
+    let options = ModelOptions::for_box(&lower, &upper)?.with_fit(fit);
+    Ok(GpModel::fit(inputs, targets, model_kernel, &options)?)
+}
+
+/// Prints the fitted hyperparameters in the data's units to stderr (stdout carries the CSV).
+fn report_fit(model: &GpModel, mode: &str) {
+    let noise = match model.noise_original() {
+        Noise::Homoscedastic(v) => v.to_string(),
+        Noise::PerPoint(v) => format!("{v:?}"),
+    };
+    eprintln!(
+        "fitted ({mode}): lengthscale = {:?}, signal_var = {}, noise_var = {noise}, mean = {}, log marginal likelihood = {}",
+        model.lengthscales_original(),
+        model.signal_variance_original(),
+        model.mean_original(),
+        model.fit_result().log_marginal_likelihood,
+    );
 }
 
 /// The number of input columns: all of the training file's but the last (the target), which

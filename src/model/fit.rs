@@ -47,9 +47,10 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::gp::check_inputs;
 use super::gp::{GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
-use super::likelihood::{check_inputs, evaluate};
+use super::likelihood::evaluate;
 use super::priors::Priors;
 use crate::compute::{EngineError, Points};
 

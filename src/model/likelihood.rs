@@ -87,72 +87,13 @@ pub fn log_marginal_likelihood(
     mean: f64,
     lambda: f64,
 ) -> Result<LogMarginalLikelihood, EngineError> {
-    check_inputs(train, targets, kernel, noise, mean, lambda)?;
+    super::gp::check_inputs(train, targets, kernel, noise, mean, lambda)?;
     evaluate(train, targets, kernel, noise, mean, lambda, true).ok_or_else(|| {
         EngineError::invalid(format!(
             "the {n}×{n} matrix K + λΣ is not positive definite at these hyperparameters",
             n = train.rows()
         ))
     })
-}
-
-pub(crate) fn check_inputs(
-    train: &Points,
-    targets: &[f64],
-    kernel: &Kernel,
-    noise: &Noise,
-    mean: f64,
-    lambda: f64,
-) -> Result<(), EngineError> {
-    let n = train.rows();
-    if train.dim() != kernel.input_dim() {
-        return Err(EngineError::invalid(format!(
-            "training inputs have {} columns but the kernel takes {}",
-            train.dim(),
-            kernel.input_dim()
-        )));
-    }
-    if targets.len() != n {
-        return Err(EngineError::invalid(format!(
-            "{} targets for {n} training points",
-            targets.len()
-        )));
-    }
-    if let Some(i) = targets.iter().position(|v| !v.is_finite()) {
-        return Err(EngineError::invalid(format!(
-            "target {i} is {}",
-            targets[i]
-        )));
-    }
-    if !mean.is_finite() {
-        return Err(EngineError::invalid(format!("prior mean is {mean}")));
-    }
-    if !(lambda.is_finite() && lambda > 0.0) {
-        return Err(EngineError::invalid(format!(
-            "lambda is {lambda} (must be positive)"
-        )));
-    }
-    match noise {
-        Noise::Homoscedastic(v) if !(v.is_finite() && *v >= 0.0) => {
-            return Err(EngineError::invalid(format!("noise variance is {v}")));
-        }
-        Noise::PerPoint(v) if v.len() != n => {
-            return Err(EngineError::invalid(format!(
-                "{} noise variances for {n} training points",
-                v.len()
-            )));
-        }
-        Noise::PerPoint(v) => {
-            if let Some(i) = v.iter().position(|s| !(s.is_finite() && *s >= 0.0)) {
-                return Err(EngineError::invalid(format!(
-                    "noise variance {i} is {} (must be finite and non-negative)",
-                    v[i]
-                )));
-            }
-        }
-        _ => {}
-    }
-    Ok(())
 }
 
 /// The unchecked evaluation; `None` when the Cholesky factorisation fails or the result is not
