@@ -14,4 +14,5 @@ pub mod io;
 pub mod model;
 pub mod params;
 pub mod problems;
+pub mod report;
 pub mod sweep;

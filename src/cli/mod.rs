@@ -10,6 +10,7 @@ mod kde;
 mod list;
 mod output;
 mod run;
+mod sweep;
 mod values;
 
 use std::io::Write;
@@ -85,6 +86,12 @@ enum Command {
     Run(run::RunArgs),
     /// List every algorithm and problem with its parameters and defaults.
     List,
+    /// Run a sweep config: every algorithm × problem × replicate, in parallel, resumable.
+    Sweep(sweep::SweepArgs),
+    /// Combine shard directories of one sweep into one directory, then report.
+    Merge(sweep::MergeArgs),
+    /// Write summary.csv, report.md and plots for a sweep directory.
+    Report(sweep::ReportArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -115,5 +122,8 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
         Command::Run(args) => run::run_command(args, &cli.global),
         Command::List => list::run(),
+        Command::Sweep(args) => sweep::sweep(args, &cli.global),
+        Command::Merge(args) => sweep::merge_command(args),
+        Command::Report(args) => sweep::report_command(args),
     }
 }

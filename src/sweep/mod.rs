@@ -1,8 +1,17 @@
-//! Running optimisations: one run (`bosweep run`) now; configs, parallel sweeps, sharding and
-//! records build on it.
+//! Running optimisations: one run (`bosweep run`), and sweeps of many runs from a config,
+//! in parallel, resumable and shardable, into one directory per sweep.
 
+mod config;
+mod manifest;
+mod plan;
+mod progress;
 mod run;
+mod runner;
 mod trace;
 
+pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
+pub use plan::{RunSpec, Setting, SettingValue, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run};
+pub use runner::{Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep};
 pub use trace::{Phase, StepRecord, TraceWriter};

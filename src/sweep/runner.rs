@@ -1,0 +1,266 @@
+//! Running a sweep's runs in parallel into one directory, resumably.
+//!
+//! Each run writes its trace to `runs/<name>.partial` and renames it to `runs/<name>` when
+//! complete, so a trace file under its final name is always whole: killing the process at any
+//! moment loses at most the runs in progress, and re-running the same command skips the
+//! completed runs and restarts the others. Runs share one engine (engines are `Sync`; the GPU
+//! backend queues calls from many threads behind its mutex).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
+use super::plan::RunSpec;
+use super::progress::Progress;
+use super::run::{RunConfig, RunError, run};
+use super::trace::TraceWriter;
+use crate::algorithms;
+use crate::compute::Engine;
+use crate::problems;
+
+/// Which runs of the sweep this process executes: those with `index % count == shard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N` with `0 ≤ I < N`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("--shard: \"{text}\" is not of the form I/N with 0 ≤ I < N");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+
+    pub fn includes(&self, spec: &RunSpec) -> bool {
+        spec.index % self.count == self.index
+    }
+}
+
+/// Why a sweep could not start or did not complete.
+#[derive(Debug)]
+pub enum SweepError {
+    /// The directory belongs to another config, or cannot be used (exit code 2).
+    Directory(String),
+    Io(String),
+    /// Some runs failed; every other run completed and is on disk.
+    RunsFailed(Vec<(String, String)>),
+}
+
+impl std::fmt::Display for SweepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Directory(m) | Self::Io(m) => f.write_str(m),
+            Self::RunsFailed(failures) => {
+                writeln!(
+                    f,
+                    "{} run(s) failed (the others completed and are saved):",
+                    failures.len()
+                )?;
+                for (key, err) in failures {
+                    writeln!(f, "  {key}: {err}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for SweepError {}
+
+/// What one invocation did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepOutcome {
+    /// Runs of this shard in the sweep.
+    pub selected: usize,
+    /// Runs found complete and skipped.
+    pub skipped: usize,
+    /// Runs completed by this invocation.
+    pub completed: usize,
+}
+
+fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
+    let path = path.display().to_string();
+    let what = what.to_owned();
+    move |e| SweepError::Io(format!("cannot {what} {path}: {e}"))
+}
+
+/// Creates (or checks) `dir` for the sweep of `config_text`: the config copy and the manifest of
+/// all `runs`. A directory holding another config's sweep is refused.
+pub fn prepare_directory(
+    dir: &Path,
+    config_text: &str,
+    config_hash: &str,
+    runs: &[RunSpec],
+) -> Result<(), SweepError> {
+    std::fs::create_dir_all(dir.join(RUNS_DIR)).map_err(io(dir, "create"))?;
+    match Manifest::read(dir) {
+        Ok(existing) if existing.config_hash != config_hash => {
+            return Err(SweepError::Directory(format!(
+                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another --out directory",
+                dir.display(),
+                existing.config_hash
+            )));
+        }
+        Ok(_) => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(SweepError::Directory(format!(
+                "{}: unreadable manifest: {e}",
+                dir.display()
+            )));
+        }
+    }
+    let config_path = dir.join(CONFIG_FILE);
+    std::fs::write(&config_path, config_text).map_err(io(&config_path, "write"))?;
+    let manifest = Manifest {
+        config_hash: config_hash.to_owned(),
+        bosweep_version: env!("CARGO_PKG_VERSION").to_owned(),
+        runs: runs.to_vec(),
+    };
+    manifest
+        .write(dir)
+        .map_err(io(dir, "write the manifest in"))
+}
+
+/// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
+/// current rayon pool, reporting progress on stderr.
+pub fn run_sweep(
+    dir: &Path,
+    runs: &[RunSpec],
+    shard: Option<Shard>,
+    engine: &dyn Engine,
+) -> Result<SweepOutcome, SweepError> {
+    let selected: Vec<&RunSpec> = runs
+        .iter()
+        .filter(|r| shard.is_none_or(|s| s.includes(r)))
+        .collect();
+    let pending: Vec<&RunSpec> = selected
+        .iter()
+        .copied()
+        .filter(|r| !Manifest::trace_path(dir, r).exists())
+        .collect();
+    let outcome = SweepOutcome {
+        selected: selected.len(),
+        skipped: selected.len() - pending.len(),
+        completed: 0,
+    };
+    let progress = Progress::new(pending.len(), pending.iter().map(|r| r.budget).sum());
+    let failures = Mutex::new(Vec::new());
+    let completed = AtomicUsize::new(0);
+    let start = Instant::now();
+    pending
+        .par_iter()
+        .for_each(|spec| match run_one(dir, spec, engine) {
+            Ok(evals) => {
+                completed.fetch_add(1, Ordering::Relaxed);
+                progress.run_done(evals, start.elapsed());
+            }
+            Err(e) => {
+                progress.run_done(0, start.elapsed());
+                failures
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((spec.key(), e));
+            }
+        });
+    progress.finish();
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    if !failures.is_empty() {
+        failures.sort();
+        return Err(SweepError::RunsFailed(failures));
+    }
+    Ok(SweepOutcome {
+        completed: completed.into_inner(),
+        ..outcome
+    })
+}
+
+/// One run into `runs/<name>.partial`, renamed when complete. Returns the evaluations spent.
+fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, String> {
+    let problem = problems::build(&spec.problem.name, &spec.problem.param_values())
+        .map_err(|e| e.to_string())?;
+    let mut algorithm = algorithms::build(&spec.algorithm.name, &spec.algorithm.param_values())
+        .map_err(|e| e.to_string())?;
+    let done = Manifest::trace_path(dir, spec);
+    let partial: PathBuf = done.with_extension("jsonl.partial");
+    let mut trace = TraceWriter::create(&partial)
+        .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
+    let config = RunConfig {
+        budget: spec.budget,
+        init: spec.init,
+        seed: spec.seed,
+    };
+    let summary = run(
+        problem.as_ref(),
+        algorithm.as_mut(),
+        &spec.algorithm.name,
+        engine,
+        &config,
+        &mut trace,
+    )
+    .map_err(|e: RunError| e.to_string())?;
+    drop(trace);
+    std::fs::rename(&partial, &done)
+        .map_err(|e| format!("cannot rename {}: {e}", partial.display()))?;
+    Ok(summary.evals)
+}
+
+/// Combines shard directories of the same config into `out`: the config, the manifest and every
+/// completed trace. Returns the number of completed runs in `out`.
+pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
+    let first = shards
+        .first()
+        .ok_or_else(|| SweepError::Directory("merge needs at least one directory".into()))?;
+    let manifest = Manifest::read(first).map_err(|e| {
+        SweepError::Directory(format!("{}: no readable manifest: {e}", first.display()))
+    })?;
+    for dir in shards {
+        let other = Manifest::read(dir).map_err(|e| {
+            SweepError::Directory(format!("{}: no readable manifest: {e}", dir.display()))
+        })?;
+        if other.config_hash != manifest.config_hash {
+            return Err(SweepError::Directory(format!(
+                "{} is a sweep of a different config than {} (hash {} ≠ {}); refusing to merge",
+                dir.display(),
+                first.display(),
+                other.config_hash,
+                manifest.config_hash
+            )));
+        }
+    }
+    let config_path = first.join(CONFIG_FILE);
+    let config_text = std::fs::read_to_string(&config_path).map_err(io(&config_path, "read"))?;
+    prepare_directory(out, &config_text, &manifest.config_hash, &manifest.runs)?;
+    let mut complete = 0;
+    for spec in &manifest.runs {
+        let target = Manifest::trace_path(out, spec);
+        if target.exists() {
+            complete += 1;
+            continue;
+        }
+        if let Some(source) = shards
+            .iter()
+            .map(|d| Manifest::trace_path(d, spec))
+            .find(|p| p.exists())
+        {
+            let partial = target.with_extension("jsonl.partial");
+            std::fs::copy(&source, &partial).map_err(io(&source, "copy"))?;
+            std::fs::rename(&partial, &target).map_err(io(&target, "write"))?;
+            complete += 1;
+        }
+    }
+    Ok(complete)
+}

@@ -1,0 +1,725 @@
+//! `bosweep::report::write_report` on synthetic sweep directories: hand-written manifests and
+//! traces, checked against hand-computed statistics.
+
+use std::path::{Path, PathBuf};
+
+use bosweep::report::{
+    ReportError, ReportOptions, SUMMARY_COLUMNS, YScale, write_report, write_report_with,
+};
+use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
+use serde_json::{Value, json};
+
+/// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
+/// the test passes and kept for inspection when it fails (or when `BOSWEEP_KEEP_TEST_DIRS` is
+/// set, e.g. to look at the plots).
+struct TempDir(PathBuf);
+
+impl std::ops::Deref for TempDir {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() && std::env::var_os("BOSWEEP_KEEP_TEST_DIRS").is_none() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn temp_dir(name: &str) -> TempDir {
+    let dir = std::env::temp_dir().join(format!("bosweep-report-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("runs")).unwrap();
+    TempDir(dir)
+}
+
+fn setting(name: &str, params: &[(&str, SettingValue)]) -> Setting {
+    Setting::new(
+        name,
+        params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    )
+}
+
+fn spec(index: usize, algorithm: &Setting, problem: &Setting, replicate: usize) -> RunSpec {
+    RunSpec {
+        index,
+        algorithm: algorithm.clone(),
+        problem: problem.clone(),
+        replicate,
+        budget: 4,
+        init: 2,
+        seed: 1000 + index as u64,
+    }
+}
+
+/// One step: (evals, simple regret, cumulative regret, best value, model s, acquisition s).
+type S = (usize, Option<f64>, Option<f64>, f64, f64, f64);
+
+fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
+    let mut lines = vec![json!({"header": {
+        "algorithm": spec.algorithm.name,
+        "problem": spec.problem.name,
+        "sense": sense,
+        "seed": spec.seed,
+        "bosweep_version": "test",
+    }})];
+    for (i, &(evals, simple, cumulative, best, model, acq)) in steps.iter().enumerate() {
+        lines.push(json!({
+            "iter": i + 1, "phase": if i < 2 { "init" } else { "opt" }, "x": [0.5], "y": best,
+            "repeats": 1, "evals": evals, "context": null, "t": null, "f": best,
+            "best_value": best, "recommended_x": [0.5], "instant_regret": simple,
+            "cumulative_regret": cumulative, "simple_regret": simple,
+            "model_seconds": model, "acq_seconds": acq, "extra": {},
+        }));
+    }
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+fn write_trace(dir: &Path, spec: &RunSpec, sense: &str, steps: &[S]) {
+    std::fs::write(
+        Manifest::trace_path(dir, spec),
+        trace_text(spec, sense, steps),
+    )
+    .unwrap();
+}
+
+fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
+    Manifest {
+        config_hash: "0123456789abcdef".into(),
+        bosweep_version: "test".into(),
+        runs,
+    }
+    .write(dir)
+    .unwrap();
+}
+
+const CONFIG: &str = "seed = 7\nbudget = 4\n\n[[algorithms]]\nname = \"random\"\n";
+
+/// Two problems × two algorithms:
+/// - `branin` (minimize, regrets known): random × 3 replicates (the third one step shorter),
+///   gp-ucb[ucb_multiplier=2] × 3 replicates of which the third is missing;
+/// - `ext[dim=2]` (maximize, regrets unknown): both algorithms × 2 replicates.
+fn build_sweep(dir: &Path) -> Vec<RunSpec> {
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let random = setting("random", &[]);
+    let ucb = setting("gp-ucb", &[("ucb_multiplier", SettingValue::Number(2.0))]);
+    let branin = setting("branin", &[]);
+    let ext = setting("ext", &[("dim", SettingValue::Number(2.0))]);
+    let mut runs = Vec::new();
+    for (a, p, reps) in [
+        (&random, &branin, 3),
+        (&ucb, &branin, 3),
+        (&random, &ext, 2),
+        (&ucb, &ext, 2),
+    ] {
+        for r in 0..reps {
+            runs.push(spec(runs.len(), a, p, r));
+        }
+    }
+    write_manifest(dir, runs.clone());
+
+    let k = |v: f64| Some(v);
+    // branin × random: final simple regrets 0.5, 0.3, 0.1; cumulative 4, 3, 2.
+    write_trace(
+        dir,
+        &runs[0],
+        "minimize",
+        &[
+            (1, k(2.0), k(2.0), 2.4, 0.0, 0.0),
+            (2, k(1.0), k(3.0), 1.4, 0.0, 0.0),
+            (3, k(0.8), k(3.5), 1.2, 0.1, 0.2),
+            (4, k(0.5), k(4.0), 0.9, 0.1, 0.2),
+        ],
+    );
+    write_trace(
+        dir,
+        &runs[1],
+        "minimize",
+        &[
+            (1, k(1.5), k(1.5), 1.9, 0.0, 0.0),
+            (2, k(1.0), k(2.5), 1.4, 0.0, 0.0),
+            (3, k(0.3), k(2.8), 0.7, 0.1, 0.2),
+            (4, k(0.3), k(3.0), 0.7, 0.1, 0.2),
+        ],
+    );
+    write_trace(
+        dir,
+        &runs[2],
+        "minimize",
+        &[
+            (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
+            (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
+            (3, k(0.1), k(2.0), 0.5, 0.1, 0.2),
+        ],
+    );
+    // branin × gp-ucb: final simple regrets 0.01, 0.03; runs[5] missing.
+    write_trace(
+        dir,
+        &runs[3],
+        "minimize",
+        &[
+            (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
+            (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
+            (3, k(0.1), k(1.6), 0.5, 1.0, 0.5),
+            (4, k(0.01), k(1.62), 0.41, 1.0, 0.5),
+        ],
+    );
+    write_trace(
+        dir,
+        &runs[4],
+        "minimize",
+        &[
+            (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
+            (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
+            (3, k(0.2), k(1.7), 0.6, 1.0, 0.5),
+            (4, k(0.03), k(1.75), 0.43, 2.0, 0.5),
+        ],
+    );
+    // ext (maximize, regrets null): random best values 1 and 2, gp-ucb 3 and 2.
+    let ext_steps = |finals: f64| -> Vec<S> {
+        vec![
+            (1, None, None, finals - 1.0, 0.0, 0.0),
+            (2, None, None, finals - 0.5, 0.0, 0.0),
+            (3, None, None, finals, 0.25, 0.25),
+        ]
+    };
+    write_trace(dir, &runs[6], "maximize", &ext_steps(1.0));
+    write_trace(dir, &runs[7], "maximize", &ext_steps(2.0));
+    write_trace(dir, &runs[8], "maximize", &ext_steps(3.0));
+    write_trace(dir, &runs[9], "maximize", &ext_steps(2.0));
+    runs
+}
+
+fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect())
+        .collect();
+    (header, rows)
+}
+
+fn num(cell: &str) -> f64 {
+    cell.parse()
+        .unwrap_or_else(|_| panic!("{cell:?} is not a number"))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * (1.0 + b.abs())
+}
+
+#[test]
+fn summary_csv_has_hand_computed_statistics() {
+    let dir = temp_dir("summary");
+    build_sweep(&dir);
+    let summary = write_report(&dir).unwrap();
+    assert_eq!(summary.total_runs, 10);
+    assert_eq!(summary.completed_runs, 9);
+    assert_eq!(summary.missing.len(), 1);
+    assert_eq!(summary.missing[0].replicate, 2);
+
+    let (header, rows) = read_csv(&dir.join("summary.csv"));
+    assert_eq!(header, SUMMARY_COLUMNS);
+    let keys: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r[0].as_str(), r[1].as_str()))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("branin", "random"),
+            ("branin", "gp-ucb[ucb_multiplier=2]"),
+            ("ext[dim=2]", "random"),
+            ("ext[dim=2]", "gp-ucb[ucb_multiplier=2]"),
+        ]
+    );
+
+    // branin × random: simple regrets 0.5, 0.3, 0.1 → mean 0.3, sd 0.2, se 0.2/√3, median 0.3.
+    let r = &rows[0];
+    assert_eq!(r[2], "3");
+    assert!(close(num(&r[3]), 0.3));
+    assert!(close(num(&r[4]), 0.2 / 3f64.sqrt()), "se {}", r[4]);
+    assert!(close(num(&r[5]), 0.3));
+    assert!(close(num(&r[6]), 3.0)); // cumulative (4 + 3 + 2) / 3
+    assert!(close(num(&r[7]), (0.9 + 0.7 + 0.5) / 3.0)); // best value
+    assert!(close(num(&r[8]), 11.0 / 3.0)); // evals (4 + 4 + 3) / 3
+    // Seconds: 11 steps, 5 of them at 0.3 s.
+    assert!(close(num(&r[9]), 5.0 * 0.3 / 11.0), "seconds {}", r[9]);
+
+    // branin × gp-ucb: two completed runs, 0.01 and 0.03 → mean 0.02, se 0.01, median 0.02.
+    let r = &rows[1];
+    assert_eq!(r[2], "2");
+    assert!(close(num(&r[3]), 0.02));
+    assert!((num(&r[4]) - 0.01).abs() < 1e-15, "se {}", r[4]);
+    assert!(close(num(&r[5]), 0.02));
+    assert!(close(num(&r[6]), (1.62 + 1.75) / 2.0));
+    assert!(close(num(&r[7]), 0.42));
+    assert!(close(num(&r[8]), 4.0));
+    assert!(close(num(&r[9]), (1.5 + 1.5 + 1.5 + 2.5) / 8.0));
+
+    // ext: regrets unknown → empty cells; best values and the rest are there.
+    for (r, best) in [(&rows[2], 1.5), (&rows[3], 2.5)] {
+        assert_eq!(r[2], "2");
+        for c in 3..=6 {
+            assert_eq!(r[c], "", "column {} of {r:?}", header[c]);
+        }
+        assert!(close(num(&r[7]), best));
+        assert!(close(num(&r[8]), 3.0));
+        assert!(close(num(&r[9]), 2.0 * 0.5 / 6.0));
+    }
+
+    // The returned rows match the file, with the best of each problem marked.
+    assert_eq!(summary.rows.len(), 4);
+    let best: Vec<bool> = summary.rows.iter().map(|r| r.best).collect();
+    assert_eq!(best, [false, true, false, true]);
+    assert_eq!(summary.rows[2].simple_regret_mean, None);
+    assert!(summary.rows[0].simple_regret_se.is_some());
+}
+
+#[test]
+fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
+    let dir = temp_dir("markdown");
+    let runs = build_sweep(&dir);
+    write_report(&dir).unwrap();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.starts_with("# "), "a title first:\n{md}");
+    assert!(
+        md.contains(&format!("```toml\n{CONFIG}```")),
+        "config in a fenced block:\n{md}"
+    );
+    assert!(md.contains("## Problem `branin`"));
+    assert!(md.contains("## Problem `ext[dim=2]`"));
+    // Tables: a header row and one row per algorithm.
+    assert_eq!(md.matches("| algorithm | runs |").count(), 2, "{md}");
+    assert!(
+        md.contains("| `random` | 3 | 0.3 | 0.1155 | 0.3 | 3 |"),
+        "{md}"
+    );
+    // Best in bold: gp-ucb by simple regret on branin, by best value (maximize) on ext.
+    assert!(
+        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | **0.02** | 0.01 | 0.02 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | **2.5** |"),
+        "{md}"
+    );
+    assert!(!md.contains("**`random`**"), "{md}");
+    assert!(md.contains("lowest mean final simple regret"));
+    assert!(md.contains("maximize"));
+    // Plot links, and the files they point to.
+    for link in [
+        "plots/branin-regret.png",
+        "plots/branin-regret.svg",
+        "plots/branin-seconds.png",
+        "plots/branin-seconds.svg",
+        "plots/ext_dim=2_-best-value.png",
+        "plots/ext_dim=2_-best-value.svg",
+        "plots/ext_dim=2_-seconds.png",
+        "plots/ext_dim=2_-seconds.svg",
+    ] {
+        assert!(
+            md.contains(&format!("({link})")),
+            "no link to {link}:\n{md}"
+        );
+        assert!(dir.join(link).is_file(), "{link} not written");
+    }
+    // The missing run, named with its trace file, in the branin section only.
+    let missing = runs[5].trace_file();
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("Missing runs"))
+        .expect("a missing-runs line");
+    assert!(
+        line.contains("(1)")
+            && line.contains(&missing)
+            && line.contains("gp-ucb[ucb_multiplier=2]"),
+        "{line}"
+    );
+    assert_eq!(md.matches("Missing runs").count(), 1);
+    let branin_end = md.find("## Problem `ext").unwrap();
+    assert!(md.find(&missing).unwrap() < branin_end);
+}
+
+/// The contents of an SVG's `<text>` elements, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let start = t.find('>')? + 1;
+            let end = t.find("</text>")?;
+            Some(t[start..end].trim().to_string())
+        })
+        .collect()
+}
+
+fn png_info(path: &Path) -> (u32, u32, Vec<u8>, png::ColorType) {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(
+        bytes.len() > 8 * 1024,
+        "{} is only {} bytes",
+        path.display(),
+        bytes.len()
+    );
+    assert_eq!(
+        &bytes[..8],
+        b"\x89PNG\r\n\x1a\n",
+        "{} has no PNG signature",
+        path.display()
+    );
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    buf.truncate(frame.buffer_size());
+    (frame.width, frame.height, buf, frame.color_type)
+}
+
+#[test]
+fn plots_are_written_as_svg_and_png_with_text() {
+    let dir = temp_dir("plots");
+    build_sweep(&dir);
+    let summary = write_report(&dir).unwrap();
+    let plots: Vec<&PathBuf> = summary
+        .files
+        .iter()
+        .filter(|f| f.starts_with(dir.join("plots")))
+        .collect();
+    assert_eq!(plots.len(), 8, "{plots:?}");
+
+    for name in [
+        "branin-regret",
+        "branin-seconds",
+        "ext_dim=2_-best-value",
+        "ext_dim=2_-seconds",
+    ] {
+        let svg = std::fs::read_to_string(dir.join("plots").join(format!("{name}.svg"))).unwrap();
+        assert!(svg.contains("<svg"), "{name}.svg");
+        assert!(svg.len() > 2000, "{name}.svg is only {} bytes", svg.len());
+        assert!(
+            svg.contains("evaluations"),
+            "{name}.svg has no x axis label"
+        );
+        assert!(
+            svg.contains("gp-ucb[ucb_multiplier=2]"),
+            "{name}.svg has no legend entry"
+        );
+        assert!(
+            svg.contains(if name.starts_with("branin") {
+                "branin"
+            } else {
+                "ext[dim=2]"
+            }),
+            "{name}.svg title"
+        );
+        let y_label = match name {
+            "branin-regret" => "simple regret",
+            "ext_dim=2_-best-value" => "best value",
+            _ => "seconds per iteration",
+        };
+        assert!(
+            svg.contains(y_label),
+            "{name}.svg has no y axis label {y_label:?}"
+        );
+
+        let (w, h, pixels, color) = png_info(&dir.join("plots").join(format!("{name}.png")));
+        assert_eq!((w, h), (900, 600));
+        assert_eq!(color, png::ColorType::Rgb);
+        // Text renders: the title band (top 30 rows, middle third) has dark pixels.
+        let dark = (0..30)
+            .flat_map(|y| (300..600).map(move |x| (y * w + x) as usize * 3))
+            .filter(|&i| pixels[i] < 100 && pixels[i + 1] < 100 && pixels[i + 2] < 100)
+            .count();
+        assert!(
+            dark > 20,
+            "{name}.png: no title text drawn ({dark} dark pixels)"
+        );
+    }
+}
+
+#[test]
+fn linear_option_still_writes_every_plot() {
+    let dir = temp_dir("linear");
+    build_sweep(&dir);
+    let log = write_report(&dir).unwrap();
+    let log_svg = std::fs::read_to_string(dir.join("plots/branin-regret.svg")).unwrap();
+    let options = ReportOptions {
+        y_scale: YScale::Linear,
+        ..ReportOptions::default()
+    };
+    let linear = write_report_with(&dir, &options).unwrap();
+    assert_eq!(log.files, linear.files);
+    let linear_svg = std::fs::read_to_string(dir.join("plots/branin-regret.svg")).unwrap();
+    // Regrets span 0.01 … 2: the log axis labels decades, the linear one does not.
+    let log_texts = svg_texts(&log_svg);
+    let linear_texts = svg_texts(&linear_svg);
+    assert!(
+        log_texts.iter().any(|t| t == "0.01"),
+        "log axis has no 0.01 tick: {log_texts:?}"
+    );
+    assert!(
+        !linear_texts.iter().any(|t| t == "0.01"),
+        "linear axis has a 0.01 tick: {linear_texts:?}"
+    );
+    assert!(
+        linear_texts.iter().any(|t| t == "0.4"),
+        "linear axis has no 0.4 tick: {linear_texts:?}"
+    );
+}
+
+#[test]
+fn bad_jsonl_names_file_and_line_and_writes_nothing() {
+    let dir = temp_dir("bad-jsonl");
+    let runs = build_sweep(&dir);
+    let path = Manifest::trace_path(&dir, &runs[3]);
+    let mut lines: Vec<String> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    lines[2] = "{\"iter\": 2, \"evals\": 2, oops".into();
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let err = write_report(&dir).unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(err, ReportError::Trace { line: 3, .. }), "{err:?}");
+    assert!(message.contains(&runs[3].trace_file()), "{message}");
+    assert!(message.contains("line 3"), "{message}");
+    assert!(!dir.join("summary.csv").exists());
+    assert!(!dir.join("report.md").exists());
+
+    // A step without a required field.
+    let mut step: Value = serde_json::from_str(&lines[1]).unwrap();
+    step.as_object_mut().unwrap().remove("model_seconds");
+    lines[2] = step.to_string();
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let message = write_report(&dir).unwrap_err().to_string();
+    assert!(
+        message.contains("line 3") && message.contains("model_seconds"),
+        "{message}"
+    );
+
+    // No header line.
+    std::fs::write(&path, lines[1..].join("\n")).unwrap();
+    let message = write_report(&dir).unwrap_err().to_string();
+    assert!(
+        message.contains("line 1") && message.contains("header"),
+        "{message}"
+    );
+}
+
+#[test]
+fn no_completed_runs_is_an_error_and_writes_nothing() {
+    let dir = temp_dir("none-completed");
+    let random = setting("random", &[]);
+    let branin = setting("branin", &[]);
+    write_manifest(
+        &dir,
+        vec![spec(0, &random, &branin, 0), spec(1, &random, &branin, 1)],
+    );
+    let err = write_report(&dir).unwrap_err();
+    assert!(
+        matches!(err, ReportError::NoCompletedRuns { total: 2, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("none of the 2 runs"), "{err}");
+    let entries: Vec<_> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        entries.len(),
+        2,
+        "only manifest.json and runs/ should exist: {entries:?}"
+    );
+}
+
+#[test]
+fn missing_or_bad_manifest_is_an_error_naming_it() {
+    let dir = temp_dir("no-manifest");
+    let err = write_report(&dir).unwrap_err();
+    assert!(matches!(err, ReportError::Manifest { .. }), "{err:?}");
+    assert!(
+        err.to_string()
+            .contains(&dir.join("manifest.json").display().to_string()),
+        "{err}"
+    );
+
+    std::fs::write(dir.join("manifest.json"), "{\"runs\": 3}").unwrap();
+    let err = write_report(&dir).unwrap_err();
+    assert!(matches!(err, ReportError::Manifest { .. }), "{err:?}");
+    assert!(err.to_string().contains("manifest.json"), "{err}");
+}
+
+/// A larger sweep with realistic curves, long labels and runs of different lengths; the plots are
+/// left in the temporary directory for inspection.
+#[test]
+fn realistic_sweep_renders() {
+    let dir = temp_dir("realistic");
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let algorithms = [
+        setting("random", &[]),
+        setting("ei", &[]),
+        setting("gp-ucb", &[("ucb_multiplier", SettingValue::Number(2.0))]),
+        setting(
+            "gp-ucb",
+            &[
+                ("beta_schedule", SettingValue::Text("srinivas".into())),
+                ("fit", SettingValue::Text("map".into())),
+            ],
+        ),
+    ];
+    let problems = [
+        setting("hartmann6", &[("noise_std", SettingValue::Number(0.1))]),
+        setting("branin", &[]),
+    ];
+    let mut runs = Vec::new();
+    for p in &problems {
+        for a in &algorithms {
+            for r in 0..5 {
+                runs.push(RunSpec {
+                    budget: 40,
+                    init: 10,
+                    ..spec(runs.len(), a, p, r)
+                });
+            }
+        }
+    }
+    write_manifest(&dir, runs.clone());
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for run in &runs {
+        let a = algorithms.iter().position(|a| *a == run.algorithm).unwrap();
+        let length = if run.replicate == 4 { 30 } else { 40 };
+        let rate = [0.02, 0.08, 0.12, 0.1][a];
+        let mut simple: f64 = 3.0 * (0.5 + uniform());
+        let mut cumulative = 0.0;
+        let steps: Vec<S> = (1..=length)
+            .map(|e| {
+                if e > 10 {
+                    simple = (simple * (1.0 - rate * uniform() * 2.0)).min(simple);
+                }
+                cumulative += simple * (1.0 + uniform());
+                let secs = if e > 10 {
+                    0.01 * a as f64 * (1.0 + e as f64 / 10.0) * (0.8 + 0.4 * uniform())
+                } else {
+                    0.0
+                };
+                (
+                    e,
+                    Some(simple),
+                    Some(cumulative),
+                    -3.32 + simple,
+                    secs * 0.8,
+                    secs * 0.2,
+                )
+            })
+            .collect();
+        if run.replicate == 3 && a == 1 {
+            continue; // missing
+        }
+        write_trace(&dir, run, "minimize", &steps);
+    }
+    let summary = write_report(&dir).unwrap();
+    assert_eq!(summary.missing.len(), 2);
+    for f in summary
+        .files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "png"))
+    {
+        png_info(f);
+    }
+}
+
+/// Twelve algorithms (palette colours repeat), one with a label wider than the plot, and a long
+/// problem label: everything still renders.
+#[test]
+fn many_algorithms_and_long_labels_render() {
+    let dir = temp_dir("many");
+    let long = "x".repeat(110);
+    let problem = setting(
+        "michalewicz",
+        &[
+            ("dim", SettingValue::Number(10.0)),
+            ("noise_std", SettingValue::Number(0.05)),
+            (
+                "note",
+                SettingValue::Text("a-rather-long-problem-description-for-the-title".into()),
+            ),
+        ],
+    );
+    let mut algorithms: Vec<Setting> = (0..11)
+        .map(|i| {
+            setting(
+                "gp-ucb",
+                &[("ucb_multiplier", SettingValue::Number(0.5 * i as f64))],
+            )
+        })
+        .collect();
+    algorithms.push(setting(
+        "ei",
+        &[("comment", SettingValue::Text(long.clone()))],
+    ));
+    let runs: Vec<RunSpec> = algorithms
+        .iter()
+        .enumerate()
+        .map(|(i, a)| spec(i, a, &problem, 0))
+        .collect();
+    write_manifest(&dir, runs.clone());
+    for (i, run) in runs.iter().enumerate() {
+        let steps: Vec<S> = (1..=20)
+            .map(|e| {
+                let r = (1.0 + i as f64) / (e as f64).powf(0.5 + 0.1 * i as f64);
+                (
+                    e,
+                    Some(r),
+                    Some(r * e as f64),
+                    -9.66 + r,
+                    0.001 * e as f64,
+                    0.002,
+                )
+            })
+            .collect();
+        write_trace(&dir, run, "minimize", &steps);
+    }
+    let summary = write_report(&dir).unwrap();
+    assert_eq!(summary.rows.len(), 12);
+    let finals: Vec<f64> = (0..12)
+        .map(|i| (1.0 + i as f64) / 20f64.powf(0.5 + 0.1 * i as f64))
+        .collect();
+    let argmin = (0..12)
+        .min_by(|&a, &b| finals[a].total_cmp(&finals[b]))
+        .unwrap();
+    let best: Vec<usize> = (0..12).filter(|&i| summary.rows[i].best).collect();
+    assert_eq!(best, [argmin]);
+    let svg = std::fs::read_to_string(dir.join("plots").join(format!(
+        "{}-regret.svg",
+        problem.label().replace(['[', ']', ','], "_")
+    )))
+    .unwrap();
+    let texts = svg_texts(&svg);
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.ends_with('…') && t.starts_with("ei[comment=xxx")),
+        "{texts:?}"
+    );
+    for f in summary
+        .files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "png"))
+    {
+        png_info(f);
+    }
+}
