@@ -87,31 +87,34 @@ impl PosteriorAcquisition for ExpectedImprovement {
 /// Same maximiser as EI, but with useful gradients where EI has underflowed or is flat.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LogExpectedImprovement {
-    best: f64,
-    min_variance: f64,
+    /// The incumbent and variance floor, shared with (and checked like) plain EI.
+    ei: ExpectedImprovement,
 }
 
 impl LogExpectedImprovement {
     /// Log EI over `best` with [`DEFAULT_MIN_VARIANCE`].
     pub fn new(best: f64) -> Result<Self, EngineError> {
-        Self::with_min_variance(best, DEFAULT_MIN_VARIANCE)
+        Ok(Self {
+            ei: ExpectedImprovement::new(best)?,
+        })
     }
 
     /// Log EI with an explicit variance floor (0 allowed, see the type's documentation).
     pub fn with_min_variance(best: f64, min_variance: f64) -> Result<Self, EngineError> {
-        check(best, min_variance)?;
-        Ok(Self { best, min_variance })
+        Ok(Self {
+            ei: ExpectedImprovement::with_min_variance(best, min_variance)?,
+        })
     }
 
     pub fn best(&self) -> f64 {
-        self.best
+        self.ei.best
     }
 }
 
 impl PosteriorAcquisition for LogExpectedImprovement {
     fn value(&self, mean: f64, variance: f64) -> f64 {
-        let improvement = mean - self.best;
-        match standardise(mean, variance, self.best, self.min_variance) {
+        let improvement = mean - self.ei.best;
+        match standardise(mean, variance, self.ei.best, self.ei.min_variance) {
             (_, None) => improvement.max(0.0).ln(),
             (_, Some(z)) if z > H_IS_Z => improvement.ln(),
             (sigma, Some(z)) => (sigma.ln() + log_h(z)).max(-f64::MAX),
