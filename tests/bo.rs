@@ -9,6 +9,9 @@ use bosweep::problems;
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
 use serde_json::Value;
 
+/// Distinguishes the trace files of runs made by tests running at the same time.
+static RUN_COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Runs `algo` on `problem` and returns the summary and the trace lines (header first).
 fn traced_run(
     engine: &dyn Engine,
@@ -18,16 +21,10 @@ fn traced_run(
     init: usize,
     seed: u64,
 ) -> (RunSummary, Vec<Value>) {
-    let dir = std::env::temp_dir().join(format!(
-        "bosweep-bo-{}-{algo}-{problem}-{seed}-{}",
-        std::process::id(),
-        engine.describe().len()
-    ));
+    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("bosweep-bo-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!(
-        "{}.jsonl",
-        engine.describe().replace(['/', ' ', '(', ')', ','], "_")
-    ));
+    let path = dir.join(format!("{unique}-{algo}-{problem}-{seed}.jsonl"));
     let problem = problems::build(problem, &[]).unwrap();
     let mut algorithm = algorithms::build(algo, &[]).unwrap();
     let mut trace = TraceWriter::create(&path).unwrap();
@@ -42,8 +39,9 @@ fn traced_run(
     )
     .unwrap();
     drop(trace);
-    let lines = std::fs::read_to_string(&path)
-        .unwrap()
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let lines = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();

@@ -6,18 +6,22 @@
 //! [`Sense::to_maximization`](crate::problems::Sense::to_maximization), and
 //! proposals and recommendations are points in the problem's own coordinates.
 
+mod exp3;
 mod gp_bo;
 mod random;
 mod registry;
+mod uhe_bo;
 
 use std::fmt;
 
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
+pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, GpBo};
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
+pub use uhe_bo::{ArmRule, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
 
 use crate::compute::{Engine, EngineError, Points};
 use crate::problems::{Domain, ParamValue};

@@ -3,6 +3,7 @@
 //! Later issues add their algorithms by appending an [`AlgorithmEntry`] to `ENTRIES`.
 
 use super::gp_bo::{Acquisition, GpBo};
+use super::uhe_bo::{self, ArmRule, FitData, UheBo};
 use super::{Algorithm, AlgorithmError, RandomSearch};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
@@ -164,5 +165,41 @@ const ENTRIES: &[AlgorithmEntry] = &[
         description: "GP expected improvement over the best observation (maximised as log EI)",
         parameters: gp_params![],
         build: |p| Ok(Box::new(GpBo::new(p, Acquisition::ExpectedImprovement)?)),
+    },
+    AlgorithmEntry {
+        name: "uhe-bo",
+        description: "UHE-BO (specs/uhe-bo.md): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
+        parameters: uhe_bo::PARAMETERS,
+        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Pseudo))),
+    },
+    AlgorithmEntry {
+        name: "ra-bo",
+        description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
+        parameters: uhe_bo::PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::new(
+                p,
+                ArmRule::AlwaysRandom,
+                FitData::Pseudo,
+            )))
+        },
+    },
+    AlgorithmEntry {
+        name: "random-exp3",
+        description: "Random+EXP3 (UHE-BO ablation): UHE-BO's EXP3 arm schedule, θ by MAP on the real data",
+        parameters: uhe_bo::PARAMETERS,
+        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Real))),
+    },
+    AlgorithmEntry {
+        name: "map-gp-ucb",
+        description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
+        parameters: uhe_bo::PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::new(
+                p,
+                ArmRule::AlwaysAcquisition,
+                FitData::Real,
+            )))
+        },
     },
 ];
