@@ -3,16 +3,12 @@
 
 mod common;
 
-use bosweep::algorithms;
 use bosweep::compute::{CpuEngine, Engine, Precision};
-use bosweep::problems;
-use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
+use bosweep::sweep::RunSummary;
+use common::{RunRequest, without_timings};
 use serde_json::Value;
 
-/// Distinguishes the trace files of runs made by tests running at the same time.
-static RUN_COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-/// Runs `algo` on `problem` and returns the summary and the trace lines (header first).
+/// Runs `algo` with its defaults on `problem` (see [`common::traced_run`]).
 fn traced_run(
     engine: &dyn Engine,
     algo: &str,
@@ -21,46 +17,17 @@ fn traced_run(
     init: usize,
     seed: u64,
 ) -> (RunSummary, Vec<Value>) {
-    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("bosweep-bo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{unique}-{algo}-{problem}-{seed}.jsonl"));
-    let problem = problems::build(problem, &[]).unwrap();
-    let mut algorithm = algorithms::build(algo, &[]).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
-    let config = RunConfig { budget, init, seed };
-    let summary = run(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        algo,
+    common::traced_run(
         engine,
-        &config,
-        &mut trace,
+        &RunRequest {
+            algo,
+            params: &[],
+            problem,
+            budget,
+            init,
+            seed,
+        },
     )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    let lines = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (summary, lines)
-}
-
-/// The trace without the wall-clock fields, which are the only ones a rerun may change.
-fn without_timings(lines: &[Value]) -> Vec<Value> {
-    lines
-        .iter()
-        .map(|l| {
-            let mut l = l.clone();
-            if let Some(o) = l.as_object_mut() {
-                o.remove("model_seconds");
-                o.remove("acq_seconds");
-            }
-            l
-        })
-        .collect()
 }
 
 #[test]

@@ -2,15 +2,16 @@
 //! the pseudo-labels, the loss and the posterior, and end-to-end runs of `uhe-bo`, `ra-bo`,
 //! `random-exp3` and `map-gp-ucb` through the run loop.
 
+mod common;
+
 use bosweep::acquisition::{PosteriorAcquisition, UpperConfidenceBound};
-use bosweep::algorithms::{self, Exp3, PairedExp3, pseudo_labels, uhe_gamma};
+use bosweep::algorithms::{Exp3, PairedExp3, pseudo_labels, uhe_gamma};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
     GpState, Kernel, KernelKind, Noise, PriorSpace, Priors, log_marginal_likelihood,
 };
 use bosweep::params::ParamValue;
-use bosweep::problems;
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use common::{RunRequest, without_timings};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -170,7 +171,7 @@ fn posterior_and_ucb_on_the_toy_data_match_the_spec() {
     );
 }
 
-/// Runs `algo` (with `params`) on `problem` and returns the trace lines (header first).
+/// Runs `algo` (with `params`) on `problem` on the CPU and returns the trace lines.
 fn traced_run(
     algo: &str,
     params: &[(&str, ParamValue)],
@@ -179,48 +180,15 @@ fn traced_run(
     init: usize,
     seed: u64,
 ) -> Vec<Value> {
-    let dir = std::env::temp_dir().join(format!("bosweep-uhe-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!(
-        "{algo}-{problem}-{budget}-{init}-{seed}-{}.jsonl",
-        params.len()
-    ));
-    let cpu = CpuEngine::new();
-    let problem = problems::build(problem, &[]).unwrap();
-    let mut algorithm = algorithms::build(algo, params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
-    let config = RunConfig { budget, init, seed };
-    run(
-        problem.as_ref(),
-        algorithm.as_mut(),
+    let request = RunRequest {
         algo,
-        &cpu,
-        &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let lines = std::fs::read_to_string(&path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    std::fs::remove_file(&path).ok();
-    lines
-}
-
-fn without_timings(lines: &[Value]) -> Vec<Value> {
-    lines
-        .iter()
-        .map(|l| {
-            let mut l = l.clone();
-            if let Some(o) = l.as_object_mut() {
-                o.remove("model_seconds");
-                o.remove("acq_seconds");
-            }
-            l
-        })
-        .collect()
+        params,
+        problem,
+        budget,
+        init,
+        seed,
+    };
+    common::traced_run(&CpuEngine::new(), &request).1
 }
 
 /// Small acquisition grids keep the debug-build runs short.

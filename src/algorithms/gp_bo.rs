@@ -196,17 +196,14 @@ impl Algorithm for GpBo {
     /// The observed point of largest posterior mean under the latest model (the best observed
     /// point before any model exists).
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        let best = match &self.model {
+        match &self.model {
             Some(model) => {
                 let observed: Points = self.history.points()?;
-                engine.argmax(&model.predict(engine, &observed)?.mean)?
+                let best = engine.argmax(&model.predict(engine, &observed)?.mean)?;
+                Ok(self.history.x(best).to_vec())
             }
-            None => match self.history.best() {
-                Some(i) => i,
-                None => return Ok(Vec::new()),
-            },
-        };
-        Ok(self.history.x(best).to_vec())
+            None => Ok(self.history.best_x()),
+        }
     }
 
     fn take_cost(&mut self) -> StepCost {

@@ -152,4 +152,10 @@ impl History {
     pub fn best(&self) -> Option<usize> {
         (0..self.ys.len()).reduce(|b, i| if self.ys[i] > self.ys[b] { i } else { b })
     }
+
+    /// The point of the best observed value (empty before any observation): the
+    /// recommendation of algorithms that report their best evaluation.
+    pub fn best_x(&self) -> Vec<f64> {
+        self.best().map(|i| self.x(i).to_vec()).unwrap_or_default()
+    }
 }

@@ -33,11 +33,7 @@ impl Algorithm for RandomSearch {
     }
 
     fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        Ok(self
-            .history
-            .best()
-            .map(|i| self.history.x(i).to_vec())
-            .unwrap_or_default())
+        Ok(self.history.best_x())
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

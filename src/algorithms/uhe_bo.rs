@@ -554,11 +554,7 @@ impl Algorithm for UheBo {
     }
 
     fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        Ok(self
-            .history
-            .best()
-            .map(|i| self.history.x(i).to_vec())
-            .unwrap_or_default())
+        Ok(self.history.best_x())
     }
 
     fn take_cost(&mut self) -> StepCost {

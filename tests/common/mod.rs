@@ -2,9 +2,14 @@
 
 #![allow(dead_code)]
 
-use bosweep::compute::{GpuEngine, GpuOptions, Points, Precision};
+use bosweep::algorithms;
+use bosweep::compute::{Engine, GpuEngine, GpuOptions, Points, Precision};
+use bosweep::params::ParamValue;
+use bosweep::problems;
+use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 
 pub fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
@@ -315,4 +320,69 @@ pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
     is_invalid("top_k NaN, k = 0", engine.top_k(&[f64::NAN], 0));
     is_invalid("argmax NaN", engine.argmax(&[f64::NAN, 1.0]));
     is_invalid("argmax empty", engine.argmax(&[]));
+}
+
+/// Distinguishes the trace files of runs made by tests running at the same time.
+static RUN_COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// What [`traced_run`] runs: an algorithm with its parameters on a problem with defaults.
+pub struct RunRequest<'a> {
+    pub algo: &'a str,
+    pub params: &'a [(&'a str, ParamValue)],
+    pub problem: &'a str,
+    pub budget: usize,
+    pub init: usize,
+    pub seed: u64,
+}
+
+/// Runs `request` through the run loop on `engine` and returns the summary and the trace lines
+/// (header first).
+pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary, Vec<Value>) {
+    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("bosweep-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!(
+        "{unique}-{}-{}-{}.jsonl",
+        request.algo, request.problem, request.seed
+    ));
+    let problem = problems::build(request.problem, &[]).unwrap();
+    let mut algorithm = algorithms::build(request.algo, request.params).unwrap();
+    let mut trace = TraceWriter::create(&path).unwrap();
+    let config = RunConfig {
+        budget: request.budget,
+        init: request.init,
+        seed: request.seed,
+    };
+    let summary = run(
+        problem.as_ref(),
+        algorithm.as_mut(),
+        request.algo,
+        engine,
+        &config,
+        &mut trace,
+    )
+    .unwrap();
+    drop(trace);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (summary, lines)
+}
+
+/// The trace without the wall-clock fields, which are the only ones a rerun may change.
+pub fn without_timings(lines: &[Value]) -> Vec<Value> {
+    lines
+        .iter()
+        .map(|l| {
+            let mut l = l.clone();
+            if let Some(o) = l.as_object_mut() {
+                o.remove("model_seconds");
+                o.remove("acq_seconds");
+            }
+            l
+        })
+        .collect()
 }
