@@ -45,7 +45,6 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 /// the scalable ones.
 fn instances() -> Vec<Box<dyn Problem>> {
     let mut out: Vec<_> = problems::registry()
-        .iter()
         .map(|e| e.build(&[]).unwrap())
         .collect();
     for (name, d) in [
@@ -453,7 +452,7 @@ fn sense_helpers() {
 
 #[test]
 fn registry_entries_are_complete() {
-    let names: Vec<_> = problems::registry().iter().map(|e| e.name).collect();
+    let names: Vec<_> = problems::registry().map(|e| e.name).collect();
     assert_eq!(
         names,
         [
@@ -474,7 +473,7 @@ fn registry_entries_are_complete() {
         ]
     );
     let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2];
-    for (e, d) in problems::registry().iter().zip(dims) {
+    for (e, d) in problems::registry().zip(dims) {
         assert!(!e.description.is_empty());
         assert!(
             e.parameters.iter().any(|p| p.name == "noise_std"),

@@ -1,10 +1,10 @@
 //! Every algorithm `bosweep` can build, by kebab-case name, with its declared parameters.
 //!
-//! Later issues add their algorithms by appending an [`AlgorithmEntry`] to `ENTRIES`.
+//! Each paper's module exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
+//! order, so that adding a paper touches one line here.
 
 use super::gp_bo::{Acquisition, GpBo};
-use super::uhe_bo::{self, ArmRule, FitData, UheBo};
-use super::{Algorithm, AlgorithmError, RandomSearch};
+use super::{Algorithm, AlgorithmError, RandomSearch, uhe_bo};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One buildable algorithm.
@@ -14,7 +14,7 @@ pub struct AlgorithmEntry {
     /// One line for `bosweep list`.
     pub description: &'static str,
     pub parameters: &'static [ParamSpec],
-    build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+    pub(super) build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
 }
 
 impl AlgorithmEntry {
@@ -28,14 +28,18 @@ impl AlgorithmEntry {
     }
 }
 
-pub fn registry() -> &'static [AlgorithmEntry] {
-    ENTRIES
+/// Every family of algorithms, in listing order.
+const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES];
+
+/// All algorithms, in listing order.
+pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {
+    FAMILIES.iter().flat_map(|family| family.iter())
 }
 
 /// The entry called `name`, or an error listing the known names.
 pub fn find(name: &str) -> Result<&'static AlgorithmEntry, AlgorithmError> {
-    ENTRIES.iter().find(|e| e.name == name).ok_or_else(|| {
-        let names: Vec<_> = ENTRIES.iter().map(|e| e.name).collect();
+    registry().find(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<_> = registry().map(|e| e.name).collect();
         AlgorithmError::Config(format!(
             "unknown algorithm \"{name}\" (known: {})",
             names.join(", ")
@@ -112,7 +116,8 @@ macro_rules! gp_params {
     };
 }
 
-const ENTRIES: &[AlgorithmEntry] = &[
+/// Algorithms every paper compares against.
+const BASELINES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "random",
         description: "uniform random search (uniform over the allowed set where there is one)",
@@ -165,41 +170,5 @@ const ENTRIES: &[AlgorithmEntry] = &[
         description: "GP expected improvement over the best observation (maximised as log EI)",
         parameters: gp_params![],
         build: |p| Ok(Box::new(GpBo::new(p, Acquisition::ExpectedImprovement)?)),
-    },
-    AlgorithmEntry {
-        name: "uhe-bo",
-        description: "UHE-BO (specs/uhe-bo.md): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
-        parameters: uhe_bo::PARAMETERS,
-        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Pseudo))),
-    },
-    AlgorithmEntry {
-        name: "ra-bo",
-        description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
-        parameters: uhe_bo::PARAMETERS,
-        build: |p| {
-            Ok(Box::new(UheBo::new(
-                p,
-                ArmRule::AlwaysRandom,
-                FitData::Pseudo,
-            )))
-        },
-    },
-    AlgorithmEntry {
-        name: "random-exp3",
-        description: "Random+EXP3 (UHE-BO ablation): UHE-BO's EXP3 arm schedule, θ by MAP on the real data",
-        parameters: uhe_bo::PARAMETERS,
-        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Real))),
-    },
-    AlgorithmEntry {
-        name: "map-gp-ucb",
-        description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
-        parameters: uhe_bo::PARAMETERS,
-        build: |p| {
-            Ok(Box::new(UheBo::new(
-                p,
-                ArmRule::AlwaysAcquisition,
-                FitData::Real,
-            )))
-        },
     },
 ];

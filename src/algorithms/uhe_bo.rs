@@ -31,6 +31,7 @@ use rand::RngExt;
 use serde_json::{Map, Value, json};
 
 use super::exp3::{Exp3, exp3_gamma};
+use super::registry::AlgorithmEntry;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
 use crate::acquisition::{
     Acquisition as _, Bounds as UnitBounds, GpAcquisition, MaximizeConfig, UpperConfidenceBound,
@@ -278,6 +279,46 @@ pub const PARAMETERS: &[ParamSpec] = &[
             max: 100_000,
         },
         description: "L-BFGS iterations per refined start",
+    },
+];
+
+/// UHE-BO and its ablations and baseline, as `bosweep` builds them by name.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[
+    AlgorithmEntry {
+        name: "uhe-bo",
+        description: "UHE-BO (specs/uhe-bo.md): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
+        parameters: PARAMETERS,
+        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Pseudo))),
+    },
+    AlgorithmEntry {
+        name: "ra-bo",
+        description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
+        parameters: PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::new(
+                p,
+                ArmRule::AlwaysRandom,
+                FitData::Pseudo,
+            )))
+        },
+    },
+    AlgorithmEntry {
+        name: "random-exp3",
+        description: "Random+EXP3 (UHE-BO ablation): UHE-BO's EXP3 arm schedule, θ by MAP on the real data",
+        parameters: PARAMETERS,
+        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Real))),
+    },
+    AlgorithmEntry {
+        name: "map-gp-ucb",
+        description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
+        parameters: PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::new(
+                p,
+                ArmRule::AlwaysAcquisition,
+                FitData::Real,
+            )))
+        },
     },
 ];
 

@@ -1,6 +1,7 @@
 //! Every problem `bosweep` can build, by kebab-case name, with its declared parameters.
 //!
-//! Later issues add their problems by appending an [`Entry`] to `ENTRIES`.
+//! Each family of problems exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
+//! order, so that adding a paper's problems touches one line here.
 
 use super::functions::{
     Ackley, Branin, Deceptive, Forrester, GoldsteinPrice, H1, H1Form, Hartmann3, Hartmann6, Levy,
@@ -21,7 +22,7 @@ pub struct Entry {
     pub description: &'static str,
     /// The parameters it accepts, with their defaults.
     pub parameters: &'static [ParamSpec],
-    build: fn(&Params) -> Result<Box<dyn Problem>, ProblemError>,
+    pub(super) build: fn(&Params) -> Result<Box<dyn Problem>, ProblemError>,
 }
 
 impl Entry {
@@ -32,15 +33,18 @@ impl Entry {
     }
 }
 
+/// Every family of problems, in listing order.
+const FAMILIES: &[&[Entry]] = &[TEST_FUNCTIONS];
+
 /// All problems, in listing order.
-pub fn registry() -> &'static [Entry] {
-    ENTRIES
+pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
+    FAMILIES.iter().flat_map(|family| family.iter())
 }
 
 /// The entry called `name`, or an error listing the known names.
 pub fn find(name: &str) -> Result<&'static Entry, ProblemError> {
-    ENTRIES.iter().find(|e| e.name == name).ok_or_else(|| {
-        let names: Vec<_> = ENTRIES.iter().map(|e| e.name).collect();
+    registry().find(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<_> = registry().map(|e| e.name).collect();
         ProblemError::config(format!(
             "unknown problem \"{name}\" (known: {})",
             names.join(", ")
@@ -53,7 +57,7 @@ pub fn build(name: &str, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem
     find(name)?.build(given)
 }
 
-const NOISE_STD: ParamSpec = ParamSpec {
+pub(super) const NOISE_STD: ParamSpec = ParamSpec {
     name: "noise_std",
     kind: ParamKind::Real {
         default: 0.0,
@@ -83,11 +87,12 @@ const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD];
 const DIM_AND_NOISE: &[ParamSpec] = &[dim(2, 1), NOISE_STD];
 
 /// A test function observed with the `noise_std` of `params`.
-fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
+pub(super) fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
     Box::new(Noisy::new(function, params))
 }
 
-static ENTRIES: &[Entry] = &[
+/// The classic test functions, observed with optional homoscedastic noise.
+static TEST_FUNCTIONS: &[Entry] = &[
     Entry {
         name: "forrester",
         description: "Forrester (6x−2)² sin(12x−4) on [0, 1]; min −6.020740 at x = 0.757249",

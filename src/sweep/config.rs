@@ -313,8 +313,8 @@ impl Kind {
     /// Every registered name, comma-separated.
     fn known(self) -> String {
         let names: Vec<&str> = match self {
-            Self::Algorithm => algorithms::registry().iter().map(|e| e.name).collect(),
-            Self::Problem => problems::registry().iter().map(|e| e.name).collect(),
+            Self::Algorithm => algorithms::registry().map(|e| e.name).collect(),
+            Self::Problem => problems::registry().map(|e| e.name).collect(),
         };
         names.join(", ")
     }
