@@ -10,6 +10,7 @@ pub mod algorithms;
 pub mod benchmark;
 pub mod cli;
 pub mod compute;
+pub mod fuzz;
 pub mod io;
 pub mod model;
 pub mod params;

@@ -184,6 +184,9 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         &config,
         &mut trace,
     )?;
+    for warning in engine.warnings() {
+        eprintln!("warning: {warning}");
+    }
     let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), |v| v.to_string());
     let text = format!(
         "{} on {} ({} steps, {} evaluations, {})\nrecommended x = {:?}\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",

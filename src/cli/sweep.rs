@@ -93,6 +93,9 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
         .build()
         .map_err(|e| CliError::runtime(format!("cannot start worker threads: {e}")))?;
     let result = pool.install(|| run_sweep(&dir, &runs, args.shard, engine.as_ref()));
+    for warning in engine.warnings() {
+        eprintln!("warning: {warning}");
+    }
     if let Ok(outcome) = &result {
         eprintln!(
             "{} runs selected: {} already complete, {} completed now",

@@ -3,7 +3,10 @@
 use std::str::FromStr;
 
 use super::gpu::{backends, device_rank, instance};
-use super::{CpuEngine, Engine, EngineError, GpuEngine, GpuOptions, Precision};
+use super::{CpuEngine, Engine, EngineError, FailoverEngine, GpuEngine, GpuOptions, Precision};
+
+/// Fault injection for tests of GPU loss: the device is destroyed after this many operations.
+const FAULT_ENV: &str = "BOSWEEP_FAULT_GPU_LOSS_AFTER";
 
 /// Which backend a command runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -32,27 +35,39 @@ impl FromStr for DeviceChoice {
 }
 
 /// Opens the engine `choice` asks for. With `Auto`, a missing hardware GPU silently means the
-/// CPU backend; with `Gpu`, it is an error.
+/// CPU backend, and a GPU that fails mid-run hands over to the CPU backend ([`FailoverEngine`]);
+/// with `Gpu`, either is an error.
 pub fn select_engine(
     choice: DeviceChoice,
     precision: Precision,
 ) -> Result<Box<dyn Engine>, EngineError> {
+    let options = GpuOptions {
+        precision,
+        lose_device_after: injected_gpu_loss()?,
+        ..Default::default()
+    };
     match choice {
         DeviceChoice::Cpu => Ok(Box::new(CpuEngine::new())),
-        DeviceChoice::Gpu => Ok(Box::new(GpuEngine::new(&GpuOptions {
-            precision,
-            ..Default::default()
-        })?)),
-        DeviceChoice::Auto => {
-            match GpuEngine::new(&GpuOptions {
-                precision,
-                hardware_only: true,
-                ..Default::default()
-            }) {
-                Ok(gpu) => Ok(Box::new(gpu)),
-                Err(_) => Ok(Box::new(CpuEngine::new())),
-            }
-        }
+        DeviceChoice::Gpu => Ok(Box::new(GpuEngine::new(&options)?)),
+        DeviceChoice::Auto => match GpuEngine::new(&GpuOptions {
+            hardware_only: true,
+            ..options
+        }) {
+            Ok(gpu) => Ok(Box::new(FailoverEngine::new(gpu))),
+            Err(_) => Ok(Box::new(CpuEngine::new())),
+        },
+    }
+}
+
+/// The operation count of [`FAULT_ENV`], when set.
+fn injected_gpu_loss() -> Result<Option<usize>, EngineError> {
+    match std::env::var(FAULT_ENV) {
+        Err(_) => Ok(None),
+        Ok(value) => value.trim().parse().map(Some).map_err(|_| {
+            EngineError::invalid(format!(
+                "{FAULT_ENV}: value \"{value}\" is not an operation count"
+            ))
+        }),
     }
 }
 

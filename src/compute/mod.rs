@@ -8,6 +8,7 @@ mod checks;
 mod cpu;
 mod device;
 mod error;
+mod failover;
 mod gpu;
 mod points;
 mod tv;
@@ -15,6 +16,7 @@ mod tv;
 pub use cpu::CpuEngine;
 pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
 pub use error::EngineError;
+pub use failover::FailoverEngine;
 pub use gpu::{GpuEngine, GpuOptions, Precision};
 pub use points::Points;
 pub use tv::worst_case_tv;
@@ -66,6 +68,12 @@ pub struct KernelRegression {
 pub trait Engine: Send + Sync {
     /// A short description of the backend and device, for trace headers and logs.
     fn describe(&self) -> String;
+
+    /// Warnings the engine has issued so far, oldest first (a GPU failure it recovered from);
+    /// a run traces the ones that appear while it runs.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The cross-covariance `K[i, j] = k(a_i, b_j)`, shape `a.rows() × b.rows()`.
     fn cross_covariance(

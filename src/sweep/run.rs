@@ -171,6 +171,7 @@ pub fn run(
     let mut cumulative: Option<f64> = Some(0.0);
     let mut best: Option<f64> = None;
     let mut summary = None;
+    let mut warnings_seen = engine.warnings().len();
     while evals < config.budget {
         step += 1;
         let (phase, proposal) = match design.get(step - 1) {
@@ -222,6 +223,8 @@ pub fn run(
         let recommended_f = problem.objective_of_interest(&recommended_x, step);
         let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
         let best_value = best.expect("set above");
+        let warnings = engine.warnings().split_off(warnings_seen);
+        warnings_seen += warnings.len();
         trace.step(&StepRecord {
             iter: step,
             phase,
@@ -240,6 +243,7 @@ pub fn run(
             model_seconds: cost.model_seconds,
             acq_seconds: cost.acq_seconds,
             extra: algorithm.extra(),
+            warnings,
         })?;
         summary = Some(RunSummary {
             steps: step,

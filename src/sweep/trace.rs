@@ -39,6 +39,10 @@ pub struct StepRecord {
     pub model_seconds: f64,
     pub acq_seconds: f64,
     pub extra: Map<String, Value>,
+    /// What went wrong but was recovered from at this step (a GPU failure the run survived on
+    /// the CPU backend); omitted when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Writes a trace to a file (or any writer), one JSON object per line.

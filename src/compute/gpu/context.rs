@@ -88,7 +88,11 @@ impl GpuContext {
             on_lost
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
-                .get_or_insert(format!("device lost ({reason:?}): {msg}"));
+                .get_or_insert(format!(
+                    "device lost ({reason:?}{}{msg}); with --device auto a run finishes on the \
+                     CPU backend instead",
+                    if msg.is_empty() { "" } else { ": " }
+                ));
         });
 
         let pipelines = Shader::ALL

@@ -13,6 +13,7 @@ mod gp_upload;
 mod shaders;
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nalgebra::DMatrix;
 
@@ -61,6 +62,10 @@ pub struct GpuOptions {
     /// Caps the size of every storage binding below the adapter's limit; tests use a tiny cap
     /// to exercise chunking.
     pub max_binding_bytes: Option<u64>,
+    /// Fault injection: destroy the device (as a driver reset or a GPU falling off the bus
+    /// would) when this many operations have run, so that tests and `BOSWEEP_FAULT_GPU_LOSS_AFTER`
+    /// exercise the real device-lost path.
+    pub lose_device_after: Option<usize>,
 }
 
 /// Workgroups per dimension are capped at 65535 by WebGPU.
@@ -73,6 +78,8 @@ const TOP_K_BLOCK: usize = 1024;
 pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
+    /// Operations left before the injected device loss ([`GpuOptions::lose_device_after`]).
+    fault_countdown: Option<AtomicUsize>,
 }
 
 impl GpuEngine {
@@ -80,7 +87,24 @@ impl GpuEngine {
         Ok(Self {
             ctx: GpuContext::new(options)?,
             slots: Mutex::new(Slots::default()),
+            fault_countdown: options.lose_device_after.map(AtomicUsize::new),
         })
+    }
+
+    /// Destroys the device: every later operation fails with the device-lost error.
+    pub fn lose_device(&self) {
+        self.ctx.device.destroy();
+    }
+
+    /// Counts one operation towards an injected device loss: the operation that finds the
+    /// countdown at zero (and every later one) runs on a destroyed device.
+    fn inject_fault(&self) {
+        if let Some(countdown) = &self.fault_countdown
+            && countdown.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+                == Err(0)
+        {
+            self.lose_device();
+        }
     }
 
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
@@ -185,6 +209,7 @@ impl Engine for GpuEngine {
         a: &Points,
         b: &Points,
     ) -> Result<DMatrix<f64>, EngineError> {
+        self.inject_fault();
         checks::cross_covariance(kernel, a, b)?;
         let (m, n, dim) = (a.rows(), b.rows(), a.dim());
         if m == 0 || n == 0 {
@@ -225,6 +250,7 @@ impl Engine for GpuEngine {
         gps: &[&GpState],
         candidates: &Points,
     ) -> Result<Vec<Posterior>, EngineError> {
+        self.inject_fault();
         checks::posterior(gps, candidates)?;
         let ctx = &self.ctx;
         let (m, dim) = (candidates.rows(), candidates.dim());
@@ -309,6 +335,7 @@ impl Engine for GpuEngine {
         beta: f64,
         reduction: PairReduction<'_>,
     ) -> Result<Vec<f64>, EngineError> {
+        self.inject_fault();
         checks::pairs(gp, decisions, contexts, beta, &reduction)?;
         let ctx = &self.ctx;
         let n = gp.train().rows();
@@ -446,6 +473,7 @@ impl Engine for GpuEngine {
         weights: Option<&[f64]>,
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
+        self.inject_fault();
         checks::kde(data, bandwidths, weights, queries)?;
         let (m, dim) = (queries.rows(), queries.dim());
         if m == 0 {
@@ -509,6 +537,7 @@ impl Engine for GpuEngine {
         bandwidth: f64,
         queries: &Points,
     ) -> Result<KernelRegression, EngineError> {
+        self.inject_fault();
         checks::kernel_regression(data, targets, bandwidth, queries)?;
         let (m, dim) = (queries.rows(), queries.dim());
         if m == 0 {
@@ -565,6 +594,7 @@ impl Engine for GpuEngine {
     }
 
     fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
+        self.inject_fault();
         checks::nearest(data, queries)?;
         let (m, dim) = (queries.rows(), queries.dim());
         if m == 0 {
@@ -601,6 +631,7 @@ impl Engine for GpuEngine {
     }
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
+        self.inject_fault();
         checks::values(values)?;
         let k = k.min(values.len());
         if k == 0 {

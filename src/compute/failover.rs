@@ -1,0 +1,125 @@
+//! The GPU backend with the CPU backend behind it: `--device auto` runs on a hardware GPU and,
+//! if the GPU fails mid-run (device lost, driver error, out of device memory), finishes on the
+//! CPU instead of losing the sweep. The failure is recorded as a warning that every affected
+//! run's trace carries; `--device gpu` uses the bare [`GpuEngine`] and stops with the error.
+
+use std::sync::Mutex;
+
+use nalgebra::DMatrix;
+
+use super::{
+    CpuEngine, Engine, EngineError, GpuEngine, KernelRegression, PairReduction, Points, Posterior,
+};
+use crate::model::{GpState, Kernel, SmoothingKernel};
+
+pub struct FailoverEngine {
+    gpu: GpuEngine,
+    cpu: CpuEngine,
+    /// The GPU's error once it has failed; from then on every operation runs on the CPU.
+    failure: Mutex<Option<String>>,
+}
+
+impl FailoverEngine {
+    pub fn new(gpu: GpuEngine) -> Self {
+        Self {
+            gpu,
+            cpu: CpuEngine::new(),
+            failure: Mutex::new(None),
+        }
+    }
+
+    fn failure(&self) -> std::sync::MutexGuard<'_, Option<String>> {
+        self.failure.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `op` on the GPU until it fails with a GPU error, then (that time and every later
+    /// one) on the CPU. Invalid input is the caller's error on either backend and is returned.
+    fn route<T>(
+        &self,
+        op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        if self.failure().is_some() {
+            return op(&self.cpu);
+        }
+        match op(&self.gpu) {
+            Err(EngineError::Gpu(message)) => {
+                self.failure().get_or_insert(message);
+                op(&self.cpu)
+            }
+            other => other,
+        }
+    }
+}
+
+impl Engine for FailoverEngine {
+    fn describe(&self) -> String {
+        match self.failure().as_ref() {
+            Some(_) => format!("{} after the GPU failed", self.cpu.describe()),
+            None => format!("{} (CPU fallback)", self.gpu.describe()),
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.failure()
+            .iter()
+            .map(|m| format!("GPU failed ({m}); continuing on the CPU backend"))
+            .collect()
+    }
+
+    fn cross_covariance(
+        &self,
+        kernel: &Kernel,
+        a: &Points,
+        b: &Points,
+    ) -> Result<DMatrix<f64>, EngineError> {
+        self.route(|e| e.cross_covariance(kernel, a, b))
+    }
+
+    fn posterior_batch(
+        &self,
+        gps: &[&GpState],
+        candidates: &Points,
+    ) -> Result<Vec<Posterior>, EngineError> {
+        self.route(|e| e.posterior_batch(gps, candidates))
+    }
+
+    fn pair_reduce(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+        reduction: PairReduction<'_>,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.route(|e| e.pair_reduce(gp, decisions, contexts, beta, reduction))
+    }
+
+    fn kde_log_density(
+        &self,
+        data: &Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &Points,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.route(|e| e.kde_log_density(data, bandwidths, weights, queries))
+    }
+
+    fn kernel_regression(
+        &self,
+        data: &Points,
+        targets: &[f64],
+        kernel: SmoothingKernel,
+        bandwidth: f64,
+        queries: &Points,
+    ) -> Result<KernelRegression, EngineError> {
+        self.route(|e| e.kernel_regression(data, targets, kernel, bandwidth, queries))
+    }
+
+    fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
+        self.route(|e| e.nearest(data, queries))
+    }
+
+    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
+        self.route(|e| e.top_k(values, k))
+    }
+}
