@@ -550,3 +550,33 @@ fn gp_predict_fits_hyperparameters_and_reports_them() {
     );
     predict_with("fit-bad", &train, cand, &["--fit", "mcmc"]).fails(2, &["--fit", "mcmc"]);
 }
+
+#[test]
+fn duplicate_inputs_without_noise_get_jitter_a_warning_and_finite_output() {
+    let out = predict_with(
+        "duplicates",
+        "x,y\n0.1,1\n0.1,2\n0.5,0\n",
+        "x\n0.1\n0.3\n",
+        &["--noise-var", "0"],
+    )
+    .success();
+    assert!(out.stderr.contains("jitter"), "{}", out.stderr);
+    let rows = parse_csv(&out.stdout, "mean,std");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert!(
+            row[0].is_finite() && row[1].is_finite() && row[1] >= 0.0,
+            "{row:?}"
+        );
+    }
+}
+
+#[test]
+fn constant_targets_refuse_maximum_likelihood_but_not_map() {
+    let train = "x,y\n0.1,3\n0.4,3\n0.8,3\n";
+    predict_with("constant-mle", train, "x\n0.5\n", &["--fit", "mle"])
+        .fails(2, &["all 3 targets are equal", "MAP"]);
+    let out = predict_with("constant-map", train, "x\n0.5\n", &["--fit", "map"]).success();
+    let rows = parse_csv(&out.stdout, "mean,std");
+    assert_close(rows[0][0], 3.0, 1e-6);
+}

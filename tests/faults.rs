@@ -32,7 +32,10 @@ fn covariance(engine: &dyn Engine) -> Result<Vec<f64>, EngineError> {
 #[test]
 fn a_lost_device_fails_every_later_operation_with_a_gpu_error() {
     let Some(gpu) = losing_gpu(1) else { return };
-    assert!(covariance(&gpu).is_ok(), "the first operation runs before the loss");
+    assert!(
+        covariance(&gpu).is_ok(),
+        "the first operation runs before the loss"
+    );
     for _ in 0..2 {
         match covariance(&gpu) {
             Err(EngineError::Gpu(message)) => assert!(!message.is_empty()),
@@ -75,7 +78,10 @@ fn a_run_survives_gpu_loss_and_its_trace_says_where() {
         .collect();
     assert_eq!(warned.len(), 1, "exactly one step reports the loss");
     let step = warned[0]["iter"].as_u64().unwrap();
-    assert!(step > 4, "the loss happens in the optimisation phase, got step {step}");
+    assert!(
+        step > 4,
+        "the loss happens in the optimisation phase, got step {step}"
+    );
     assert!(
         warned[0]["warnings"][0]
             .as_str()
@@ -93,7 +99,15 @@ fn forced_gpu_stops_with_exit_1_and_a_bad_fault_count_is_a_usage_error() {
     std::fs::create_dir_all(&out_dir).unwrap();
     let run = |fault: &str| {
         Command::new(env!("CARGO_BIN_EXE_bosweep"))
-            .args(["--device", "gpu", "run", "--algo", "gp-ucb", "--problem", "branin"])
+            .args([
+                "--device",
+                "gpu",
+                "run",
+                "--algo",
+                "gp-ucb",
+                "--problem",
+                "branin",
+            ])
             .args(["--budget", "8", "--init", "3", "--out"])
             .arg(out_dir.join(format!("trace-{fault}.jsonl")))
             .env("BOSWEEP_FAULT_GPU_LOSS_AFTER", fault)

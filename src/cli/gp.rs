@@ -86,10 +86,12 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
     let posterior = if args.fit == "fixed" {
         let noise = Noise::Homoscedastic(args.noise_var);
         let gp = GpState::fit(inputs, &targets, kernel, &noise, args.mean, 1.0)?;
+        warn_jitter(&gp);
         engine.posterior(&gp, &candidates)?
     } else {
         let model = fit_model(&inputs, &targets, &kernel, args)?;
         report_fit(&model, &args.fit);
+        warn_jitter(model.state());
         model.predict(engine.as_ref(), &candidates)?
     };
     let std: Vec<f64> = posterior.std().collect();
@@ -151,6 +153,20 @@ fn fit_model(
     };
     let options = ModelOptions::for_box(&lower, &upper)?.with_fit(fit);
     Ok(GpModel::fit(inputs, targets, model_kernel, &options)?)
+}
+
+/// Says on stderr when the kernel matrix needed diagonal jitter to factorise: the posterior is
+/// then that of a slightly noisier model than the flags describe.
+fn warn_jitter(gp: &GpState) {
+    if gp.jitter() > 0.0 {
+        eprintln!(
+            "warning: the {n}×{n} kernel matrix is not numerically positive definite \
+             (duplicate or near-duplicate inputs with little noise?); jitter {:e} was added to its \
+             diagonal",
+            gp.jitter(),
+            n = gp.train().rows()
+        );
+    }
 }
 
 /// Prints the fitted hyperparameters in the data's units to stderr (stdout carries the CSV).

@@ -295,10 +295,9 @@ pub fn fit_gp(
         };
         if explained {
             return Err(EngineError::invalid(format!(
-                "maximum likelihood is degenerate: all {n} targets equal {} and the mean explains \
-                 them, so the likelihood grows without bound as the variances shrink \
-                 (use MAP priors or fixed hyperparameters)",
-                targets[0]
+                "maximum likelihood is degenerate: all {n} targets are equal and the mean \
+                 explains them, so the likelihood grows without bound as the variances shrink \
+                 (use MAP priors or fixed hyperparameters)"
             )));
         }
     }
