@@ -7,7 +7,9 @@ use std::time::Instant;
 use rand::RngExt;
 use serde_json::{Map, Value, json};
 
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
+use super::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+};
 use crate::acquisition::{
     Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
     PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
@@ -216,5 +218,13 @@ impl Algorithm for GpBo {
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.params.to_list()
+    }
+
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let grid = self
+            .maximize
+            .grid_size
+            .unwrap_or_else(|| default_grid_size(dim));
+        gp_memory_bytes(budget, dim, grid)
     }
 }

@@ -23,6 +23,7 @@ pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
 pub use uhe_bo::{ArmRule, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
 
+use crate::acquisition::default_grid_size;
 use crate::compute::{Engine, EngineError, Points};
 use crate::problems::{Domain, ParamValue};
 
@@ -111,6 +112,22 @@ pub trait Algorithm: Send {
 
     /// The full parameter set, defaults included, for the trace header.
     fn parameters(&self) -> Vec<(String, ParamValue)>;
+
+    /// An upper estimate of the peak memory, in bytes, of one run of `budget` evaluations in
+    /// `dim` dimensions, so that a sweep that cannot fit is refused before it starts. The
+    /// default is a GP's: [`gp_memory_bytes`] with the default candidate grid.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        gp_memory_bytes(budget, dim, default_grid_size(dim))
+    }
+}
+
+/// Peak memory of a GP-based run: four dense `n × n` matrices at `n = budget` (covariance,
+/// Cholesky factor, its inverse and a working copy while fitting), plus a candidate grid of
+/// `grid` points in `dim` dimensions with its posterior and acquisition values.
+pub fn gp_memory_bytes(budget: usize, dim: usize, grid: usize) -> u64 {
+    let (n, dim, grid) = (budget as u64, dim as u64, grid as u64);
+    let reals = 4 * n.saturating_mul(n) + grid * (dim + 4);
+    reals.saturating_mul(8)
 }
 
 /// Observed points and values (maximisation sense) in arrival order.

@@ -39,4 +39,11 @@ impl Algorithm for RandomSearch {
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         Vec::new()
     }
+
+    /// The history only.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        (budget as u64)
+            .saturating_mul(dim as u64 + 1)
+            .saturating_mul(8)
+    }
 }

@@ -8,7 +8,7 @@ use crate::compute::EngineError;
 use crate::io::io_reason;
 use crate::params::ParamValue;
 use crate::problems::{self, Domain, ExternalObjective, Problem, ProblemError, Sense};
-use crate::sweep::{RunConfig, RunError, TraceWriter, run};
+use crate::sweep::{RunConfig, RunError, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]
@@ -165,6 +165,18 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         init: args.init,
         seed: args.seed,
     };
+    let needed = algorithm.memory_bytes(config.budget, problem.dim());
+    if let Some(available) = available_bytes()
+        && needed > available
+    {
+        return Err(CliError::usage(format!(
+            "--budget: {} evaluations of {} need about {} of memory, more than the {} available",
+            config.budget,
+            args.algo,
+            human_bytes(needed),
+            human_bytes(available)
+        )));
+    }
     let engine = global.engine()?;
     let mut trace = match &args.out {
         Some(path) => TraceWriter::create(path).map_err(|e| {

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
 use crate::report::{ReportError, write_report};
-use crate::sweep::{Shard, SweepConfig, SweepError, merge, prepare_directory, run_sweep};
+use crate::sweep::{
+    MemoryEstimate, RunSpec, Shard, SweepConfig, SweepError, available_bytes, merge,
+    prepare_directory, run_sweep,
+};
 
 /// Options of `bosweep sweep`.
 #[derive(clap::Args, Debug)]
@@ -78,6 +81,17 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
     });
     if args.threads == Some(0) {
         return Err(CliError::usage("--threads: value 0 (must be at least 1)"));
+    }
+    let selected: Vec<&RunSpec> = runs
+        .iter()
+        .filter(|r| args.shard.is_none_or(|s| s.includes(r)))
+        .collect();
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    let memory = MemoryEstimate::of(&selected, threads).map_err(CliError::usage)?;
+    if let Some(available) = available_bytes() {
+        memory
+            .check(available)
+            .map_err(|e| CliError::usage(format!("sweep {}: {e}", args.config.display())))?;
     }
     prepare_directory(&dir, config.text(), &config.hash(), &runs)?;
     let engine = global.engine()?;
