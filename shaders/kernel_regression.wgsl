@@ -69,7 +69,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
                 weighted = weighted * scale + targets[j];
                 top = s;
             } else {
-                let e = r_exp(s - top);
+                // s == top also where every distance overflows (both −∞): equal weights.
+                let one: real = 1.0;
+                let e = select(r_exp(s - top), one, s == top);
                 sum += e;
                 weighted += e * targets[j];
             }

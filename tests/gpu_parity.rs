@@ -964,3 +964,31 @@ fn one_engine_shared_by_threads() {
         assert_eq!(serial, parallel);
     }
 }
+
+/// A query so far away that every squared distance overflows to +∞ (found by fuzzing): every
+/// data point is equally near, so the Gaussian mean is the average of all targets and ln W = −∞,
+/// never NaN. f32 cannot represent the coordinates, so only f64 adapters are compared.
+#[test]
+fn kernel_regression_where_every_distance_overflows() {
+    let data = Points::new(vec![4.25, -1.0], 1).unwrap();
+    let y = [1.0, 2.0];
+    let q = Points::new(vec![1e300, 0.5], 1).unwrap();
+    let cpu = CpuEngine::new();
+    let want = cpu
+        .kernel_regression(&data, &y, SmoothingKernel::Gaussian, 2.0, &q)
+        .unwrap();
+    assert_eq!(want.mean[0], 1.5);
+    assert_eq!(want.log_weight_sum[0], f64::NEG_INFINITY);
+    assert!(want.mean[1].is_finite() && want.log_weight_sum[1].is_finite());
+    for gpu in gpus()
+        .into_iter()
+        .filter(|g| g.precision() == Precision::F64)
+    {
+        let got = gpu
+            .kernel_regression(&data, &y, SmoothingKernel::Gaussian, 2.0, &q)
+            .unwrap();
+        assert_eq!(got.mean[0], 1.5);
+        assert_eq!(got.log_weight_sum[0], f64::NEG_INFINITY);
+        assert!((got.mean[1] - want.mean[1]).abs() < 1e-12);
+    }
+}

@@ -33,7 +33,10 @@ fn sweep_estimate_takes_the_largest_run_times_the_runs_in_flight() {
     assert_eq!(estimate.total, 4 * estimate.per_run);
     assert!(estimate.check(estimate.total).is_ok());
     let refused = estimate.check(estimate.total - 1).unwrap_err();
-    assert!(refused.contains("about") && refused.contains("--threads"), "{refused}");
+    assert!(
+        refused.contains("about") && refused.contains("--threads"),
+        "{refused}"
+    );
     // Never more in flight than there are runs.
     assert_eq!(MemoryEstimate::of(&refs[..2], 8).unwrap().parallel, 2);
 }
@@ -58,10 +61,21 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
             .unwrap()
     };
     // 4 · (3·10⁶)² reals are hundreds of TiB: no machine has them.
-    let run = bosweep(&["run", "--algo", "gp-ucb", "--problem", "branin", "--budget", "3000000"]);
+    let run = bosweep(&[
+        "run",
+        "--algo",
+        "gp-ucb",
+        "--problem",
+        "branin",
+        "--budget",
+        "3000000",
+    ]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("--budget") && stderr.contains("TiB of memory"), "{stderr}");
+    assert!(
+        stderr.contains("--budget") && stderr.contains("TiB of memory"),
+        "{stderr}"
+    );
 
     std::fs::write(
         dir.join("huge.toml"),
@@ -71,7 +85,13 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
     let sweep = bosweep(&["sweep", "huge.toml", "--out", "huge-out"]);
     let stderr = String::from_utf8_lossy(&sweep.stderr);
     assert_eq!(sweep.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("huge.toml") && stderr.contains("TiB of memory"), "{stderr}");
-    assert!(!dir.join("huge-out").exists(), "nothing is written for a refused sweep");
+    assert!(
+        stderr.contains("huge.toml") && stderr.contains("TiB of memory"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.join("huge-out").exists(),
+        "nothing is written for a refused sweep"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

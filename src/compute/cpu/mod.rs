@@ -202,7 +202,9 @@ impl Engine for CpuEngine {
                 let (sum, weighted) = s
                     .iter()
                     .zip(targets)
-                    .map(|(s, y)| ((s - top).exp(), y))
+                    // Where every distance overflows, s = top = −∞ for all points: each is
+                    // equally near, so each gets weight 1 (the nearest-points average).
+                    .map(|(s, y)| (if *s == top { 1.0 } else { (s - top).exp() }, y))
                     .fold((0.0, 0.0), |(a, b), (e, y)| (a + e, b + e * y));
                 (weighted / sum, top + sum.ln())
             }
