@@ -11,6 +11,7 @@ mod gp_bo;
 mod random;
 mod registry;
 mod uhe_bo;
+mod uhe_hyper;
 
 use std::fmt;
 
@@ -21,7 +22,10 @@ pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, GpBo};
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
-pub use uhe_bo::{ArmRule, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
+pub use uhe_bo::{ArmRule, Estimator, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
+pub use uhe_hyper::{
+    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
+};
 
 use crate::acquisition::default_grid_size;
 use crate::compute::{Engine, EngineError, Points};

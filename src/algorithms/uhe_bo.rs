@@ -30,17 +30,23 @@ use std::time::Instant;
 use rand::RngExt;
 use serde_json::{Map, Value, json};
 
+use rand_chacha::ChaCha8Rng;
+
 use super::exp3::{Exp3, exp3_gamma};
 use super::registry::AlgorithmEntry;
+use super::uhe_hyper::{
+    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, cap_lengthscales, log_posterior,
+    log_theta, shrink_lengthscales, theta_from_log,
+};
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
 use crate::acquisition::{
-    Acquisition as _, Bounds as UnitBounds, GpAcquisition, MaximizeConfig, UpperConfidenceBound,
-    maximize,
+    Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
+    UpperConfidenceBound, maximize,
 };
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::{
     Bounds, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
-    NoiseSpec, OutputTransform, Priors, fit_gp,
+    NoiseSpec, OutputTransform, Priors, SliceSampler, fit_gp,
 };
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
@@ -143,8 +149,11 @@ pub enum ArmRule {
     Exp3,
     /// Always arm 1: a uniform point at every odd t, the acquisition at every even t (RA-BO).
     AlwaysRandom,
-    /// Always arm 2: the acquisition at every iteration (MAP-GP-UCB).
+    /// Always arm 2: the acquisition at every iteration (MAP-GP-UCB and the other baselines).
     AlwaysAcquisition,
+    /// Portfolio: EXP3 at every iteration over {random point, GP-UCB point} (or GP-Hedge's
+    /// {EI, PI, UCB}), rewarded with the posterior mean at the chosen point.
+    Portfolio,
 }
 
 /// What the hyperparameters are fitted on.
@@ -156,133 +165,238 @@ pub enum FitData {
     Real,
 }
 
-/// Parameters shared by `uhe-bo`, `ra-bo`, `random-exp3` and `map-gp-ucb`.
-pub const PARAMETERS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "ucb_beta",
-        kind: ParamKind::Real {
-            default: 1.96,
-            min: 0.0,
-            max: 1e6,
-        },
-        description: "β of GP-UCB under the square root: μ + √β σ (1.96 gives multiplier 1.4)",
+/// How θ̂ (and so the GPs the acquisition sees) is obtained from the data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimator {
+    /// One MAP (or ML-II) estimate.
+    Point,
+    /// θ sampled by slice sampling from its posterior on the real data (`mcmc_burn_in` sweeps,
+    /// then `mcmc_samples` kept every `mcmc_thin` sweeps); the UCB is averaged over the samples.
+    Mcmc,
+    /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))`
+    /// ([`adaptive_scale`]).
+    AdaptiveScaling,
+    /// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `wdf_shrink`
+    /// per grid step) until the proposal's posterior std reaches `wdf_kappa`.
+    ShrinkingBound,
+}
+
+/// The parameters every UHE-BO variant and baseline shares, plus `$extra` ones.
+macro_rules! uhe_params {
+    ($($extra:expr),* $(,)?) => {
+        &[
+            ParamSpec {
+                name: "ucb_beta",
+                kind: ParamKind::Real { default: 1.96, min: 0.0, max: 1e6 },
+                description: "β of GP-UCB under the square root: μ + √β σ (1.96 gives multiplier 1.4)",
+            },
+            ParamSpec {
+                name: "loss",
+                kind: ParamKind::Choice { default: "map", options: &["map", "mle"] },
+                description: "hyperparameter loss: MAP with Gamma(1e-3, 10) priors (Jacobian included) or ML-II",
+            },
+            ParamSpec {
+                name: "lengthscale",
+                kind: ParamKind::Real { default: 0.2, min: 1e-3, max: 10.0 },
+                description: "default-start lengthscale, in unit-cube units",
+            },
+            ParamSpec {
+                name: "signal_var",
+                kind: ParamKind::Real { default: 1.0, min: 1e-3, max: 100.0 },
+                description: "default-start signal variance, in standardised output units",
+            },
+            ParamSpec {
+                name: "noise_var",
+                kind: ParamKind::Real { default: 1e-2, min: 1e-8, max: 1.0 },
+                description: "default-start noise variance, in standardised output units",
+            },
+            ParamSpec {
+                name: "random_starts",
+                kind: ParamKind::Integer { default: 3, min: 0, max: 64 },
+                description: "log-uniform random starts within the bounds, besides the warm and default starts",
+            },
+            ParamSpec {
+                name: "grid_size",
+                kind: ParamKind::Integer { default: 0, min: 0, max: 1 << 24 },
+                description: "acquisition candidates per step; 0 = max(1000·d, 2000)",
+            },
+            ParamSpec {
+                name: "top_k",
+                kind: ParamKind::Integer { default: 10, min: 1, max: 1024 },
+                description: "best candidates refined by L-BFGS-B",
+            },
+            ParamSpec {
+                name: "refine",
+                kind: ParamKind::Choice { default: "true", options: &["true", "false"] },
+                description: "refine the best candidates with bounded L-BFGS",
+            },
+            ParamSpec {
+                name: "max_iters",
+                kind: ParamKind::Integer { default: 100, min: 1, max: 100_000 },
+                description: "L-BFGS iterations per refined start",
+            },
+            $($extra),*
+        ]
+    };
+}
+
+const M_FACTOR: ParamSpec = ParamSpec {
+    name: "m_factor",
+    kind: ParamKind::Real {
+        default: 2.0,
+        min: 1e-3,
+        max: 1e3,
     },
-    ParamSpec {
-        name: "m_factor",
-        kind: ParamKind::Real {
-            default: 2.0,
-            min: 1e-3,
-            max: 1e3,
-        },
-        description: "pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉ (pseudo-data variants)",
+    description: "pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉",
+};
+
+const GAMMA_SCHEDULE: ParamSpec = ParamSpec {
+    name: "gamma_schedule",
+    kind: ParamKind::Choice {
+        default: "paper",
+        options: &["paper", "constant"],
     },
-    ParamSpec {
-        name: "gamma_schedule",
-        kind: ParamKind::Choice {
-            default: "paper",
-            options: &["paper", "constant"],
-        },
-        description: "EXP3 γ_t: paper = sqrt(4 ln2 / ((e−1) t)); constant = gamma",
+    description: "EXP3 γ_t: paper = sqrt(4 ln2 / ((e−1) t)); constant = gamma",
+};
+
+const GAMMA: ParamSpec = ParamSpec {
+    name: "gamma",
+    kind: ParamKind::Real {
+        default: 0.1,
+        min: 1e-9,
+        max: 1.0,
     },
-    ParamSpec {
-        name: "gamma",
-        kind: ParamKind::Real {
-            default: 0.1,
-            min: 1e-9,
-            max: 1.0,
-        },
-        description: "constant EXP3 γ (gamma_schedule=constant only)",
+    description: "constant EXP3 γ (gamma_schedule=constant only)",
+};
+
+const REWARD_CLIP: ParamSpec = ParamSpec {
+    name: "reward_clip",
+    kind: ParamKind::Choice {
+        default: "none",
+        options: &["none", "unit"],
     },
+    description: "clip the D_0-scaled reward to [0, 1] (unit) or not (none)",
+};
+
+/// Parameters of `uhe-bo` and `random-exp3` (EXP3 pairs; `m_factor` only used by `uhe-bo`).
+pub const PARAMETERS: &[ParamSpec] = uhe_params![M_FACTOR, GAMMA_SCHEDULE, GAMMA, REWARD_CLIP];
+/// Parameters of `ra-bo`.
+const RA_BO_PARAMETERS: &[ParamSpec] = uhe_params![M_FACTOR];
+/// Parameters of `map-gp-ucb`.
+const MAP_PARAMETERS: &[ParamSpec] = uhe_params![];
+
+const MCMC_PARAMETERS: &[ParamSpec] = uhe_params![
     ParamSpec {
-        name: "reward_clip",
-        kind: ParamKind::Choice {
-            default: "none",
-            options: &["none", "unit"],
-        },
-        description: "clip the D_0-scaled pair reward to [0, 1] (unit) or not (none)",
-    },
-    ParamSpec {
-        name: "loss",
-        kind: ParamKind::Choice {
-            default: "map",
-            options: &["map", "mle"],
-        },
-        description: "hyperparameter loss: MAP with Gamma(1e-3, 10) priors (Jacobian included) or ML-II",
-    },
-    ParamSpec {
-        name: "lengthscale",
-        kind: ParamKind::Real {
-            default: 0.2,
-            min: 1e-3,
-            max: 10.0,
-        },
-        description: "default-start lengthscale, in unit-cube units",
-    },
-    ParamSpec {
-        name: "signal_var",
-        kind: ParamKind::Real {
-            default: 1.0,
-            min: 1e-3,
-            max: 100.0,
-        },
-        description: "default-start signal variance, in standardised output units",
-    },
-    ParamSpec {
-        name: "noise_var",
-        kind: ParamKind::Real {
-            default: 1e-2,
-            min: 1e-8,
-            max: 1.0,
-        },
-        description: "default-start noise variance, in standardised output units",
-    },
-    ParamSpec {
-        name: "random_starts",
+        name: "mcmc_burn_in",
         kind: ParamKind::Integer {
-            default: 3,
+            default: 200,
             min: 0,
-            max: 64,
+            max: 1_000_000
         },
-        description: "log-uniform random starts within the bounds, besides the warm and default starts",
+        description: "slice-sampling sweeps discarded before the kept samples (paper: 200 HMC burn-in)",
     },
     ParamSpec {
-        name: "grid_size",
-        kind: ParamKind::Integer {
-            default: 0,
-            min: 0,
-            max: 1 << 24,
-        },
-        description: "acquisition candidates per step; 0 = max(1000·d, 2000)",
-    },
-    ParamSpec {
-        name: "top_k",
+        name: "mcmc_samples",
         kind: ParamKind::Integer {
             default: 10,
             min: 1,
-            max: 1024,
+            max: 10_000
         },
-        description: "best candidates refined by L-BFGS-B",
+        description: "hyperparameter samples kept, the UCB averaged over them (paper: 10)",
     },
     ParamSpec {
-        name: "refine",
-        kind: ParamKind::Choice {
-            default: "true",
-            options: &["true", "false"],
-        },
-        description: "refine the best candidates with bounded L-BFGS",
-    },
-    ParamSpec {
-        name: "max_iters",
+        name: "mcmc_thin",
         kind: ParamKind::Integer {
-            default: 100,
+            default: 1,
             min: 1,
-            max: 100_000,
+            max: 10_000
         },
-        description: "L-BFGS iterations per refined start",
+        description: "sweeps between kept samples",
+    },
+    ParamSpec {
+        name: "slice_width",
+        kind: ParamKind::Real {
+            default: 1.0,
+            min: 1e-3,
+            max: 100.0
+        },
+        description: "initial slice width in log-hyperparameter units",
     },
 ];
 
-/// UHE-BO and its ablations and baseline, as `bosweep` builds them by name.
+const AGP_PARAMETERS: &[ParamSpec] = uhe_params![
+    ParamSpec {
+        name: "agp_exponent",
+        kind: ParamKind::Real {
+            default: 0.9,
+            min: 0.5,
+            max: 1.0
+        },
+        description: "reference regret p(t) = t^agp_exponent (paper: 0.9)",
+    },
+    ParamSpec {
+        name: "agp_ratio",
+        kind: ParamKind::Real {
+            default: 1.1,
+            min: 1.0001,
+            max: 10.0
+        },
+        description: "ratio of the geometric grid searched for the one-step-prediction divisor h(t)",
+    },
+];
+
+const WDF_PARAMETERS: &[ParamSpec] = uhe_params![
+    ParamSpec {
+        name: "wdf_kappa",
+        kind: ParamKind::Real {
+            default: 0.1,
+            min: 0.0,
+            max: 100.0
+        },
+        description: "κ: the lengthscale bound shrinks until σ(x_next) ≥ κ (standardised outputs; paper: 0.1)",
+    },
+    ParamSpec {
+        name: "wdf_shrink",
+        kind: ParamKind::Real {
+            default: 0.9,
+            min: 0.01,
+            max: 0.9999
+        },
+        description: "grid ratio of the bound's scale factors: bound · wdf_shrink^k, k = 1, 2, …",
+    },
+    ParamSpec {
+        name: "wdf_max_steps",
+        kind: ParamKind::Integer {
+            default: 50,
+            min: 1,
+            max: 10_000
+        },
+        description: "most grid steps per iteration",
+    },
+];
+
+const PORTFOLIO_PARAMETERS: &[ParamSpec] = uhe_params![
+    REWARD_CLIP,
+    ParamSpec {
+        name: "portfolio_arms",
+        kind: ParamKind::Choice {
+            default: "random-ucb",
+            options: &["random-ucb", "ei-pi-ucb"]
+        },
+        description: "EXP3's arms: random point and GP-UCB (UHE-BO paper, App. C) or GP-Hedge's EI, PI and GP-UCB (Hoffman et al. 2011)",
+    },
+    ParamSpec {
+        name: "pi_xi",
+        kind: ParamKind::Real {
+            default: 0.01,
+            min: 0.0,
+            max: 10.0
+        },
+        description: "PI's margin ξ in standardised output units (ei-pi-ucb only)",
+    },
+];
+
+/// UHE-BO, its ablations and its baselines, as `bosweep` builds them by name.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "uhe-bo",
@@ -293,7 +407,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "ra-bo",
         description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
-        parameters: PARAMETERS,
+        parameters: RA_BO_PARAMETERS,
         build: |p| {
             Ok(Box::new(UheBo::new(
                 p,
@@ -311,7 +425,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "map-gp-ucb",
         description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
-        parameters: PARAMETERS,
+        parameters: MAP_PARAMETERS,
         build: |p| {
             Ok(Box::new(UheBo::new(
                 p,
@@ -320,15 +434,90 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
             )))
         },
     },
+    AlgorithmEntry {
+        name: "mcmc-gp-ucb",
+        description: "MCMC-GP-UCB (UHE-BO's baseline): θ slice-sampled from its posterior (200 burn-in sweeps, 10 samples), UCB averaged over the samples",
+        parameters: MCMC_PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::with_estimator(
+                p,
+                ArmRule::AlwaysAcquisition,
+                FitData::Real,
+                Estimator::Mcmc,
+            )))
+        },
+    },
+    AlgorithmEntry {
+        name: "a-gp-ucb",
+        description: "A-GP-UCB (Berkenkamp et al. 2019, UHE-BO's baseline): MAP lengthscales divided by a growing g(t), p(t) = t^0.9",
+        parameters: AGP_PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::with_estimator(
+                p,
+                ArmRule::AlwaysAcquisition,
+                FitData::Real,
+                Estimator::AdaptiveScaling,
+            )))
+        },
+    },
+    AlgorithmEntry {
+        name: "wang-de-freitas",
+        description: "Wang & de Freitas 2014 (UHE-BO's baseline): MAP under a lengthscale bound shrunk until σ(x_next) ≥ κ = 0.1",
+        parameters: WDF_PARAMETERS,
+        build: |p| {
+            Ok(Box::new(UheBo::with_estimator(
+                p,
+                ArmRule::AlwaysAcquisition,
+                FitData::Real,
+                Estimator::ShrinkingBound,
+            )))
+        },
+    },
+    AlgorithmEntry {
+        name: "portfolio",
+        description: "Portfolio (Hoffman et al. 2011, UHE-BO's baseline): EXP3 each step over {random, GP-UCB} (or GP-Hedge's {EI, PI, UCB}), reward the posterior mean at the chosen point",
+        parameters: PORTFOLIO_PARAMETERS,
+        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Portfolio, FitData::Real))),
+    },
 ];
+
+/// Which acquisition proposes a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    Ucb,
+    Ei,
+    Pi,
+}
+
+/// A Portfolio step waiting for its reward: the arm pulled, its probability, the γ of its
+/// round, and the point it chose (unit cube).
+#[derive(Clone, Debug)]
+struct PortfolioPull {
+    arm: usize,
+    probability: f64,
+    gamma: f64,
+    x_unit: Vec<f64>,
+}
+
+/// The GP(s) fitted for one proposal: one per hyperparameter sample (one for point estimates),
+/// in the unit cube and standardised outputs.
+struct Fitted {
+    states: Vec<GpState>,
+    output: OutputTransform,
+    best_z: f64,
+}
 
 /// UHE-BO and its variants (see the module docs).
 pub struct UheBo {
     params: Params,
     arms: ArmRule,
     fit_data: FitData,
+    estimator: Estimator,
     history: History,
     bandit: PairedExp3,
+    /// Portfolio's per-step EXP3 and its pending pull.
+    portfolio: Option<Exp3>,
+    pending_pull: Option<PortfolioPull>,
     /// (min, max) of y over D_0, fixed at the first ask.
     y0: Option<(f64, f64)>,
     /// Algorithm 1's t of the step asked last (0 before the first ask).
@@ -337,22 +526,57 @@ pub struct UheBo {
     pending: bool,
     /// Fitted θ̂ of the previous proposal (unit cube, standardised outputs): the warm start.
     previous: Option<(Kernel, f64)>,
+    /// The MCMC chain's last state, `ln θ` (the next chain starts there).
+    chain: Option<Vec<f64>>,
+    /// A-GP-UCB's `g(t − 1)`.
+    scale: f64,
+    /// Wang & de Freitas' lengthscale upper bound.
+    length_cap: f64,
     cost: StepCost,
     extra: Map<String, Value>,
 }
 
+/// Lengthscale bounds of every fit (unit cube, §3.5).
+const LENGTHSCALE_BOUNDS: Bounds = Bounds::new(1e-3, 10.0);
+const SIGNAL_BOUNDS: Bounds = Bounds::new(1e-3, 100.0);
+const NOISE_BOUNDS: Bounds = Bounds::new(1e-8, 1.0);
+/// Two proposals closer than this (unit cube) are duplicates (§3.6).
+const DUPLICATE_DISTANCE: f64 = 1e-9;
+
 impl UheBo {
+    /// A variant with point estimates of θ.
     pub fn new(params: Params, arms: ArmRule, fit_data: FitData) -> Self {
+        Self::with_estimator(params, arms, fit_data, Estimator::Point)
+    }
+
+    pub fn with_estimator(
+        params: Params,
+        arms: ArmRule,
+        fit_data: FitData,
+        estimator: Estimator,
+    ) -> Self {
+        let portfolio = (arms == ArmRule::Portfolio).then(|| {
+            Exp3::new(match params.choice("portfolio_arms") {
+                "ei-pi-ucb" => 3,
+                _ => 2,
+            })
+        });
         Self {
             params,
             arms,
             fit_data,
+            estimator,
             history: History::default(),
             bandit: PairedExp3::new(),
+            portfolio,
+            pending_pull: None,
             y0: None,
             t: 0,
             pending: false,
             previous: None,
+            chain: None,
+            scale: 1.0,
+            length_cap: LENGTHSCALE_BOUNDS.upper,
             cost: StepCost::default(),
             extra: Map::new(),
         }
@@ -379,12 +603,21 @@ impl UheBo {
         }
     }
 
+    fn priors(&self) -> Option<Priors> {
+        match self.params.choice("loss") {
+            "mle" => None,
+            _ => Some(Priors::uhe_bo()),
+        }
+    }
+
     fn fit_options(&self, seed: u64) -> FitOptions {
-        let mode = match self.params.choice("loss") {
-            "mle" => FitMode::Mle,
-            _ => FitMode::Map {
-                priors: Priors::uhe_bo(),
-            },
+        let mode = match self.priors() {
+            None => FitMode::Mle,
+            Some(priors) => FitMode::Map { priors },
+        };
+        let lengthscale_bounds = match self.estimator {
+            Estimator::ShrinkingBound => Bounds::new(LENGTHSCALE_BOUNDS.lower, self.length_cap),
+            _ => LENGTHSCALE_BOUNDS,
         };
         FitOptions {
             mode,
@@ -393,15 +626,24 @@ impl UheBo {
             },
             mean: MeanSpec::Fixed(0.0),
             fit_signal_variance: true,
-            lengthscale_bounds: Bounds::new(1e-3, 10.0),
-            signal_variance_bounds: Bounds::new(1e-3, 100.0),
-            noise_bounds: Bounds::new(1e-8, 1.0),
+            lengthscale_bounds,
+            signal_variance_bounds: SIGNAL_BOUNDS,
+            noise_bounds: NOISE_BOUNDS,
             random_starts: self.params.integer("random_starts"),
             start_spread: f64::INFINITY,
             seed,
             max_iters: 200,
             ..FitOptions::default()
         }
+    }
+
+    fn default_theta(&self, dim: usize) -> Result<(Kernel, f64), AlgorithmError> {
+        let kernel = Kernel::new(
+            KernelKind::Matern52,
+            vec![self.params.number("lengthscale"); dim],
+            self.params.number("signal_var"),
+        )?;
+        Ok((kernel, self.params.number("noise_var")))
     }
 
     /// Fits θ on `(x, z)` (unit cube, standardised): a warm start at the previous θ̂ with the
@@ -413,12 +655,7 @@ impl UheBo {
         dim: usize,
         seed: u64,
     ) -> Result<(Kernel, f64), AlgorithmError> {
-        let default_kernel = Kernel::new(
-            KernelKind::Matern52,
-            vec![self.params.number("lengthscale"); dim],
-            self.params.number("signal_var"),
-        )?;
-        let default_noise = self.params.number("noise_var");
+        let (default_kernel, default_noise) = self.default_theta(dim)?;
         if z.iter().all(|v| *v == z[0]) {
             // Constant targets say nothing about θ (and ML-II is degenerate): keep the defaults.
             return Ok((default_kernel, default_noise));
@@ -447,9 +684,56 @@ impl UheBo {
         Ok((best.0, best.1))
     }
 
-    /// UHE_PROPOSE (§2.2), or the ordinary MAP proposal when θ is fitted on the real data.
-    fn propose(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
-        let start = Instant::now();
+    /// θ samples from the posterior on `(x, z)` by slice sampling in `ln θ` within the fit
+    /// bounds, the chain continuing from the previous iteration's last state.
+    fn sample_theta(
+        &mut self,
+        x: &Points,
+        z: &[f64],
+        dim: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<(Kernel, f64)>, AlgorithmError> {
+        let mut lower = vec![LENGTHSCALE_BOUNDS.lower.ln(); dim];
+        let mut upper = vec![LENGTHSCALE_BOUNDS.upper.ln(); dim];
+        lower.extend([SIGNAL_BOUNDS.lower.ln(), NOISE_BOUNDS.lower.ln()]);
+        upper.extend([SIGNAL_BOUNDS.upper.ln(), NOISE_BOUNDS.upper.ln()]);
+        let sampler = SliceSampler::new(
+            vec![self.params.number("slice_width"); dim + 2],
+            lower.clone(),
+            upper.clone(),
+            10,
+        )?;
+        let start: Vec<f64> = match &self.chain {
+            Some(phi) => phi.clone(),
+            None => {
+                let (kernel, noise) = self.default_theta(dim)?;
+                log_theta(&kernel, noise)
+            }
+        };
+        let start: Vec<f64> = start
+            .iter()
+            .zip(lower.iter().zip(&upper))
+            .map(|(p, (lo, hi))| p.clamp(*lo, *hi))
+            .collect();
+        let priors = self.priors().unwrap_or_default();
+        let samples = sampler.sample(
+            &start,
+            |phi| log_posterior(x, z, phi, &priors),
+            self.params.integer("mcmc_burn_in"),
+            self.params.integer("mcmc_samples"),
+            self.params.integer("mcmc_thin"),
+            rng,
+        )?;
+        self.chain = samples.last().cloned();
+        samples
+            .iter()
+            .map(|phi| theta_from_log(phi).map_err(AlgorithmError::from))
+            .collect()
+    }
+
+    /// The GP(s) on the real data for this step, θ as the variant says (§2.2 lines 1–7 for the
+    /// pseudo-data variants).
+    fn fit_model(&mut self, ctx: &mut AskContext<'_>) -> Result<Fitted, AlgorithmError> {
         let dim = ctx.domain.dim();
         let n = self.history.len();
         let unit_rows: Vec<Vec<f64>> = (0..n)
@@ -459,9 +743,10 @@ impl UheBo {
         let ys = self.history.ys();
         let output = OutputTransform::standardize(ys);
         let real_z: Vec<f64> = ys.iter().map(|y| output.forward(*y)).collect();
+        let best_z = real_z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let seed: u64 = ctx.rng.random();
-        let (kernel, noise) = match self.fit_data {
-            FitData::Pseudo => {
+        let thetas: Vec<(Kernel, f64)> = match (self.fit_data, self.estimator) {
+            (FitData::Pseudo, _) => {
                 let m = ((self.params.number("m_factor") * n as f64).ceil() as usize).max(1);
                 let mut data = Vec::with_capacity(m * dim);
                 for _ in 0..m * dim {
@@ -470,56 +755,212 @@ impl UheBo {
                 let pseudo = Points::new(data, dim)?;
                 let (_, labels) = pseudo_labels(ctx.engine, &real_x, &real_z, &pseudo)?;
                 self.extra.insert("pseudo_points".into(), json!(m));
-                self.fit_theta(&pseudo, &labels, dim, seed)?
+                vec![self.fit_theta(&pseudo, &labels, dim, seed)?]
             }
-            FitData::Real => self.fit_theta(&real_x, &real_z, dim, seed)?,
+            (FitData::Real, Estimator::Mcmc) => {
+                let samples = self.sample_theta(&real_x, &real_z, dim, ctx.rng)?;
+                self.extra
+                    .insert("mcmc_samples".into(), json!(samples.len()));
+                samples
+            }
+            (FitData::Real, Estimator::AdaptiveScaling) => {
+                let (kernel, noise) = self.fit_theta(&real_x, &real_z, dim, seed)?;
+                self.previous = Some((kernel.clone(), noise));
+                let multiplier =
+                    UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?.multiplier();
+                let (h, g) = adaptive_scale(
+                    &real_x,
+                    &real_z,
+                    &kernel,
+                    noise,
+                    multiplier,
+                    self.scale,
+                    self.params.number("agp_exponent"),
+                    self.params.number("agp_ratio"),
+                )?;
+                self.scale = g;
+                self.extra.insert("agp_h".into(), json!(h));
+                self.extra.insert("agp_g".into(), json!(self.scale));
+                self.extra
+                    .insert("map_lengthscales".into(), json!(kernel.lengthscales()));
+                let shrunk = shrink_lengthscales(&kernel, self.scale, LENGTHSCALE_BOUNDS.lower)?;
+                vec![(shrunk, noise)]
+            }
+            (FitData::Real, _) => vec![self.fit_theta(&real_x, &real_z, dim, seed)?],
         };
-        self.extra
-            .insert("lengthscales".into(), json!(kernel.lengthscales()));
+        if self.estimator != Estimator::AdaptiveScaling {
+            self.previous = thetas.last().cloned();
+        }
+        let mean_ls: Vec<f64> = (0..dim)
+            .map(|k| {
+                thetas.iter().map(|t| t.0.lengthscales()[k]).sum::<f64>() / thetas.len() as f64
+            })
+            .collect();
+        self.extra.insert("lengthscales".into(), json!(mean_ls));
+        let (kernel, noise) = &thetas[0];
         self.extra
             .insert("signal_var".into(), json!(kernel.signal_variance()));
         self.extra.insert("noise_var".into(), json!(noise));
-        let state = GpState::fit(
-            real_x,
-            &real_z,
-            kernel.clone(),
-            &Noise::Homoscedastic(noise),
-            0.0,
-            1.0,
-        )?;
-        self.previous = Some((kernel, noise));
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        let states = thetas
+            .into_iter()
+            .map(|(kernel, noise)| {
+                GpState::fit(
+                    real_x.clone(),
+                    &real_z,
+                    kernel,
+                    &Noise::Homoscedastic(noise),
+                    0.0,
+                    1.0,
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Fitted {
+            states,
+            output,
+            best_z,
+        })
+    }
 
-        let start = Instant::now();
-        let ucb = UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?;
-        self.extra
-            .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
-        let acquisition = GpAcquisition::new(&state, ucb);
-        let x = match ctx.allowed {
-            Some(set) => {
-                let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
-                let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
-                set.row(ctx.engine.argmax(&values)?).to_vec()
-            }
+    /// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
+    /// set when there is one, else grid + L-BFGS-B (§3.6), skipping candidates that duplicate
+    /// an observed point (the best non-duplicate refined start, then the best grid point, then
+    /// a uniform point).
+    fn maximize_over(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        acquisition: &dyn Acquisition,
+    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
+        let dim = ctx.domain.dim();
+        if let Some(set) = ctx.allowed {
+            let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
+            let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
+            let i = ctx.engine.argmax(&values)?;
+            return Ok((set.row(i).to_vec(), unit[i].clone()));
+        }
+        let config = MaximizeConfig {
+            grid_size: Some(match self.params.integer("grid_size") {
+                0 => (1000 * dim).max(2000),
+                g => g,
+            }),
+            seed: ctx.rng.random(),
+            top_k: self.params.integer("top_k"),
+            refine: self.params.choice("refine") == "true",
+            max_iters: self.params.integer("max_iters"),
+            ..MaximizeConfig::default()
+        };
+        let unit = UnitBounds::cube(0.0, 1.0, dim)?;
+        let best = maximize(acquisition, ctx.engine, &unit, &config)?;
+        let mut candidates: Vec<(f64, &Vec<f64>)> =
+            best.starts.iter().map(|s| (s.value, &s.x)).collect();
+        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let observed: Vec<Vec<f64>> = (0..self.history.len())
+            .map(|i| ctx.domain.to_unit(self.history.x(i)))
+            .collect();
+        let fresh = |x: &[f64]| {
+            observed.iter().all(|o| {
+                o.iter()
+                    .zip(x)
+                    .map(|(a, b)| (a - b).powi(2))
+                    .sum::<f64>()
+                    .sqrt()
+                    >= DUPLICATE_DISTANCE
+            })
+        };
+        let chosen = std::iter::once(&best.x)
+            .chain(candidates.iter().map(|c| c.1))
+            .chain(std::iter::once(&best.grid_x))
+            .find(|x| fresh(x))
+            .cloned();
+        let u = match chosen {
+            Some(u) => u,
             None => {
-                let config = MaximizeConfig {
-                    grid_size: Some(match self.params.integer("grid_size") {
-                        0 => (1000 * dim).max(2000),
-                        g => g,
-                    }),
-                    seed: ctx.rng.random(),
-                    top_k: self.params.integer("top_k"),
-                    refine: self.params.choice("refine") == "true",
-                    max_iters: self.params.integer("max_iters"),
-                    ..MaximizeConfig::default()
-                };
-                let unit = UnitBounds::cube(0.0, 1.0, dim)?;
-                let best = maximize(&acquisition, ctx.engine, &unit, &config)?;
-                ctx.domain.from_unit(&best.x)
+                self.extra.insert("duplicate_fallback".into(), json!(true));
+                (0..dim).map(|_| ctx.rng.random::<f64>()).collect()
             }
         };
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
-        Ok(x)
+        Ok((ctx.domain.from_unit(&u), u))
+    }
+
+    /// The acquisition of `rule` on `fitted`, maximised.
+    fn acquire(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        fitted: &Fitted,
+        rule: Rule,
+    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
+        let ucb = UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?;
+        let state = &fitted.states[0];
+        match rule {
+            Rule::Ei => {
+                let ei = LogExpectedImprovement::new(fitted.best_z)?;
+                self.maximize_over(ctx, &GpAcquisition::new(state, ei))
+            }
+            Rule::Pi => {
+                let pi = ProbabilityOfImprovement::new(fitted.best_z, self.params.number("pi_xi"))?;
+                self.maximize_over(ctx, &GpAcquisition::new(state, pi))
+            }
+            Rule::Ucb => {
+                self.extra
+                    .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
+                if fitted.states.len() > 1 {
+                    let averaged = AveragedUcb::new(&fitted.states, ucb.multiplier())?;
+                    return self.maximize_over(ctx, &averaged);
+                }
+                let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
+                if self.estimator == Estimator::ShrinkingBound {
+                    return self.shrink_until_uncertain(ctx, fitted, proposal, ucb);
+                }
+                Ok(proposal)
+            }
+        }
+    }
+
+    /// Wang & de Freitas' step: while the proposal's posterior std is below κ, shrink the
+    /// lengthscale bound by the next grid factor, cap θ̂'s lengthscales and re-propose; the
+    /// bound keeps its last value (monotone) for the next fits.
+    fn shrink_until_uncertain(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        fitted: &Fitted,
+        mut proposal: (Vec<f64>, Vec<f64>),
+        ucb: UpperConfidenceBound,
+    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
+        let kappa = self.params.number("wdf_kappa");
+        let state = &fitted.states[0];
+        let std_at = |engine: &dyn Engine, state: &GpState, u: &[f64]| {
+            let q = Points::from_rows(&[u.to_vec()])?;
+            Ok::<f64, AlgorithmError>(engine.posterior(state, &q)?.variance[0].max(0.0).sqrt())
+        };
+        let mut sigma = std_at(ctx.engine, state, &proposal.1)?;
+        let base = self.length_cap;
+        let mut steps = 0;
+        while sigma < kappa && steps < self.params.integer("wdf_max_steps") {
+            steps += 1;
+            let cap = base * self.params.number("wdf_shrink").powi(steps as i32);
+            if cap < LENGTHSCALE_BOUNDS.lower {
+                break;
+            }
+            self.length_cap = cap;
+            let kernel = cap_lengthscales(state.kernel(), cap)?;
+            let noise = match state.noise() {
+                Noise::Homoscedastic(v) => *v,
+                Noise::PerPoint(v) => v.first().copied().unwrap_or(0.0),
+            };
+            let capped = GpState::fit(
+                state.train().clone(),
+                state.targets(),
+                kernel,
+                &Noise::Homoscedastic(noise),
+                0.0,
+                1.0,
+            )?;
+            proposal = self.maximize_over(ctx, &GpAcquisition::new(&capped, ucb))?;
+            sigma = std_at(ctx.engine, &capped, &proposal.1)?;
+        }
+        self.extra
+            .insert("wdf_bound".into(), json!(self.length_cap));
+        self.extra.insert("wdf_std".into(), json!(sigma));
+        Ok(proposal)
     }
 
     fn random_point(ctx: &mut AskContext<'_>) -> Vec<f64> {
@@ -527,6 +968,74 @@ impl UheBo {
             Some(set) if !set.is_empty() => set.row(ctx.rng.random_range(0..set.rows())).to_vec(),
             _ => ctx.domain.sample(ctx.rng),
         }
+    }
+
+    /// Portfolio's step: reward the previous pull with the posterior mean (original units,
+    /// D_0-scaled) at its point under the GP refitted on all data, then draw this step's arm
+    /// from EXP3 with `γ_t = min(1, sqrt(K ln K / ((e − 1) t)))` and let it propose.
+    fn portfolio_ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+        let start = Instant::now();
+        let fitted = self.fit_model(ctx)?;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        if let Some(pull) = self.pending_pull.take() {
+            let q = Points::from_rows(std::slice::from_ref(&pull.x_unit))?;
+            let mean = ctx.engine.posterior(&fitted.states[0], &q)?.mean[0];
+            let reward = self.scale_reward(fitted.output.inverse(mean));
+            if let Some(exp3) = self.portfolio.as_mut() {
+                exp3.update(pull.arm, pull.gamma, reward, pull.probability);
+            }
+            self.extra.insert("reward".into(), json!(reward));
+        }
+        let Some(exp3) = self.portfolio.as_ref() else {
+            return Err(AlgorithmError::Config(
+                "portfolio: no EXP3 state (internal)".into(),
+            ));
+        };
+        let gamma = exp3_gamma(exp3.arms(), self.t as f64).min(1.0);
+        let probabilities = exp3.probabilities(gamma);
+        let arm = Exp3::draw(&probabilities, ctx.rng);
+        let hedge = exp3.arms() == 3;
+        self.extra
+            .insert("portfolio_probabilities".into(), json!(probabilities));
+        self.extra
+            .insert("portfolio_log_weights".into(), json!(exp3.log_weights()));
+        let name = match (hedge, arm) {
+            (false, 0) => "random",
+            (true, 0) => "ei",
+            (true, 1) => "pi",
+            _ => "ucb",
+        };
+        self.extra.insert("portfolio_arm".into(), json!(name));
+        let start = Instant::now();
+        let (x, u) = match name {
+            "random" => {
+                let x = Self::random_point(ctx);
+                let u = ctx.domain.to_unit(&x);
+                (x, u)
+            }
+            "ei" => self.acquire(ctx, &fitted, Rule::Ei)?,
+            "pi" => self.acquire(ctx, &fitted, Rule::Pi)?,
+            _ => self.acquire(ctx, &fitted, Rule::Ucb)?,
+        };
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.pending_pull = Some(PortfolioPull {
+            arm,
+            probability: probabilities[arm],
+            gamma,
+            x_unit: u,
+        });
+        Ok(x)
+    }
+
+    /// UHE_PROPOSE (§2.2), or the variant's proposal when θ is fitted otherwise.
+    fn propose(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+        let start = Instant::now();
+        let fitted = self.fit_model(ctx)?;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let (x, _) = self.acquire(ctx, &fitted, Rule::Ucb)?;
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        Ok(x)
     }
 }
 
@@ -548,6 +1057,14 @@ impl Algorithm for UheBo {
         let odd = t % 2 == 1;
         self.extra = Map::new();
         self.extra.insert("uhe_t".into(), json!(t));
+        if self.arms == ArmRule::Portfolio {
+            let x = if self.history.is_empty() {
+                Self::random_point(ctx)
+            } else {
+                self.portfolio_ask(ctx)?
+            };
+            return Ok(Proposal { x, repeats: 1 });
+        }
         let arm = match self.arms {
             ArmRule::Exp3 => {
                 if odd {
@@ -562,7 +1079,7 @@ impl Algorithm for UheBo {
                 self.bandit.arm()
             }
             ArmRule::AlwaysRandom => 1,
-            ArmRule::AlwaysAcquisition => 2,
+            ArmRule::AlwaysAcquisition | ArmRule::Portfolio => 2,
         };
         self.extra.insert("arm".into(), json!(arm));
         let random = arm == 1 && odd;

@@ -8,6 +8,7 @@ mod kde;
 mod kernel;
 mod likelihood;
 mod priors;
+mod slice_sampler;
 mod smoothing;
 
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
@@ -17,4 +18,5 @@ pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::{Kernel, KernelKind, TimeDecay};
 pub use likelihood::{LmlGradient, LogMarginalLikelihood, log_marginal_likelihood};
 pub use priors::{Prior, PriorSpace, Priors, ln_gamma};
+pub use slice_sampler::SliceSampler;
 pub use smoothing::{BandwidthScale, BandwidthSchedule, SmoothingKernel};
