@@ -120,6 +120,10 @@ pub fn kde(
     Ok(())
 }
 
+/// The smallest and largest kernel-regression bandwidths: their squares are normal f64 numbers.
+pub const MIN_BANDWIDTH: f64 = 1e-150;
+pub const MAX_BANDWIDTH: f64 = 1e150;
+
 pub fn kernel_regression(
     data: &Points,
     targets: &[f64],
@@ -140,9 +144,10 @@ pub fn kernel_regression(
             targets[i]
         )));
     }
-    if !(bandwidth.is_finite() && bandwidth > 0.0) {
+    // Distances are scaled by 1/h²: outside this range h² under- or overflows and 0·∞ = NaN.
+    if !(MIN_BANDWIDTH..=MAX_BANDWIDTH).contains(&bandwidth) {
         return Err(EngineError::invalid(format!(
-            "bandwidth is {bandwidth} (must be positive and finite)"
+            "bandwidth is {bandwidth} (must lie in [{MIN_BANDWIDTH:e}, {MAX_BANDWIDTH:e}])"
         )));
     }
     Ok(())
