@@ -150,6 +150,7 @@ pub fn run(
             config.init, config.budget
         )));
     }
+    algorithm.prepare(problem)?;
     trace.header(&json!({
         "algorithm": algorithm_name,
         "algorithm_parameters": params_json(&algorithm.parameters()),
@@ -178,7 +179,7 @@ pub fn run(
                 Phase::Init,
                 Proposal {
                     x: x.clone(),
-                    repeats: 1,
+                    repeats: algorithm.initial_repeats(),
                 },
             ),
             None => {
@@ -222,6 +223,20 @@ pub fn run(
         let recommended_f = problem.objective_of_interest(&recommended_x, step);
         let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
         let best_value = best.expect("set above");
+        let mut extra = algorithm.extra();
+        for (key, x) in [
+            ("metrics", &proposal.x),
+            ("recommended_metrics", &recommended_x),
+        ] {
+            let metrics = problem.point_metrics(x, step);
+            if !metrics.is_empty() {
+                let map: Map<String, Value> = metrics
+                    .into_iter()
+                    .map(|(k, v)| (k.into(), json!(v)))
+                    .collect();
+                extra.insert(key.into(), Value::Object(map));
+            }
+        }
         trace.step(&StepRecord {
             iter: step,
             phase,
@@ -239,7 +254,7 @@ pub fn run(
             simple_regret: simple,
             model_seconds: cost.model_seconds,
             acq_seconds: cost.acq_seconds,
-            extra: algorithm.extra(),
+            extra,
         })?;
         summary = Some(RunSummary {
             steps: step,
