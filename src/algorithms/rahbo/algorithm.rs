@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use super::config::{Method, ReportRule, Settings};
 use super::models::{Data, Hyper, Models, build, fit_hyper};
+use super::report::{ReportScores, reported_index};
 use super::stats::{SampleStats, bounds, mean_variance_bounds};
 use crate::acquisition::{Bounds, SobolGrid, default_grid_size};
 use crate::compute::{Engine, Points, Posterior};
@@ -80,7 +81,7 @@ impl Rahbo {
     }
 
     /// The candidate set for this round (rebuilt only when the allowed set changes).
-    fn candidates(&mut self, ctx: &mut AskContext<'_>) -> Result<&Candidates, AlgorithmError> {
+    fn refresh_candidates(&mut self, ctx: &mut AskContext<'_>) -> Result<(), AlgorithmError> {
         let key = ctx.allowed.map(Points::rows);
         let stale = match &self.candidates {
             Some((k, _)) => *k != key || ctx.allowed.is_some(),
@@ -124,7 +125,7 @@ impl Rahbo {
                 },
             ));
         }
-        Ok(&self.candidates.as_ref().expect("set above").1)
+        Ok(())
     }
 
     /// Refits the hyperparameters when due, then conditions both GPs on all data (in the unit
@@ -180,7 +181,7 @@ impl Rahbo {
                     (fb.1 - s.alpha * r, fb.0 - s.alpha * r)
                 }
                 Method::UncertaintySampling { .. } => {
-                    let v = var_at(var, j)?;
+                    let v = var_at(var)?;
                     let plug = v.mean[j].max(s.plugin_floor);
                     if us_phase {
                         (v.variance[j], fb.0 - s.alpha * plug)
@@ -189,7 +190,7 @@ impl Rahbo {
                     }
                 }
                 Method::Rahbo => {
-                    let v = var_at(var, j)?;
+                    let v = var_at(var)?;
                     let mut vb = bounds(v.mean[j], v.variance[j], models.beta_var);
                     if s.clamp_lcb_var {
                         vb.0 = vb.0.max(self.data.rho2_min(s));
@@ -219,10 +220,10 @@ impl Rahbo {
                     Method::GpUcb => lf,
                     Method::KnownVariance => lf - s.alpha * self.data.true_variances[i],
                     Method::UncertaintySampling { .. } => {
-                        lf - s.alpha * var_at(var, i)?.mean[i].max(s.plugin_floor)
+                        lf - s.alpha * var_at(var)?.mean[i].max(s.plugin_floor)
                     }
                     Method::Rahbo => {
-                        let v = var_at(var, i)?;
+                        let v = var_at(var)?;
                         lf - s.alpha * bounds(v.mean[i], v.variance[i], models.beta_var).1
                     }
                 })
@@ -236,31 +237,25 @@ impl Rahbo {
         rule: ReportRule,
         engine: &dyn Engine,
     ) -> Result<Option<usize>, AlgorithmError> {
-        if self.data.len() == 0 {
-            return Ok(None);
-        }
-        let scores: Vec<f64> = match (rule, &self.models) {
-            (ReportRule::FinalLcb, Some(models)) => self.final_lcb(models, engine)?,
-            (ReportRule::Corollary, _) if self.lcb_at_choice.iter().any(Option::is_some) => self
-                .lcb_at_choice
-                .iter()
-                .map(|l| l.unwrap_or(f64::NEG_INFINITY))
-                .collect(),
-            (ReportRule::BestObserved, _) => self.data.means.clone(),
-            // Before any model (or any chosen round), and for Fig. 5: the empirical MV.
-            _ => self
-                .data
-                .means
-                .iter()
-                .zip(&self.data.variances)
-                .map(|(m, v)| m - self.settings.alpha * v)
-                .collect(),
+        let final_lcb = match (&self.models, rule) {
+            (Some(models), ReportRule::FinalLcb) => Some(self.final_lcb(models, engine)?),
+            _ => None,
         };
-        Ok(Some(engine.argmax(&scores)?))
+        Ok(reported_index(
+            rule,
+            &ReportScores {
+                stored_lcb: &self.lcb_at_choice,
+                final_lcb: final_lcb.as_deref(),
+                means: &self.data.means,
+                variances: &self.data.variances,
+                alpha: self.settings.alpha,
+            },
+        ))
     }
 }
 
-fn var_at(var: Option<&Posterior>, _j: usize) -> Result<&Posterior, AlgorithmError> {
+/// The variance GP's posterior, which the methods that use it always compute.
+fn var_at(var: Option<&Posterior>) -> Result<&Posterior, AlgorithmError> {
     var.ok_or_else(|| AlgorithmError::Config("the variance GP is missing".into()))
 }
 
@@ -289,9 +284,12 @@ impl Algorithm for Rahbo {
         self.cost.model_seconds += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let engine = ctx.engine;
-        self.candidates(ctx)?;
-        let models = self.models.as_ref().expect("fitted above");
-        let candidates = &self.candidates.as_ref().expect("built above").1;
+        self.refresh_candidates(ctx)?;
+        let (Some(models), Some((_, candidates))) = (&self.models, &self.candidates) else {
+            return Err(AlgorithmError::Config(
+                "RAHBO: the models could not be built from the initial design".into(),
+            ));
+        };
         let (acq, lcb) = self.acquisition(models, candidates, engine)?;
         let best = engine.argmax(&acq)?;
         let x = candidates.original.row(best).to_vec();

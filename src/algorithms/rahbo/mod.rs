@@ -4,11 +4,13 @@
 mod algorithm;
 mod config;
 mod models;
+mod report;
 mod stats;
 
 pub use algorithm::Rahbo;
 pub use config::{BetaMode, Method, ObjectiveNoise, ReportRule, Settings, VarianceNoise};
 pub use models::Models;
+pub use report::{ReportScores, first_argmax, reported_index};
 pub use stats::{
     SampleStats, bounds, conservative_variance_noise, information_log_ratio, mean_variance_bounds,
     pairwise_sample_variance, plug_in_noise, theory_beta,

@@ -144,7 +144,11 @@ pub fn fit_hyper(
         )?;
         let noise = match fit.noise {
             Noise::Homoscedastic(v) => v,
-            Noise::PerPoint(_) => unreachable!("the variance GP is homoscedastic"),
+            Noise::PerPoint(_) => {
+                return Err(EngineError::invalid(
+                    "the variance GP must be homoscedastic",
+                ));
+            }
         };
         Some((fit.kernel, fit.mean, noise))
     } else {
@@ -232,7 +236,8 @@ fn objective_noise(
             .map(|i| per_k(data.true_variances[i].max(floor), i))
             .collect(),
         Method::UncertaintySampling { .. } => {
-            let var = variance_state(settings, data, hyper)?.expect("US keeps a variance GP");
+            let var = variance_state(settings, data, hyper)?
+                .ok_or_else(|| EngineError::invalid("RAHBO-US needs the variance GP"))?;
             let post = engine.posterior(&var, &data.points()?)?;
             post.mean
                 .iter()
