@@ -488,7 +488,7 @@ fn rahbo_at_alpha_zero_is_gp_ucb_with_plug_in_noise() {
         let rahbo = run_trace(
             &engine,
             "rahbo",
-            &fast(&[("alpha", num(0.0))]),
+            &fast(&[("alpha", num(0.0)), ("alpha_source", text("parameter"))]),
             "branin-hetero",
             &[],
             (120, 6, seed),
@@ -712,4 +712,28 @@ fn rf_tuning_scores_folds_and_balanced_accuracy() {
         p.evaluate(&[5.5, 8.0, 4.0], &step, &mut common::rng(1))
             .is_err()
     );
+}
+
+#[test]
+fn alpha_comes_from_the_problem_unless_told_otherwise() {
+    let engine = CpuEngine::new();
+    let problem = [("alpha", num(0.5))];
+    let from_problem = run_trace(
+        &engine,
+        "rahbo",
+        &fast(&[]),
+        "sine-hetero",
+        &problem,
+        (80, 5, 1),
+    );
+    assert_eq!(from_problem.last().unwrap()["extra"]["alpha"], 0.5);
+    let own = run_trace(
+        &engine,
+        "rahbo",
+        &fast(&[("alpha", num(2.0)), ("alpha_source", text("parameter"))]),
+        "sine-hetero",
+        &problem,
+        (80, 5, 1),
+    );
+    assert_eq!(own.last().unwrap()["extra"]["alpha"], 2.0);
 }

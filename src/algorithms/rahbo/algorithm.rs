@@ -295,6 +295,8 @@ impl Algorithm for Rahbo {
         let x = candidates.original.row(best).to_vec();
         self.pending_lcb = Some(lcb[best]);
         self.extra = Map::new();
+        self.extra
+            .insert("alpha".into(), json!(self.settings.alpha));
         self.extra.insert("acquisition".into(), json!(acq[best]));
         self.extra.insert("lcb_mv".into(), json!(lcb[best]));
         self.extra.insert("beta_f".into(), json!(models.beta_f));
@@ -397,6 +399,15 @@ impl Algorithm for Rahbo {
     }
 
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        if self.settings.alpha_from_problem {
+            let alpha = problem.parameters().into_iter().find_map(|(k, v)| match v {
+                ParamValue::Number(a) if k == "alpha" => Some(a),
+                _ => None,
+            });
+            if let Some(alpha) = alpha {
+                self.settings.alpha = alpha;
+            }
+        }
         if self.settings.method == Method::KnownVariance {
             self.oracle = Some(problem.noise_variance().ok_or_else(|| {
                 AlgorithmError::Config(format!(

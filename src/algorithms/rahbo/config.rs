@@ -82,6 +82,9 @@ pub enum BetaMode {
 pub struct Settings {
     pub method: Method,
     pub alpha: f64,
+    /// Take α from the problem's `alpha` parameter where it has one, so that the algorithm and
+    /// the regret use the same α in a sweep.
+    pub alpha_from_problem: bool,
     pub k: usize,
     pub lambda: f64,
     pub beta: BetaMode,
@@ -156,6 +159,7 @@ impl Settings {
         Ok(Self {
             method,
             alpha: p.number("alpha"),
+            alpha_from_problem: p.choice("alpha_source") == "problem",
             k,
             lambda: p.number("lambda"),
             beta,

@@ -53,6 +53,12 @@ const ALPHA: ParamSpec = real(
     1e12,
     "risk coefficient α of f − α·ρ² (units 1/[y])",
 );
+const ALPHA_SOURCE: ParamSpec = choice(
+    "alpha_source",
+    "problem",
+    &["problem", "parameter"],
+    "α from the problem's alpha parameter where it has one (so regret and algorithm agree), or always alpha",
+);
 const K: ParamSpec = ParamSpec {
     name: "k",
     kind: ParamKind::Integer {
@@ -222,6 +228,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
         description: "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
         parameters: &[
             ALPHA,
+            ALPHA_SOURCE,
             K,
             LAMBDA,
             BETA_MODE,
@@ -251,6 +258,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
         description: "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
         parameters: &[
             ALPHA,
+            ALPHA_SOURCE,
             K,
             LAMBDA,
             BETA_MODE,
@@ -280,6 +288,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
         description: "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
         parameters: &[
             ALPHA,
+            ALPHA_SOURCE,
             K,
             LAMBDA,
             BETA_MODE,
@@ -316,6 +325,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
         description: "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
         parameters: &[
             ALPHA,
+            ALPHA_SOURCE,
             K,
             LAMBDA,
             BETA_MODE,
