@@ -737,3 +737,19 @@ fn alpha_comes_from_the_problem_unless_told_otherwise() {
     );
     assert_eq!(own.last().unwrap()["extra"]["alpha"], 2.0);
 }
+
+// §8.13: the same seed and candidate set give the same x_t sequence on the CPU and on the GPU
+// in f64 (where the adapter has it; f32 may break near-ties differently).
+#[test]
+fn cpu_and_gpu_choose_the_same_points() {
+    let Some(gpu) = common::gpu(bosweep::compute::Precision::F64) else {
+        return;
+    };
+    let cpu = CpuEngine::new();
+    for algo in ["rahbo", "rahbo-us"] {
+        let params = fast(&[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")]);
+        let a = run_trace(&cpu, algo, &params, "branin-hetero", &[], (100, 5, 7));
+        let b = run_trace(&gpu, algo, &params, "branin-hetero", &[], (100, 5, 7));
+        assert_eq!(xs(&a), xs(&b), "{algo}");
+    }
+}

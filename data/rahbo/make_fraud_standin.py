@@ -3,15 +3,15 @@ RAHBO paper's random-forest task (specs/rahbo.md §4.4), which cannot be shipped
 
 Like the original: time-ordered transactions over two days, features V1..V28 and Amount, a rare
 fraud class whose signature drifts over time (so time-shifted validation folds disagree). Smaller
-(1500 rows) and with 4% fraud instead of 0.2%, so that each of the 5 folds has a few frauds.
+(1500 rows) and with about 6% fraud instead of 0.2%, so that each of the 5 folds has a few frauds.
 Deterministic: python3 make_fraud_standin.py > fraud_standin.csv
 """
 import math
 import random
 
 rng = random.Random(20210621)
-N, FRAUD_RATE, DAY = 1500, 0.04, 86400.0
-SHIFT = [-1.6, 1.3, -1.1, 0.9, -0.7, 0.6, 0.4, -0.3]
+N, FRAUD_RATE, DAY = 1500, 0.06, 86400.0
+SHIFT = [-2.8, 2.3, -2.0, 1.6, -1.3, 1.1, 0.7, -0.5]
 
 rows = []
 for _ in range(N):

@@ -31,7 +31,8 @@ def main(directory):
         lines = [json.loads(l) for l in path.read_text().splitlines()]
         header, steps = lines[0]["header"], lines[1:]
         problem = header["problem"] + str(sorted(header["problem_parameters"].items()))
-        groups[(problem, header["algorithm"])].append(steps)
+        alpha = steps[-1]["extra"].get("alpha")
+        groups[(problem, f'{header["algorithm"]} (α = {alpha})')].append(steps)
     rows = []
     for (problem, algo), runs in sorted(groups.items()):
         cum, simple, rf, rr, noisy, near_a, near_c, emp_m, emp_s2 = ([] for _ in range(9))
