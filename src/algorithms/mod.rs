@@ -8,6 +8,7 @@
 
 mod exp3;
 mod gp_bo;
+pub mod rahbo;
 mod random;
 mod registry;
 mod uhe_bo;
@@ -20,6 +21,7 @@ use serde_json::{Map, Value};
 
 pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, GpBo};
+pub use rahbo::Rahbo;
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
 pub use uhe_bo::{ArmRule, Estimator, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
@@ -29,7 +31,7 @@ pub use uhe_hyper::{
 
 use crate::acquisition::default_grid_size;
 use crate::compute::{Engine, EngineError, Points};
-use crate::problems::{Domain, ParamValue};
+use crate::problems::{Domain, ParamValue, Problem};
 
 /// What an algorithm sees when asked for its next point.
 pub struct AskContext<'a> {
@@ -116,6 +118,18 @@ pub trait Algorithm: Send {
 
     /// The full parameter set, defaults included, for the trace header.
     fn parameters(&self) -> Vec<(String, ParamValue)>;
+
+    /// Evaluations to spend at each initial-design point (RAHBO needs `k` there too, to have a
+    /// sample variance at every point).
+    fn initial_repeats(&self) -> usize {
+        1
+    }
+
+    /// Called once before the run with the problem, for oracle variants that use what the
+    /// problem knows (RAHBO with known variance takes the true noise variance).
+    fn prepare(&mut self, _problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        Ok(())
+    }
 
     /// An upper estimate of the peak memory, in bytes, of one run of `budget` evaluations in
     /// `dim` dimensions, so that a sweep that cannot fit is refused before it starts. The

@@ -22,6 +22,7 @@ mod error;
 mod external;
 pub mod functions;
 mod noisy;
+pub mod rahbo;
 mod registry;
 
 pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
@@ -137,6 +138,10 @@ impl Observation {
     }
 }
 
+/// The true noise variance of a problem, as a function of the point (shareable with an algorithm
+/// for the whole run).
+pub type NoiseVariance = std::sync::Arc<dyn Fn(&[f64]) -> f64 + Send + Sync>;
+
 /// A known optimum of the objective of interest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Optimum {
@@ -204,6 +209,19 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// The box the observed context lives in, for problems whose environment draws one.
     fn context_domain(&self) -> Option<&Domain> {
         None
+    }
+
+    /// The true noise variance `ρ²(x)` of one evaluation, where the problem knows it (synthetic
+    /// heteroscedastic problems): what oracle variants such as RAHBO with known variance use.
+    fn noise_variance(&self) -> Option<NoiseVariance> {
+        None
+    }
+
+    /// Named noise-free quantities at `x` besides the objective of interest (RAHBO's problems:
+    /// `f` and `rho2`), which the runner writes to the trace for the evaluated and the
+    /// recommended point. Empty where there are none.
+    fn point_metrics(&self, _x: &[f64], _t: usize) -> Vec<(&'static str, f64)> {
+        Vec::new()
     }
 
     /// Evaluates at `x` for `step`: checks that `x` lies in the domain (and in the allowed set

@@ -150,6 +150,7 @@ pub fn run(
             config.init, config.budget
         )));
     }
+    algorithm.prepare(problem)?;
     trace.header(&json!({
         "algorithm": algorithm_name,
         "algorithm_parameters": params_json(&algorithm.parameters()),
@@ -179,7 +180,7 @@ pub fn run(
                 Phase::Init,
                 Proposal {
                     x: x.clone(),
-                    repeats: 1,
+                    repeats: algorithm.initial_repeats(),
                 },
             ),
             None => {
@@ -225,6 +226,20 @@ pub fn run(
         let best_value = best.expect("set above");
         let warnings = engine.warnings().split_off(warnings_seen);
         warnings_seen += warnings.len();
+        let mut extra = algorithm.extra();
+        for (key, x) in [
+            ("metrics", &proposal.x),
+            ("recommended_metrics", &recommended_x),
+        ] {
+            let metrics = problem.point_metrics(x, step);
+            if !metrics.is_empty() {
+                let map: Map<String, Value> = metrics
+                    .into_iter()
+                    .map(|(k, v)| (k.into(), json!(v)))
+                    .collect();
+                extra.insert(key.into(), Value::Object(map));
+            }
+        }
         trace.step(&StepRecord {
             iter: step,
             phase,
@@ -242,7 +257,7 @@ pub fn run(
             simple_regret: simple,
             model_seconds: cost.model_seconds,
             acq_seconds: cost.acq_seconds,
-            extra: algorithm.extra(),
+            extra,
             warnings,
         })?;
         summary = Some(RunSummary {
