@@ -23,6 +23,7 @@ mod external;
 pub mod functions;
 mod noisy;
 mod registry;
+pub mod time_varying;
 
 pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use domain::Domain;
