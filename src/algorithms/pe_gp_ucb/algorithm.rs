@@ -282,6 +282,13 @@ impl UnknownPriorUcb {
         };
         match self.rule {
             Rule::PriorElimination { .. } => {
+                if !self.alive.contains(&true) {
+                    return Err(AlgorithmError::Config(
+                        "every candidate prior has been eliminated: the prior set or the noise \
+                         std R is misspecified (guard = true keeps the last prior)"
+                            .into(),
+                    ));
+                }
                 let post = self.posteriors.posterior(ctx.engine, t, &self.alive)?;
                 let mut values = vec![f64::NEG_INFINITY; n_priors * n];
                 for p in (0..n_priors).filter(|&p| self.alive[p]) {
@@ -457,6 +464,7 @@ impl Algorithm for UnknownPriorUcb {
         self.posteriors.observe(candidate, feedback.t, feedback.y)?;
         self.extra
             .insert("surviving_priors".into(), json!(self.surviving()));
+        self.extra.insert("counts".into(), json!(self.counts));
         self.last_x = feedback.x.to_vec();
         self.cost.model_seconds += start.elapsed().as_secs_f64();
         Ok(())
