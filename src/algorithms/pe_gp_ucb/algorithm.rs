@@ -438,6 +438,10 @@ impl Algorithm for UnknownPriorUcb {
         let pending = self.choose(ctx, &allowed, beta_t)?;
         self.extra
             .insert("selected_prior".into(), json!(pending.prior));
+        self.extra.insert(
+            "selected_label".into(),
+            json!(self.priors().priors()[pending.prior].label),
+        );
         self.extra.insert("beta".into(), json!(beta_t));
         self.extra
             .insert("ucb".into(), json!(pending.mean + beta_t * pending.std));
