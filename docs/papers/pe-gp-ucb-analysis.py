@@ -4,7 +4,7 @@
     python3 docs/papers/pe-gp-ucb-analysis.py SWEEP_DIR OUT_PREFIX [TRUE_PRIOR_LABEL]
 
 Reads SWEEP_DIR/runs/*.jsonl (bosweep traces) and writes OUT_PREFIX-regret.svg (cumulative
-regret vs step, mean ± standard error over seeds), OUT_PREFIX-survivors.svg (surviving priors
+regret vs step, mean ± standard error over seeds; -regret-gp.svg without random search), OUT_PREFIX-survivors.svg (surviving priors
 vs step for the eliminating methods) and prints a markdown table: final cumulative regret,
 share of steps selecting each method's most used prior and the true prior, surviving priors.
 """
@@ -90,6 +90,8 @@ def main():
     runs = load(sweep)
     regret = curves(runs, lambda s: s["cumulative_regret"])
     svg(regret, "cumulative regret (mean ± s.e.)", "R_t", f"{prefix}-regret.svg")
+    zoom = {k: v for k, v in regret.items() if k != "random"}
+    svg(zoom, "cumulative regret without random (mean ± s.e.)", "R_t", f"{prefix}-regret-gp.svg")
     eliminating = {k: v for k, v in runs.items() if k.startswith(("pe-gp-ucb", "regret-balancing"))}
     survivors = curves(eliminating, lambda s: len(s["extra"]["surviving_priors"]))
     svg(survivors, "surviving priors (mean ± s.e.)", "|U_t|", f"{prefix}-survivors.svg")
