@@ -8,6 +8,7 @@
 
 mod exp3;
 mod gp_bo;
+pub mod pe_gp_ucb;
 pub mod rahbo;
 mod random;
 mod registry;

@@ -4,7 +4,7 @@
 //! order, so that adding a paper touches one line here.
 
 use super::gp_bo::{Acquisition, GpBo};
-use super::{Algorithm, AlgorithmError, RandomSearch, uhe_bo};
+use super::{Algorithm, AlgorithmError, RandomSearch, pe_gp_ucb, uhe_bo};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One buildable algorithm.
@@ -29,7 +29,7 @@ impl AlgorithmEntry {
 }
 
 /// Every family of algorithms, in listing order.
-const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES, super::rahbo::ENTRIES];
+const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES, super::rahbo::ENTRIES, pe_gp_ucb::ENTRIES];
 
 /// All algorithms, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {

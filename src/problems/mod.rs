@@ -24,6 +24,7 @@ pub mod functions;
 mod noisy;
 pub mod rahbo;
 mod registry;
+pub mod time_varying;
 
 pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use domain::Domain;
