@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::data::UnitHistory;
 use super::schedules::{BetaRule, exploration_scale};
-use super::search::{self, SearchConfig, Surface, nearest_sq_dist};
+use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
 use super::surrogate::{KrSurrogate, Score};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use crate::compute::{Engine, EngineError, Points};
@@ -143,13 +143,17 @@ impl Algorithm for Boke {
         let best = self.history.best_units(self.settings.search.local_centres);
         let x = if let Some(set) = ctx.allowed {
             let units: Vec<Vec<f64>> = set.iter().map(|x| ctx.domain.to_unit(x)).collect();
+            let points = Points::from_rows(&units)?;
             let surrogate = KrSurrogate::new(&data, &ys, self.settings.kernel, h);
-            let values =
-                KrSurface { surrogate, score }.values(ctx.engine, &Points::from_rows(&units)?)?;
+            let values = KrSurface { surrogate, score }.values(ctx.engine, &points)?;
+            let best = match farthest_unbounded(ctx.engine, &data, &points, &values)? {
+                Some(i) => i,
+                None => ctx.engine.argmax(&values)?,
+            };
             self.extra = Map::new();
             self.extra
                 .insert("kernel_evaluations".into(), json!(set.rows() * t));
-            set.row(ctx.engine.argmax(&values)?).to_vec()
+            set.row(best).to_vec()
         } else {
             let mut found = self.search(ctx, &data, &ys, h, score, &best)?;
             let mut evaluated = found.evaluated_points();

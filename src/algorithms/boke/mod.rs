@@ -15,7 +15,7 @@ pub use gp_ucb_fixed::{GpUcbFixed, GpUcbSettings};
 pub use ikr::{Boke, KrSettings, Recommendation, StepRule};
 pub use kr_ucb::{KrUcb, Widening};
 pub use schedules::{BetaRule, exploration_scale};
-pub use search::SearchConfig;
+pub use search::{SearchConfig, farthest_unbounded};
 pub use surrogate::{Evaluation, KrSurrogate, Score, exploration};
 
 use super::AlgorithmError;

@@ -129,15 +129,7 @@ pub fn maximize(
         refine_evaluations: 0,
     };
 
-    let unbounded: Vec<usize> = (0..values.len())
-        .filter(|&i| values[i] == f64::INFINITY)
-        .collect();
-    if !unbounded.is_empty() {
-        let distances: Vec<f64> = unbounded
-            .iter()
-            .map(|&i| nearest_sq_dist(data, candidates.row(i)))
-            .collect();
-        let best = unbounded[engine.argmax(&distances)?];
+    if let Some(best) = farthest_unbounded(engine, data, &candidates, &values)? {
         found.u = candidates.row(best).to_vec();
         found.value = f64::INFINITY;
         return Ok(found);
@@ -175,6 +167,28 @@ pub fn maximize(
         }
     }
     Ok(found)
+}
+
+/// The §7.3 rule for empty neighbourhoods: among candidates scored `+∞` (no observation with
+/// positive weight, so σ̂ = ∞), the one farthest from the data (ties: lowest index); `None`
+/// when every score is finite.
+pub fn farthest_unbounded(
+    engine: &dyn Engine,
+    data: &Points,
+    candidates: &Points,
+    values: &[f64],
+) -> Result<Option<usize>, EngineError> {
+    let unbounded: Vec<usize> = (0..values.len())
+        .filter(|&i| values[i] == f64::INFINITY)
+        .collect();
+    if unbounded.is_empty() {
+        return Ok(None);
+    }
+    let distances: Vec<f64> = unbounded
+        .iter()
+        .map(|&i| nearest_sq_dist(data, candidates.row(i)))
+        .collect();
+    Ok(Some(unbounded[engine.argmax(&distances)?]))
 }
 
 /// Squared distance from `u` to the nearest row of `data`.
