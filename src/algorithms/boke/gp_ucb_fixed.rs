@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
-use super::data::UnitHistory;
+use super::data::{LatinHypercube, UnitHistory};
 use super::search::{self, SearchConfig, Surface};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use crate::compute::{CpuEngine, Engine, EngineError, Points};
@@ -34,6 +34,7 @@ pub struct GpUcbSettings {
 pub struct GpUcbFixed {
     params: Params,
     settings: GpUcbSettings,
+    design: LatinHypercube,
     history: UnitHistory,
     lengthscale: Option<f64>,
     cost: StepCost,
@@ -43,6 +44,7 @@ pub struct GpUcbFixed {
 impl GpUcbFixed {
     pub fn new(params: Params, settings: GpUcbSettings) -> Self {
         Self {
+            design: LatinHypercube::new(params.integer("lhs_init")),
             params,
             lengthscale: settings.lengthscale,
             settings,
@@ -157,12 +159,18 @@ impl Algorithm for GpUcbFixed {
                 "gp-ucb-fixed searches the whole box; problems with a finite allowed set are not supported".into(),
             ));
         }
+        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
+            self.extra = Map::new();
+            self.extra.insert("design".into(), json!("lhs"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
         self.history.sync(ctx.domain);
         let data = self.history.units()?;
         let t = data.rows();
         if t == 0 {
             return Err(AlgorithmError::Config(
-                "gp-ucb-fixed needs at least one initial-design point (init ≥ 1)".into(),
+                "gp-ucb-fixed needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)"
+                    .into(),
             ));
         }
         let targets = standardise(self.history.ys());

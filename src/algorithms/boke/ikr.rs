@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
-use super::data::UnitHistory;
+use super::data::{LatinHypercube, UnitHistory};
 use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
 use super::surrogate::{KrSurrogate, Score};
@@ -53,6 +53,7 @@ pub struct Boke {
     params: Params,
     settings: KrSettings,
     rule: StepRule,
+    design: LatinHypercube,
     history: UnitHistory,
     /// The dedicated Bernoulli stream of BOKE+ (seeded from the run's generator at the first
     /// ask, drawn at every step whatever `p`), so that `p = 1` reproduces BOKE exactly.
@@ -64,6 +65,7 @@ pub struct Boke {
 impl Boke {
     pub fn new(params: Params, settings: KrSettings, rule: StepRule) -> Self {
         Self {
+            design: LatinHypercube::new(params.integer("lhs_init")),
             params,
             settings,
             rule,
@@ -124,12 +126,17 @@ fn score_name(score: Score) -> &'static str {
 impl Algorithm for Boke {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
+        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
+            self.extra = Map::new();
+            self.extra.insert("design".into(), json!("lhs"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
         self.history.sync(ctx.domain);
         let data = self.history.units()?;
         let t = data.rows();
         if t == 0 {
             return Err(AlgorithmError::Config(
-                "boke needs at least one initial-design point (init ≥ 1)".into(),
+                "boke needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)".into(),
             ));
         }
         let ys = self.history.ys().to_vec();

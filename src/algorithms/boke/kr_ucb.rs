@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde_json::{Map, Value, json};
 
-use super::data::UnitHistory;
+use super::data::{LatinHypercube, UnitHistory};
 use super::ikr::{KrSettings, recommend};
 use super::schedules::exploration_scale;
 use super::surrogate::{KrSurrogate, Score, sq_dist};
@@ -38,6 +38,7 @@ pub struct KrUcb {
     params: Params,
     settings: KrSettings,
     widening: Widening,
+    design: LatinHypercube,
     history: UnitHistory,
     cost: StepCost,
     extra: Map<String, Value>,
@@ -46,6 +47,7 @@ pub struct KrUcb {
 impl KrUcb {
     pub fn new(params: Params, settings: KrSettings, widening: Widening) -> Self {
         Self {
+            design: LatinHypercube::new(params.integer("lhs_init")),
             params,
             settings,
             widening,
@@ -114,12 +116,17 @@ impl Algorithm for KrUcb {
                 "kr-ucb searches the whole box; problems with a finite allowed set are not supported".into(),
             ));
         }
+        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
+            self.extra = Map::new();
+            self.extra.insert("design".into(), json!("lhs"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
         self.history.sync(ctx.domain);
         let data = self.history.units()?;
         let t = data.rows();
         if t == 0 {
             return Err(AlgorithmError::Config(
-                "kr-ucb needs at least one initial-design point (init ≥ 1)".into(),
+                "kr-ucb needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)".into(),
             ));
         }
         let ys = self.history.ys().to_vec();

@@ -31,6 +31,11 @@ macro_rules! search_params {
     ($($extra:expr),* $(,)?) => {
         &[
             ParamSpec {
+                name: "lhs_init",
+                kind: ParamKind::Integer { default: 0, min: 0, max: 100_000 },
+                description: "Latin-hypercube points the algorithm proposes first (the paper's design; use with init = 0)",
+            },
+            ParamSpec {
                 name: "candidates",
                 kind: ParamKind::Integer { default: 0, min: 0, max: 1 << 24 },
                 description: "global uniform candidates per step; 0 = 1000·d (plus 25 % local ones)",
