@@ -79,6 +79,10 @@ fn label(p: &dyn Problem) -> String {
 #[test]
 fn every_optimum_is_attained_at_its_locations() {
     for p in instances() {
+        if p.name() == "sprinkler" {
+            // Its optimum is a numerical estimate (value only), checked in tests/boke.rs.
+            continue;
+        }
         let opt = p
             .optimum(1)
             .unwrap_or_else(|| panic!("{}: optimum unknown", label(&*p)));
@@ -427,7 +431,7 @@ fn uhe_bo_spec_values() {
 #[test]
 fn senses_follow_the_standard_definitions() {
     for e in problems::registry() {
-        let expected = if e.name == "h1" {
+        let expected = if e.name == "h1" || e.name == "sprinkler" {
             Sense::Maximize
         } else {
             Sense::Minimize
@@ -469,10 +473,14 @@ fn registry_entries_are_complete() {
             "styblinski-tang",
             "michalewicz",
             "deceptive",
-            "h1"
+            "h1",
+            "goldstein-price-log",
+            "rosenbrock4",
+            "sphere6",
+            "sprinkler"
         ]
     );
-    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2];
+    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8];
     for (e, d) in problems::registry().zip(dims) {
         assert!(!e.description.is_empty());
         assert!(
