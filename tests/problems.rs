@@ -94,6 +94,10 @@ fn label(p: &dyn Problem) -> String {
 #[test]
 fn every_optimum_is_attained_at_its_locations() {
     for p in instances() {
+        if p.name() == "sprinkler" {
+            // Its optimum is a numerical estimate (value only), checked in tests/boke.rs.
+            continue;
+        }
         let opt = p
             .optimum(1)
             .unwrap_or_else(|| panic!("{}: optimum unknown", label(&*p)));
@@ -442,7 +446,7 @@ fn uhe_bo_spec_values() {
 #[test]
 fn senses_follow_the_standard_definitions() {
     for e in classic() {
-        let expected = if e.name == "h1" {
+        let expected = if e.name == "h1" || e.name == "sprinkler" {
             Sense::Maximize
         } else {
             Sense::Minimize
@@ -485,12 +489,13 @@ fn registry_entries_are_complete() {
             "michalewicz",
             "deceptive",
             "h1",
-            "pe-toy",
-            "intel-temp-synthetic",
-            "intel-temp"
+            "goldstein-price-log",
+            "rosenbrock4",
+            "sphere6",
+            "sprinkler"
         ]
     );
-    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2];
+    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8];
     for (e, d) in classic().zip(dims) {
         assert!(!e.description.is_empty());
         assert!(

@@ -29,7 +29,13 @@ impl AlgorithmEntry {
 }
 
 /// Every family of algorithms, in listing order.
-const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES, super::rahbo::ENTRIES, pe_gp_ucb::ENTRIES];
+const FAMILIES: &[&[AlgorithmEntry]] = &[
+    BASELINES,
+    uhe_bo::ENTRIES,
+    super::rahbo::ENTRIES,
+    pe_gp_ucb::ENTRIES,
+    super::boke::ENTRIES,
+];
 
 /// All algorithms, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {

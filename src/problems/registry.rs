@@ -34,7 +34,12 @@ impl Entry {
 }
 
 /// Every family of problems, in listing order.
-const FAMILIES: &[&[Entry]] = &[TEST_FUNCTIONS, super::rahbo::ENTRIES, super::time_varying::ENTRIES];
+const FAMILIES: &[&[Entry]] = &[
+    TEST_FUNCTIONS,
+    super::rahbo::ENTRIES,
+    super::time_varying::ENTRIES,
+    super::boke::ENTRIES,
+];
 
 /// All problems, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
