@@ -6,6 +6,7 @@
 //! [`Sense::to_maximization`](crate::problems::Sense::to_maximization), and
 //! proposals and recommendations are points in the problem's own coordinates.
 
+pub mod contextual;
 mod exp3;
 mod gp_bo;
 mod random;

@@ -29,7 +29,7 @@ impl AlgorithmEntry {
 }
 
 /// Every family of algorithms, in listing order.
-const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES];
+const FAMILIES: &[&[AlgorithmEntry]] = &[BASELINES, uhe_bo::ENTRIES, super::contextual::ENTRIES];
 
 /// All algorithms, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {

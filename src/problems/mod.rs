@@ -17,6 +17,7 @@
 //!
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
+pub mod contextual;
 mod domain;
 mod error;
 mod external;

@@ -34,7 +34,7 @@ impl Entry {
 }
 
 /// Every family of problems, in listing order.
-const FAMILIES: &[&[Entry]] = &[TEST_FUNCTIONS];
+const FAMILIES: &[&[Entry]] = &[TEST_FUNCTIONS, super::contextual::ENTRIES];
 
 /// All problems, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
