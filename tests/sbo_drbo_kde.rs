@@ -80,11 +80,14 @@ fn light(algo: &str, extra: &[(&'static str, f64)]) -> Vec<(&'static str, ParamV
         ("restarts", 4.0.into()),
         ("max_iters", 30.0.into()),
     ];
-    if algo != "stableopt" {
-        p.push(("samples", 256.0.into()));
-    }
-    if algo != "sbo-kde" {
-        p.push(("infimum_points", 256.0.into()));
+    match algo {
+        "sbo-kde" => p.push(("samples", 256.0.into())),
+        "drbo-kde" => {
+            p.push(("samples", 256.0.into()));
+            p.push(("infimum_points", 256.0.into()));
+        }
+        "stableopt" => p.push(("infimum_points", 256.0.into())),
+        _ => p.push(("grid_size", 64.0.into())),
     }
     p.extend(extra.iter().map(|(k, v)| (*k, ParamValue::from(*v))));
     p
@@ -182,7 +185,7 @@ fn runs_are_reproducible_from_their_seed() {
         );
         common::without_timings(&lines)
     };
-    for algo in ["drbo-kde", "stableopt"] {
+    for algo in ["drbo-kde", "stableopt", "drbo-mmd-minimax"] {
         assert_eq!(run(algo, 7), run(algo, 7));
         assert_ne!(run(algo, 7)[11..], run(algo, 8)[11..]);
     }
@@ -290,7 +293,9 @@ fn simplex_max(c: &[f64], a: &[Vec<f64>], b: &[f64]) -> f64 {
         for (i, row) in t.iter_mut().enumerate() {
             let f = row[enter];
             if i != leave && f != 0.0 {
-                row.iter_mut().zip(&pivot_row).for_each(|(v, p)| *v -= f * p);
+                row.iter_mut()
+                    .zip(&pivot_row)
+                    .for_each(|(v, p)| *v -= f * p);
             }
         }
         basis[leave] = enter;

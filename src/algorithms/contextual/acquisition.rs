@@ -1,7 +1,9 @@
 //! The acquisitions of SBO-KDE, DRBO-KDE and StableOpt: reductions of the joint-space UCB
-//! `u(x, c) = μ(x, c) + κ σ(x, c)` over a fixed set of context points, all through
-//! [`Engine::pair_reduce`] so that (candidate × context) points are never built by the caller.
+//! `u(x, c) = μ(x, c) + κ σ(x, c)` over a fixed set of context points, through
+//! [`Engine::pair_reduce`] so that (candidate × context) points are never built by the caller;
+//! only the minimax approximation, which needs each candidate's arg-min, takes the pair values.
 
+use super::mmd::{MmdBall, pair_values};
 use crate::acquisition::Acquisition;
 use crate::compute::{Engine, EngineError, PairReduction, Points};
 use crate::model::GpState;
@@ -20,6 +22,8 @@ pub enum Reduction {
     },
     /// StableOpt: `min_j u(x, s_j)` over points of the confidence box of the context.
     Min { points: Points },
+    /// DRBO-MMD-MinimaxApprox: the minimax approximation over an MMD ball on a context grid.
+    Minimax { ball: MmdBall },
 }
 
 /// One of the three acquisitions for a GP whose inputs are (unit-cube decision, unit-cube
@@ -35,6 +39,7 @@ impl Acquisition for PairAcquisition<'_> {
         let context_dim = match self.reduction {
             Reduction::Mean { samples } | Reduction::WorstCaseTv { samples, .. } => samples.dim(),
             Reduction::Min { points } => points.dim(),
+            Reduction::Minimax { ball } => ball.grid.dim(),
         };
         self.gp.train().dim() - context_dim
     }
@@ -70,6 +75,13 @@ impl Acquisition for PairAcquisition<'_> {
             }
             Reduction::Min { points } => {
                 engine.pair_reduce(gp, candidates, points, kappa, PairReduction::Min)
+            }
+            Reduction::Minimax { ball } => {
+                let values = pair_values(engine, gp, candidates, &ball.grid, kappa)?;
+                Ok(values
+                    .chunks(ball.grid.rows())
+                    .map(|g| ball.minimax(g))
+                    .collect())
             }
         }
     }

@@ -9,7 +9,8 @@ use rand::RngExt;
 use serde_json::{Map, Value, json};
 
 use super::acquisition::{PairAcquisition, Reduction};
-use super::schedules::{kde_bandwidths, kde_l1_radius, theory_beta};
+use super::mmd::{MmdBall, context_grid};
+use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 use crate::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
 use crate::algorithms::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost,
@@ -28,6 +29,7 @@ pub enum Method {
     SboKde,
     DrboKde,
     StableOpt,
+    MinimaxApprox,
 }
 
 /// How the UCB multiplier κ is chosen (spec §2.6).
@@ -59,6 +61,7 @@ pub struct KdeBo {
     samples: usize,
     infimum_points: usize,
     radius_scale: f64,
+    grid_size: usize,
     bandwidth_rule: BandwidthRule,
     raw_samples: usize,
     restarts: usize,
@@ -121,12 +124,12 @@ impl KdeBo {
             kind,
             fit,
             kappa,
-            samples: if method == Method::StableOpt {
+            samples: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
                 0
             } else {
                 params.integer("samples")
             },
-            infimum_points: if method == Method::SboKde {
+            infimum_points: if matches!(method, Method::SboKde | Method::MinimaxApprox) {
                 0
             } else {
                 params.integer("infimum_points")
@@ -136,7 +139,12 @@ impl KdeBo {
             } else {
                 0.0
             },
-            bandwidth_rule: if method == Method::StableOpt {
+            grid_size: if method == Method::MinimaxApprox {
+                params.integer("grid_size")
+            } else {
+                0
+            },
+            bandwidth_rule: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
                 BandwidthRule::Silverman
             } else {
                 BandwidthRule::parse(params.choice("bandwidth"))
@@ -201,11 +209,15 @@ impl KdeBo {
     /// The context points of this step's acquisition (spec §2.4–2.8, §4.4). Draws, in this order
     /// and for every method, the KDE samples and then one seed for the Sobol points, so that
     /// DRBO-KDE with radius 0 sees the same random stream as SBO-KDE.
-    fn draw_reduction(&mut self, ctx: &mut AskContext<'_>) -> Result<Reduction, AlgorithmError> {
+    fn draw_reduction(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        model: &GpModel,
+    ) -> Result<Reduction, AlgorithmError> {
         let contexts = self.context_points()?;
         let (n, dc) = (contexts.rows(), contexts.dim());
         let (lo, hi) = (vec![self.context_lo; dc], vec![self.context_hi; dc]);
-        let samples = if self.method == Method::StableOpt {
+        let samples = if matches!(self.method, Method::StableOpt | Method::MinimaxApprox) {
             Points::empty(dc)?
         } else {
             let h = kde_bandwidths(
@@ -254,6 +266,21 @@ impl KdeBo {
                     points: self.sobol_points(box_lo, box_hi, self.infimum_points, sobol_seed)?,
                 }
             }
+            Method::MinimaxApprox => {
+                let radius = mmd_radius(n);
+                self.extra.insert("mmd_radius".into(), json!(radius));
+                let grid = context_grid(self.grid_size, dc)?;
+                let observed = self.to_unit(contexts)?;
+                let ball = MmdBall::new(
+                    ctx.engine,
+                    model.state(),
+                    ctx.domain.dim(),
+                    grid,
+                    &observed,
+                    radius,
+                )?;
+                Reduction::Minimax { ball }
+            }
         })
     }
 
@@ -292,8 +319,8 @@ impl Algorithm for KdeBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         self.extra = Map::new();
         let start = Instant::now();
-        let reduction = self.draw_reduction(ctx)?;
         let model = self.fit_model(ctx)?;
+        let reduction = self.draw_reduction(ctx, &model)?;
         self.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();

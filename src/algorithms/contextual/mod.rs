@@ -1,13 +1,16 @@
 //! Stochastic and distributionally robust BO over an uncontrollable continuous context
-//! (`specs/sbo-drbo-kde.md`): SBO-KDE, DRBO-KDE and the StableOpt baseline. The context-blind
+//! (`specs/sbo-drbo-kde.md`): SBO-KDE, DRBO-KDE and the StableOpt and DRBO-MMD-MinimaxApprox
+//! baselines. The context-blind
 //! GP-UCB baseline is the registry's `gp-ucb` (its GP ignores contexts).
 
 mod acquisition;
 mod kde_bo;
+mod mmd;
 mod schedules;
 
 pub use acquisition::{PairAcquisition, Reduction};
 pub use kde_bo::{KdeBo, Method};
+pub use mmd::{MmdBall, context_grid, pair_values};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
@@ -125,6 +128,18 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
         description: "DRBO-KDE: the worst-case mean UCB over an L1 (total-variation) ball around the KDE, closed form",
         parameters: kde_bo_params![KDE_SAMPLES, BANDWIDTH, INFIMUM_POINTS, RADIUS_SCALE],
         build: |p| Ok(Box::new(KdeBo::new(p, Method::DrboKde)?)),
+    },
+    AlgorithmEntry {
+        name: "drbo-mmd-minimax",
+        description: "DRBO-MMD-MinimaxApprox: closed-form minimax approximation of the worst case over an MMD ball on a context grid",
+        parameters: kde_bo_params![integer(
+            "grid_size",
+            1024,
+            1,
+            1 << 16,
+            "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
+        )],
+        build: |p| Ok(Box::new(KdeBo::new(p, Method::MinimaxApprox)?)),
     },
     AlgorithmEntry {
         name: "stableopt",
