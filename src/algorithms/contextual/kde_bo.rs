@@ -337,6 +337,7 @@ impl Algorithm for KdeBo {
             grid_size: Some(self.raw_samples),
             top_k: self.restarts,
             max_iters: self.max_iters,
+            tolerance: self.params.number("tolerance"),
             seed: ctx.rng.random(),
             ..MaximizeConfig::default()
         };
