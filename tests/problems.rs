@@ -43,20 +43,28 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 
 /// Every problem with a parameter set worth checking: the defaults, and other dimensions for
 /// the scalable ones.
-/// RAHBO's problems, tested in tests/rahbo.rs (maximised mean-variance objectives, and one whose
-/// optimum is unknown): the checks here are of the classic test functions.
-const RAHBO: &[&str] = &[
+/// Problems of other papers, tested in their own files (`tests/rahbo.rs`, `tests/pe_gp_ucb.rs`,
+/// `tests/sbo_drbo_kde.rs`): maximised mean-variance objectives, finite time-varying domains,
+/// contextual expectations. The checks here are of the classic test functions.
+const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
     "branin-hetero",
     "swissfel-standin",
     "rf-tuning",
+    "ackley-ctx",
+    "ackley-ctx4",
+    "branin-ctx",
+    "hartmann-ctx",
+    "hartmann-mixture-ctx",
+    "newsvendor",
 ];
 
-/// The classic test functions: the registry without RAHBO's problems and the PE-GP-UCB paper's
-/// finite-domain, time-varying problems (whose real-data entry needs a local file).
+/// The classic test functions: the registry without [`OTHER_PAPERS`] and the PE-GP-UCB paper's
+/// problems (whose real-data entry needs a local file).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
-        !RAHBO.contains(&e.name) && !problems::time_varying::PRIOR_SET_NAMES.contains(&e.name)
+        !OTHER_PAPERS.contains(&e.name)
+            && !problems::time_varying::PRIOR_SET_NAMES.contains(&e.name)
     })
 }
 

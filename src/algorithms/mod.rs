@@ -7,6 +7,7 @@
 //! proposals and recommendations are points in the problem's own coordinates.
 
 pub mod boke;
+pub mod contextual;
 mod exp3;
 mod gp_bo;
 pub mod pe_gp_ucb;

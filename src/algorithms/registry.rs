@@ -35,6 +35,7 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     super::rahbo::ENTRIES,
     pe_gp_ucb::ENTRIES,
     super::boke::ENTRIES,
+    super::contextual::ENTRIES,
 ];
 
 /// All algorithms, in listing order.

@@ -18,6 +18,7 @@
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
 pub mod boke;
+pub mod contextual;
 mod domain;
 mod error;
 mod external;

@@ -36,9 +36,10 @@ impl Entry {
 /// Every family of problems, in listing order.
 const FAMILIES: &[&[Entry]] = &[
     TEST_FUNCTIONS,
-    super::rahbo::ENTRIES,
-    super::time_varying::ENTRIES,
     super::boke::ENTRIES,
+    super::rahbo::ENTRIES,
+    super::contextual::ENTRIES,
+    super::time_varying::ENTRIES,
 ];
 
 /// All problems, in listing order.
