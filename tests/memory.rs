@@ -13,6 +13,13 @@ fn gp_estimate_counts_four_dense_matrices_and_the_grid() {
     assert_eq!(gp_ucb.memory_bytes(100, 2), gp_memory_bytes(100, 2, 1000));
     let random = algorithms::build("random", &[]).unwrap();
     assert_eq!(random.memory_bytes(100, 2), 100 * 3 * 8);
+    // BOKE has no GP: its estimate grows linearly in the budget (1000·d + 25 % candidates).
+    let boke = algorithms::build("boke", &[]).unwrap();
+    assert_eq!(boke.memory_bytes(100, 2), (100 * 3 + 2500 * 6) * 8);
+    assert_eq!(
+        boke.memory_bytes(200_000, 2) - boke.memory_bytes(100_000, 2),
+        100_000 * 3 * 8
+    );
 }
 
 #[test]

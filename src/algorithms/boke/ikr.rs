@@ -211,6 +211,15 @@ impl Algorithm for Boke {
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.params.to_list()
     }
+
+    /// No GP: the history and one batch of candidates with their scores, linear in the budget.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let config = &self.settings.search;
+        let global = config.global.unwrap_or(1000 * dim) as f64;
+        let candidates = (global * (1.0 + config.local_fraction)).ceil() as u64;
+        let (budget, dim) = (budget as u64, dim as u64);
+        (budget * (dim + 1) + candidates * (dim + 4)).saturating_mul(8)
+    }
 }
 
 impl Boke {
