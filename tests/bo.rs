@@ -161,3 +161,27 @@ fn cpu_and_gpu_make_the_same_decisions() {
         }
     }
 }
+
+/// Runs with one seed start from the same initial design whatever the algorithm, so that
+/// methods are compared on paired designs.
+#[test]
+fn algorithms_share_the_initial_design_of_a_seed() {
+    let engine = CpuEngine::new();
+    let init_points = |algo: &str| {
+        let request = RunRequest {
+            algo,
+            params: &[],
+            problem: "branin",
+            budget: 6,
+            init: 4,
+            seed: 11,
+        };
+        let (_, lines) = common::traced_run(&engine, &request);
+        lines[1..5]
+            .iter()
+            .map(|l| l["x"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(init_points("random"), init_points("gp-ucb"));
+    assert_eq!(init_points("random"), init_points("boke"));
+}

@@ -48,7 +48,12 @@ fn run_trace(
     let problem = problems::build(problem, problem_params).unwrap();
     let mut algorithm = algorithms::build(algo, params).unwrap();
     let mut trace = TraceWriter::create(&path).unwrap();
-    let config = RunConfig { budget, init, seed };
+    let config = RunConfig {
+        budget,
+        init,
+        seed,
+        design_seed: seed,
+    };
     run(
         problem.as_ref(),
         algorithm.as_mut(),

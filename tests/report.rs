@@ -55,6 +55,7 @@ fn spec(index: usize, algorithm: &Setting, problem: &Setting, replicate: usize) 
         budget: 4,
         init: 2,
         seed: 1000 + index as u64,
+        design_seed: replicate as u64,
     }
 }
 

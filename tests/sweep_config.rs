@@ -697,3 +697,32 @@ fn quick_sweep_parses_and_every_run_builds() {
             .unwrap_or_else(|e| panic!("{}: {e}", run.key()));
     }
 }
+
+#[test]
+fn algorithms_of_one_problem_and_replicate_share_the_design_seed() {
+    let config = SweepConfig::parse(
+        "seed = 5\nreplicates = 2\nbudget = 12\n\
+         [[algorithm]]\nname = \"random\"\n[[algorithm]]\nname = \"ei\"\n\
+         [[problem]]\nname = \"branin\"\n[[problem]]\nname = \"hartmann3\"\n",
+        "paired.toml",
+    )
+    .unwrap();
+    let runs = config.runs();
+    assert_eq!(runs.len(), 8);
+    let mut designs = std::collections::BTreeMap::new();
+    for run in &runs {
+        let key = (run.problem.label(), run.replicate);
+        let seed = *designs.entry(key).or_insert(run.design_seed);
+        assert_eq!(seed, run.design_seed, "{}", run.key());
+    }
+    let mut distinct: Vec<u64> = designs.values().copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(
+        distinct.len(),
+        4,
+        "each problem and replicate has its own design"
+    );
+    // The runs' own streams still differ between algorithms.
+    assert_ne!(runs[0].seed, runs[2].seed);
+}

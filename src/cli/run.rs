@@ -164,6 +164,9 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         budget: args.budget,
         init: args.init,
         seed: args.seed,
+        // The design depends on the seed alone, so runs of different algorithms with one
+        // `--seed` start from the same points.
+        design_seed: args.seed,
     };
     let needed = algorithm.memory_bytes(config.budget, problem.dim());
     if let Some(available) = available_bytes()

@@ -44,7 +44,9 @@
 //! in sorted order, the first key varying slowest, each key's values in list order: `a = [1, 2]`,
 //! `b = ["x", "y"]` gives `(1, x), (1, y), (2, x), (2, y)`. Each run's seed is
 //! [`run_seed`]`(seed, &spec.key())`, so it depends on the sweep seed and the run's identity
-//! only, never on its position. Two runs with the same key (the same algorithm and problem
+//! only, never on its position. The initial design has its own seed,
+//! [`run_seed`]`(seed, &design_key(problem, replicate))`, so every algorithm of one problem
+//! setting and replicate starts from the same points (paired comparisons). Two runs with the same key (the same algorithm and problem
 //! labels, e.g. an entry given twice or a value listed twice) are an error naming both lines.
 //!
 //! # Use
@@ -100,7 +102,7 @@ use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
-use super::plan::{RunSpec, Setting, SettingValue, run_seed};
+use super::plan::{RunSpec, Setting, SettingValue, design_key, run_seed};
 use crate::algorithms;
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 use crate::problems;
@@ -210,6 +212,7 @@ impl SweepConfig {
                         budget: problem.budget,
                         init: problem.init,
                         seed: 0,
+                        design_seed: run_seed(self.seed, &design_key(&problem.setting, replicate)),
                     };
                     spec.seed = run_seed(self.seed, &spec.key());
                     runs.push(spec);

@@ -13,7 +13,7 @@ mod trace;
 pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
-pub use plan::{RunSpec, Setting, SettingValue, run_key, run_seed};
+pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run};
 pub use runner::{Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep};
 pub use trace::{Phase, StepRecord, TraceWriter};

@@ -87,6 +87,9 @@ pub struct RunSpec {
     pub init: usize,
     /// Derived with [`run_seed`] from the sweep seed and [`RunSpec::key`].
     pub seed: u64,
+    /// Derived with [`run_seed`] from the sweep seed and [`design_key`]: the same for every
+    /// algorithm of a problem setting and replicate, so that they share an initial design.
+    pub design_seed: u64,
 }
 
 impl RunSpec {
@@ -133,6 +136,11 @@ impl RunSpec {
 pub const MAX_NAME: usize = 160;
 
 /// The key of a run, as hashed into its seed.
+/// The key of the initial design shared by every algorithm on `problem` in `replicate`.
+pub fn design_key(problem: &Setting, replicate: usize) -> String {
+    format!("design|{}|{replicate}", problem.label())
+}
+
 pub fn run_key(algorithm: &Setting, problem: &Setting, replicate: usize) -> String {
     format!("{}|{}|{replicate}", algorithm.label(), problem.label())
 }
@@ -163,6 +171,7 @@ mod tests {
             budget: 5,
             init: 2,
             seed: 0,
+            design_seed: 0,
         }
     }
 

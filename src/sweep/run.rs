@@ -22,7 +22,11 @@ pub struct RunConfig {
     /// Points of the initial design (scrambled Sobol in the box, or distinct members of the
     /// allowed set), evaluated before the algorithm is asked.
     pub init: usize,
+    /// Seeds the run's own random stream: the algorithm's choices and the observation noise.
     pub seed: u64,
+    /// Seeds the initial design only, so that the methods of one sweep replicate start from the
+    /// same points, as the papers' paired comparisons do.
+    pub design_seed: u64,
 }
 
 /// What a finished run reports.
@@ -160,11 +164,16 @@ pub fn run(
         "budget": config.budget,
         "init": config.init,
         "seed": config.seed,
+        "design_seed": config.design_seed,
         "device": engine.describe(),
         "bosweep_version": env!("CARGO_PKG_VERSION"),
     }))?;
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let design = initial_design(problem, config.init, &mut rng)?;
+    let design = initial_design(
+        problem,
+        config.init,
+        &mut ChaCha8Rng::seed_from_u64(config.design_seed),
+    )?;
     let sense = problem.sense();
     let time_varying = problem.time_varying();
     let mut evals = 0;

@@ -202,6 +202,7 @@ fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, Str
         budget: spec.budget,
         init: spec.init,
         seed: spec.seed,
+        design_seed: spec.design_seed,
     };
     let summary = run(
         problem.as_ref(),

@@ -352,6 +352,7 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         budget: request.budget,
         init: request.init,
         seed: request.seed,
+        design_seed: request.seed,
     };
     let summary = run(
         problem.as_ref(),
