@@ -10,8 +10,7 @@ use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
     GpState, Kernel, KernelKind, Noise, PriorSpace, Priors, log_marginal_likelihood,
 };
-use bosweep::params::ParamValue;
-use common::{RunRequest, without_timings};
+use common::{cpu_trace, fast_acquisition, without_timings};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -171,42 +170,13 @@ fn posterior_and_ucb_on_the_toy_data_match_the_spec() {
     );
 }
 
-/// Runs `algo` (with `params`) on `problem` on the CPU and returns the trace lines.
-fn traced_run(
-    algo: &str,
-    params: &[(&str, ParamValue)],
-    problem: &str,
-    budget: usize,
-    init: usize,
-    seed: u64,
-) -> Vec<Value> {
-    let request = RunRequest {
-        algo,
-        params,
-        problem,
-        budget,
-        init,
-        seed,
-    };
-    common::traced_run(&CpuEngine::new(), &request).1
-}
-
-/// Small acquisition grids keep the debug-build runs short.
-fn fast() -> Vec<(&'static str, ParamValue)> {
-    vec![
-        ("grid_size", ParamValue::Number(256.0)),
-        ("top_k", ParamValue::Number(2.0)),
-        ("max_iters", ParamValue::Number(20.0)),
-    ]
-}
-
 /// §8 tests 3 and 12 on Deceptive: the arm extra, the odd/even rule, weights changing only at
 /// even t, random points only at odd t with arm 1, T evaluations after D_0, and the same trace
 /// for the same seed.
 #[test]
 fn uhe_bo_follows_the_pair_schedule_and_is_reproducible() {
     let (init, budget) = (4, 15);
-    let a = traced_run("uhe-bo", &fast(), "deceptive", budget, init, 5);
+    let a = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5);
     let header = &a[0]["header"];
     assert_eq!(header["algorithm_parameters"]["ucb_beta"], 1.96);
     assert_eq!(header["algorithm_parameters"]["m_factor"], 2.0);
@@ -246,9 +216,9 @@ fn uhe_bo_follows_the_pair_schedule_and_is_reproducible() {
         previous_arm = arm;
         previous_weights = weights;
     }
-    let b = traced_run("uhe-bo", &fast(), "deceptive", budget, init, 5);
+    let b = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5);
     assert_eq!(without_timings(&a), without_timings(&b));
-    let c = traced_run("uhe-bo", &fast(), "deceptive", budget, init, 6);
+    let c = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 6);
     assert_ne!(without_timings(&a)[1..], without_timings(&c)[1..]);
 }
 
@@ -259,7 +229,7 @@ fn variants_follow_their_arm_rules() {
     let (init, budget) = (4, 11);
     let t_total = budget - init;
     for (algo, arm) in [("ra-bo", 1), ("map-gp-ucb", 2)] {
-        let lines = traced_run(algo, &fast(), "h1", budget, init, 2);
+        let lines = cpu_trace(algo, &fast_acquisition(), "h1", budget, init, 2);
         let opt: Vec<&Value> = lines[1..].iter().filter(|s| s["phase"] == "opt").collect();
         assert_eq!(opt.len(), t_total);
         let random: Vec<usize> = opt
@@ -281,7 +251,7 @@ fn variants_follow_their_arm_rules() {
             assert!(opt[0]["extra"]["pseudo_points"].is_null());
         }
     }
-    let lines = traced_run("random-exp3", &fast(), "h1", budget, init, 2);
+    let lines = cpu_trace("random-exp3", &fast_acquisition(), "h1", budget, init, 2);
     let opt: Vec<&Value> = lines[1..].iter().filter(|s| s["phase"] == "opt").collect();
     for (i, s) in opt.iter().enumerate() {
         let t = i + 1;
@@ -299,7 +269,7 @@ fn variants_follow_their_arm_rules() {
 /// The recommendation is the observed point with the best observed value.
 #[test]
 fn recommendation_is_the_best_observation() {
-    let lines = traced_run("uhe-bo", &fast(), "deceptive", 10, 4, 9);
+    let lines = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", 10, 4, 9);
     let mut best = f64::NEG_INFINITY;
     let mut best_x = Value::Null;
     let sign = if lines[0]["header"]["sense"] == "minimize" {

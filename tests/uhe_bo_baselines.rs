@@ -14,7 +14,7 @@ use bosweep::model::{
 use bosweep::params::ParamValue;
 use bosweep::problems::TestFunction;
 use bosweep::problems::functions::Branin;
-use common::{RunRequest, without_timings};
+use common::{cpu_trace, fast_acquisition, without_timings};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -221,34 +221,6 @@ fn pseudo_loss_fit_approaches_the_true_loss_fit() {
     );
 }
 
-/// Runs `algo` on `problem` on the CPU and returns the trace lines.
-fn traced_run(
-    algo: &str,
-    params: &[(&str, ParamValue)],
-    problem: &str,
-    budget: usize,
-    init: usize,
-    seed: u64,
-) -> Vec<Value> {
-    let request = RunRequest {
-        algo,
-        params,
-        problem,
-        budget,
-        init,
-        seed,
-    };
-    common::traced_run(&CpuEngine::new(), &request).1
-}
-
-fn fast() -> Vec<(&'static str, ParamValue)> {
-    vec![
-        ("grid_size", ParamValue::Number(256.0)),
-        ("top_k", ParamValue::Number(2.0)),
-        ("max_iters", ParamValue::Number(20.0)),
-    ]
-}
-
 fn opt_steps(lines: &[Value]) -> Vec<&Value> {
     lines[1..].iter().filter(|s| s["phase"] == "opt").collect()
 }
@@ -261,9 +233,9 @@ fn floats(v: &Value) -> Vec<f64> {
 /// its acquisition over the samples and is reproducible from its seed.
 #[test]
 fn mcmc_gp_ucb_samples_and_is_reproducible() {
-    let mut params = fast();
+    let mut params = fast_acquisition();
     params.push(("mcmc_burn_in", ParamValue::Number(20.0)));
-    let a = traced_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let a = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_samples"], 10);
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_burn_in"], 20);
     let defaults = bosweep::algorithms::find("mcmc-gp-ucb").unwrap();
@@ -281,7 +253,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
             assert!((1e-3..=10.0).contains(&l), "{l}");
         }
     }
-    let b = traced_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let b = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
     assert_eq!(without_timings(&a), without_timings(&b));
 }
 
@@ -290,7 +262,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
 #[test]
 fn a_gp_ucb_shrinks_lengthscales_monotonically() {
     let init = 4;
-    let lines = traced_run("a-gp-ucb", &fast(), "deceptive", 16, init, 1);
+    let lines = cpu_trace("a-gp-ucb", &fast_acquisition(), "deceptive", 16, init, 1);
     let mut previous = 1.0;
     for (i, s) in opt_steps(&lines).iter().enumerate() {
         let n = (init + i) as f64;
@@ -312,7 +284,7 @@ fn a_gp_ucb_shrinks_lengthscales_monotonically() {
 /// proposal whose posterior std is below κ = 0.1 leaves the bound shrunk.
 #[test]
 fn wang_de_freitas_bound_only_shrinks() {
-    let lines = traced_run("wang-de-freitas", &fast(), "branin", 16, 4, 2);
+    let lines = cpu_trace("wang-de-freitas", &fast_acquisition(), "branin", 16, 4, 2);
     let mut previous = 10.0;
     for s in opt_steps(&lines) {
         let e = &s["extra"];
@@ -337,9 +309,9 @@ fn portfolio_updates_only_the_pulled_arm() {
         ("random-ucb", 2usize, vec!["random", "ucb"]),
         ("ei-pi-ucb", 3, vec!["ei", "pi", "ucb"]),
     ] {
-        let mut params = fast();
+        let mut params = fast_acquisition();
         params.push(("portfolio_arms", ParamValue::Text(arms.into())));
-        let lines = traced_run("portfolio", &params, "h1", 14, 4, 4);
+        let lines = cpu_trace("portfolio", &params, "h1", 14, 4, 4);
         let opt = opt_steps(&lines);
         for (i, s) in opt.iter().enumerate() {
             let t = (i + 1) as f64;

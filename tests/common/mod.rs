@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use bosweep::algorithms;
-use bosweep::compute::{Engine, GpuEngine, GpuOptions, Points, Precision};
+use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
 use bosweep::params::ParamValue;
 use bosweep::problems;
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
@@ -386,4 +386,33 @@ pub fn without_timings(lines: &[Value]) -> Vec<Value> {
             l
         })
         .collect()
+}
+
+/// Runs `algo` (with `params`) on `problem` on the CPU and returns the trace lines.
+pub fn cpu_trace(
+    algo: &str,
+    params: &[(&str, ParamValue)],
+    problem: &str,
+    budget: usize,
+    init: usize,
+    seed: u64,
+) -> Vec<Value> {
+    let request = RunRequest {
+        algo,
+        params,
+        problem,
+        budget,
+        init,
+        seed,
+    };
+    traced_run(&CpuEngine::new(), &request).1
+}
+
+/// Small acquisition grids for the GP algorithms, which keep debug-build runs short.
+pub fn fast_acquisition() -> Vec<(&'static str, ParamValue)> {
+    vec![
+        ("grid_size", ParamValue::Number(256.0)),
+        ("top_k", ParamValue::Number(2.0)),
+        ("max_iters", ParamValue::Number(20.0)),
+    ]
 }

@@ -221,97 +221,39 @@ const US_ROUNDS: ParamSpec = ParamSpec {
     description: "rounds of uncertainty sampling on the variance GP before GP-UCB on f − α·μ^var",
 };
 
+/// The parameters every RAHBO-family algorithm declares, in listing order: `$noise` is the
+/// objective GP's noise choice (`fgp_noise`, or `gpucb_noise` for the risk-neutral baseline),
+/// `$extra` what one method adds.
+macro_rules! rahbo_params {
+    ($noise:expr $(, $extra:expr)*) => {
+        &[
+            ALPHA, ALPHA_SOURCE, K, LAMBDA, BETA_MODE, BETA_F, BETA_VAR, DELTA, NORM_F, NORM_VAR,
+            $noise,
+            VARGP_NOISE, VARGP_NOISE_VALUE, RHO2_MAX, RHO2_MIN, PLUGIN_FLOOR, CLAMP_LCB_VAR,
+            REPORT, FIT, PRIOR_MEAN, REFIT_EVERY, LENGTHSCALE, GRID_SIZE
+            $(, $extra)*
+        ]
+    };
+}
+
 /// The RAHBO family's algorithms.
 pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "rahbo",
         description: "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
-        parameters: &[
-            ALPHA,
-            ALPHA_SOURCE,
-            K,
-            LAMBDA,
-            BETA_MODE,
-            BETA_F,
-            BETA_VAR,
-            DELTA,
-            NORM_F,
-            NORM_VAR,
-            FGP_NOISE,
-            VARGP_NOISE,
-            VARGP_NOISE_VALUE,
-            RHO2_MAX,
-            RHO2_MIN,
-            PLUGIN_FLOOR,
-            CLAMP_LCB_VAR,
-            REPORT,
-            FIT,
-            PRIOR_MEAN,
-            REFIT_EVERY,
-            LENGTHSCALE,
-            GRID_SIZE,
-        ],
+        parameters: rahbo_params!(FGP_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::Rahbo, p)?)),
     },
     AlgorithmEntry {
         name: "rahbo-known-var",
         description: "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
-        parameters: &[
-            ALPHA,
-            ALPHA_SOURCE,
-            K,
-            LAMBDA,
-            BETA_MODE,
-            BETA_F,
-            BETA_VAR,
-            DELTA,
-            NORM_F,
-            NORM_VAR,
-            FGP_NOISE,
-            VARGP_NOISE,
-            VARGP_NOISE_VALUE,
-            RHO2_MAX,
-            RHO2_MIN,
-            PLUGIN_FLOOR,
-            CLAMP_LCB_VAR,
-            REPORT,
-            FIT,
-            PRIOR_MEAN,
-            REFIT_EVERY,
-            LENGTHSCALE,
-            GRID_SIZE,
-        ],
+        parameters: rahbo_params!(FGP_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::KnownVariance, p)?)),
     },
     AlgorithmEntry {
         name: "rahbo-us",
         description: "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
-        parameters: &[
-            ALPHA,
-            ALPHA_SOURCE,
-            K,
-            LAMBDA,
-            BETA_MODE,
-            BETA_F,
-            BETA_VAR,
-            DELTA,
-            NORM_F,
-            NORM_VAR,
-            FGP_NOISE,
-            VARGP_NOISE,
-            VARGP_NOISE_VALUE,
-            RHO2_MAX,
-            RHO2_MIN,
-            PLUGIN_FLOOR,
-            CLAMP_LCB_VAR,
-            REPORT,
-            FIT,
-            PRIOR_MEAN,
-            REFIT_EVERY,
-            LENGTHSCALE,
-            GRID_SIZE,
-            US_ROUNDS,
-        ],
+        parameters: rahbo_params!(FGP_NOISE, US_ROUNDS),
         build: |p| {
             let rounds = p.integer("us_rounds");
             Ok(Box::new(Rahbo::new(
@@ -323,31 +265,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "gp-ucb-hetero",
         description: "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
-        parameters: &[
-            ALPHA,
-            ALPHA_SOURCE,
-            K,
-            LAMBDA,
-            BETA_MODE,
-            BETA_F,
-            BETA_VAR,
-            DELTA,
-            NORM_F,
-            NORM_VAR,
-            GPUCB_NOISE,
-            VARGP_NOISE,
-            VARGP_NOISE_VALUE,
-            RHO2_MAX,
-            RHO2_MIN,
-            PLUGIN_FLOOR,
-            CLAMP_LCB_VAR,
-            REPORT,
-            FIT,
-            PRIOR_MEAN,
-            REFIT_EVERY,
-            LENGTHSCALE,
-            GRID_SIZE,
-        ],
+        parameters: rahbo_params!(GPUCB_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::GpUcb, p)?)),
     },
 ];
