@@ -463,6 +463,8 @@ fn every_name_is_registered() {
         "rosenbrock4",
         "sphere6",
         "sprinkler",
+        "rf-tuning-boke",
+        "xgb-tuning-boke",
     ] {
         assert!(problems::find(name).is_ok(), "{name}");
     }
@@ -851,4 +853,205 @@ fn t17_gp_sanity() {
     for i in 0..2 {
         assert!(post.mean[i].abs() < 1e-9 && (post.variance[i] - 1.0).abs() < 1e-9);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// §4.5: the hyper-parameter tuning tasks on the shipped / generated stand-in data.
+
+use bosweep::problems::Step;
+use bosweep::problems::boke::tuning::{
+    BoostingSettings, Dataset, ForestSettings, Table, TunedModel, TuningTask, fit_boosting,
+    fit_forest, friedman1, kfold, r2_score,
+};
+use rand::SeedableRng;
+
+fn tuning(name: &str, dataset: &str) -> Box<dyn problems::Problem> {
+    problems::find(name)
+        .unwrap()
+        .build(&[("dataset", dataset.into())])
+        .unwrap()
+}
+
+#[test]
+fn tuning_tasks_have_the_spec_bounds_and_reject_unknown_data() {
+    let rf = tuning("rf-tuning-boke", "diabetes");
+    assert_eq!(rf.domain().lower(), &[10.0, 2.0, 2.0, 0.1, 0.0]);
+    assert_eq!(rf.domain().upper(), &[200.0, 30.0, 20.0, 1.0, 0.1]);
+    let xgb = tuning("xgb-tuning-boke", "friedman1");
+    assert_eq!(xgb.domain().lower(), &[10.0, 2.0, 0.01, 0.5, 0.5, 0.0, 1.0]);
+    assert_eq!(
+        xgb.domain().upper(),
+        &[300.0, 12.0, 0.3, 1.0, 1.0, 5.0, 10.0]
+    );
+    for p in [&rf, &xgb] {
+        assert_eq!(p.sense(), Sense::Maximize);
+        assert!(p.optimum(1).is_none());
+    }
+    let bad = problems::find("rf-tuning-boke")
+        .unwrap()
+        .build(&[("dataset", "california".into())]);
+    assert!(matches!(bad, Err(e) if e.to_string().contains("dataset")));
+    // Outside the box: a clear error, no training.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0);
+    let outside = rf.evaluate(
+        &[5.0, 2.0, 2.0, 0.5, 0.0],
+        &Step::new(1, 1).unwrap(),
+        &mut rng,
+    );
+    assert!(outside.is_err());
+}
+
+/// Integers are rounded half up and clamped; every point of one rounding cell is the same
+/// configuration, hence the same value.
+#[test]
+fn tuning_rounds_integer_hyper_parameters_half_up() {
+    let params = bosweep::params::Params::resolve(
+        "problem",
+        "rf-tuning-boke",
+        problems::find("rf-tuning-boke").unwrap().parameters,
+        &[("dataset", "friedman1".into())],
+    )
+    .unwrap();
+    let rf = TuningTask::new("rf-tuning-boke", TunedModel::RandomForest, &params).unwrap();
+    assert_eq!(
+        rf.configuration(&[10.5, 2.49, 19.5, 0.37, 0.05]),
+        [11.0, 2.0, 20.0, 0.37, 0.05]
+    );
+    assert_eq!(
+        rf.configuration(&[200.0, 30.0, 20.0, 1.0, 0.1]),
+        [200.0, 30.0, 20.0, 1.0, 0.1]
+    );
+    let a = rf.cv_r2(&[10.6, 3.4, 2.2, 0.5, 0.0]);
+    let b = rf.cv_r2(&[11.4, 2.5, 1.6, 0.5, 0.0]);
+    assert_eq!(a.to_bits(), b.to_bits());
+}
+
+/// The objective is deterministic (the run's generator plays no part) and its value is the mean
+/// of the five fold R²s, each at most 1; on Friedman #1 it cannot beat the noise ceiling
+/// `1 − 1/Var(y)`, and both models learn the signal.
+#[test]
+fn tuning_values_are_deterministic_fold_means_in_range() {
+    let step = Step::new(1, 1).unwrap();
+    for (name, x) in [
+        ("rf-tuning-boke", vec![20.0, 8.0, 2.0, 0.6, 0.0]),
+        ("xgb-tuning-boke", vec![60.0, 3.0, 0.1, 0.8, 0.8, 0.0, 1.0]),
+    ] {
+        let p = tuning(name, "friedman1");
+        let y1 = p
+            .evaluate(&x, &step, &mut rand_chacha::ChaCha8Rng::seed_from_u64(1))
+            .unwrap()
+            .y;
+        let y2 = p
+            .evaluate(&x, &step, &mut rand_chacha::ChaCha8Rng::seed_from_u64(2))
+            .unwrap()
+            .y;
+        assert_eq!(y1.to_bits(), y2.to_bits(), "{name}");
+        assert_eq!(p.objective_of_interest(&x, 1), Some(y1), "{name}");
+        let data = friedman1(500, 1);
+        let mean = data.y.iter().sum::<f64>() / 500.0;
+        let var = data.y.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / 500.0;
+        assert!(y1 > 0.6 && y1 < 1.0 - 1.0 / var + 0.02, "{name}: R² {y1}");
+    }
+}
+
+/// Hand-checkable CV: a forest of depth-limited trees that each see a constant-target problem
+/// predicts that constant, so the fold R² is that of predicting the training mean, which we
+/// compute directly from the split.
+#[test]
+fn tuning_cv_of_a_constant_model_is_the_training_mean_r2() {
+    let data = Dataset::Diabetes.load().unwrap();
+    let mut expected = 0.0;
+    let mut got = 0.0;
+    for (train, test) in kfold(data.rows()) {
+        let (train, test) = (data.select(&train), data.select(&test));
+        let mean = train.y.iter().sum::<f64>() / train.rows() as f64;
+        expected += r2_score(&test.y, &vec![mean; test.rows()]);
+        // Boosting with a single stump that no split can pass (γ beyond any gain): base score
+        // = training mean, one leaf of value lr·S/(W+λ) with S = Σ residuals ≈ 0 on the rows
+        // sampled with subsample = 1.
+        let settings = BoostingSettings {
+            n_estimators: 1,
+            max_depth: 2,
+            learning_rate: 0.1,
+            subsample: 1.0,
+            colsample_bytree: 1.0,
+            gamma: 1e12,
+            min_child_weight: 1.0,
+        };
+        let model = fit_boosting(
+            &train,
+            &settings,
+            &mut rand_chacha::ChaCha8Rng::seed_from_u64(0),
+        );
+        assert_eq!(model.trees()[0].leaves(), 1);
+        let predicted: Vec<f64> = (0..test.rows()).map(|i| model.predict(&test, i)).collect();
+        got += r2_score(&test.y, &predicted);
+    }
+    assert!((got - expected).abs() < 1e-9, "{got} vs {expected}");
+    assert!(
+        expected / 5.0 < 0.0,
+        "R² of the training mean is slightly negative"
+    );
+}
+
+/// A forest fits a noise-free step exactly away from the step.
+#[test]
+fn tuning_forest_fits_a_separable_step() {
+    let x: Vec<f64> = (0..40).map(|i| i as f64).collect();
+    let table = Table {
+        y: x.iter()
+            .map(|v| if *v < 20.0 { 3.0 } else { -1.0 })
+            .collect(),
+        x,
+        features: 1,
+    };
+    let settings = ForestSettings {
+        n_estimators: 30,
+        max_depth: 4,
+        min_samples_split: 2,
+        max_features: 1.0,
+        min_impurity_decrease: 0.0,
+    };
+    let forest = fit_forest(
+        &table,
+        &settings,
+        &mut rand_chacha::ChaCha8Rng::seed_from_u64(4),
+    );
+    // Each tree splits once, at the midpoint between the in-bag rows on either side of the
+    // step (19.5 only when rows 19 and 20 are both in the bag), so rows far from the step are
+    // always on the right side; near it the forest averages, monotonically.
+    let predicted: Vec<f64> = (0..40).map(|i| forest.predict(&table, i)).collect();
+    for i in (0..10).chain(30..40) {
+        assert!(
+            (predicted[i] - table.y[i]).abs() < 1e-12,
+            "row {i}: {predicted:?}"
+        );
+    }
+    assert!(predicted.windows(2).all(|w| w[1] <= w[0]), "{predicted:?}");
+    assert!(predicted[15] > 2.9 && predicted[25] < -0.9, "{predicted:?}");
+}
+
+/// BOKE runs on a tuning task end to end: the trace's objective equals the observation, there
+/// is no regret (optimum unknown), and the best value never decreases.
+#[test]
+fn boke_tunes_boosted_trees_end_to_end() {
+    let (summary, lines) = run(
+        "boke",
+        &[("candidates", ParamValue::Number(200.0))],
+        "xgb-tuning-boke",
+        13,
+        10,
+        3,
+    );
+    let steps: Vec<_> = lines.iter().filter(|l| l.get("iter").is_some()).collect();
+    assert_eq!(steps.len(), 13);
+    let mut best = f64::NEG_INFINITY;
+    for l in steps {
+        assert_eq!(l["f"], l["y"]);
+        assert!(l["simple_regret"].is_null());
+        let b = l["best_value"].as_f64().unwrap();
+        assert!(b >= best);
+        best = b;
+    }
+    assert!(summary.best_value > 0.0 && summary.best_value < 1.0);
 }

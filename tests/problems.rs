@@ -44,13 +44,15 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 /// Every problem with a parameter set worth checking: the defaults, and other dimensions for
 /// the scalable ones.
 /// Problems of other papers, tested in their own files (`tests/rahbo.rs`, `tests/pe_gp_ucb.rs`,
-/// `tests/sbo_drbo_kde.rs`): maximised mean-variance objectives, finite time-varying domains,
+/// `tests/sbo_drbo_kde.rs`, `tests/boke.rs` for BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
 /// contextual expectations. The checks here are of the classic test functions.
 const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
     "branin-hetero",
     "swissfel-standin",
     "rf-tuning",
+    "rf-tuning-boke",
+    "xgb-tuning-boke",
     "ackley-ctx",
     "ackley-ctx4",
     "branin-ctx",

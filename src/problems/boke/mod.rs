@@ -1,10 +1,12 @@
 //! The problems of BOKE (`specs/boke.md` §4.3–4.4) that the classic registry lacks: the
 //! standardised Goldstein–Price, Rosenbrock-4 and Sphere-6 of Picheny et al. (2013), and the 8-D
-//! garden-sprinkler computer model. Forrester, six-hump camel and Hartmann-3 are the classic
+//! garden-sprinkler computer model, and the random-forest and boosted-trees tuning tasks (§4.5) on
+//! shipped stand-in data. Forrester, six-hump camel and Hartmann-3 are the classic
 //! entries of the same names.
 
 mod sprinkler;
 mod standardised;
+pub mod tuning;
 
 pub use sprinkler::{Sprinkler, SprinklerOutput, SprinklerOutputs, simulate};
 pub use standardised::{GoldsteinPriceLog, Rosenbrock4Standardised, Sphere6Standardised};
@@ -13,6 +15,16 @@ use super::Entry;
 use super::functions::{Rosenbrock, Sphere};
 use super::registry::{NOISE_STD, noisy};
 use crate::params::{ParamKind, ParamSpec};
+use tuning::{Dataset, TunedModel, TuningTask};
+
+const DATASET: ParamSpec = ParamSpec {
+    name: "dataset",
+    kind: ParamKind::Choice {
+        default: "diabetes",
+        options: Dataset::NAMES,
+    },
+    description: "stand-in data: scikit-learn's diabetes (442 × 10, shipped) or Friedman #1 (500 × 10, generated)",
+};
 
 const FORM: ParamSpec = ParamSpec {
     name: "form",
@@ -69,6 +81,30 @@ pub(in crate::problems) static ENTRIES: &[Entry] = &[
                 _ => SprinklerOutput::Range,
             };
             Ok(noisy(Sprinkler::new(output)?, p))
+        },
+    },
+    Entry {
+        name: "rf-tuning-boke",
+        description: "random-forest regression, maximise the 5-fold CV R² over (n_estimators 10–200, max_depth 2–30, min_samples_split 2–20, max_features 0.1–1, min_impurity_decrease 0–0.1); deterministic",
+        parameters: &[DATASET],
+        build: |p| {
+            Ok(Box::new(TuningTask::new(
+                "rf-tuning-boke",
+                TunedModel::RandomForest,
+                p,
+            )?))
+        },
+    },
+    Entry {
+        name: "xgb-tuning-boke",
+        description: "gradient-boosted trees (XGBoost-style), maximise the 5-fold CV R² over (n_estimators 10–300, max_depth 2–12, learning_rate .01–.3, subsample .5–1, colsample_bytree .5–1, gamma 0–5, min_child_weight 1–10); deterministic",
+        parameters: &[DATASET],
+        build: |p| {
+            Ok(Box::new(TuningTask::new(
+                "xgb-tuning-boke",
+                TunedModel::Boosting,
+                p,
+            )?))
         },
     },
 ];
