@@ -1055,3 +1055,36 @@ fn boke_tunes_boosted_trees_end_to_end() {
     }
     assert!(summary.best_value > 0.0 && summary.best_value < 1.0);
 }
+
+/// T6/T7 through the algorithm: every BOKE step records the bandwidth `t^(−1/(d+4))/√12` and
+/// `β_t = 2ς² ln(2π²t²/(3δ))` with `ς = 0.3·sd(y)` (population sd of the observations so far,
+/// maximisation sense), t the current data-set size — the schedules' reference values
+/// (`model::smoothing`, `algorithms::boke::schedules` unit tests) are the ones in use.
+#[test]
+fn t6_t7_boke_steps_use_the_scott_bandwidth_and_theorem_4_13_beta() {
+    let (_, lines) = run(
+        "boke",
+        &[("candidates", ParamValue::Number(100.0))],
+        "goldstein-price-log",
+        16,
+        10,
+        5,
+    );
+    let mut ys: Vec<f64> = Vec::new();
+    for l in lines.iter().filter(|l| l.get("iter").is_some()) {
+        if l["phase"] == "opt" {
+            let t = ys.len() as f64;
+            let h = t.powf(-1.0 / 6.0) / 12f64.sqrt();
+            assert_close(l["extra"]["bandwidth"].as_f64().unwrap(), h, 1e-12, "h_t");
+            let mean = ys.iter().sum::<f64>() / t;
+            let sd = (ys.iter().map(|y| (y - mean).powi(2)).sum::<f64>() / t).sqrt();
+            let varsigma = 0.3 * sd;
+            let pi2 = std::f64::consts::PI.powi(2);
+            let beta = 2.0 * varsigma * varsigma * (2.0 * pi2 * t * t / (3.0 * 0.1)).ln();
+            assert_close(l["extra"]["beta"].as_f64().unwrap(), beta, 1e-9, "β_t");
+        }
+        // Goldstein–Price is minimised; the algorithm maximises −y (sd is sign-free anyway).
+        ys.push(-l["y"].as_f64().unwrap());
+    }
+    assert_eq!(ys.len(), 16);
+}
