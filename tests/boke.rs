@@ -1088,3 +1088,34 @@ fn t6_t7_boke_steps_use_the_scott_bandwidth_and_theorem_4_13_beta() {
     }
     assert_eq!(ys.len(), 16);
 }
+
+/// T9 spot checks: the standardised Goldstein–Price and Rosenbrock-4 at random unit-cube points
+/// against the formulas of spec §4.3 written out independently here.
+#[test]
+fn t9_standardised_functions_match_independent_formulas_at_random_points() {
+    let gp = GoldsteinPriceLog::new();
+    let rosen = Rosenbrock4Standardised::new().unwrap();
+    let mut rng = common::rng(11);
+    for _ in 0..25 {
+        let u = common::uniform_points(&mut rng, 1, 4, 0.0, 1.0)
+            .row(0)
+            .to_vec();
+        let (x1, x2) = (4.0 * u[0] - 2.0, 4.0 * u[1] - 2.0);
+        let a = 1.0
+            + (x1 + x2 + 1.0).powi(2)
+                * (19.0 - 14.0 * x1 + 3.0 * x1 * x1 - 14.0 * x2 + 6.0 * x1 * x2 + 3.0 * x2 * x2);
+        let b = 30.0
+            + (2.0 * x1 - 3.0 * x2).powi(2)
+                * (18.0 - 32.0 * x1 + 12.0 * x1 * x1 + 48.0 * x2 - 36.0 * x1 * x2 + 27.0 * x2 * x2);
+        let want = ((a * b).ln() - 8.6928) / 2.4269;
+        let got = gp.value(&gp.domain().from_unit(&u[..2]));
+        assert_close(got, want, 1e-10 * (1.0 + want.abs()), "goldstein-price log");
+        let x: Vec<f64> = u.iter().map(|v| 15.0 * v - 5.0).collect();
+        let r: f64 = (0..3)
+            .map(|i| 100.0 * (x[i + 1] - x[i] * x[i]).powi(2) + (1.0 - x[i]).powi(2))
+            .sum();
+        let want = (r - 382658.057227524) / 375264.858362295;
+        let got = rosen.value(&rosen.domain().from_unit(&u));
+        assert_close(got, want, 1e-10 * (1.0 + want.abs()), "rosenbrock4 std");
+    }
+}
