@@ -19,6 +19,7 @@
 
 use std::time::Instant;
 
+use clarabel::solver::DefaultSolver;
 use rand::RngExt;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
@@ -110,7 +111,8 @@ impl DrboMmd {
 }
 
 /// `α(u)` and its Danskin gradient at the unit-cube decision `u`: one engine call for the UCB
-/// values at `u` and `u ± h e_i` (one-sided at a bound), one program at `u`.
+/// values at `u` and `u ± h e_i` (one-sided at a bound), one program at `u` (on `cache`'s
+/// solver, one per restart).
 fn value_gradient(
     engine: &dyn Engine,
     gp: &GpState,
@@ -118,6 +120,7 @@ fn value_gradient(
     program: &MmdProgram,
     kappa: f64,
     u: &[f64],
+    cache: &mut Option<DefaultSolver<f64>>,
 ) -> Result<(f64, Vec<f64>), EngineError> {
     let dim = u.len();
     let mut data = Vec::with_capacity((2 * dim + 1) * dim);
@@ -134,7 +137,7 @@ fn value_gradient(
     }
     let rows = pair_values(engine, gp, &Points::new(data, dim)?, grid, kappa)?;
     let n = grid.rows();
-    let worst = program.solve(&rows[..n])?;
+    let worst = program.solve_with(&rows[..n], cache)?;
     let gradient = (0..dim)
         .map(|i| {
             let (minus, plus) = (&rows[(2 * i + 1) * n..], &rows[(2 * i + 2) * n..]);
@@ -174,7 +177,7 @@ impl Algorithm for DrboMmd {
         let cpu = CpuEngine::new();
         let options = LbfgsbOptions {
             max_iters: self.params.integer("max_iters"),
-            gtol: self.params.number("tolerance"),
+            gtol: self.params.number("gradient_tolerance"),
             ftol: self.params.number("tolerance"),
             ..LbfgsbOptions::default()
         };
@@ -182,11 +185,12 @@ impl Algorithm for DrboMmd {
         let refined: Vec<(Vec<f64>, f64, usize)> = top
             .par_iter()
             .map(|&(index, _)| {
-                let mut evaluations = 0;
+                let (mut evaluations, mut cache) = (0, None);
                 let run = lbfgsb::minimize(
                     |u: &[f64]| {
                         evaluations += 1;
-                        let (v, g) = value_gradient(&cpu, gp, &grid, &program, kappa, u)?;
+                        let (v, g) =
+                            value_gradient(&cpu, gp, &grid, &program, kappa, u, &mut cache)?;
                         Ok::<_, EngineError>((-v, g.iter().map(|d| -d).collect()))
                     },
                     candidates.row(index),

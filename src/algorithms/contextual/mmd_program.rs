@@ -157,6 +157,36 @@ impl MmdProgram {
         self.radius
     }
 
+    /// A Clarabel solver for cost `g`, set up so that the cost can be updated in place.
+    fn new_solver(&self, g: &[f64]) -> Result<DefaultSolver<f64>, EngineError> {
+        let n = self.grid_size();
+        let settings = DefaultSettingsBuilder::default()
+            .verbose(false)
+            .tol_gap_abs(SOLVER_TOLERANCE)
+            .tol_gap_rel(SOLVER_TOLERANCE)
+            .tol_feas(SOLVER_TOLERANCE)
+            .max_iter(100)
+            .presolve_enable(false)
+            .input_sparse_dropzeros(false)
+            .build()
+            .map_err(|e| EngineError::invalid(format!("drbo-mmd: solver settings: {e:?}")))?;
+        let cones = [
+            SupportedConeT::ZeroConeT(1),
+            SupportedConeT::NonnegativeConeT(n),
+            SupportedConeT::SecondOrderConeT(1 + self.factor_rows),
+        ];
+        let quadratic = CscMatrix::zeros((n, n));
+        DefaultSolver::new(
+            &quadratic,
+            g,
+            &self.constraints,
+            &self.rhs,
+            &cones,
+            settings,
+        )
+        .map_err(|e| EngineError::invalid(format!("drbo-mmd: solver setup: {e}")))
+    }
+
     /// Valid bounds `(lower, upper)` on `V(g)` (module docs), with the feasible distribution
     /// attaining `upper`.
     pub fn bounds(&self, g: &[f64]) -> (f64, f64, Vec<f64>) {
@@ -186,6 +216,17 @@ impl MmdProgram {
 
     /// `V(g)`, exactly when the bounds meet, else by Clarabel.
     pub fn solve(&self, g: &[f64]) -> Result<WorstCase, EngineError> {
+        self.solve_with(g, &mut None)
+    }
+
+    /// [`MmdProgram::solve`] reusing `cache`'s Clarabel solver (set up on its first use): only
+    /// the cost vector changes between candidates, so the constraint data, its equilibration and
+    /// the KKT system's symbolic factorisation are built once per cache.
+    pub fn solve_with(
+        &self,
+        g: &[f64],
+        cache: &mut Option<DefaultSolver<f64>>,
+    ) -> Result<WorstCase, EngineError> {
         let n = self.grid_size();
         if g.len() != n || g.iter().any(|v| !v.is_finite()) {
             return Err(EngineError::invalid(format!(
@@ -203,29 +244,15 @@ impl MmdProgram {
                 solve: Solve::Bounds,
             });
         }
-        let settings = DefaultSettingsBuilder::default()
-            .verbose(false)
-            .tol_gap_abs(SOLVER_TOLERANCE)
-            .tol_gap_rel(SOLVER_TOLERANCE)
-            .tol_feas(SOLVER_TOLERANCE)
-            .max_iter(100)
-            .build()
-            .map_err(|e| EngineError::invalid(format!("drbo-mmd: solver settings: {e:?}")))?;
-        let cones = [
-            SupportedConeT::ZeroConeT(1),
-            SupportedConeT::NonnegativeConeT(n),
-            SupportedConeT::SecondOrderConeT(1 + self.factor_rows),
-        ];
-        let quadratic = CscMatrix::zeros((n, n));
-        let mut solver = DefaultSolver::new(
-            &quadratic,
-            g,
-            &self.constraints,
-            &self.rhs,
-            &cones,
-            settings,
-        )
-        .map_err(|e| EngineError::invalid(format!("drbo-mmd: solver setup: {e}")))?;
+        let solver = match cache {
+            Some(solver) => {
+                solver
+                    .update_q(&g.to_vec())
+                    .map_err(|e| EngineError::invalid(format!("drbo-mmd: solver update: {e}")))?;
+                solver
+            }
+            None => cache.insert(self.new_solver(g)?),
+        };
         solver.solve();
         let solution = &solver.solution;
         match solution.status {
@@ -281,11 +308,12 @@ pub fn screened_top_k(
     order.sort_by(|&a, &b| bounds[b].1.total_cmp(&bounds[a].1).then(a.cmp(&b)));
     let mut best: Vec<(usize, f64)> = Vec::with_capacity(k + 1);
     let mut solves = 0;
+    let mut cache = None;
     for i in order {
         if best.len() == k && bounds[i].1 < best[k - 1].1 {
             break;
         }
-        let worst = program.solve(&rows[i * n..(i + 1) * n])?;
+        let worst = program.solve_with(&rows[i * n..(i + 1) * n], &mut cache)?;
         solves += usize::from(worst.solve != Solve::Bounds);
         best.push((i, worst.value));
         best.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -333,6 +361,20 @@ mod tests {
             "the solver improves on the segment bound"
         );
         assert!((v.weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_reused_solver_gives_the_fresh_solver_values() {
+        let p = program(0.2);
+        let mut cache = None;
+        for shift in 0..6 {
+            let g: Vec<f64> = (0..5)
+                .map(|j| ((j + shift) as f64 * 1.3).sin() + 0.1 * shift as f64)
+                .collect();
+            let fresh = p.solve(&g).unwrap().value;
+            let reused = p.solve_with(&g, &mut cache).unwrap().value;
+            assert!((fresh - reused).abs() < 1e-8, "{fresh} vs {reused}");
+        }
     }
 
     #[test]

@@ -158,6 +158,13 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
                 "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
             ),
             real(
+                "gradient_tolerance",
+                1e-5,
+                0.0,
+                1.0,
+                "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf); `tolerance` is the relative-decrease test"
+            ),
+            real(
                 "mmd_radius_scale",
                 1.0,
                 0.0,
