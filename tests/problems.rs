@@ -59,6 +59,7 @@ const OTHER_PAPERS: &[&str] = &[
     "hartmann-ctx",
     "hartmann-mixture-ctx",
     "newsvendor",
+    "portfolio",
 ];
 
 /// The classic test functions: the registry without [`OTHER_PAPERS`] and the PE-GP-UCB paper's

@@ -530,3 +530,352 @@ fn branin_factorisation_identity() {
         );
     }
 }
+
+// ---- DRBO-MMD's inner program and the portfolio stand-in ----
+
+use bosweep::algorithms::contextual::{MmdProgram, Solve, screened_top_k};
+use nalgebra::DMatrix;
+
+/// Matérn-5/2 Gram matrix of `points` (1-D) with lengthscale `ls` and variance `var`.
+fn matern_gram(points: &[f64], ls: f64, var: f64) -> DMatrix<f64> {
+    DMatrix::from_fn(points.len(), points.len(), |a, b| {
+        let r = 5f64.sqrt() * (points[a] - points[b]).abs() / ls;
+        var * (1.0 + r + r * r / 3.0) * (-r).exp()
+    })
+}
+
+/// A random distribution on `n` atoms with a few empty ones (like snapped observed contexts).
+fn random_reference(rng: &mut rand_chacha::ChaCha8Rng, n: usize) -> Vec<f64> {
+    let raw: Vec<f64> = (0..n)
+        .map(|_| {
+            if rng.random::<f64>() < 0.3 {
+                0.0
+            } else {
+                rng.random::<f64>()
+            }
+        })
+        .collect();
+    let raw = if raw.iter().sum::<f64>() == 0.0 {
+        vec![1.0; n]
+    } else {
+        raw
+    };
+    let total: f64 = raw.iter().sum();
+    raw.iter().map(|v| v / total).collect()
+}
+
+/// DRBO-MMD's inner program on two atoms has a closed form: w = (1 − s, s) with
+/// |s − ŵ₂| ≤ ε/√(k₁₁ + k₂₂ − 2k₁₂), s ∈ [0, 1], and a linear objective, so the minimum sits at
+/// an end of that interval.
+#[test]
+fn mmd_program_matches_the_two_atom_closed_form() {
+    let mut rng = common::rng(11);
+    for _ in 0..200 {
+        let pts = [rng.random::<f64>(), rng.random::<f64>()];
+        let kernel = matern_gram(&pts, 0.05 + rng.random::<f64>(), 0.5 + rng.random::<f64>());
+        let p = rng.random::<f64>();
+        let radius = 1.5 * rng.random::<f64>();
+        let g = [
+            4.0 * rng.random::<f64>() - 2.0,
+            4.0 * rng.random::<f64>() - 2.0,
+        ];
+        let program = MmdProgram::new(&kernel, vec![1.0 - p, p], radius).unwrap();
+        let spread = (kernel[(0, 0)] + kernel[(1, 1)] - 2.0 * kernel[(0, 1)]).sqrt();
+        let half = radius / spread;
+        let ends = [(p - half).max(0.0), (p + half).min(1.0)];
+        let exact = ends
+            .iter()
+            .map(|s| g[0] * (1.0 - s) + g[1] * s)
+            .fold(f64::INFINITY, f64::min);
+        let got = program.solve(&g).unwrap();
+        assert!(
+            (got.value - exact).abs() < 1e-7 * (1.0 + g[0].abs().max(g[1].abs())),
+            "radius {radius} p {p} g {g:?}: {} vs {exact} ({:?})",
+            got.value,
+            got.solve
+        );
+    }
+}
+
+/// DRBO-MMD's inner program on three atoms against brute force over a fine triangular grid of
+/// the simplex (every feasible grid point bounds the minimum from above; the grid's resolution
+/// bounds it from below).
+#[test]
+fn mmd_program_matches_brute_force_on_three_atoms() {
+    let mut rng = common::rng(12);
+    let steps = 600;
+    for case in 0..12 {
+        let pts = [0.0, 0.5, 1.0];
+        let kernel = matern_gram(&pts, 0.2 + 0.6 * rng.random::<f64>(), 1.0);
+        let reference = random_reference(&mut rng, 3);
+        let radius = 0.05 + 0.6 * rng.random::<f64>();
+        let g: Vec<f64> = (0..3).map(|_| 4.0 * rng.random::<f64>() - 2.0).collect();
+        let program = MmdProgram::new(&kernel, reference.clone(), radius).unwrap();
+        let got = program.solve(&g).unwrap();
+        let mut brute = f64::INFINITY;
+        for i in 0..=steps {
+            for j in 0..=steps - i {
+                let w = [
+                    i as f64 / steps as f64,
+                    j as f64 / steps as f64,
+                    (steps - i - j) as f64 / steps as f64,
+                ];
+                let d: Vec<f64> = (0..3).map(|k| w[k] - reference[k]).collect();
+                let quad: f64 = (0..3)
+                    .map(|a| (0..3).map(|b| d[a] * kernel[(a, b)] * d[b]).sum::<f64>())
+                    .sum();
+                if quad <= radius * radius {
+                    brute = brute.min((0..3).map(|k| w[k] * g[k]).sum());
+                }
+            }
+        }
+        assert!(
+            got.value <= brute + 1e-8,
+            "case {case}: {} above a feasible {brute}",
+            got.value
+        );
+        assert!(
+            got.value >= brute - 2e-2,
+            "case {case}: {} far below the grid's {brute}",
+            got.value
+        );
+        // The returned distribution is feasible and attains the value.
+        let w = &got.weights;
+        assert!(w.iter().all(|v| *v >= 0.0) && (w.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let d: Vec<f64> = (0..3).map(|k| w[k] - reference[k]).collect();
+        let quad: f64 = (0..3)
+            .map(|a| (0..3).map(|b| d[a] * kernel[(a, b)] * d[b]).sum::<f64>())
+            .sum();
+        assert!(
+            quad <= radius * radius + 1e-7,
+            "{quad} vs {}",
+            radius * radius
+        );
+        let attained: f64 = (0..3).map(|k| w[k] * g[k]).sum();
+        assert!((attained - got.value).abs() < 1e-9);
+    }
+}
+
+/// The limits and properties of the worst case: ε = 0 gives `ŵᵀg`, a large ε gives `min g`, the
+/// value is non-increasing in ε, lies between its bounds, and is positive-affine equivariant.
+#[test]
+fn mmd_program_limits_and_properties() {
+    let mut rng = common::rng(13);
+    let grid: Vec<f64> = (0..25).map(|i| i as f64 / 24.0).collect();
+    for _ in 0..5 {
+        let kernel = matern_gram(&grid, 0.1 + 0.4 * rng.random::<f64>(), 1.0);
+        let reference = random_reference(&mut rng, grid.len());
+        let g: Vec<f64> = grid
+            .iter()
+            .map(|c| (7.0 * c).sin() + rng.random::<f64>())
+            .collect();
+        let expectation: f64 = reference.iter().zip(&g).map(|(w, v)| w * v).sum();
+        let minimum = g.iter().copied().fold(f64::INFINITY, f64::min);
+        let at = |radius: f64, g: &[f64]| {
+            MmdProgram::new(&kernel, reference.clone(), radius)
+                .unwrap()
+                .solve(g)
+                .unwrap()
+        };
+        assert!((at(0.0, &g).value - expectation).abs() < 1e-12);
+        let far = at(10.0, &g);
+        assert_eq!(far.value, minimum);
+        assert_eq!(far.solve, Solve::Bounds);
+        let mut previous = expectation;
+        for radius in [0.01, 0.05, 0.1, 0.2, 0.4, 0.8] {
+            let program = MmdProgram::new(&kernel, reference.clone(), radius).unwrap();
+            let (lower, upper, _) = program.bounds(&g);
+            let v = program.solve(&g).unwrap().value;
+            assert!(
+                v <= previous + 1e-8,
+                "radius {radius}: {v} after {previous}"
+            );
+            assert!(lower <= v && v <= upper, "{lower} ≤ {v} ≤ {upper}");
+            let shifted: Vec<f64> = g.iter().map(|v| 2.5 * v - 1.0).collect();
+            let w = program.solve(&shifted).unwrap().value;
+            assert!(
+                (w - (2.5 * v - 1.0)).abs() < 1e-7,
+                "{w} vs {}",
+                2.5 * v - 1.0
+            );
+            previous = v;
+        }
+    }
+}
+
+/// The bound-screened top-k returns the same candidates and values as solving every program.
+#[test]
+fn screened_top_k_equals_solving_everything() {
+    let mut rng = common::rng(14);
+    let grid: Vec<f64> = (0..16).map(|i| i as f64 / 15.0).collect();
+    let kernel = matern_gram(&grid, 0.3, 1.0);
+    for radius in [0.05, 0.3, 1.0] {
+        let program = MmdProgram::new(&kernel, random_reference(&mut rng, 16), radius).unwrap();
+        let rows: Vec<f64> = (0..40 * 16).map(|_| rng.random::<f64>()).collect();
+        let mut all: Vec<(usize, f64)> = rows
+            .chunks(16)
+            .enumerate()
+            .map(|(i, g)| (i, program.solve(g).unwrap().value))
+            .collect();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        for k in [1, 5] {
+            let (top, solves) = screened_top_k(&program, &rows, k).unwrap();
+            assert_eq!(top, all[..k].to_vec(), "radius {radius}, k {k}");
+            assert!(solves <= 40);
+        }
+    }
+}
+
+/// DRBO-MMD end to end on the newsvendor: a short run with small settings, its MMD radius
+/// schedule in the trace, decisions in the box, and the same trace for the same seed.
+#[test]
+fn drbo_mmd_runs_on_the_newsvendor() {
+    let run = |seed| {
+        let params: Vec<(&str, ParamValue)> = vec![
+            ("raw_samples", 16.0.into()),
+            ("restarts", 2.0.into()),
+            ("max_iters", 15.0.into()),
+            ("grid_size", 25.0.into()),
+        ];
+        let (_, lines) = traced_run(
+            &CpuEngine::new(),
+            &RunRequest {
+                algo: "drbo-mmd",
+                params: &params,
+                problem: "newsvendor",
+                budget: 14,
+                init: 10,
+                seed,
+            },
+        );
+        lines
+    };
+    let lines = run(100);
+    for (n, line) in (10..14).zip(&lines[11..]) {
+        let radius = line["extra"]["mmd_radius"].as_f64().unwrap();
+        let expected = bosweep::algorithms::contextual::mmd_radius(n);
+        assert!((radius - expected).abs() < 1e-12, "{radius} vs {expected}");
+        let x = line["x"][0].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&x));
+        assert!(line["extra"]["acquisition"].as_f64().unwrap().is_finite());
+    }
+    assert_eq!(
+        common::without_timings(&lines),
+        common::without_timings(&run(100))
+    );
+}
+
+fn portfolio(law: &str) -> Box<dyn Problem> {
+    build("portfolio", &[("context_law", law.into())]).unwrap()
+}
+
+/// The portfolio stand-in's expectation (tensor Gauss–Legendre) agrees with plain Monte Carlo
+/// over the environment's own context draws, and with a 4× finer rule to 1e-4.
+#[test]
+fn portfolio_expectation_matches_monte_carlo_and_a_finer_rule() {
+    use bosweep::problems::contextual::{
+        ContextLaw, Marginal, PORTFOLIO_RULE, clip_unit, portfolio_value,
+    };
+    for (name, law) in [
+        (
+            "uniform",
+            ContextLaw::iid(Marginal::Uniform { lo: 0.0, hi: 1.0 }, 2),
+        ),
+        (
+            "normal",
+            ContextLaw::iid(
+                Marginal::Normal {
+                    mean: 0.5,
+                    std: 0.1,
+                },
+                2,
+            ),
+        ),
+    ] {
+        let p = portfolio(name);
+        let coarse = Objective::portfolio(&law, PORTFOLIO_RULE);
+        let fine = Objective::portfolio(&law, (256, 4));
+        let mut rng = common::rng(15);
+        for x in [[0.2, 0.5, 0.5], [0.45, 0.7, 0.3], [0.9, 0.1, 0.0]] {
+            let quadrature = f(&*p, &x);
+            assert_eq!(quadrature, coarse.expected(&x, &law));
+            assert!(
+                (quadrature - fine.expected(&x, &law)).abs() < 1e-4,
+                "{name} {x:?}"
+            );
+            let draws = 40_000;
+            let values: Vec<f64> = (0..draws)
+                .map(|_| portfolio_value(&x, &clip_unit(&law.sample(&mut rng))))
+                .collect();
+            let mean = values.iter().sum::<f64>() / draws as f64;
+            let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (draws - 1) as f64;
+            let se = (var / draws as f64).sqrt();
+            assert!(
+                (mean - quadrature).abs() < 4.0 * se + 1e-9,
+                "{name} {x:?}: MC {mean} ± {se} vs {quadrature}"
+            );
+        }
+    }
+}
+
+/// The stored portfolio optima: F there is the problem's optimum value, and beats a 5³ grid and
+/// the neighbouring points at ±0.01 per coordinate.
+#[test]
+fn portfolio_optima_beat_a_grid_and_their_neighbours() {
+    for law in ["uniform", "normal"] {
+        let p = portfolio(law);
+        let opt = p.optimum(1).unwrap();
+        let x = &opt.locations[0];
+        assert_eq!(opt.value, f(&*p, x));
+        for i in 0..5 {
+            for j in 0..5 {
+                for k in 0..5 {
+                    let y = [i as f64 / 4.0, j as f64 / 4.0, k as f64 / 4.0];
+                    assert!(f(&*p, &y) <= opt.value, "{law}: {y:?}");
+                }
+            }
+        }
+        for d in 0..3 {
+            for step in [-0.01, 0.01] {
+                let mut y = x.clone();
+                y[d] = (y[d] + step).clamp(0.0, 1.0);
+                assert!(f(&*p, &y) <= opt.value + 1e-12, "{law}: {y:?}");
+            }
+        }
+    }
+}
+
+/// The portfolio environment: contexts in [0, 1]², observations are f at the reported context,
+/// the best policy depends on the context, and a bad law is a configuration error.
+#[test]
+fn portfolio_environment_and_context_dependence() {
+    use bosweep::problems::Step;
+    use bosweep::problems::contextual::portfolio_value;
+    let p = portfolio("normal");
+    let step = Step::new(1, 1).unwrap();
+    let mut rng = common::rng(16);
+    let x = [0.4, 0.6, 0.5];
+    for _ in 0..200 {
+        let o = p.evaluate(&x, &step, &mut rng).unwrap();
+        let c = o.context.unwrap();
+        assert!(c.len() == 2 && c.iter().all(|v| (0.0..=1.0).contains(v)));
+        assert_eq!(o.y, portfolio_value(&x, &c));
+    }
+    let best_for = |c: [f64; 2]| {
+        let mut best = (f64::NEG_INFINITY, [0.0; 3]);
+        for i in 0..=10 {
+            for j in 0..=10 {
+                for k in 0..=10 {
+                    let y = [i as f64 / 10.0, j as f64 / 10.0, k as f64 / 10.0];
+                    let v = portfolio_value(&y, &c);
+                    if v > best.0 {
+                        best = (v, y);
+                    }
+                }
+            }
+        }
+        best.1
+    };
+    assert_ne!(best_for([0.0, 0.0]), best_for([1.0, 1.0]));
+    assert!(build("portfolio", &[("context_law", "cauchy".into())]).is_err());
+}

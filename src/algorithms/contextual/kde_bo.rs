@@ -165,7 +165,7 @@ impl KdeBo {
         })
     }
 
-    fn kappa_at(&self, t: usize, decision_dim: usize) -> f64 {
+    pub(super) fn kappa_at(&self, t: usize, decision_dim: usize) -> f64 {
         match self.kappa {
             Kappa::Constant(k) => k,
             Kappa::Theory { a, b, r } => theory_beta(t, decision_dim, a, b, r).max(0.0).sqrt(),
@@ -173,7 +173,7 @@ impl KdeBo {
     }
 
     /// Context points in `[lo, hi]^Dc` mapped to the GP's unit cube.
-    fn to_unit(&self, points: Points) -> Result<Points, AlgorithmError> {
+    pub(super) fn to_unit(&self, points: Points) -> Result<Points, AlgorithmError> {
         let width = self.context_hi - self.context_lo;
         let data = points
             .as_slice()
@@ -196,7 +196,7 @@ impl KdeBo {
     }
 
     /// The observed contexts, `n × Dc`.
-    fn context_points(&self) -> Result<Points, AlgorithmError> {
+    pub(super) fn context_points(&self) -> Result<Points, AlgorithmError> {
         let dim = self.context_dim.ok_or_else(|| {
             AlgorithmError::Config(format!(
                 "{} needs a problem whose environment reports a context",
@@ -284,7 +284,7 @@ impl KdeBo {
         })
     }
 
-    fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
+    pub(super) fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
         let contexts = self.context_points()?;
         let dx = ctx.domain.dim();
         let dc = contexts.dim();

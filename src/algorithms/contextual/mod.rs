@@ -1,16 +1,20 @@
 //! Stochastic and distributionally robust BO over an uncontrollable continuous context
-//! (`specs/sbo-drbo-kde.md`): SBO-KDE, DRBO-KDE and the StableOpt and DRBO-MMD-MinimaxApprox
-//! baselines. The context-blind
+//! (`specs/sbo-drbo-kde.md`): SBO-KDE, DRBO-KDE and the StableOpt, DRBO-MMD and
+//! DRBO-MMD-MinimaxApprox baselines. The context-blind
 //! GP-UCB baseline is the registry's `gp-ucb` (its GP ignores contexts).
 
 mod acquisition;
+mod drbo_mmd;
 mod kde_bo;
 mod mmd;
+mod mmd_program;
 mod schedules;
 
 pub use acquisition::{PairAcquisition, Reduction};
+pub use drbo_mmd::DrboMmd;
 pub use kde_bo::{KdeBo, Method};
 pub use mmd::{MmdBall, context_grid, pair_values};
+pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
@@ -73,7 +77,7 @@ macro_rules! kde_bo_params {
             ParamSpec {
                 name: "optimizer_profile",
                 kind: ParamKind::Choice { default: "paper", options: &["paper", "full"] },
-                description: "paper: 32 raw samples and 5 restarts for DRBO-KDE, 1024 and 50 otherwise; full: 1024 and 50 for all",
+                description: "paper: 32 raw samples and 5 restarts for DRBO-KDE and DRBO-MMD, 1024 and 50 otherwise; full: 1024 and 50 for all",
             },
             integer("raw_samples", 0, 0, 1 << 20, "Sobol candidates of the acquisition grid; 0 = the profile's"),
             integer("restarts", 0, 0, 4096, "best grid points refined by L-BFGS-B; 0 = the profile's"),
@@ -116,7 +120,7 @@ const RADIUS_SCALE: ParamSpec = real(
     "DRBO-KDE's L1 radius (twice TV) is δ = l1_radius_scale · n^{−2/(4+Dc)}; 0 gives SBO-KDE",
 );
 
-/// The three methods of this family.
+/// The methods of this family.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "sbo-kde",
@@ -141,6 +145,34 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
             "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
         )],
         build: |p| Ok(Box::new(KdeBo::new(p, Method::MinimaxApprox)?)),
+    },
+    AlgorithmEntry {
+        name: "drbo-mmd",
+        description: "DRBO-MMD (Kirschner et al. 2020): the exact worst-case mean UCB over an MMD ball around the empirical context distribution on a grid (a convex program per candidate, Clarabel)",
+        parameters: kde_bo_params![
+            integer(
+                "grid_size",
+                100,
+                1,
+                1 << 12,
+                "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
+            ),
+            real(
+                "gradient_tolerance",
+                1e-5,
+                0.0,
+                1.0,
+                "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf); `tolerance` is the relative-decrease test"
+            ),
+            real(
+                "mmd_radius_scale",
+                1.0,
+                0.0,
+                1e6,
+                "the MMD radius is ε = mmd_radius_scale · (2 + √(2 ln 10))/√n; 0 gives the expectation under the empirical grid distribution"
+            )
+        ],
+        build: |p| Ok(Box::new(DrboMmd::new(p)?)),
     },
     AlgorithmEntry {
         name: "stableopt",

@@ -7,10 +7,12 @@
 
 mod law;
 mod objectives;
+mod portfolio;
 mod quadrature;
 
 pub use law::{ContextLaw, Marginal, clip_unit};
-pub use objectives::Objective;
+pub use objectives::{Objective, PORTFOLIO_RULE};
+pub use portfolio::{costs as portfolio_costs, portfolio_value};
 pub use quadrature::{Rule, gauss_legendre, tensor_expect};
 
 use rand::RngExt;
@@ -38,7 +40,7 @@ pub struct ContextualProblem {
 
 /// How the optimum of `F` is found.
 pub enum OptimumRule {
-    /// Known in closed form (by symmetry or a first-order condition).
+    /// Known in closed form (by symmetry or a first-order condition), or computed once offline.
     Exact(Vec<f64>),
     /// Bounded L-BFGS on `F` from the literature's (rounded) optimiser.
     RefineFrom(Vec<f64>),
@@ -214,6 +216,25 @@ fn hartmann_mixture() -> Marginal {
     ])
 }
 
+/// The portfolio stand-in's context law: `uniform` (c₁, c₂ iid U(0, 1)) or `normal` (iid
+/// N(0.5, 0.1²), clipped), the paper's two variants.
+fn portfolio_law(params: &Params) -> ContextLaw {
+    match params.choice("context_law") {
+        "normal" => ContextLaw::iid(normal(0.5, 0.1), 2),
+        _ => ContextLaw::iid(Marginal::Uniform { lo: 0.0, hi: 1.0 }, 2),
+    }
+}
+
+/// The portfolio stand-in's maximisers of `F` (uniform, normal law): the best point of an 11³
+/// grid of `F` ((0.4, 0.6, 0.8) and (0.5, 0.8, 0)) refined by bounded L-BFGS (central
+/// differences, gtol 1e-10), which takes seconds, so the result is stored and its value computed
+/// with the problem's own estimator at construction. `tests/sbo_drbo_kde.rs` checks that it beats
+/// a grid and its neighbours.
+pub const PORTFOLIO_OPTIMA: [[f64; 3]; 2] = [
+    [0.4346058462774006, 0.6759242089688403, 0.6538562378742987],
+    [0.446621375222689, 0.7086426181094914, 0.0],
+];
+
 /// The newsvendor's optimal order: the median demand `√(2^{1/20} − 1)`.
 pub fn newsvendor_optimal_order() -> f64 {
     (2f64.powf(1.0 / 20.0) - 1.0).sqrt()
@@ -322,6 +343,34 @@ pub(super) static ENTRIES: &[Entry] = &[
                 )?
                 .with_raw_context(p.choice("report_raw_context") == "true"),
             ))
+        },
+    },
+    Entry {
+        name: "portfolio",
+        description: "portfolio stand-in (closed-form trading policy, not the paper's CVXPortfolio GP surrogate): x = (risk, trade, holding) aversion, c = (spread, borrow cost), uniform or normal context",
+        parameters: &[
+            NOISE_STD,
+            ParamSpec {
+                name: "context_law",
+                kind: ParamKind::Choice {
+                    default: "uniform",
+                    options: &["uniform", "normal"],
+                },
+                description: "c₁, c₂ iid U(0, 1), or iid N(0.5, 0.1²) clipped (the paper's two portfolio problems)",
+            },
+        ],
+        build: |p| {
+            let law = portfolio_law(p);
+            let objective = Objective::portfolio(&law, PORTFOLIO_RULE);
+            let x = PORTFOLIO_OPTIMA[usize::from(p.choice("context_law") == "normal")];
+            Ok(boxed(ContextualProblem::new(
+                "portfolio",
+                3,
+                objective,
+                law,
+                OptimumRule::Exact(x.to_vec()),
+                p,
+            )?))
         },
     },
     Entry {
