@@ -6,11 +6,13 @@
 mod acquisition;
 mod kde_bo;
 mod mmd;
+mod refine;
 mod schedules;
 
-pub use acquisition::{PairAcquisition, Reduction};
+pub use acquisition::{DifferentiableAcquisition, PairAcquisition, Reduction};
 pub use kde_bo::{KdeBo, Method};
 pub use mmd::{MmdBall, context_grid, pair_values};
+pub use refine::{PairMaximum, RefineSettings, maximize_pairs};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
