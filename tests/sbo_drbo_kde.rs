@@ -618,8 +618,9 @@ fn acquisition_gradients_match_finite_differences() {
             let mut rng = common::rng(21);
             let points = common::uniform_points(&mut rng, 6, 2, 0.05, 0.95);
             let engine_values = acquisition.evaluate(&CpuEngine::new(), &points).unwrap();
+            let mut scratch = bosweep::compute::PairScratch::default();
             for (x, engine_value) in points.iter().zip(engine_values) {
-                let (value, gradient) = differentiable.value_gradient(x);
+                let (value, gradient) = differentiable.value_gradient(x, &mut scratch);
                 assert!(
                     (value - engine_value).abs() < 1e-10 * (1.0 + value.abs()),
                     "{kind:?} {name}: value {value} vs engine {engine_value}"
@@ -630,8 +631,8 @@ fn acquisition_gradients_match_finite_differences() {
                     let mut down = x.to_vec();
                     up[d] += h;
                     down[d] -= h;
-                    let fd = (differentiable.value_gradient(&up).0
-                        - differentiable.value_gradient(&down).0)
+                    let fd = (differentiable.value_gradient(&up, &mut scratch).0
+                        - differentiable.value_gradient(&down, &mut scratch).0)
                         / (2.0 * h);
                     assert!(
                         (gradient[d] - fd).abs() < 1e-5 * (1.0 + fd.abs()),

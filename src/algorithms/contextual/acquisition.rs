@@ -5,7 +5,9 @@
 
 use super::mmd::{MmdBall, pair_values};
 use crate::acquisition::Acquisition;
-use crate::compute::{Engine, EngineError, PairGradient, PairReduction, Points, worst_case_tv};
+use crate::compute::{
+    Engine, EngineError, PairGradient, PairReduction, PairScratch, Points, worst_case_tv,
+};
 use crate::model::GpState;
 
 /// How the context points enter.
@@ -148,10 +150,15 @@ impl DifferentiableAcquisition<'_> {
         self.pairs.pairs().decision_dim()
     }
 
-    /// The acquisition at the unit-cube decision `x` and its gradient.
-    pub fn value_gradient(&self, x: &[f64]) -> (f64, Vec<f64>) {
+    /// The acquisition at the unit-cube decision `x` and its gradient (`scratch` holds the
+    /// buffers between calls).
+    pub fn value_gradient(&self, x: &[f64], scratch: &mut PairScratch) -> (f64, Vec<f64>) {
+        let sparse = matches!(
+            self.reduction,
+            GradientReduction::Min | GradientReduction::Minimax { .. }
+        );
         self.pairs
-            .reduce_with_gradient(x, self.kappa, |u| match self.reduction {
+            .reduce_with_gradient(x, self.kappa, sparse, scratch, |u| match self.reduction {
                 GradientReduction::Mean => {
                     let m = u.len() as f64;
                     (u.iter().sum::<f64>() / m, vec![1.0 / m; u.len()])

@@ -343,6 +343,8 @@ impl Algorithm for KdeBo {
         };
         let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;
         self.extra.insert("acquisition".into(), json!(best.value));
+        self.extra
+            .insert("refine_evaluations".into(), json!(best.evaluations));
         self.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.last = Some(StepModel {
             model,

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::acquisition::PairAcquisition;
 use crate::acquisition::lbfgsb::{self, LbfgsbOptions};
 use crate::acquisition::{Acquisition as _, Bounds, SobolGrid, default_chunk_size};
-use crate::compute::{Engine, EngineError};
+use crate::compute::{Engine, EngineError, PairScratch};
 
 /// Settings of [`maximize_pairs`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,6 +30,8 @@ pub struct RefineSettings {
 pub struct PairMaximum {
     pub x: Vec<f64>,
     pub value: f64,
+    /// Value-and-gradient evaluations of the refinement, over every start.
+    pub evaluations: usize,
 }
 
 /// Maximises `acquisition` over the unit cube of the decisions: evaluates it on the Sobol grid
@@ -62,8 +64,9 @@ pub fn maximize_pairs(
     let refined: Vec<PairMaximum> = top
         .par_iter()
         .map(|&index| {
+            let mut scratch = PairScratch::default();
             let objective = |u: &[f64]| {
-                let (value, gradient) = differentiable.value_gradient(u);
+                let (value, gradient) = differentiable.value_gradient(u, &mut scratch);
                 if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
                     return Err(EngineError::invalid(format!(
                         "contextual acquisition: NaN value or gradient at {u:?}"
@@ -75,11 +78,15 @@ pub fn maximize_pairs(
             Ok(PairMaximum {
                 x: run.x,
                 value: -run.f,
+                evaluations: run.evaluations,
             })
         })
         .collect::<Result<_, EngineError>>()?;
-    Ok(refined
+    let best = refined
         .iter()
-        .fold(&refined[0], |b, r| if r.value > b.value { r } else { b })
-        .clone())
+        .fold(&refined[0], |b, r| if r.value > b.value { r } else { b });
+    Ok(PairMaximum {
+        evaluations: refined.iter().map(|r| r.evaluations).sum(),
+        ..best.clone()
+    })
 }

@@ -7,7 +7,7 @@ mod pairs;
 mod posterior;
 mod scaled;
 
-pub use self::pairs::{PairGradient, PairPosterior};
+pub use self::pairs::{PairGradient, PairPosterior, PairScratch};
 
 use nalgebra::DMatrix;
 use rayon::prelude::*;
@@ -126,9 +126,9 @@ impl Engine for CpuEngine {
         if let Ok(pairs) = PairPosterior::new(gp, contexts) {
             let mut out = vec![0.0; decisions.rows()];
             out.par_iter_mut().enumerate().for_each_init(
-                || vec![0.0; contexts.rows()],
-                |ucb, (i, o)| {
-                    pairs.ucb(decisions.row(i), beta, ucb);
+                || (PairScratch::default(), vec![0.0; contexts.rows()]),
+                |(scratch, ucb), (i, o)| {
+                    pairs.ucb(decisions.row(i), beta, scratch, ucb);
                     *o = reduce_pairs(ucb, &reduction, i);
                 },
             );

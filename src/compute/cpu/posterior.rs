@@ -54,7 +54,7 @@ impl<'a> BlockPosterior<'a> {
 /// column-major dense lower-triangular `L⁻¹` (so it is `L⁻ᵀ` read row-major).
 pub(super) fn quadratic_norms(kx: &[f64], b: usize, n: usize, linv: &[f64]) -> Vec<f64> {
     let mut quad = vec![0.0; b];
-    let mut panel = vec![0.0; b * PANEL];
+    let mut panel = vec![0.0; b * PANEL.min(n)];
     for j0 in (0..n).step_by(PANEL) {
         let j1 = (j0 + PANEL).min(n);
         let width = j1 - j0;
