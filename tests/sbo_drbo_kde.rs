@@ -2,6 +2,8 @@
 
 mod common;
 
+use bosweep::acquisition::Acquisition as _;
+use bosweep::algorithms::contextual::{PairAcquisition, Reduction};
 use bosweep::problems::contextual::{Objective, newsvendor_optimal_order};
 use bosweep::problems::{Problem, build};
 
@@ -878,4 +880,158 @@ fn portfolio_environment_and_context_dependence() {
     };
     assert_ne!(best_for([0.0, 0.0]), best_for([1.0, 1.0]));
     assert!(build("portfolio", &[("context_law", "cauchy".into())]).is_err());
+}
+
+/// A GP over (2 decision, `dc` context) columns fitted to a smooth function of random points,
+/// with distinct ARD lengthscales so that every term of the gradient matters.
+fn joint_gp(kind: bosweep::model::KernelKind, dc: usize, seed: u64) -> bosweep::model::GpState {
+    use bosweep::model::{GpState, Kernel, Noise};
+    let mut rng = common::rng(seed);
+    let x = common::uniform_points(&mut rng, 14, 2 + dc, 0.0, 1.0);
+    let y: Vec<f64> = x
+        .iter()
+        .map(|r| (3.0 * r[0]).sin() + r[1] * r.iter().skip(2).sum::<f64>())
+        .collect();
+    let lengthscales = (0..2 + dc).map(|d| 0.25 + 0.1 * d as f64).collect();
+    let kernel = Kernel::new(kind, lengthscales, 1.3).unwrap();
+    GpState::fit(x, &y, kernel, &Noise::Homoscedastic(0.01), 0.2, 1.0).unwrap()
+}
+
+/// The four reductions of the contextual methods on `gp` (M = 64 samples, 32 infimum points).
+fn reductions(dc: usize, gp: &bosweep::model::GpState) -> Vec<(&'static str, Reduction)> {
+    use bosweep::algorithms::contextual::{MmdBall, context_grid};
+    let mut rng = common::rng(11);
+    let samples = common::uniform_points(&mut rng, 64, dc, 0.0, 1.0);
+    let infimum_points = common::uniform_points(&mut rng, 32, dc, 0.0, 1.0);
+    let observed = common::uniform_points(&mut rng, 9, dc, 0.0, 1.0);
+    let ball = MmdBall::new(
+        &CpuEngine::new(),
+        gp,
+        2,
+        context_grid(25, dc).unwrap(),
+        &observed,
+        0.3,
+    )
+    .unwrap();
+    vec![
+        (
+            "mean",
+            Reduction::Mean {
+                samples: samples.clone(),
+            },
+        ),
+        (
+            "worst-case tv",
+            Reduction::WorstCaseTv {
+                samples: samples.clone(),
+                infimum_points: infimum_points.clone(),
+                delta: 0.37,
+            },
+        ),
+        (
+            "worst-case tv, floor binds",
+            Reduction::WorstCaseTv {
+                samples,
+                infimum_points,
+                delta: 2.5,
+            },
+        ),
+        (
+            "min",
+            Reduction::Min {
+                points: common::uniform_points(&mut rng, 48, dc, 0.0, 1.0),
+            },
+        ),
+        ("minimax", Reduction::Minimax { ball }),
+    ]
+}
+
+/// Spec §7.1: the analytic gradient of every contextual acquisition agrees with central finite
+/// differences of its value, and the differentiable (CPU refinement) value is the engine's.
+#[test]
+fn acquisition_gradients_match_finite_differences() {
+    use bosweep::model::KernelKind;
+    for (kind, dc) in [
+        (KernelKind::Matern52, 1),
+        (KernelKind::SquaredExponential, 2),
+        (KernelKind::Matern32, 1),
+    ] {
+        let gp = joint_gp(kind, dc, 5);
+        for (name, reduction) in reductions(dc, &gp) {
+            let acquisition = PairAcquisition {
+                gp: &gp,
+                kappa: 1.5,
+                reduction: &reduction,
+            };
+            let differentiable = acquisition.differentiable().unwrap();
+            let mut rng = common::rng(21);
+            let points = common::uniform_points(&mut rng, 6, 2, 0.05, 0.95);
+            let engine_values = acquisition.evaluate(&CpuEngine::new(), &points).unwrap();
+            let mut scratch = bosweep::compute::PairScratch::default();
+            for (x, engine_value) in points.iter().zip(engine_values) {
+                let (value, gradient) = differentiable.value_gradient(x, &mut scratch);
+                assert!(
+                    (value - engine_value).abs() < 1e-10 * (1.0 + value.abs()),
+                    "{kind:?} {name}: value {value} vs engine {engine_value}"
+                );
+                let h = 1e-6;
+                for d in 0..2 {
+                    let mut up = x.to_vec();
+                    let mut down = x.to_vec();
+                    up[d] += h;
+                    down[d] -= h;
+                    let fd = (differentiable.value_gradient(&up, &mut scratch).0
+                        - differentiable.value_gradient(&down, &mut scratch).0)
+                        / (2.0 * h);
+                    assert!(
+                        (gradient[d] - fd).abs() < 1e-5 * (1.0 + fd.abs()),
+                        "{kind:?} {name} at {x:?}, d = {d}: analytic {} vs finite difference {fd}",
+                        gradient[d]
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The minimax approximation's O(1) `ε*` (through `K_c ŵ`) equals the quadratic form over the
+/// grid, and its weights are the derivative of its value.
+#[test]
+fn minimax_epsilon_and_weights() {
+    use bosweep::algorithms::contextual::MmdBall;
+    use nalgebra::DMatrix;
+    let mut rng = common::rng(3);
+    let grid = common::uniform_points(&mut rng, 7, 1, 0.0, 1.0);
+    let kernel = DMatrix::from_fn(7, 7, |a, b| {
+        (-(grid.row(a)[0] - grid.row(b)[0]).powi(2) / 0.1).exp()
+    });
+    let reference = vec![0.0, 0.25, 0.0, 0.5, 0.25, 0.0, 0.0];
+    let g = common::uniform_values(&mut rng, 7, -1.0, 1.0);
+    let j = (0..7).fold(0, |b, i| if g[i] < g[b] { i } else { b });
+    let diff: Vec<f64> = (0..7)
+        .map(|i| f64::from(u8::from(i == j)) - reference[i])
+        .collect();
+    let quad: f64 = (0..7)
+        .map(|a| {
+            (0..7)
+                .map(|b| diff[a] * kernel[(a, b)] * diff[b])
+                .sum::<f64>()
+        })
+        .sum();
+    let epsilon = quad.sqrt();
+    let ball = MmdBall::from_parts(grid, reference.clone(), kernel, 0.5 * epsilon);
+    let expectation: f64 = reference.iter().zip(&g).map(|(w, v)| w * v).sum();
+    let tau = (g[j] - expectation) / epsilon;
+    let (value, weights) = ball.minimax_with_weights(&g);
+    assert!((value - (expectation + 0.5 * epsilon * tau + g[j]) / 2.0).abs() < 1e-14);
+    for i in 0..7 {
+        let mut up = g.clone();
+        up[i] += 1e-7;
+        let fd = (ball.minimax(&up) - value) / 1e-7;
+        assert!(
+            (fd - weights[i]).abs() < 1e-6,
+            "{i}: {fd} vs {}",
+            weights[i]
+        );
+    }
 }

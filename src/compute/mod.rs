@@ -13,7 +13,7 @@ mod gpu;
 mod points;
 mod tv;
 
-pub use cpu::CpuEngine;
+pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
 pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
 pub use error::EngineError;
 pub use failover::FailoverEngine;

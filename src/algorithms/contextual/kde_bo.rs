@@ -10,8 +10,9 @@ use serde_json::{Map, Value, json};
 
 use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
+use super::refine::{RefineSettings, maximize_pairs};
 use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
-use crate::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
+use crate::acquisition::{Acquisition as _, Bounds, SobolGrid};
 use crate::algorithms::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost,
 };
@@ -333,17 +334,17 @@ impl Algorithm for KdeBo {
             kappa,
             reduction: &reduction,
         };
-        let config = MaximizeConfig {
-            grid_size: Some(self.raw_samples),
-            top_k: self.restarts,
+        let settings = RefineSettings {
+            grid_size: self.raw_samples,
+            restarts: self.restarts,
             max_iters: self.max_iters,
             tolerance: self.params.number("tolerance"),
             seed: ctx.rng.random(),
-            ..MaximizeConfig::default()
         };
-        let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
-        let best = maximize(&acquisition, ctx.engine, &unit, &config)?;
+        let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;
         self.extra.insert("acquisition".into(), json!(best.value));
+        self.extra
+            .insert("refine_evaluations".into(), json!(best.evaluations));
         self.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.last = Some(StepModel {
             model,

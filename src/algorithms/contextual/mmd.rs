@@ -2,7 +2,7 @@
 //! UCB expectation over an MMD ball around the empirical context distribution on a grid, replaced
 //! by a closed-form minimax approximation.
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
 
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::{GpState, Kernel};
@@ -46,6 +46,10 @@ pub struct MmdBall {
     pub kernel: DMatrix<f64>,
     /// `δ` (MMD units).
     pub radius: f64,
+    /// `K_c ŵ` and `ŵᵀ K_c ŵ`, so that `‖e_j − ŵ‖²_K = K_jj − 2 (K_c ŵ)_j + ŵᵀ K_c ŵ` costs O(1)
+    /// per candidate instead of a quadratic form over the grid.
+    kernel_reference: Vec<f64>,
+    reference_norm: f64,
 }
 
 impl MmdBall {
@@ -70,12 +74,32 @@ impl MmdBall {
             reference[j] += 1.0 / observed.rows() as f64;
         }
         let kernel = engine.cross_covariance(&context_kernel, &grid, &grid)?;
-        Ok(Self {
+        Ok(Self::from_parts(grid, reference, kernel, radius))
+    }
+
+    /// The ball from its grid, reference weights `ŵ`, grid kernel matrix `K_c` and radius.
+    pub fn from_parts(
+        grid: Points,
+        reference: Vec<f64>,
+        kernel: DMatrix<f64>,
+        radius: f64,
+    ) -> Self {
+        let kernel_reference = (&kernel * DVector::from_column_slice(&reference))
+            .as_slice()
+            .to_vec();
+        let reference_norm = reference
+            .iter()
+            .zip(&kernel_reference)
+            .map(|(w, k)| w * k)
+            .sum();
+        Self {
             grid,
             reference,
             kernel,
             radius,
-        })
+            kernel_reference,
+            reference_norm,
+        }
     }
 
     /// The minimax approximation of `min_{w: MMD(w, ŵ) ≤ δ} wᵀg` for the UCB values `g` on the
@@ -84,6 +108,13 @@ impl MmdBall {
     /// (spec §4.4, with Tay et al.'s reference expectation `ŵᵀg` rather than the code's uniform
     /// mean, P21).
     pub fn minimax(&self, g: &[f64]) -> f64 {
+        self.minimax_with_weights(g).0
+    }
+
+    /// [`MmdBall::minimax`] and its weights `∂value/∂g_j` (the arg-min `j°` and `ε*` held fixed,
+    /// as they are piecewise constant): `ŵ_j (1 − δ/ε*)/2 + [j = j°] (1 + δ/ε*)/2` inside the
+    /// ball, one-hot at `j°` beyond it.
+    pub fn minimax_with_weights(&self, g: &[f64]) -> (f64, Vec<f64>) {
         let (j, g_min) = g
             .iter()
             .copied()
@@ -92,24 +123,21 @@ impl MmdBall {
                 (0, f64::INFINITY),
                 |b, (i, v)| if v < b.1 { (i, v) } else { b },
             );
+        let mut weights = vec![0.0; g.len()];
         let expectation: f64 = self.reference.iter().zip(g).map(|(w, v)| w * v).sum();
-        let diff: Vec<f64> = (0..g.len())
-            .map(|i| f64::from(u8::from(i == j)) - self.reference[i])
-            .collect();
-        let quad: f64 = (0..g.len())
-            .map(|a| {
-                diff[a]
-                    * (0..g.len())
-                        .map(|b| self.kernel[(a, b)] * diff[b])
-                        .sum::<f64>()
-            })
-            .sum();
+        let quad = self.kernel[(j, j)] - 2.0 * self.kernel_reference[j] + self.reference_norm;
         let epsilon = quad.max(0.0).sqrt();
         if epsilon <= 0.0 || self.radius > epsilon {
-            return g_min;
+            weights[j] = 1.0;
+            return (g_min, weights);
         }
+        let ratio = self.radius / epsilon;
+        for (w, r) in weights.iter_mut().zip(&self.reference) {
+            *w = 0.5 * r * (1.0 - ratio);
+        }
+        weights[j] += 0.5 * (1.0 + ratio);
         let tau = (g_min - expectation) / epsilon;
-        (expectation + self.radius * tau + g_min) / 2.0
+        ((expectation + self.radius * tau + g_min) / 2.0, weights)
     }
 }
 
@@ -166,12 +194,12 @@ mod tests {
 
     #[test]
     fn minimax_interpolates_between_reference_and_minimum() {
-        let ball = MmdBall {
-            grid: Points::new(vec![0.0, 1.0], 1).unwrap(),
-            reference: vec![0.0, 1.0],
-            kernel: DMatrix::identity(2, 2),
-            radius: 0.0,
-        };
+        let ball = MmdBall::from_parts(
+            Points::new(vec![0.0, 1.0], 1).unwrap(),
+            vec![0.0, 1.0],
+            DMatrix::identity(2, 2),
+            0.0,
+        );
         // g = (1, 3): g_min = 1 at j° = 0, E = 3, ε* = √2, τ = −√2.
         assert!((ball.minimax(&[1.0, 3.0]) - 2.0).abs() < 1e-15);
         let far = MmdBall {

@@ -3,8 +3,11 @@
 //! Work is split into fixed-size blocks from index 0, so results are bit-for-bit identical for
 //! any number of threads.
 
+mod pairs;
 mod posterior;
 mod scaled;
+
+pub use self::pairs::{PairGradient, PairPosterior, PairScratch};
 
 use nalgebra::DMatrix;
 use rayon::prelude::*;
@@ -56,6 +59,15 @@ fn nearest_average(data: &Points, targets: &[f64], q: &[f64]) -> f64 {
         .filter(|(d, _)| **d <= limit)
         .fold((0.0, 0usize), |(s, c), (_, y)| (s + y, c + 1));
     sum / count as f64
+}
+
+/// The reduction of candidate `index`'s UCB values `u` over the context points (reorders `u`).
+fn reduce_pairs(u: &mut [f64], reduction: &PairReduction<'_>, index: usize) -> f64 {
+    match *reduction {
+        PairReduction::Mean => u.iter().sum::<f64>() / u.len() as f64,
+        PairReduction::Min => u.iter().copied().fold(f64::INFINITY, f64::min),
+        PairReduction::WorstCaseTv { delta, infimum } => worst_case_tv(u, delta, infimum[index]),
+    }
 }
 
 impl Engine for CpuEngine {
@@ -111,6 +123,17 @@ impl Engine for CpuEngine {
         reduction: PairReduction<'_>,
     ) -> Result<Vec<f64>, EngineError> {
         checks::pairs(gp, decisions, contexts, beta, &reduction)?;
+        if let Ok(pairs) = PairPosterior::new(gp, contexts) {
+            let mut out = vec![0.0; decisions.rows()];
+            out.par_iter_mut().enumerate().for_each_init(
+                || (PairScratch::default(), vec![0.0; contexts.rows()]),
+                |(scratch, ucb), (i, o)| {
+                    pairs.ucb(decisions.row(i), beta, scratch, ucb);
+                    *o = reduce_pairs(ucb, &reduction, i);
+                },
+            );
+            return Ok(out);
+        }
         let samples = contexts.rows();
         let per_block = (PAIR_BLOCK / samples).max(1);
         let block = BlockPosterior::new(gp);
@@ -143,13 +166,7 @@ impl Engine for CpuEngine {
                     .map(|(m, v)| m + beta * v.sqrt())
                     .collect();
                 for (r, (o, u)) in out.iter_mut().zip(ucb.chunks_mut(samples)).enumerate() {
-                    *o = match reduction {
-                        PairReduction::Mean => u.iter().sum::<f64>() / samples as f64,
-                        PairReduction::Min => u.iter().copied().fold(f64::INFINITY, f64::min),
-                        PairReduction::WorstCaseTv { delta, infimum } => {
-                            worst_case_tv(u, delta, infimum[first + r])
-                        }
-                    };
+                    *o = reduce_pairs(u, &reduction, first + r);
                 }
             });
         Ok(out)

@@ -52,9 +52,9 @@ impl<'a> BlockPosterior<'a> {
 
 /// `‖L⁻¹ k_r‖²` for each of the `b` rows `k_r` of `kx` (row-major b × n), where `linv` is the
 /// column-major dense lower-triangular `L⁻¹` (so it is `L⁻ᵀ` read row-major).
-fn quadratic_norms(kx: &[f64], b: usize, n: usize, linv: &[f64]) -> Vec<f64> {
+pub(super) fn quadratic_norms(kx: &[f64], b: usize, n: usize, linv: &[f64]) -> Vec<f64> {
     let mut quad = vec![0.0; b];
-    let mut panel = vec![0.0; b * PANEL];
+    let mut panel = vec![0.0; b * PANEL.min(n)];
     for j0 in (0..n).step_by(PANEL) {
         let j1 = (j0 + PANEL).min(n);
         let width = j1 - j0;

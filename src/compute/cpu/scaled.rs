@@ -95,7 +95,7 @@ impl<'a> KernelRows<'a> {
 
 /// Replaces each scaled squared distance in `values` by `s² ψ(r²)`.
 #[inline(always)]
-fn apply_profile(kind: KernelKind, s2: f64, values: &mut [f64]) {
+pub(super) fn apply_profile(kind: KernelKind, s2: f64, values: &mut [f64]) {
     match kind {
         KernelKind::SquaredExponential => values.iter_mut().for_each(|v| *v = s2 * exp(-0.5 * *v)),
         KernelKind::Matern12 => values.iter_mut().for_each(|v| *v = s2 * exp(-v.sqrt())),
@@ -118,7 +118,7 @@ fn apply_profile(kind: KernelKind, s2: f64, values: &mut [f64]) {
 /// (truncation below 1e-17), and `2^k` assembled from its exponent bits. Within 2 ulp of libm;
 /// values below e^-708 flush to 0.
 #[inline(always)]
-fn exp(x: f64) -> f64 {
+pub(super) fn exp(x: f64) -> f64 {
     const LOG2E: f64 = std::f64::consts::LOG2_E;
     const LN2_HI: f64 = 6.931_471_803_691_238e-1;
     const LN2_LO: f64 = 1.908_214_929_270_587_7e-10;
