@@ -436,3 +436,34 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
         "{warned} steps carry a jitter warning:\n{text}"
     );
 }
+
+/// Every algorithm's memory estimate is positive, grows with the budget and the dimension, and
+/// UHE-BO's counts its pseudo-data (`m_factor` times the data) and MCMC's its kept samples.
+#[test]
+fn every_memory_estimate_is_positive_and_grows_with_the_budget() {
+    for entry in algorithms::registry() {
+        let algorithm = entry.build(&[]).unwrap();
+        let small = algorithm.memory_bytes(50, 2);
+        let large = algorithm.memory_bytes(5000, 2);
+        assert!(small > 0, "{}", entry.name);
+        assert!(large > small, "{}: {small} then {large}", entry.name);
+        assert!(algorithm.memory_bytes(50, 8) >= small, "{}", entry.name);
+    }
+    let n = 1000u64;
+    let pseudo = |m: f64| {
+        algorithms::build("uhe-bo", &[("m_factor", ParamValue::Number(m))])
+            .unwrap()
+            .memory_bytes(n as usize, 2)
+    };
+    assert!(
+        pseudo(100.0) >= 8 * 4 * (100 * n).pow(2),
+        "{}",
+        pseudo(100.0)
+    );
+    let samples = |s: f64| {
+        algorithms::build("mcmc-gp-ucb", &[("mcmc_samples", ParamValue::Number(s))])
+            .unwrap()
+            .memory_bytes(n as usize, 2)
+    };
+    assert_eq!(samples(101.0) - samples(1.0), 100 * 8 * n * n);
+}
