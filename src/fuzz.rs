@@ -10,6 +10,7 @@
 use crate::compute::{CpuEngine, Engine, PairReduction, Points};
 use crate::io::csv::NumericTable;
 use crate::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use crate::problems::parse_objective_output;
 use crate::sweep::SweepConfig;
 
 /// Runs the sweep-config parser on `bytes` (as lossy UTF-8).
@@ -339,5 +340,51 @@ fn pair_reduce(engine: &CpuEngine, input: &mut Bytes<'_>) {
             values.iter().all(|v| !v.is_nan()),
             "pair reduction {values:?}"
         );
+    }
+}
+
+/// Runs the external objective's output parser on `bytes` as a command's stdout: a value is
+/// finite and is what the trimmed text says; an error is one bounded line; and the first 8 bytes
+/// read as any finite `f64` and printed the way a program would (Rust `{}`, `{:e}`, C's `%.17g`
+/// equivalent) parse back exactly.
+pub fn objective_output(bytes: &[u8]) {
+    check_objective_output(bytes);
+    if let Some(head) = bytes.first_chunk::<8>() {
+        let v = f64::from_le_bytes(*head);
+        if v.is_finite() {
+            for printed in [
+                format!("{v}\n"),
+                format!(" {v:e}\r\n"),
+                format!("{v:+.17e}"),
+            ] {
+                assert_eq!(
+                    parse_objective_output(printed.as_bytes()),
+                    Ok(v),
+                    "{printed:?} does not read back as {v}"
+                );
+            }
+        }
+    }
+}
+
+fn check_objective_output(bytes: &[u8]) {
+    match parse_objective_output(bytes) {
+        Ok(v) => {
+            assert!(v.is_finite(), "non-finite value {v} accepted");
+            let text = std::str::from_utf8(bytes).expect("only UTF-8 text holds a number");
+            assert_eq!(
+                text.trim().parse::<f64>(),
+                Ok(v),
+                "value differs from the text"
+            );
+        }
+        Err(message) => {
+            assert!(
+                !message.is_empty() && message.len() <= 400,
+                "error message of {} bytes",
+                message.len()
+            );
+            assert!(!message.contains('\n'), "multi-line error: {message:?}");
+        }
     }
 }

@@ -36,3 +36,8 @@ fn csv_inputs_parse_or_fail_cleanly() {
 fn engine_inputs_give_checked_results_or_errors() {
     replay("engine_ops", bosweep::fuzz::engine_ops);
 }
+
+#[test]
+fn external_objective_outputs_parse_or_fail_cleanly() {
+    replay("objective_output", bosweep::fuzz::objective_output);
+}

@@ -38,7 +38,9 @@ use super::uhe_hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, cap_lengthscales, log_posterior,
     log_theta, shrink_lengthscales, theta_from_log,
 };
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
+use super::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+};
 use crate::acquisition::{
     Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
     UpperConfidenceBound, maximize,
@@ -1121,6 +1123,33 @@ impl Algorithm for UheBo {
 
     fn extra(&self) -> Map<String, Value> {
         self.extra.clone()
+    }
+
+    /// A GP's estimate at the largest data set it is fitted on: the pseudo-data of
+    /// `M = ⌈m_factor · n⌉` points where declared (up to 1000 times the budget), plus one
+    /// `n × n` factor per kept MCMC sample.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let declared = |name: &str| {
+            self.params
+                .to_list()
+                .into_iter()
+                .find_map(|(k, v)| match v {
+                    ParamValue::Number(x) if k == name => Some(x),
+                    _ => None,
+                })
+        };
+        let points = declared("m_factor").map_or(budget, |m| {
+            ((m * budget as f64).ceil() as usize).max(budget)
+        });
+        let samples = declared("mcmc_samples").map_or(1, |s| s as u64);
+        let grid = match declared("grid_size") {
+            Some(g) if g > 0.0 => g as usize,
+            _ => (1000 * dim).max(2000),
+        };
+        let factors = (samples - 1)
+            .saturating_mul(points as u64)
+            .saturating_mul(points as u64);
+        gp_memory_bytes(points, dim, grid).saturating_add(factors.saturating_mul(8))
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

@@ -3,6 +3,7 @@
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
@@ -69,14 +70,10 @@ impl ExternalObjective {
                 .write_all(input.as_bytes())
                 .and_then(|_| stdin.write_all(b"\n"));
         }
-        let mut stdout = child.stdout.take().expect("piped");
-        let mut stderr = child.stderr.take().expect("piped");
-        let reader = std::thread::spawn(move || {
-            let (mut out, mut err) = (String::new(), String::new());
-            let _ = stdout.read_to_string(&mut out);
-            let _ = stderr.read_to_string(&mut err);
-            (out, err)
-        });
+        // stdout and stderr are drained concurrently, so that a command filling one pipe while
+        // the other is read cannot block itself into a timeout.
+        let stdout = drain(child.stdout.take());
+        let stderr = drain(child.stderr.take());
         let start = Instant::now();
         let status = loop {
             match child
@@ -92,26 +89,85 @@ impl ExternalObjective {
                 None => std::thread::sleep(Duration::from_millis(2)),
             }
         };
-        let (out, err) = reader.join().unwrap_or_default();
+        // A background process the command left behind may hold the pipes open after the
+        // command exited; waiting for their end is bounded by what is left of the timeout.
+        let collect = |pipe: mpsc::Receiver<Vec<u8>>| {
+            pipe.recv_timeout(self.timeout.saturating_sub(start.elapsed()))
+                .map_err(|_| {
+                    fail(format!(
+                        "exited, but its output stayed open for more than {:?} (a background \
+                         process holding stdout or stderr?)",
+                        self.timeout
+                    ))
+                })
+        };
+        let (out, err) = (collect(stdout)?, collect(stderr)?);
         if !status.success() {
+            let err = String::from_utf8_lossy(&err);
             let err = err.trim();
             let detail = if err.is_empty() {
                 String::new()
             } else {
-                format!(": {}", err.lines().last().unwrap_or(err))
+                let last = err.lines().last().unwrap_or(err);
+                format!(": {}", last.chars().take(200).collect::<String>())
             };
             return Err(fail(format!("exited with {status}{detail}")));
         }
-        let text = out.trim();
-        match text.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(v),
-            Ok(v) => Err(fail(format!("printed {v} (must be a finite number)"))),
-            Err(_) => Err(fail(format!(
-                "printed {:?}, not a number",
-                text.chars().take(80).collect::<String>()
-            ))),
-        }
+        parse_objective_output(&out).map_err(fail)
     }
+}
+
+/// The most bytes read from an external command's stdout or stderr; one number needs far fewer.
+const OUTPUT_LIMIT: usize = 64 * 1024;
+
+/// Reads up to [`OUTPUT_LIMIT`] + 1 bytes of `pipe` on its own thread and sends them when the
+/// pipe closes (or the limit is reached: the command then gets a broken pipe, as it deserves).
+fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(pipe) = pipe {
+            let _ = pipe.take(OUTPUT_LIMIT as u64 + 1).read_to_end(&mut bytes);
+        }
+        let _ = send.send(bytes);
+    });
+    receive
+}
+
+/// The value an external objective printed: its whole stdout, surrounding whitespace aside, must
+/// be one finite number in Rust's (and C's `strtod`'s) decimal or exponent notation. The error
+/// says what was printed, shortened and escaped to one line, so that it can go into a message.
+pub(crate) fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
+    if stdout.len() > OUTPUT_LIMIT {
+        return Err(format!(
+            "printed more than {OUTPUT_LIMIT} bytes (expected one number)"
+        ));
+    }
+    let text = String::from_utf8_lossy(stdout);
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("printed nothing (expected one finite number)".into());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) => Err(format!("printed {v} (must be a finite number)")),
+        Err(_) => Err(format!("printed \"{}\", not a number", excerpt(text))),
+    }
+}
+
+/// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
+/// several bytes each (found by fuzzing: 80 of them made a 470-byte message).
+fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let escaped: String = c.escape_debug().collect();
+        if out.len() + escaped.len() > 120 {
+            out.push('…');
+            break;
+        }
+        out.push_str(&escaped);
+    }
+    out
 }
 
 impl Problem for ExternalObjective {

@@ -32,6 +32,7 @@ pub use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use domain::Domain;
 pub use error::ProblemError;
 pub use external::ExternalObjective;
+pub(crate) use external::parse_objective_output;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
 pub use registry::{Entry, build, find, registry};

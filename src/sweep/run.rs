@@ -7,6 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
+use super::conditioning::ConditioningMonitor;
 use super::trace::{Phase, StepRecord, TraceWriter};
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
@@ -106,7 +107,8 @@ fn params_json(params: &[(String, ParamValue)]) -> Value {
 }
 
 /// The initial design: `count` scrambled-Sobol points in the box, or `count` distinct members
-/// of the allowed set at step 1 (all of them if it has fewer).
+/// of the allowed set at step 1 (all of them if it has fewer), or for a time-varying allowed set
+/// one member of the set at each step.
 fn initial_design(
     problem: &dyn Problem,
     count: usize,
@@ -114,6 +116,9 @@ fn initial_design(
 ) -> Result<Vec<Vec<f64>>, RunError> {
     if count == 0 {
         return Ok(Vec::new());
+    }
+    if problem.time_varying() && problem.allowed_set(1).is_some() {
+        return time_varying_design(problem, count, rng);
     }
     if let Some(set) = problem.allowed_set(1) {
         let mut rows: Vec<usize> = (0..set.rows()).collect();
@@ -131,6 +136,34 @@ fn initial_design(
     let bounds = Bounds::new(domain.lower().to_vec(), domain.upper().to_vec())?;
     let grid = SobolGrid::new(bounds, count, rng.random())?;
     Ok((0..count).map(|i| grid.point(i)).collect())
+}
+
+/// The initial design of a problem whose allowed set changes with time: the point of step `t`
+/// is drawn from the allowed set at `t`, among its members not drawn yet where there are any.
+fn time_varying_design(
+    problem: &dyn Problem,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Vec<f64>>, RunError> {
+    let mut design: Vec<Vec<f64>> = Vec::with_capacity(count);
+    for t in 1..=count {
+        let Some(set) = problem.allowed_set(t).filter(|s| s.rows() > 0) else {
+            return Err(RunError::Config(format!(
+                "{}: the allowed set at step {t} is empty",
+                problem.name()
+            )));
+        };
+        let fresh: Vec<usize> = (0..set.rows())
+            .filter(|&i| !design.iter().any(|x| x.as_slice() == set.row(i)))
+            .collect();
+        let row = if fresh.is_empty() {
+            rng.random_range(0..set.rows())
+        } else {
+            fresh[rng.random_range(0..fresh.len())]
+        };
+        design.push(set.row(row).to_vec());
+    }
+    Ok(design)
 }
 
 /// Runs `algorithm` on `problem` with `engine` for `config.budget` evaluations, writing the
@@ -155,6 +188,8 @@ pub fn run(
         )));
     }
     algorithm.prepare(problem)?;
+    let monitor = ConditioningMonitor::new(engine);
+    let engine: &dyn Engine = &monitor;
     trace.header(&json!({
         "algorithm": algorithm_name,
         "algorithm_parameters": params_json(&algorithm.parameters()),
@@ -233,8 +268,9 @@ pub fn run(
         let recommended_f = problem.objective_of_interest(&recommended_x, step);
         let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
         let best_value = best.expect("set above");
-        let warnings = engine.warnings().split_off(warnings_seen);
+        let mut warnings = engine.warnings().split_off(warnings_seen);
         warnings_seen += warnings.len();
+        warnings.extend(monitor.take());
         let mut extra = algorithm.extra();
         for (key, x) in [
             ("metrics", &proposal.x),

@@ -40,7 +40,7 @@ pub struct StepRecord {
     pub acq_seconds: f64,
     pub extra: Map<String, Value>,
     /// What went wrong but was recovered from at this step (a GPU failure the run survived on
-    /// the CPU backend); omitted when empty.
+    /// the CPU backend, a GP that needed jitter to factorise); omitted when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }

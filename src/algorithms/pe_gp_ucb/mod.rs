@@ -74,14 +74,17 @@ fn build(
     rule: Rule,
     keep: Option<usize>,
 ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-    let mut priors = candidate_priors(params.choice("prior_set"))
-        .map_err(|e| AlgorithmError::Config(e.to_string()))?;
+    let mut priors = candidate_priors(params.choice("prior_set")).map_err(|e| {
+        AlgorithmError::Config(format!(
+            "algorithm {}: prior_set = \"{}\": {e}",
+            params.name(),
+            params.choice("prior_set")
+        ))
+    })?;
     if let Some(p) = keep {
-        priors = std::sync::Arc::new(
-            priors
-                .subset(&[p])
-                .map_err(|e| AlgorithmError::Config(format!("prior = {p}: {e}")))?,
-        );
+        priors = std::sync::Arc::new(priors.subset(&[p]).map_err(|e| {
+            AlgorithmError::Config(format!("algorithm {}: prior = {p}: {e}", params.name()))
+        })?);
     }
     let settings = Settings {
         noise_std: params.number("noise_std"),
