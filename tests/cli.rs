@@ -571,6 +571,64 @@ fn duplicate_inputs_without_noise_get_jitter_a_warning_and_finite_output() {
     }
 }
 
+/// Extreme but valid hyperparameters give the limits, not NaN: a lengthscale so small that the
+/// scaled distances overflow leaves the candidate uncorrelated with the data (prior mean 0,
+/// prior std √s²) — the Matérn profiles once gave ∞ · 0 = NaN there — and a huge one makes
+/// every point the same (one mean, tiny std, for every kernel).
+#[test]
+fn extreme_lengthscales_give_the_limits_for_every_kernel() {
+    for kernel in ["se", "matern12", "matern32", "matern52", "rq"] {
+        let tiny = predict_with(
+            &format!("tiny-ls-{kernel}"),
+            TRAIN_2D,
+            CAND_2D,
+            &[
+                "--kernel",
+                kernel,
+                "--lengthscale",
+                "1e-300",
+                "--signal-var",
+                "4",
+            ],
+        )
+        .success();
+        let rows = parse_csv(&tiny.stdout, "mean,std");
+        assert_eq!(rows, vec![vec![0.0, 2.0]], "{kernel}: {}", tiny.stderr);
+
+        let huge = predict_with(
+            &format!("huge-ls-{kernel}"),
+            TRAIN_2D,
+            "x1,x2\n0.3,0.3\n0.9,0.9\n",
+            &["--kernel", kernel, "--lengthscale", "1e300"],
+        )
+        .success();
+        let rows = parse_csv(&huge.stdout, "mean,std");
+        assert_eq!(rows[0], rows[1], "{kernel}");
+        assert!(
+            rows[0][0].is_finite() && (0.0..0.1).contains(&rows[0][1]),
+            "{kernel}: {rows:?}"
+        );
+    }
+}
+
+/// Huge signal or noise variances are finite arithmetic, not errors: the posterior std scales
+/// with √s², and a noise variance that swamps the data leaves the prior.
+#[test]
+fn huge_variances_stay_finite() {
+    let out = predict_with("huge-signal", TRAIN_2D, CAND_2D, &["--signal-var", "1e300"]).success();
+    let rows = parse_csv(&out.stdout, "mean,std");
+    assert!(
+        rows[0][0].is_finite() && rows[0][1] > 1e149 && rows[0][1].is_finite(),
+        "{rows:?}"
+    );
+    let out = predict_with("huge-noise", TRAIN_2D, CAND_2D, &["--noise-var", "1e300"]).success();
+    let rows = parse_csv(&out.stdout, "mean,std");
+    assert!(
+        rows[0][0].abs() < 1e-290 && (rows[0][1] - 1.0).abs() < 1e-12,
+        "{rows:?}"
+    );
+}
+
 #[test]
 fn constant_targets_refuse_maximum_likelihood_but_not_map() {
     let train = "x,y\n0.1,3\n0.4,3\n0.8,3\n";

@@ -34,16 +34,24 @@ impl KernelKind {
 
     pub const NAMES: &'static str = "se, matern12, matern32, matern52, rq";
 
+    /// The Matérn profiles' polynomial factor times `e^{-s}` is `∞ · 0 = NaN` once a tiny
+    /// lengthscale makes the scaled squared distance overflow; every profile is already 0 (in
+    /// f64 and in the shaders' f32) beyond this distance, so the Matérn-3/2 and -5/2 profiles
+    /// clamp their argument to it. (The rational-quadratic kernel's heavy tail is not 0 there,
+    /// and its formula gives the right limit 0 at ∞, so it is not clamped.)
+    pub const MAX_SCALED_SQ_DISTANCE: f64 = 1e30;
+
     /// The profile at scaled squared distance `r2` (value 1 at r2 = 0).
     pub fn profile(self, r2: f64) -> f64 {
         match self {
             Self::SquaredExponential => (-0.5 * r2).exp(),
             Self::Matern12 => (-r2.sqrt()).exp(),
             Self::Matern32 => {
-                let s = (3.0 * r2).sqrt();
+                let s = (3.0 * r2.min(Self::MAX_SCALED_SQ_DISTANCE)).sqrt();
                 (1.0 + s) * (-s).exp()
             }
             Self::Matern52 => {
+                let r2 = r2.min(Self::MAX_SCALED_SQ_DISTANCE);
                 let s = (5.0 * r2).sqrt();
                 (1.0 + s + 5.0 * r2 / 3.0) * (-s).exp()
             }

@@ -43,7 +43,7 @@ pub(crate) fn profile_slope(kind: KernelKind, r2: f64) -> f64 {
         }
         KernelKind::Matern32 => -1.5 * (-(3.0 * r2).sqrt()).exp(),
         KernelKind::Matern52 => {
-            let s = (5.0 * r2).sqrt();
+            let s = (5.0 * r2.min(KernelKind::MAX_SCALED_SQ_DISTANCE)).sqrt();
             -(5.0 / 6.0) * (1.0 + s) * (-s).exp()
         }
         KernelKind::RationalQuadratic { alpha } => {

@@ -203,12 +203,13 @@ fn profile_with_slopes(kind: KernelKind, s2: f64, values: &mut [f64], slopes: &m
             *v = e;
         }),
         KernelKind::Matern32 => pairs.for_each(|(v, o)| {
-            let s = (3.0 * *v).sqrt();
+            let s = (3.0 * v.min(KernelKind::MAX_SCALED_SQ_DISTANCE)).sqrt();
             let e = s2 * exp(-s);
             *o = -1.5 * e;
             *v = (1.0 + s) * e;
         }),
         KernelKind::Matern52 => pairs.for_each(|(v, o)| {
+            *v = v.min(KernelKind::MAX_SCALED_SQ_DISTANCE);
             let s = (5.0 * *v).sqrt();
             let e = s2 * exp(-s);
             *o = -(5.0 / 6.0) * (1.0 + s) * e;

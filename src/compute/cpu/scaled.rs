@@ -100,10 +100,11 @@ pub(super) fn apply_profile(kind: KernelKind, s2: f64, values: &mut [f64]) {
         KernelKind::SquaredExponential => values.iter_mut().for_each(|v| *v = s2 * exp(-0.5 * *v)),
         KernelKind::Matern12 => values.iter_mut().for_each(|v| *v = s2 * exp(-v.sqrt())),
         KernelKind::Matern32 => values.iter_mut().for_each(|v| {
-            let s = (3.0 * *v).sqrt();
+            let s = (3.0 * v.min(KernelKind::MAX_SCALED_SQ_DISTANCE)).sqrt();
             *v = s2 * (1.0 + s) * exp(-s);
         }),
         KernelKind::Matern52 => values.iter_mut().for_each(|v| {
+            *v = v.min(KernelKind::MAX_SCALED_SQ_DISTANCE);
             let s = (5.0 * *v).sqrt();
             *v = s2 * (1.0 + s + 5.0 * *v / 3.0) * exp(-s);
         }),

@@ -4,7 +4,7 @@
 use super::batch::{Batch, Params, Slots, encode};
 use super::context::GpuContext;
 use super::shaders::Shader;
-use crate::compute::EngineError;
+use crate::compute::{EngineError, Precision};
 use crate::model::{GpState, Kernel, KernelKind};
 
 /// Rows of `L⁻¹` handled by one workgroup row of `posterior_quad.wgsl`.
@@ -68,8 +68,23 @@ pub fn kernel_params(kernel: &Kernel, rows_a: usize, rows_b: usize, strides: [us
     .with_reals(&[kernel.signal_variance(), rq_alpha, log_rho])
 }
 
-pub fn inv_lengthscales(kernel: &Kernel) -> Vec<f64> {
-    kernel.lengthscales().iter().map(|l| 1.0 / l).collect()
+/// The inverse lengthscales the shaders scale coordinates by, capped so that scaled squared
+/// distances stay finite: `1/ℓ` overflows f32 for ℓ < 3e-39, scaled coordinates much earlier
+/// (`∞ − ∞ = NaN`), and the f64 shaders' own logarithm (the rational-quadratic profile) is not
+/// defined at ∞. The caps matter only for lengthscales below 1e-18 (f32) or 1e-150 (f64): the SE
+/// and Matérn values there stay 0 except between coordinates closer than about 1e-17 (f32), and
+/// the rational-quadratic's polynomial tail is taken at `r = d·cap` instead of `d/ℓ` (e.g.
+/// 1e-24 · s² instead of about 0 for α = 0.7, d = 0.1 in f32).
+pub fn inv_lengthscales(kernel: &Kernel, precision: Precision) -> Vec<f64> {
+    let cap = match precision {
+        Precision::F32 => 1e18,
+        Precision::F64 => 1e150,
+    };
+    kernel
+        .lengthscales()
+        .iter()
+        .map(|l| (1.0 / l).min(cap))
+        .collect()
 }
 
 impl GpBuffers {
@@ -113,7 +128,7 @@ impl GpBuffers {
         }
         Ok(Self {
             train: slots.upload(ctx, "train", &encode(gp.train().as_slice(), p)),
-            inv_ls: slots.upload(ctx, "inv_ls", &encode(&inv_lengthscales(gp.kernel()), p)),
+            inv_ls: slots.upload(ctx, "inv_ls", &encode(&inv_lengthscales(gp.kernel(), p), p)),
             alpha: slots.upload(ctx, "alpha", &encode(gp.alpha().as_slice(), p)),
             panels,
             groups,

@@ -221,7 +221,11 @@ impl Engine for GpuEngine {
         let s = ctx.precision.bytes() as u64;
         let mut slots = self.slots();
         let b_buf = slots.upload(ctx, "train", &self.encode(b.as_slice()));
-        let inv_ls = slots.upload(ctx, "inv_ls", &self.encode(&inv_lengthscales(kernel)));
+        let inv_ls = slots.upload(
+            ctx,
+            "inv_ls",
+            &self.encode(&inv_lengthscales(kernel, ctx.precision)),
+        );
         let total = (m * n) as u64 * s;
         for c0 in (0..m).step_by(chunk) {
             let count = chunk.min(m - c0);
