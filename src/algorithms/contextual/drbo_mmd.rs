@@ -24,7 +24,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::kde_bo::{KdeBo, Method};
+use super::kde_bo::{KdeBo, Method, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid, pair_values};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
@@ -241,10 +241,7 @@ impl Algorithm for DrboMmd {
         let Some(last) = &self.last else {
             return Ok(self.history.best_x());
         };
-        let unit: Vec<f64> = (0..self.history.len())
-            .flat_map(|i| last.domain.to_unit(self.history.x(i)))
-            .collect();
-        let observed = Points::new(unit, last.domain.dim())?;
+        let observed = evaluated_in_unit_box(&self.history, &last.domain)?;
         let rows = pair_values(engine, last.model.state(), &observed, &last.grid, 0.0)?;
         let (top, _) = screened_top_k(&last.program, &rows, 1)?;
         Ok(self.history.x(top[0].0).to_vec())

@@ -384,10 +384,7 @@ impl Algorithm for KdeBo {
         let Some(last) = &self.last else {
             return Ok(self.history.best_x());
         };
-        let unit: Vec<f64> = (0..self.history.len())
-            .flat_map(|i| last.domain.to_unit(self.history.x(i)))
-            .collect();
-        let observed = Points::new(unit, last.domain.dim())?;
+        let observed = evaluated_in_unit_box(&self.history, &last.domain)?;
         let values = PairAcquisition {
             gp: last.model.state(),
             kappa: 0.0,
@@ -408,4 +405,16 @@ impl Algorithm for KdeBo {
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.params.to_list()
     }
+}
+
+/// The evaluated decisions mapped into the unit box: the candidates of the recommendation rule
+/// (spec §2.10) for every method of this module.
+pub(super) fn evaluated_in_unit_box(
+    history: &History,
+    domain: &Domain,
+) -> Result<Points, AlgorithmError> {
+    let unit: Vec<f64> = (0..history.len())
+        .flat_map(|i| domain.to_unit(history.x(i)))
+        .collect();
+    Ok(Points::new(unit, domain.dim())?)
 }

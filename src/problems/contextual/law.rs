@@ -168,8 +168,9 @@ impl ContextLaw {
         self.marginals.len()
     }
 
-    pub fn marginal(&self, d: usize) -> &Marginal {
-        &self.marginals[d]
+    /// Coordinate `d`'s clipped law as a `panels × order` Gauss–Legendre rule.
+    pub fn clipped_rule(&self, d: usize, resolution: (usize, usize)) -> Rule {
+        clipped_rule(&self.marginals[d], resolution)
     }
 
     /// The fine quadrature rule of coordinate `d` (for one-coordinate expectations).

@@ -91,18 +91,7 @@ impl Objective {
     /// `panels × order` Gauss–Legendre per coordinate.
     pub fn portfolio(law: &ContextLaw, (panels, order): (usize, usize)) -> Self {
         let rules = (0..law.dim())
-            .map(|d| {
-                let m = law.marginal(d);
-                Rule::clipped(
-                    0.0,
-                    1.0,
-                    m.cdf(0.0),
-                    1.0 - m.cdf(1.0),
-                    |c| m.pdf(c),
-                    panels,
-                    order,
-                )
-            })
+            .map(|d| law.clipped_rule(d, (panels, order)))
             .collect();
         Self::Portfolio { rules }
     }
