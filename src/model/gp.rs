@@ -284,6 +284,11 @@ pub(super) fn lower_triangular_inverse(l: &DMatrix<f64>) -> DMatrix<f64> {
     inv
 }
 
+/// The range of the noise scale λ: posterior variances are `(k(x,x) − q)/λ`, so a subnormal λ
+/// (found by fuzzing) turned a jitter-sized remainder into ∞.
+pub const MIN_LAMBDA: f64 = 1e-150;
+pub const MAX_LAMBDA: f64 = 1e150;
+
 /// Rejects inconsistent GP inputs with a message naming the offending value: the checks shared
 /// by factorisation, likelihood evaluation and fitting.
 pub(crate) fn check_inputs(
@@ -317,9 +322,15 @@ pub(crate) fn check_inputs(
     if !mean.is_finite() {
         return Err(EngineError::invalid(format!("prior mean is {mean}")));
     }
-    if !(lambda.is_finite() && lambda > 0.0) {
+    if !(MIN_LAMBDA..=MAX_LAMBDA).contains(&lambda) {
         return Err(EngineError::invalid(format!(
-            "lambda is {lambda} (must be positive)"
+            "lambda is {lambda} (must lie in [{MIN_LAMBDA:e}, {MAX_LAMBDA:e}])"
+        )));
+    }
+    if !(kernel.diag() / lambda).is_finite() {
+        return Err(EngineError::invalid(format!(
+            "the prior variance s²/λ = {}/{lambda} overflows",
+            kernel.diag()
         )));
     }
     match noise {
