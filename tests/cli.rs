@@ -571,10 +571,10 @@ fn duplicate_inputs_without_noise_get_jitter_a_warning_and_finite_output() {
     }
 }
 
-/// Extreme but valid hyperparameters give the limits, not NaN: a lengthscale so small that the
-/// scaled distances overflow leaves the candidate uncorrelated with the data (prior mean 0,
-/// prior std √s²) — the Matérn profiles once gave ∞ · 0 = NaN there — and a huge one makes
-/// every point the same (one mean, tiny std, for every kernel).
+/// Extreme but valid hyperparameters give the limits, not NaN: the smallest lengthscale leaves
+/// the candidate uncorrelated with the data (prior mean 0, prior std √s²) and the largest makes
+/// every point the same (one mean, tiny std), for every kernel; beyond [1e-150, 1e150] a
+/// lengthscale is refused by name (`1/ℓ` overflows near 1e-308).
 #[test]
 fn extreme_lengthscales_give_the_limits_for_every_kernel() {
     for kernel in ["se", "matern12", "matern32", "matern52", "rq"] {
@@ -586,20 +586,24 @@ fn extreme_lengthscales_give_the_limits_for_every_kernel() {
                 "--kernel",
                 kernel,
                 "--lengthscale",
-                "1e-300",
+                "1e-150",
                 "--signal-var",
                 "4",
             ],
         )
         .success();
         let rows = parse_csv(&tiny.stdout, "mean,std");
-        assert_eq!(rows, vec![vec![0.0, 2.0]], "{kernel}: {}", tiny.stderr);
+        // The rational-quadratic's polynomial tail leaves about (d/ℓ)^-2α ≈ 1e-299, not 0.
+        let [mean, std] = rows[0][..] else {
+            panic!("{rows:?}")
+        };
+        assert!(mean.abs() < 1e-290 && std == 2.0, "{kernel}: {rows:?}");
 
         let huge = predict_with(
             &format!("huge-ls-{kernel}"),
             TRAIN_2D,
             "x1,x2\n0.3,0.3\n0.9,0.9\n",
-            &["--kernel", kernel, "--lengthscale", "1e300"],
+            &["--kernel", kernel, "--lengthscale", "1e150"],
         )
         .success();
         let rows = parse_csv(&huge.stdout, "mean,std");
@@ -607,6 +611,12 @@ fn extreme_lengthscales_give_the_limits_for_every_kernel() {
         assert!(
             rows[0][0].is_finite() && (0.0..0.1).contains(&rows[0][1]),
             "{kernel}: {rows:?}"
+        );
+    }
+    for value in ["1e-300", "1e300"] {
+        predict_with("ls-range", TRAIN_2D, CAND_2D, &["--lengthscale", value]).fails(
+            2,
+            &[&format!("lengthscale 0 is {value}"), "[1e-150, 1e150]"],
         );
     }
 }

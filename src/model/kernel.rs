@@ -89,6 +89,12 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The range of lengthscales: `1/ℓ` overflows f64 below about 5.6e-309, and scaled
+    /// coordinates `x/ℓ` then give `∞ − ∞ = NaN` distances (found by fuzzing); inside this range
+    /// both `1/ℓ` and `1/ℓ²` are normal numbers.
+    pub const MIN_LENGTHSCALE: f64 = 1e-150;
+    pub const MAX_LENGTHSCALE: f64 = 1e150;
+
     /// Validates every hyperparameter: lengthscales and variance positive and finite, RQ α > 0.
     pub fn new(
         kind: KernelKind,
@@ -103,10 +109,12 @@ impl Kernel {
         if let Some((i, l)) = lengthscales
             .iter()
             .enumerate()
-            .find(|(_, l)| !(l.is_finite() && **l > 0.0))
+            .find(|(_, l)| !(Self::MIN_LENGTHSCALE..=Self::MAX_LENGTHSCALE).contains(*l))
         {
             return Err(EngineError::invalid(format!(
-                "lengthscale {i} is {l} (must be positive and finite)"
+                "lengthscale {i} is {l:e} (must lie in [{:e}, {:e}])",
+                Self::MIN_LENGTHSCALE,
+                Self::MAX_LENGTHSCALE
             )));
         }
         if !(signal_variance.is_finite() && signal_variance > 0.0) {
