@@ -621,6 +621,25 @@ fn extreme_lengthscales_give_the_limits_for_every_kernel() {
     }
 }
 
+/// A coordinate that overflows once divided by its lengthscale is refused by name (both
+/// backends scale before differencing, so it would give ∞ − ∞ = NaN; found by fuzzing).
+#[test]
+fn overflowing_scaled_coordinates_are_refused() {
+    predict_with(
+        "scaled-overflow",
+        TRAIN_2D,
+        "x1,x2\n0.3,1e200\n",
+        &["--lengthscale", "1e-150"],
+    )
+    .fails(
+        2,
+        &[
+            "candidates: coordinate 1 of point 0 is 1e200",
+            "lengthscale 1e-150",
+        ],
+    );
+}
+
 /// Huge signal or noise variances are finite arithmetic, not errors: the posterior std scales
 /// with √s², and a noise variance that swamps the data leaves the prior.
 #[test]

@@ -14,14 +14,47 @@ fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
     }
 }
 
+/// The largest scaled coordinate `|x/ℓ|`: both backends scale coordinates before differencing
+/// them, so an overflowing `x/ℓ` (found by fuzzing: 1e300 over ℓ = 1e-150) gives `∞ − ∞ = NaN`.
+pub const MAX_SCALED_COORDINATE: f64 = 1e300;
+
+/// Checks that every coordinate of `points` in a lengthscale-bearing column, divided by its
+/// lengthscale, stays below [`MAX_SCALED_COORDINATE`]; `points`' column 0 is the kernel's column
+/// `first_column`.
+pub fn scaled_coordinates(
+    what: &str,
+    kernel: &Kernel,
+    points: &Points,
+    first_column: usize,
+) -> Result<(), EngineError> {
+    let lengthscales = kernel.lengthscales();
+    for i in 0..points.rows() {
+        for (c, x) in points.row(i).iter().enumerate() {
+            let Some(l) = lengthscales.get(first_column + c) else {
+                continue;
+            };
+            if (x / l).abs() > MAX_SCALED_COORDINATE {
+                return Err(EngineError::invalid(format!(
+                    "{what}: coordinate {c} of point {i} is {x:e}; divided by its lengthscale \
+                     {l:e} it overflows (|x/ℓ| must stay below {MAX_SCALED_COORDINATE:e})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn cross_covariance(kernel: &Kernel, a: &Points, b: &Points) -> Result<(), EngineError> {
     dims_match("first point set's points", a.dim(), kernel.input_dim())?;
-    dims_match("second point set's points", b.dim(), kernel.input_dim())
+    dims_match("second point set's points", b.dim(), kernel.input_dim())?;
+    scaled_coordinates("first point set", kernel, a, 0)?;
+    scaled_coordinates("second point set", kernel, b, 0)
 }
 
 pub fn posterior(gps: &[&GpState], candidates: &Points) -> Result<(), EngineError> {
     for gp in gps {
         dims_match("candidates", candidates.dim(), gp.train().dim())?;
+        scaled_coordinates("candidates", gp.kernel(), candidates, 0)?;
     }
     Ok(())
 }
@@ -38,6 +71,8 @@ pub fn pairs(
         decisions.dim() + contexts.dim(),
         gp.train().dim(),
     )?;
+    scaled_coordinates("decisions", gp.kernel(), decisions, 0)?;
+    scaled_coordinates("context samples", gp.kernel(), contexts, decisions.dim())?;
     if gp.kernel().time_decay().is_some() {
         return Err(EngineError::invalid(
             "pair reductions take a kernel without time decay",

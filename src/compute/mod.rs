@@ -4,7 +4,7 @@
 //! reference) and [`GpuEngine`] (wgpu compute shaders from `shaders/`, f32 or f64). Algorithms
 //! hold a `&dyn Engine` and never know which one runs.
 
-mod checks;
+pub(crate) mod checks;
 mod cpu;
 mod device;
 mod error;

@@ -307,6 +307,7 @@ pub(crate) fn check_inputs(
             kernel.input_dim()
         )));
     }
+    crate::compute::checks::scaled_coordinates("training inputs", kernel, train, 0)?;
     if targets.len() != n {
         return Err(EngineError::invalid(format!(
             "{} targets for {n} training points",
