@@ -101,8 +101,12 @@ pub fn pairs(
                 decisions.rows()
             )));
         }
-        if let Some(i) = infimum.iter().position(|v| v.is_nan()) {
-            return Err(EngineError::invalid(format!("infimum value {i} is NaN")));
+        // An infinite infimum meets a zero weight when δ ≥ 2 (0 · ∞ = NaN; found by fuzzing).
+        if let Some(i) = infimum.iter().position(|v| !v.is_finite()) {
+            return Err(EngineError::invalid(format!(
+                "infimum value {i} is {} (must be finite)",
+                infimum[i]
+            )));
         }
     }
     Ok(())
