@@ -338,7 +338,8 @@ impl Algorithm for KdeBo {
             grid_size: self.raw_samples,
             restarts: self.restarts,
             max_iters: self.max_iters,
-            tolerance: self.params.number("tolerance"),
+            ftol: self.params.number("tolerance"),
+            gtol: self.params.number("gradient_tolerance"),
             seed: ctx.rng.random(),
         };
         let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;

@@ -84,7 +84,8 @@ macro_rules! kde_bo_params {
             integer("raw_samples", 0, 0, 1 << 20, "Sobol candidates of the acquisition grid; 0 = the profile's"),
             integer("restarts", 0, 0, 4096, "best grid points refined by L-BFGS-B; 0 = the profile's"),
             integer("max_iters", 100, 1, 100_000, "L-BFGS-B iterations per restart"),
-            real("tolerance", 2.2e-9, 0.0, 1.0, "L-BFGS-B stops at this relative decrease or projected-gradient norm (scipy's default ftol, as BoTorch's optimize_acqf)"),
+            real("tolerance", 2.2e-9, 0.0, 1.0, "L-BFGS-B stops at this relative decrease of the acquisition (scipy's default ftol, as BoTorch's optimize_acqf)"),
+            real("gradient_tolerance", 1e-5, 0.0, 1.0, "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf)"),
             real("context_lo", 0.0, -1e12, 1e12, "lower bound of every context coordinate (the box C)"),
             real("context_hi", 1.0, -1e12, 1e12, "upper bound of every context coordinate (the box C)"),
             $($extra),*
@@ -158,13 +159,6 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
                 1,
                 1 << 12,
                 "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
-            ),
-            real(
-                "gradient_tolerance",
-                1e-5,
-                0.0,
-                1.0,
-                "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf); `tolerance` is the relative-decrease test"
             ),
             real(
                 "mmd_radius_scale",

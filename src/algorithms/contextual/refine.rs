@@ -19,8 +19,10 @@ pub struct RefineSettings {
     pub restarts: usize,
     /// L-BFGS-B iterations per start.
     pub max_iters: usize,
-    /// L-BFGS-B relative-decrease and projected-gradient tolerance.
-    pub tolerance: f64,
+    /// L-BFGS-B relative-decrease tolerance (scipy's `ftol`).
+    pub ftol: f64,
+    /// L-BFGS-B projected-gradient tolerance (scipy's `pgtol`).
+    pub gtol: f64,
     /// Scramble seed of the grid.
     pub seed: u64,
 }
@@ -56,8 +58,8 @@ pub fn maximize_pairs(
     let differentiable = acquisition.differentiable()?;
     let options = LbfgsbOptions {
         max_iters: settings.max_iters,
-        gtol: settings.tolerance,
-        ftol: settings.tolerance,
+        gtol: settings.gtol,
+        ftol: settings.ftol,
         ..LbfgsbOptions::default()
     };
     let (lo, hi) = (vec![0.0; dim], vec![1.0; dim]);
