@@ -667,3 +667,52 @@ fn constant_targets_refuse_maximum_likelihood_but_not_map() {
     let rows = parse_csv(&out.stdout, "mean,std");
     assert_close(rows[0][0], 3.0, 1e-6);
 }
+
+#[test]
+fn kde_error_writes_table_2_rows_and_names_bad_input() {
+    let sandbox = Sandbox::new("kde-error");
+    let base = ["--device", "cpu", "kde-error", "--law", "normal"];
+    let args = [
+        &base[..],
+        &["--samples", "10,50", "--runs", "4", "--seed", "3"],
+    ]
+    .concat();
+    let rows = parse_csv(
+        &sandbox.run(&args).success().stdout,
+        "samples,runs,l1_mean,l1_se",
+    );
+    assert_eq!(rows.len(), 2);
+    for (row, n) in rows.iter().zip([10.0, 50.0]) {
+        assert_eq!(row[..2], [n, 4.0]);
+        assert!(row[2] > 0.0 && row[2] < 2.0 && row[3] > 0.0, "{row:?}");
+    }
+    // The same seed gives the same table; a row does not depend on the other sizes.
+    let again = parse_csv(
+        &sandbox.run(&args).success().stdout,
+        "samples,runs,l1_mean,l1_se",
+    );
+    assert_eq!(rows, again);
+    let alone = [
+        &base[..],
+        &["--samples", "50", "--runs", "4", "--seed", "3"],
+    ]
+    .concat();
+    let alone = parse_csv(
+        &sandbox.run(&alone).success().stdout,
+        "samples,runs,l1_mean,l1_se",
+    );
+    assert_eq!(alone[0], rows[1]);
+
+    sandbox
+        .run(&["kde-error", "--law", "cauchy"])
+        .fails(2, &["--law", "cauchy", "normal or mixture"]);
+    sandbox
+        .run(&["kde-error", "--law", "mixture", "--samples", "10,1"])
+        .fails(2, &["--samples", "'1'", "at least 2"]);
+    sandbox
+        .run(&["kde-error", "--law", "mixture", "--runs", "1"])
+        .fails(2, &["--runs 1", "at least 2 runs"]);
+    sandbox
+        .run(&["kde-error", "--law", "mixture", "--bandwidth", "wide"])
+        .fails(2, &["--bandwidth", "wide"]);
+}

@@ -1035,3 +1035,31 @@ fn minimax_epsilon_and_weights() {
         );
     }
 }
+
+/// T15 (Appendix E, Table 2): the L1 distance between the Silverman KDE of 300 draws and the true
+/// law, over 20 runs, is near the spec's 400-run means (0.0925 normal, 0.471 unclipped mixture),
+/// within about three 20-run standard errors (0.007 and 0.026); the error shrinks with n for the
+/// normal law and stays large for the mixture.
+#[test]
+fn t15_kde_l1_error_reproduces_table_2() {
+    use bosweep::compute::CpuEngine;
+    use bosweep::model::BandwidthRule;
+    use bosweep::problems::contextual::{TableLaw, kde_error_table};
+
+    let engine = CpuEngine::new();
+    let table =
+        |law| kde_error_table(&engine, law, &[10, 300], 20, BandwidthRule::Silverman, 7).unwrap();
+    let normal = table(TableLaw::Normal);
+    let mixture = table(TableLaw::Mixture);
+    assert!((normal[1].mean - 0.093).abs() < 0.02, "{normal:?}");
+    assert!((mixture[1].mean - 0.47).abs() < 0.08, "{mixture:?}");
+    assert!(normal[0].mean > 2.0 * normal[1].mean, "{normal:?}");
+    assert!(mixture[1].mean > 3.0 * normal[1].mean, "{mixture:?}");
+    for row in normal.iter().chain(&mixture) {
+        assert_eq!(row.runs, 20);
+        assert!(
+            row.standard_error > 0.0 && row.standard_error < 0.05,
+            "{row:?}"
+        );
+    }
+}

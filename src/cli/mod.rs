@@ -7,6 +7,7 @@ mod devices;
 mod error;
 mod gp;
 mod kde;
+mod kde_error;
 mod list;
 mod output;
 mod run;
@@ -80,6 +81,8 @@ enum Command {
     Gp(gp::GpCommand),
     /// Gaussian-product kernel density estimate at query points.
     Kde(kde::KdeArgs),
+    /// L1 distance between a KDE of context draws and the true law (SBO-KDE paper, Table 2).
+    KdeError(kde_error::KdeErrorArgs),
     /// Throughput of every engine operation on the chosen backend.
     Bench(bench::BenchArgs),
     /// Run one optimisation and write its JSONL trace.
@@ -119,6 +122,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Devices => devices::run(&cli.global),
         Command::Gp(gp::GpCommand::Predict(args)) => gp::predict(args, &cli.global),
         Command::Kde(args) => kde::run(args, &cli.global),
+        Command::KdeError(args) => kde_error::run(args, &cli.global),
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
         Command::Run(args) => run::run_command(args, &cli.global),
         Command::List => list::run(),

@@ -5,11 +5,13 @@
 //! estimator (bounded L-BFGS from the literature's optimiser), so that regret is never biased by a
 //! constant computed another way (spec pitfall P17).
 
+mod kde_error;
 mod law;
 mod objectives;
 mod portfolio;
 mod quadrature;
 
+pub use kde_error::{KdeErrorRow, L1_INTERVAL, TableLaw, kde_error_table, kde_l1_distance};
 pub use law::{ContextLaw, Marginal, clip_unit};
 pub use objectives::{Objective, PORTFOLIO_RULE};
 pub use portfolio::{costs as portfolio_costs, portfolio_value};
