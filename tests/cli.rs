@@ -671,37 +671,34 @@ fn constant_targets_refuse_maximum_likelihood_but_not_map() {
 #[test]
 fn kde_error_writes_table_2_rows_and_names_bad_input() {
     let sandbox = Sandbox::new("kde-error");
-    let base = ["--device", "cpu", "kde-error", "--law", "normal"];
-    let args = [
-        &base[..],
-        &["--samples", "10,50", "--runs", "4", "--seed", "3"],
-    ]
-    .concat();
-    let rows = parse_csv(
-        &sandbox.run(&args).success().stdout,
-        "samples,runs,l1_mean,l1_se",
-    );
+    let table = |samples: &str| {
+        let args = [
+            "--device",
+            "cpu",
+            "kde-error",
+            "--law",
+            "normal",
+            "--samples",
+            samples,
+            "--runs",
+            "4",
+            "--seed",
+            "3",
+        ];
+        parse_csv(
+            &sandbox.run(&args).success().stdout,
+            "samples,runs,l1_mean,l1_se",
+        )
+    };
+    let rows = table("10,50");
     assert_eq!(rows.len(), 2);
     for (row, n) in rows.iter().zip([10.0, 50.0]) {
         assert_eq!(row[..2], [n, 4.0]);
         assert!(row[2] > 0.0 && row[2] < 2.0 && row[3] > 0.0, "{row:?}");
     }
     // The same seed gives the same table; a row does not depend on the other sizes.
-    let again = parse_csv(
-        &sandbox.run(&args).success().stdout,
-        "samples,runs,l1_mean,l1_se",
-    );
-    assert_eq!(rows, again);
-    let alone = [
-        &base[..],
-        &["--samples", "50", "--runs", "4", "--seed", "3"],
-    ]
-    .concat();
-    let alone = parse_csv(
-        &sandbox.run(&alone).success().stdout,
-        "samples,runs,l1_mean,l1_se",
-    );
-    assert_eq!(alone[0], rows[1]);
+    assert_eq!(table("10,50"), rows);
+    assert_eq!(table("50")[0], rows[1]);
 
     sandbox
         .run(&["kde-error", "--law", "cauchy"])
