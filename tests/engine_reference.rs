@@ -1014,3 +1014,37 @@ fn rahbo_spec_posteriors_with_noise_and_lambda() {
         .unwrap();
     assert!((k[(0, 0)] - 0.8286491).abs() < 5e-8);
 }
+
+/// DRBO-KDE's infimum values must be finite and one per decision: an infinite one meets a zero
+/// weight when δ ≥ 2 and gives 0·∞ = NaN (found by fuzzing), so it is refused with its index.
+#[test]
+fn worst_case_infimum_values_must_be_finite_and_one_per_decision() {
+    let cpu = CpuEngine::new();
+    let mut r = rng(11);
+    let x = uniform_points(&mut r, 6, 2, 0.0, 1.0);
+    let y = smooth_targets(&mut r, &x);
+    let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.4], 1.0).unwrap();
+    let gp = GpState::fit(x, &y, kernel, &Noise::Homoscedastic(1e-3), 0.0, 1.0).unwrap();
+    let decisions = uniform_points(&mut r, 2, 1, 0.0, 1.0);
+    let contexts = uniform_points(&mut r, 5, 1, 0.0, 1.0);
+    let reduce = |infimum: &[f64], delta: f64| {
+        cpu.pair_reduce(
+            &gp,
+            &decisions,
+            &contexts,
+            1.0,
+            PairReduction::WorstCaseTv { delta, infimum },
+        )
+    };
+    for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let message = reduce(&[0.0, bad], 2.0).unwrap_err().to_string();
+        assert!(
+            message.contains(&format!("infimum value 1 is {bad}")),
+            "{message}"
+        );
+    }
+    assert!(is_invalid(reduce(&[0.0], 0.5)));
+    // At δ = 2 all the mass moves to the floor: the value is min(infimum, min_j u_j).
+    let floor = reduce(&[-1e6, -2e6], 2.0).unwrap();
+    assert_eq!(floor, vec![-1e6, -2e6]);
+}
