@@ -3,7 +3,9 @@ cumulative regret (mean ± s.e. over replicates, initial design included), the f
 of the recommendation (mean), and for Complicated Hartmann also the cumulative reward Σ y (the
 paper's metric for it).
 
-    python3 docs/papers/sbo_drbo_kde_tables.py /tmp/sbo-medium
+    python3 docs/papers/sbo_drbo_kde_tables.py /tmp/sbo-medium [more sweep directories]
+
+Runs of several sweeps (e.g. DRBO-MMD run separately) are pooled by problem and method.
 """
 
 import glob
@@ -25,9 +27,10 @@ def mean_se(values):
     return m, math.sqrt(var / len(values))
 
 
-def main(directory):
+def main(directories):
     runs = defaultdict(list)
-    for path in sorted(glob.glob(os.path.join(directory, "runs", "*.jsonl"))):
+    paths = [p for d in directories for p in sorted(glob.glob(os.path.join(d, "runs", "*.jsonl")))]
+    for path in paths:
         with open(path) as handle:
             lines = [json.loads(line) for line in handle if line.strip()]
         header = lines[0]["header"]
@@ -55,8 +58,10 @@ def main(directory):
             simple = mean_se([v[1] for v in values])[0]
             reward, reward_se = mean_se([v[2] for v in values])
             cell = f" | {reward:.2f} ± {reward_se:.2f}" if mixture else ""
-            print(f"| `{algorithm}` | {len(values)} | {cum:.2f} ± {cum_se:.2f} | {simple:.3f}{cell} |")
+            regret = "–" if math.isnan(cum) else f"{cum:.2f} ± {cum_se:.2f}"
+            simple = "–" if math.isnan(simple) else f"{simple:.3f}"
+            print(f"| `{algorithm}` | {len(values)} | {regret} | {simple}{cell} |")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])
