@@ -638,6 +638,27 @@ fn overflowing_scaled_coordinates_are_refused() {
             "lengthscale 1e-150",
         ],
     );
+    // A coordinate whose square overflows, at an ordinary lengthscale.
+    predict_with(
+        "square-overflow",
+        TRAIN_2D,
+        "x1,x2\n1e160,0.3\n",
+        &["--lengthscale", "2"],
+    )
+    .fails(
+        2,
+        &[
+            "candidates: coordinate 0 of point 0 is 1e160",
+            "must stay below 1e150",
+        ],
+    );
+    predict_with(
+        "square-limit",
+        TRAIN_2D,
+        "x1,x2\n1e150,0.3\n",
+        &["--lengthscale", "1"],
+    )
+    .success();
 }
 
 /// Huge signal or noise variances are finite arithmetic, not errors: the posterior std scales

@@ -14,9 +14,12 @@ fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
     }
 }
 
-/// The largest scaled coordinate `|x/ℓ|`: both backends scale coordinates before differencing
-/// them, so an overflowing `x/ℓ` (found by fuzzing: 1e300 over ℓ = 1e-150) gives `∞ − ∞ = NaN`.
-pub const MAX_SCALED_COORDINATE: f64 = 1e300;
+/// The largest scaled coordinate `|x/ℓ|`. Both backends scale coordinates before differencing
+/// them, so an overflowing `x/ℓ` gives `∞ − ∞ = NaN` (found by fuzzing: 1e300 over ℓ = 1e-150);
+/// and the posterior forms squared distances as `‖a‖² + ‖b‖² − 2a·b`, so the squares must stay
+/// finite too (found by fuzzing: a context of 1e300 over ℓ = 2.2). At 1e150 no sum of squares
+/// overflows below 10⁷ dimensions.
+pub const MAX_SCALED_COORDINATE: f64 = 1e150;
 
 /// Checks that every coordinate of `points` in a lengthscale-bearing column, divided by its
 /// lengthscale, stays below [`MAX_SCALED_COORDINATE`]; `points`' column 0 is the kernel's column
