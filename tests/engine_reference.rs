@@ -1048,3 +1048,29 @@ fn worst_case_infimum_values_must_be_finite_and_one_per_decision() {
     let floor = reduce(&[-1e6, -2e6], 2.0).unwrap();
     assert_eq!(floor, vec![-1e6, -2e6]);
 }
+
+/// A fit whose posterior mean could overflow is refused (found by fuzzing: s² = 1e300 with
+/// near-duplicate inputs gave |α| ≈ 5e11 and a NaN mean); an ordinary fit passes the same bound.
+#[test]
+fn fits_whose_posterior_mean_can_overflow_are_refused() {
+    let train = Points::new(vec![3.75, 3.5625, 3.5625], 1).unwrap();
+    let noise = Noise::PerPoint(vec![3.75, 3.5625, 3.5625]);
+    let kernel = Kernel::new(KernelKind::Matern12, vec![3.0], 1e300).unwrap();
+    let error = GpState::fit(
+        train.clone(),
+        &[3.0, 1e300, 4.0625],
+        kernel,
+        &noise,
+        3.5625,
+        3.5625,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("posterior mean can overflow"), "{error}");
+    let kernel = Kernel::new(KernelKind::Matern12, vec![3.0], 1.0).unwrap();
+    let gp = GpState::fit(train, &[3.0, 1.0, 4.0625], kernel, &noise, 0.0, 1.0).unwrap();
+    let post = CpuEngine::new()
+        .posterior(&gp, &Points::new(vec![6.375], 1).unwrap())
+        .unwrap();
+    assert!(post.mean[0].is_finite());
+}

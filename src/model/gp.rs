@@ -85,6 +85,7 @@ impl GpState {
         let linv = lower_triangular_inverse(&chol);
         let residual = DVector::from_iterator(n, targets.iter().map(|y| y - mean));
         let alpha = linv.tr_mul(&(&linv * residual));
+        check_mean_bound(&kernel, &alpha, mean)?;
         Ok(Self {
             train,
             kernel,
@@ -242,12 +243,34 @@ impl GpState {
         }
         linv[(n, n)] = 1.0 / d;
         let residual = DVector::from_iterator(n + 1, targets.iter().map(|t| t - self.mean));
-        self.alpha = linv.tr_mul(&(&linv * residual));
+        let alpha = linv.tr_mul(&(&linv * residual));
+        if let Err(e) = check_mean_bound(&self.kernel, &alpha, self.mean) {
+            self.linv = linv.resize(n, n, 0.0);
+            return Err(e);
+        }
+        self.alpha = alpha;
         self.linv = linv;
         self.train = train;
         self.targets = targets;
         self.noise = noise;
         Ok(AppendOutcome::Extended)
+    }
+}
+
+/// Checks that no posterior mean `m + Σ_i α_i k_i` can overflow, in any summation order: the
+/// kernels are bounded by their diagonal `s²`, so `|m| + s² Σ|α_i|` bounds every partial sum.
+/// (Found by fuzzing: s² = 1e300 with near-duplicate inputs gave |α| ≈ 5e11, and the mean was
+/// `∞ − ∞ = NaN`.)
+fn check_mean_bound(kernel: &Kernel, alpha: &DVector<f64>, mean: f64) -> Result<(), EngineError> {
+    let s2 = kernel.diag();
+    let total: f64 = alpha.iter().map(|a| a.abs()).sum();
+    if mean.abs() + s2 * total < f64::MAX / 2.0 {
+        Ok(())
+    } else {
+        Err(EngineError::invalid(format!(
+            "the posterior mean can overflow: the signal variance {s2:e} times Σ|α| = {total:e} \
+             leaves the f64 range (rescale the targets or the signal variance)"
+        )))
     }
 }
 
