@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output};
 use crate::model::BandwidthRule;
-use crate::problems::contextual::{TableLaw, kde_error_table};
+use crate::problems::contextual::{KdeErrorRow, TableLaw, kde_error_table};
 
 /// Options of `bosweep kde-error`.
 #[derive(clap::Args, Debug)]
@@ -59,9 +59,7 @@ pub fn run(args: &KdeErrorArgs, global: &GlobalArgs) -> Result<(), CliError> {
         rule,
         args.seed,
     )?;
-    let column = |f: fn(&crate::problems::contextual::KdeErrorRow) -> f64| -> Vec<f64> {
-        rows.iter().map(f).collect()
-    };
+    let column = |f: fn(&KdeErrorRow) -> f64| -> Vec<f64> { rows.iter().map(f).collect() };
     output::write_columns(
         args.out.as_deref(),
         &["samples", "runs", "l1_mean", "l1_se"],

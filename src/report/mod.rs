@@ -32,7 +32,7 @@
 mod error;
 mod load;
 mod plot;
-mod stats;
+pub(crate) mod stats;
 mod tables;
 mod text;
 

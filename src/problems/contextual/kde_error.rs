@@ -11,6 +11,7 @@ use super::law::Marginal;
 use super::{hartmann_mixture, normal};
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::BandwidthRule;
+use crate::report::stats::describe;
 
 /// The interval the L1 distance is integrated over (spec §4.6).
 pub const L1_INTERVAL: (f64, f64) = (-0.5, 1.5);
@@ -44,30 +45,44 @@ impl TableLaw {
     }
 }
 
-/// `∫|p̂ − p|` over [`L1_INTERVAL`] for the Gaussian KDE of the 1-D `data` with bandwidth `h`
-/// (evaluated by `engine` on a fine grid, trapezoid rule).
-pub fn kde_l1_distance(
-    engine: &dyn Engine,
-    data: &[f64],
-    h: f64,
-    law: &Marginal,
-) -> Result<f64, EngineError> {
-    let (lo, hi) = L1_INTERVAL;
-    let step = (hi - lo) / (L1_NODES - 1) as f64;
-    let nodes: Vec<f64> = (0..L1_NODES).map(|i| lo + step * i as f64).collect();
-    let density = engine.kde_density(
-        &Points::new(data.to_vec(), 1)?,
-        &[h],
-        None,
-        &Points::new(nodes.clone(), 1)?,
-    )?;
-    let gap: Vec<f64> = nodes
-        .iter()
-        .zip(&density)
-        .map(|(c, d)| (d - law.pdf(*c)).abs())
-        .collect();
-    let inner: f64 = gap[1..L1_NODES - 1].iter().sum();
-    Ok(step * (inner + 0.5 * (gap[0] + gap[L1_NODES - 1])))
+/// A law's density on the integration grid over [`L1_INTERVAL`], computed once and shared by
+/// every KDE compared with it.
+pub struct LawOnGrid {
+    nodes: Points,
+    density: Vec<f64>,
+    step: f64,
+}
+
+impl LawOnGrid {
+    pub fn new(law: &Marginal) -> Result<Self, EngineError> {
+        let (lo, hi) = L1_INTERVAL;
+        let step = (hi - lo) / (L1_NODES - 1) as f64;
+        let nodes: Vec<f64> = (0..L1_NODES).map(|i| lo + step * i as f64).collect();
+        let density = nodes.iter().map(|c| law.pdf(*c)).collect();
+        Ok(Self {
+            nodes: Points::new(nodes, 1)?,
+            density,
+            step,
+        })
+    }
+
+    /// `∫|p̂ − p|` for the Gaussian KDE of the 1-D `data` with bandwidth `h` (evaluated by
+    /// `engine` on the grid, trapezoid rule).
+    pub fn l1_distance(
+        &self,
+        engine: &dyn Engine,
+        data: &Points,
+        h: f64,
+    ) -> Result<f64, EngineError> {
+        let estimate = engine.kde_density(data, &[h], None, &self.nodes)?;
+        let gap: Vec<f64> = estimate
+            .iter()
+            .zip(&self.density)
+            .map(|(e, p)| (e - p).abs())
+            .collect();
+        let inner: f64 = gap[1..L1_NODES - 1].iter().sum();
+        Ok(self.step * (inner + 0.5 * (gap[0] + gap[L1_NODES - 1])))
+    }
 }
 
 /// One row of Table 2: the L1 distance's mean and standard error over `runs` runs.
@@ -96,25 +111,26 @@ pub fn kde_error_table(
         )));
     }
     let marginal = law.marginal();
+    let grid = LawOnGrid::new(&marginal)?;
     sample_sizes
         .iter()
         .map(|&n| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (n as u64).rotate_left(32));
             let distances = (0..runs)
                 .map(|_| {
-                    let data: Vec<f64> = (0..n).map(|_| marginal.sample(&mut rng)).collect();
-                    let h = rule.bandwidths(&Points::new(data.clone(), 1)?)?[0];
-                    kde_l1_distance(engine, &data, h, &marginal)
+                    let data = Points::new((0..n).map(|_| marginal.sample(&mut rng)).collect(), 1)?;
+                    let h = rule.bandwidths(&data)?[0];
+                    grid.l1_distance(engine, &data, h)
                 })
                 .collect::<Result<Vec<f64>, EngineError>>()?;
-            let mean = distances.iter().sum::<f64>() / runs as f64;
-            let variance =
-                distances.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (runs - 1) as f64;
+            let (mean, standard_error) = describe(&distances)
+                .and_then(|d| Some((d.mean, d.se?)))
+                .expect("at least 2 runs give a mean and a standard error");
             Ok(KdeErrorRow {
                 samples: n,
                 runs,
                 mean,
-                standard_error: (variance / runs as f64).sqrt(),
+                standard_error,
             })
         })
         .collect()
@@ -127,8 +143,9 @@ mod tests {
 
     #[test]
     fn one_point_kde_of_the_law_itself_is_at_distance_zero() {
-        let law = normal(0.5, 0.1);
-        let d = kde_l1_distance(&CpuEngine::new(), &[0.5], 0.1, &law).unwrap();
+        let grid = LawOnGrid::new(&normal(0.5, 0.1)).unwrap();
+        let data = Points::new(vec![0.5], 1).unwrap();
+        let d = grid.l1_distance(&CpuEngine::new(), &data, 0.1).unwrap();
         assert!(d < 1e-9, "{d}");
     }
 
@@ -136,8 +153,9 @@ mod tests {
     fn shifted_normal_is_at_the_closed_form_distance() {
         // ∫|N(0.6, 0.1²) − N(0.5, 0.1²)| = 4Φ(0.5) − 2 = 0.765_849_845_096…; the trapezoid
         // rule's error is ~1.5e-8, from the kink of |p̂ − p| at 0.55.
-        let law = normal(0.5, 0.1);
-        let d = kde_l1_distance(&CpuEngine::new(), &[0.6], 0.1, &law).unwrap();
+        let grid = LawOnGrid::new(&normal(0.5, 0.1)).unwrap();
+        let data = Points::new(vec![0.6], 1).unwrap();
+        let d = grid.l1_distance(&CpuEngine::new(), &data, 0.1).unwrap();
         assert!((d - 0.765_849_845_096).abs() < 5e-8, "{d}");
     }
 
