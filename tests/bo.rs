@@ -4,6 +4,7 @@
 mod common;
 
 use bosweep::compute::{CpuEngine, Engine, Precision};
+use bosweep::params::ParamValue;
 use bosweep::sweep::RunSummary;
 use common::{RunRequest, without_timings};
 use serde_json::Value;
@@ -184,4 +185,224 @@ fn algorithms_share_the_initial_design_of_a_seed() {
     };
     assert_eq!(init_points("random"), init_points("gp-ucb"));
     assert_eq!(init_points("random"), init_points("boke"));
+}
+
+/// A problem that counts its evaluation steps, so that a [`Spy`] engine knows how many
+/// observations the algorithm has been told at any moment (the runner tells each step right
+/// after evaluating it, before asking for the recommendation).
+#[derive(Debug)]
+struct Counted {
+    inner: Box<dyn bosweep::problems::Problem>,
+    steps: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl bosweep::problems::Problem for Counted {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn domain(&self) -> &bosweep::problems::Domain {
+        self.inner.domain()
+    }
+    fn sense(&self) -> bosweep::problems::Sense {
+        self.inner.sense()
+    }
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.inner.parameters()
+    }
+    fn observe(
+        &self,
+        x: &[f64],
+        step: &bosweep::problems::Step,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Result<bosweep::problems::Observation, bosweep::problems::ProblemError> {
+        let observation = self.inner.observe(x, step, rng)?;
+        self.steps.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Ok(observation)
+    }
+    fn objective_of_interest(&self, x: &[f64], t: usize) -> Option<f64> {
+        self.inner.objective_of_interest(x, t)
+    }
+    fn optimum(&self, t: usize) -> Option<bosweep::problems::Optimum> {
+        self.inner.optimum(t)
+    }
+    fn allowed_set(&self, t: usize) -> Option<&bosweep::compute::Points> {
+        self.inner.allowed_set(t)
+    }
+    fn time_varying(&self) -> bool {
+        self.inner.time_varying()
+    }
+    fn context_domain(&self) -> Option<&bosweep::problems::Domain> {
+        self.inner.context_domain()
+    }
+    fn noise_variance(&self) -> Option<bosweep::problems::NoiseVariance> {
+        self.inner.noise_variance()
+    }
+}
+
+/// The CPU engine, noting every model it is asked to score with fewer data points than the
+/// observations told so far: GPs in posteriors and pair reductions, and kernel-regression data.
+struct Spy {
+    cpu: CpuEngine,
+    steps: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    stale: std::sync::Mutex<Vec<String>>,
+}
+
+impl Spy {
+    fn check(&self, operation: &str, rows: usize) {
+        let told = self.steps.load(std::sync::atomic::Ordering::SeqCst);
+        if rows < told {
+            self.stale.lock().unwrap().push(format!(
+                "{operation} with a model of {rows} points after {told} observations"
+            ));
+        }
+    }
+}
+
+impl Engine for Spy {
+    fn describe(&self) -> String {
+        self.cpu.describe()
+    }
+    fn cross_covariance(
+        &self,
+        kernel: &bosweep::model::Kernel,
+        a: &bosweep::compute::Points,
+        b: &bosweep::compute::Points,
+    ) -> Result<nalgebra::DMatrix<f64>, bosweep::compute::EngineError> {
+        self.cpu.cross_covariance(kernel, a, b)
+    }
+    fn posterior_batch(
+        &self,
+        gps: &[&bosweep::model::GpState],
+        candidates: &bosweep::compute::Points,
+    ) -> Result<Vec<bosweep::compute::Posterior>, bosweep::compute::EngineError> {
+        for gp in gps {
+            self.check("posterior", gp.train().rows());
+        }
+        self.cpu.posterior_batch(gps, candidates)
+    }
+    fn pair_reduce(
+        &self,
+        gp: &bosweep::model::GpState,
+        decisions: &bosweep::compute::Points,
+        contexts: &bosweep::compute::Points,
+        beta: f64,
+        reduction: bosweep::compute::PairReduction<'_>,
+    ) -> Result<Vec<f64>, bosweep::compute::EngineError> {
+        self.check("pair reduction", gp.train().rows());
+        self.cpu
+            .pair_reduce(gp, decisions, contexts, beta, reduction)
+    }
+    fn kde_log_density(
+        &self,
+        data: &bosweep::compute::Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &bosweep::compute::Points,
+    ) -> Result<Vec<f64>, bosweep::compute::EngineError> {
+        self.cpu.kde_log_density(data, bandwidths, weights, queries)
+    }
+    fn kernel_regression(
+        &self,
+        data: &bosweep::compute::Points,
+        targets: &[f64],
+        kernel: bosweep::model::SmoothingKernel,
+        bandwidth: f64,
+        queries: &bosweep::compute::Points,
+    ) -> Result<bosweep::compute::KernelRegression, bosweep::compute::EngineError> {
+        self.check("kernel regression", data.rows());
+        self.cpu
+            .kernel_regression(data, targets, kernel, bandwidth, queries)
+    }
+    fn nearest(
+        &self,
+        data: &bosweep::compute::Points,
+        queries: &bosweep::compute::Points,
+    ) -> Result<Vec<usize>, bosweep::compute::EngineError> {
+        self.cpu.nearest(data, queries)
+    }
+    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, bosweep::compute::EngineError> {
+        self.cpu.top_k(values, k)
+    }
+}
+
+/// A problem each algorithm runs on, and the evaluations per step.
+fn problem_for(name: &str) -> (&'static str, usize) {
+    match name {
+        "sbo-kde" | "drbo-kde" | "drbo-mmd-minimax" | "drbo-mmd" | "stableopt" => ("newsvendor", 1),
+        "rahbo" | "rahbo-known-var" | "rahbo-us" | "gp-ucb-hetero" => ("sine-hetero", 3),
+        "pe-gp-ucb" | "regret-balancing" | "mle-gp-ucb" | "fully-bayes-gp-ucb"
+        | "oracle-gp-ucb" => ("pe-toy", 1),
+        _ => ("branin", 1),
+    }
+}
+
+fn light_parameters(
+    entry: &bosweep::algorithms::AlgorithmEntry,
+) -> Vec<(&'static str, ParamValue)> {
+    let context_grid = entry.name.starts_with("drbo-mmd");
+    let light: [(&'static str, f64); 10] = [
+        ("grid_size", if context_grid { 16.0 } else { 256.0 }),
+        ("top_k", 2.0),
+        ("max_iters", 20.0),
+        ("raw_samples", 64.0),
+        ("restarts", 2.0),
+        ("samples", 64.0),
+        ("infimum_points", 32.0),
+        ("mcmc_burn_in", 20.0),
+        ("mcmc_samples", 3.0),
+        ("k", 3.0),
+    ];
+    light
+        .into_iter()
+        .filter(|(name, _)| entry.parameters.iter().any(|p| p.name == *name))
+        .map(|(name, v)| (name, ParamValue::Number(v)))
+        .collect()
+}
+
+/// Issue 15: no algorithm scores its recommendation (or its next point) by a model that is
+/// missing observations it has been told. Before the fix GP-UCB, EI and the contextual methods
+/// recommended from the model fitted in `ask`, which had not seen the newest observation.
+#[test]
+fn no_recommendation_is_scored_by_a_model_missing_observations() {
+    use bosweep::sweep::{RunConfig, TraceWriter, run};
+    let mut checked = 0;
+    for entry in bosweep::algorithms::registry() {
+        let (problem_name, repeats) = problem_for(entry.name);
+        let steps = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let problem = Counted {
+            inner: bosweep::problems::build(problem_name, &[]).unwrap(),
+            steps: steps.clone(),
+        };
+        let spy = Spy {
+            cpu: CpuEngine::new(),
+            steps,
+            stale: std::sync::Mutex::new(Vec::new()),
+        };
+        let mut algorithm = entry.build(&light_parameters(entry)).unwrap();
+        let init = if problem_name == "pe-toy" { 0 } else { 5 };
+        let config = RunConfig {
+            budget: (init + 4) * repeats,
+            init,
+            seed: 1,
+            design_seed: 1,
+        };
+        let mut trace = TraceWriter::to_writer(Box::new(std::io::sink()));
+        run(
+            &problem,
+            algorithm.as_mut(),
+            entry.name,
+            &spy,
+            &config,
+            &mut trace,
+        )
+        .unwrap_or_else(|e| panic!("{} on {problem_name}: {e}", entry.name));
+        let stale = spy.stale.into_inner().unwrap();
+        assert!(
+            stale.is_empty(),
+            "{} on {problem_name}: {stale:?}",
+            entry.name
+        );
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} algorithms checked");
 }

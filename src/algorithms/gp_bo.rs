@@ -190,13 +190,18 @@ impl Algorithm for GpBo {
         Ok(Proposal { x, repeats: 1 })
     }
 
+    /// Records the observation and conditions the last fitted model on it (O(n²), same
+    /// hyperparameters), so that the recommendation sees every observation, the newest included.
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         self.history.push(feedback.x, feedback.y);
+        if let Some(model) = &mut self.model {
+            model.append(feedback.x, feedback.y, None)?;
+        }
         Ok(())
     }
 
-    /// The observed point of largest posterior mean under the latest model (the best observed
-    /// point before any model exists).
+    /// The observed point of largest posterior mean under the latest hyperparameters, conditioned
+    /// on every observation (the best observed point before any model exists).
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         match &self.model {
             Some(model) => {

@@ -24,7 +24,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
-use super::kde_bo::{KdeBo, Method, evaluated_in_unit_box};
+use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid, pair_values};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
@@ -231,12 +231,15 @@ impl Algorithm for DrboMmd {
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         self.base.tell(feedback)?;
         self.history.push(feedback.x, feedback.y);
+        if let (Some(last), Some(context)) = (&mut self.last, feedback.context) {
+            condition_on(&mut last.model, feedback.x, context, feedback.y)?;
+        }
         Ok(())
     }
 
     /// Spec §2.10's rule for this method: the evaluated point maximising the worst case of the
-    /// posterior mean (κ = 0) over the last step's MMD ball; the best observation before any
-    /// model exists.
+    /// posterior mean (κ = 0) over the last step's MMD ball, with the last fit's hyperparameters
+    /// conditioned on every observation; the best observation before any model exists.
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         let Some(last) = &self.last else {
             return Ok(self.history.best_x());

@@ -375,12 +375,16 @@ impl Algorithm for KdeBo {
         self.context_dim = Some(context.len());
         self.history.push(feedback.x, feedback.y);
         self.contexts.extend_from_slice(context);
+        if let Some(last) = &mut self.last {
+            condition_on(&mut last.model, feedback.x, context, feedback.y)?;
+        }
         Ok(())
     }
 
     /// Spec §2.10: the evaluated point maximising the method's acquisition with κ = 0 (the
-    /// posterior-mean analogue) under the last step's context points; the best observation before
-    /// any model exists.
+    /// posterior-mean analogue) under the last step's context points, with the last fit's
+    /// hyperparameters conditioned on every observation; the best observation before any model
+    /// exists.
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         let Some(last) = &self.last else {
             return Ok(self.history.best_x());
@@ -406,6 +410,20 @@ impl Algorithm for KdeBo {
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.params.to_list()
     }
+}
+
+/// Conditions a joint (decision, context) model on one more observation in O(n²), keeping its
+/// hyperparameters: what `tell` does so that the recommendation never scores the newest point by
+/// its pre-observation mean.
+pub(super) fn condition_on(
+    model: &mut GpModel,
+    x: &[f64],
+    context: &[f64],
+    y: f64,
+) -> Result<(), AlgorithmError> {
+    let joint: Vec<f64> = x.iter().chain(context).copied().collect();
+    model.append(&joint, y, None)?;
+    Ok(())
 }
 
 /// The evaluated decisions mapped into the unit box: the candidates of the recommendation rule
