@@ -724,3 +724,75 @@ fn many_algorithms_and_long_labels_render() {
         png_info(f);
     }
 }
+
+/// Issue 15: the best of each problem is chosen by the mean, and the algorithms whose mean lies
+/// within one standard error of it (|m − m_best| ≤ √(se² + se_best²)) are marked as ties, in
+/// `summary.csv` (rank `tied`) and in `report.md` (italics, and named under the table).
+#[test]
+fn ties_within_one_standard_error_are_marked() {
+    let dir = temp_dir("ties");
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let branin = setting("branin", &[]);
+    let ext = setting("ext", &[]);
+    // Final simple regrets (branin) or best values (ext, maximised) of two replicates each: every
+    // pair has a standard error of 0.1, so means closer than √0.02 ≈ 0.141 tie.
+    let cases: [(&str, &Setting, [f64; 2]); 5] = [
+        ("random", &branin, [1.0, 1.2]),
+        ("gp-ucb", &branin, [1.1, 1.3]),
+        ("ei", &branin, [2.0, 2.2]),
+        ("random", &ext, [5.0, 5.2]),
+        ("gp-ucb", &ext, [4.8, 5.0]),
+    ];
+    let mut runs = Vec::new();
+    for (algorithm, problem, finals) in &cases {
+        for (replicate, v) in finals.iter().enumerate() {
+            let run = spec(runs.len(), &setting(algorithm, &[]), problem, replicate);
+            let known = problem.name == "branin";
+            let steps: Vec<S> = (1..=4)
+                .map(|e| {
+                    let regret = known.then_some(*v);
+                    (
+                        e,
+                        regret,
+                        regret,
+                        if known { 0.4 + v } else { *v },
+                        0.1,
+                        0.1,
+                    )
+                })
+                .collect();
+            let sense = if known { "minimize" } else { "maximize" };
+            runs.push((run, sense, steps));
+        }
+    }
+    write_manifest(&dir, runs.iter().map(|r| r.0.clone()).collect());
+    for (run, sense, steps) in &runs {
+        write_trace(&dir, run, sense, steps);
+    }
+    let summary = write_report(&dir).unwrap();
+    let marks: Vec<(bool, bool)> = summary.rows.iter().map(|r| (r.best, r.tied)).collect();
+    // gp-ucb on branin: 1.2 − 1.1 = 0.1 ≤ 0.141 ties; ei: 1.0 > 0.141 does not. On ext the best
+    // value 5.1 is best (maximised) and gp-ucb's 4.9 is 0.2 away: no tie.
+    assert_eq!(
+        marks,
+        [
+            (true, false),
+            (false, true),
+            (false, false),
+            (true, false),
+            (false, false)
+        ]
+    );
+    assert!((summary.rows[3].best_value_se.unwrap() - 0.1).abs() < 1e-12);
+    let (header, rows) = read_csv(&dir.join("summary.csv"));
+    let rank = header.iter().position(|h| h == "rank").unwrap();
+    let ranks: Vec<&str> = rows.iter().map(|r| r[rank].as_str()).collect();
+    assert_eq!(ranks, ["best", "tied", "", "best", ""]);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("| *`gp-ucb`* | 2 | *1.2* |"), "{md}");
+    assert!(
+        md.contains("Within one standard error of it: `gp-ucb`."),
+        "{md}"
+    );
+    assert_eq!(md.matches("Within one standard error").count(), 1, "{md}");
+}

@@ -15,7 +15,10 @@ use crate::acquisition::{
     PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
 };
 use crate::compute::{Engine, Points};
-use crate::model::{FitMode, FitOptions, GpModel, Kernel, KernelKind, ModelOptions, Priors};
+use crate::model::{
+    Bounds as HyperBounds, FitMode, FitOptions, GpModel, Kernel, KernelKind, ModelOptions,
+    NoiseSpec, Priors,
+};
 use crate::params::{ParamValue, Params};
 
 /// The acquisition a [`GpBo`] maximises.
@@ -32,13 +35,28 @@ pub enum Acquisition {
     ExpectedImprovement,
 }
 
+/// How [`GpBo`] chooses its hyperparameters at every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FitChoice {
+    /// ML-II.
+    Mle,
+    /// MAP with BoTorch's Gamma priors ([`Priors::botorch`]).
+    Map,
+    /// MAP with BoTorch's dimension-scaled priors ([`Priors::botorch_dimension_scaled`]).
+    MapDimensionScaled,
+    /// The initial values, unchanged.
+    Fixed,
+}
+
 /// GP-UCB or EI with hyperparameters refitted at every step.
 pub struct GpBo {
     params: Params,
     kind: KernelKind,
     initial_lengthscale: f64,
     initial_signal_variance: f64,
-    fit: FitOptions,
+    initial_noise_variance: f64,
+    min_noise_variance: f64,
+    fit: FitChoice,
     acquisition: Acquisition,
     maximize: MaximizeConfig,
     history: History,
@@ -52,19 +70,11 @@ impl GpBo {
     pub fn new(params: Params, acquisition: Acquisition) -> Result<Self, AlgorithmError> {
         let kind = KernelKind::parse(params.choice("kernel"), params.number("rq_alpha"))
             .ok_or_else(|| AlgorithmError::Config("unknown kernel".into()))?;
-        let mode = match params.choice("fit") {
-            "map" => FitMode::Map {
-                priors: Priors::botorch(),
-            },
-            "fixed" => FitMode::Fixed,
-            _ => FitMode::Mle,
-        };
-        let fit = FitOptions {
-            mode,
-            noise: crate::model::NoiseSpec::Fitted {
-                initial: params.number("noise_var"),
-            },
-            ..FitOptions::default()
+        let fit = match params.choice("fit") {
+            "map" => FitChoice::Map,
+            "map-dsp" => FitChoice::MapDimensionScaled,
+            "fixed" => FitChoice::Fixed,
+            _ => FitChoice::Mle,
         };
         let maximize = MaximizeConfig {
             grid_size: match params.integer("grid_size") {
@@ -80,6 +90,8 @@ impl GpBo {
             kind,
             initial_lengthscale: params.number("lengthscale"),
             initial_signal_variance: params.number("signal_var"),
+            initial_noise_variance: params.number("noise_var"),
+            min_noise_variance: params.number("min_noise_var"),
             params,
             fit,
             acquisition,
@@ -100,7 +112,7 @@ impl GpBo {
         )?;
         let ys = self.history.ys();
         let constant = ys.iter().all(|y| *y == ys[0]);
-        let mut fit = self.fit.clone();
+        let mut fit = self.fit_options(dim);
         fit.seed = ctx.rng.random();
         if constant {
             // The likelihood of constant targets grows without bound as the variances shrink:
@@ -109,6 +121,41 @@ impl GpBo {
         }
         let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?.with_fit(fit);
         Ok(GpModel::fit(&self.history.points()?, ys, kernel, &options)?)
+    }
+
+    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
+    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
+    /// keeps noise-free problems from being located precisely (README, "The default fit").
+    fn fit_options(&self, dim: usize) -> FitOptions {
+        let defaults = FitOptions::default();
+        let base = FitOptions {
+            noise: NoiseSpec::Fitted {
+                initial: self.initial_noise_variance,
+            },
+            noise_bounds: HyperBounds::new(self.min_noise_variance, defaults.noise_bounds.upper),
+            ..defaults
+        };
+        match self.fit {
+            FitChoice::Mle => base,
+            FitChoice::Fixed => FitOptions {
+                mode: FitMode::Fixed,
+                ..base
+            },
+            FitChoice::Map => FitOptions {
+                mode: FitMode::Map {
+                    priors: Priors::botorch(),
+                },
+                ..base
+            },
+            FitChoice::MapDimensionScaled => FitOptions {
+                mode: FitMode::Map {
+                    priors: Priors::botorch_dimension_scaled(dim),
+                },
+                // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
+                lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
+                ..base
+            },
+        }
     }
 
     /// Maximises `rule` over the allowed set, or over the unit cube then mapped to the box.

@@ -80,8 +80,8 @@ macro_rules! gp_params {
             },
             ParamSpec {
                 name: "fit",
-                kind: ParamKind::Choice { default: "mle", options: &["mle", "map", "fixed"] },
-                description: "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, or fixed at the initial values",
+                kind: ParamKind::Choice { default: "map", options: &["map", "map-dsp", "mle", "fixed"] },
+                description: "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values",
             },
             ParamSpec {
                 name: "lengthscale",
@@ -97,6 +97,11 @@ macro_rules! gp_params {
                 name: "noise_var",
                 kind: ParamKind::Real { default: 1e-4, min: 1e-6, max: 10.0 },
                 description: "initial (or fixed) noise variance, in standardised output units",
+            },
+            ParamSpec {
+                name: "min_noise_var",
+                kind: ParamKind::Real { default: 1e-6, min: 1e-12, max: 1.0 },
+                description: "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
             },
             ParamSpec {
                 name: "grid_size",

@@ -145,6 +145,30 @@ impl Priors {
         }
     }
 
+    /// BoTorch's dimension-scaled priors (Hvarfner et al. 2024, "Vanilla Bayesian optimization
+    /// performs great in high dimensions"; BoTorch's `get_covar_module_with_dim_scaled_prior` and
+    /// `get_gaussian_likelihood_with_lognormal_prior`): lengthscales LogNormal(√2 + ln(d)/2, √3),
+    /// whose median `e^{√2}·√d` grows with the dimension `d` as typical distances do, outputscale
+    /// Gamma(2, 0.15), noise LogNormal(−4, 1), as densities of the parameters like
+    /// `fit_gpytorch_mll`. Pair with lengthscales of at least 0.025 and noise of at least 1e-4.
+    pub fn botorch_dimension_scaled(dim: usize) -> Self {
+        Self {
+            lengthscale: Some(Prior::LogNormal {
+                mu: std::f64::consts::SQRT_2 + 0.5 * (dim.max(1) as f64).ln(),
+                sigma: 3f64.sqrt(),
+            }),
+            signal_variance: Some(Prior::Gamma {
+                shape: 2.0,
+                rate: 0.15,
+            }),
+            noise_variance: Some(Prior::LogNormal {
+                mu: -4.0,
+                sigma: 1.0,
+            }),
+            space: PriorSpace::Parameter,
+        }
+    }
+
     /// UHE-BO's priors (`specs/uhe-bo.md` §3.4): Gamma(1e-3, 10) on every hyperparameter, as
     /// densities of `ln h` (Jacobian included).
     pub fn uhe_bo() -> Self {

@@ -10,12 +10,15 @@
 //!   columns of [`SUMMARY_COLUMNS`]: completed runs; the final simple regret's mean, standard
 //!   error (sample standard deviation over √n; empty for a single run) and median; the final
 //!   cumulative regret's mean; the mean of the last `best_value` (in the problem's own sense);
-//!   the mean of the final `evals`; and seconds per iteration, the mean of
-//!   `model_seconds + acq_seconds` over every step of every run. Empty cells where a quantity is
-//!   unknown (regrets are `null` where the optimum is unknown) or no run has completed.
+//!   the mean of the final `evals`; seconds per iteration, the mean of
+//!   `model_seconds + acq_seconds` over every step of every run; the standard error of the
+//!   final best value; and the rank, `best`, `tied` (within one standard error of the best,
+//!   [`within_one_se`]) or empty. Empty cells where a quantity is unknown (regrets are `null`
+//!   where the optimum is unknown) or no run has completed.
 //! - `report.md`: the config, then per problem a table of the same columns with the best
 //!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
-//!   mean best value in the sense of the traces' header), its plots, and the missing runs.
+//!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
+//!   the missing runs.
 //! - `plots/<problem>-regret.{svg,png}` (or `-best-value` where the problem's regrets are
 //!   unknown) and `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates
 //!   with a ± one standard error band against evaluations, 900×600 by default. The y axis of
@@ -55,7 +58,7 @@ pub const REPORT_FILE: &str = "report.md";
 pub const PLOTS_DIR: &str = "plots";
 
 /// The columns of `summary.csv`, in order.
-pub const SUMMARY_COLUMNS: [&str; 10] = [
+pub const SUMMARY_COLUMNS: [&str; 12] = [
     "problem",
     "algorithm",
     "runs",
@@ -66,6 +69,8 @@ pub const SUMMARY_COLUMNS: [&str; 10] = [
     "best_value_mean",
     "evals_mean",
     "seconds_per_iter_mean",
+    "best_value_se",
+    "rank",
 ];
 
 /// The y axis of the regret (or best value) and timing plots.
@@ -112,10 +117,25 @@ pub struct SummaryRow {
     pub simple_regret_median: Option<f64>,
     pub cumulative_regret_mean: Option<f64>,
     pub best_value_mean: Option<f64>,
+    /// Standard error of the final best value's mean; `None` with fewer than two values.
+    pub best_value_se: Option<f64>,
     pub evals_mean: Option<f64>,
     pub seconds_per_iter_mean: Option<f64>,
     /// The problem's best algorithm (bold in `report.md`).
     pub best: bool,
+    /// Not the best, but its mean lies within one standard error of the best's (see
+    /// [`within_one_se`]); italic in `report.md`.
+    pub tied: bool,
+}
+
+/// Whether two means are within one standard error of their difference,
+/// `|m₁ − m₂| ≤ √(se₁² + se₂²)`: at this many replicates the sweep cannot tell them apart.
+/// Never with an unknown standard error (a single run).
+pub fn within_one_se(a: (f64, Option<f64>), b: (f64, Option<f64>)) -> bool {
+    match (a.1, b.1) {
+        (Some(sa), Some(sb)) => (a.0 - b.0).abs() <= (sa * sa + sb * sb).sqrt(),
+        _ => false,
+    }
 }
 
 /// What [`write_report`] found and wrote.
@@ -314,6 +334,7 @@ fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow 
         traces.iter().filter_map(|t| f(t.last())).collect()
     };
     let simple = describe(&finals(|s| s.simple_regret));
+    let best_value = describe(&finals(|s| s.best_value));
     let seconds: Vec<f64> = traces
         .iter()
         .flat_map(|t| t.steps.iter().map(|s| s.seconds))
@@ -326,10 +347,12 @@ fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow 
         simple_regret_se: simple.and_then(|d| d.se),
         simple_regret_median: simple.map(|d| d.median),
         cumulative_regret_mean: mean(&finals(|s| s.cumulative_regret)),
-        best_value_mean: mean(&finals(|s| s.best_value)),
+        best_value_mean: best_value.map(|d| d.mean),
+        best_value_se: best_value.and_then(|d| d.se),
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
         seconds_per_iter_mean: mean(&seconds),
         best: false,
+        tied: false,
     }
 }
 
@@ -343,39 +366,40 @@ pub(crate) enum BestBy {
 }
 
 /// Marks the row of lowest mean final simple regret, or where no row has one, of the best mean
-/// best value in `sense`; ties go to the first in manifest order.
+/// best value in `sense` (ties of the means go to the first in manifest order), and the rows
+/// whose mean lies within one standard error of it ([`within_one_se`]).
 fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
-    let pick = |key: &dyn Fn(&SummaryRow) -> Option<f64>, better: &dyn Fn(f64, f64) -> bool| {
-        let mut best: Option<(usize, f64)> = None;
-        for (i, row) in rows.iter().enumerate() {
-            if let Some(v) = key(row) {
-                if best.is_none_or(|(_, b)| better(v, b)) {
-                    best = Some((i, v));
-                }
-            }
+    type Key = fn(&SummaryRow) -> Option<(f64, Option<f64>)>;
+    let simple: Key = |r| r.simple_regret_mean.map(|m| (m, r.simple_regret_se));
+    let value: Key = |r| r.best_value_mean.map(|m| (m, r.best_value_se));
+    let (key, better, by): (Key, Box<dyn Fn(f64, f64) -> bool>, BestBy) =
+        if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
+            (simple, Box::new(|a, b| a < b), BestBy::SimpleRegret)
+        } else if let Some(sense) = sense {
+            (
+                value,
+                Box::new(move |a, b| sense.is_better(a, b)),
+                BestBy::BestValue(sense),
+            )
+        } else {
+            return BestBy::Undecided;
+        };
+    let mut best: Option<(usize, (f64, Option<f64>))> = None;
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(v) = key(row)
+            && best.is_none_or(|(_, b)| better(v.0, b.0))
+        {
+            best = Some((i, v));
         }
-        best.map(|(i, _)| i)
-    };
-    let (index, by) = if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
-        (
-            pick(&|r| r.simple_regret_mean, &|a, b| a < b),
-            BestBy::SimpleRegret,
-        )
-    } else if let Some(sense) = sense {
-        (
-            pick(&|r| r.best_value_mean, &|a, b| sense.is_better(a, b)),
-            BestBy::BestValue(sense),
-        )
-    } else {
-        (None, BestBy::Undecided)
-    };
-    match index {
-        Some(i) => {
-            rows[i].best = true;
-            by
-        }
-        None => BestBy::Undecided,
     }
+    let Some((index, best)) = best else {
+        return BestBy::Undecided;
+    };
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.best = i == index;
+        row.tied = i != index && key(row).is_some_and(|v| within_one_se(v, best));
+    }
+    by
 }
 
 /// A label as a file name: characters outside `[A-Za-z0-9._=-]` become `_`, and names are cut at

@@ -32,6 +32,15 @@ fn csv_number(v: Option<f64>) -> String {
     }
 }
 
+/// `summary.csv`'s rank cell: `best`, `tied` (within one standard error of the best) or empty.
+fn rank(row: &SummaryRow) -> &'static str {
+    match (row.best, row.tied) {
+        (true, _) => "best",
+        (false, true) => "tied",
+        _ => "",
+    }
+}
+
 pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportError> {
     let err = |e: csv::Error| ReportError::Write {
         path: path.to_path_buf(),
@@ -51,6 +60,8 @@ pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportEr
             csv_number(r.best_value_mean),
             csv_number(r.evals_mean),
             csv_number(r.seconds_per_iter_mean),
+            csv_number(r.best_value_se),
+            rank(r).to_owned(),
         ])
         .map_err(err)?;
     }
@@ -116,7 +127,9 @@ pub(crate) fn markdown(
          regret, best value (in the problem's own sense) and evaluations, all taken at each run's \
          last step, and the seconds per iteration (model fitting + acquisition) averaged over \
          every step. A dash marks a value that is unknown (regrets where the optimum is unknown) \
-         or undefined. The best algorithm is in bold.\n\n",
+         or undefined. The best algorithm is in bold; algorithms whose mean is within one standard \
+         error of the best's (|m − m_best| ≤ √(se² + se_best²): not distinguishable at this many \
+         replicates) are in italics.\n\n",
         sweep.completed.len(),
         sweep.runs.len(),
         sweep.missing.len(),
@@ -143,7 +156,11 @@ pub(crate) fn markdown(
         );
         out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for row in &rows[section.first_row..section.first_row + section.rows] {
-            let bold = |s: String| if row.best { format!("**{s}**") } else { s };
+            let bold = |s: String| match (row.best, row.tied) {
+                (true, _) => format!("**{s}**"),
+                (false, true) => format!("*{s}*"),
+                _ => s,
+            };
             let (regret, best_value) = match section.best_by {
                 BestBy::SimpleRegret => (
                     bold(md_number(row.simple_regret_mean)),
@@ -175,13 +192,23 @@ pub(crate) fn markdown(
         let best = rows[section.first_row..section.first_row + section.rows]
             .iter()
             .find(|r| r.best);
+        let tied: Vec<String> = rows[section.first_row..section.first_row + section.rows]
+            .iter()
+            .filter(|r| r.tied)
+            .map(|r| code(&r.algorithm))
+            .collect();
+        let ties = if tied.is_empty() {
+            String::new()
+        } else {
+            format!(" Within one standard error of it: {}.", tied.join(", "))
+        };
         match (section.best_by, best) {
             (BestBy::SimpleRegret, Some(r)) => out.push_str(&format!(
-                "Best: **{}** (lowest mean final simple regret).\n\n",
+                "Best: **{}** (lowest mean final simple regret).{ties}\n\n",
                 code(&r.algorithm)
             )),
             (BestBy::BestValue(sense), Some(r)) => out.push_str(&format!(
-                "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).\n\n",
+                "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).{ties}\n\n",
                 code(&r.algorithm),
                 sense.as_str()
             )),
