@@ -406,3 +406,48 @@ fn no_recommendation_is_scored_by_a_model_missing_observations() {
     }
     assert!(checked >= 30, "only {checked} algorithms checked");
 }
+
+/// Issue 15: ML-II ran lengthscales to the bounds of the unit-cube box [1e-3, 1e3] on small
+/// designs (every Hartmann-6 run of docs/studies/fit-default.md). The default fit is MAP with
+/// BoTorch's priors, which keeps them inside; `fit=mle` still shows the failure it avoids.
+#[test]
+fn default_fit_keeps_lengthscales_off_their_bounds() {
+    let cpu = CpuEngine::new();
+    let at_bound_steps = |lines: &[Value]| {
+        lines[1..]
+            .iter()
+            .filter(|l| l["phase"] == "opt")
+            .filter(|l| {
+                // Hartmann-6's box is the unit cube: original lengthscales are unit-cube ones.
+                l["extra"]["lengthscales"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|v| !(1.01e-3..0.99e3).contains(&v.as_f64().unwrap()))
+            })
+            .count()
+    };
+    let mut mle_at_bounds = 0;
+    for algo in ["gp-ucb", "ei"] {
+        for seed in 1..=3 {
+            let run = |fit: Option<&str>| {
+                let mut params = common::fast_acquisition();
+                params.extend(fit.map(|f| ("fit", ParamValue::from(f))));
+                let request = RunRequest {
+                    algo,
+                    params: &params,
+                    problem: "hartmann6",
+                    budget: 20,
+                    init: 10,
+                    seed,
+                };
+                common::traced_run(&cpu, &request).1
+            };
+            let default = run(None);
+            assert_eq!(default[0]["header"]["algorithm_parameters"]["fit"], "map");
+            assert_eq!(at_bound_steps(&default), 0, "{algo} seed {seed}");
+            mle_at_bounds += at_bound_steps(&run(Some("mle")));
+        }
+    }
+    assert!(mle_at_bounds >= 10, "ML-II at a bound in {mle_at_bounds} steps");
+}
