@@ -449,5 +449,8 @@ fn default_fit_keeps_lengthscales_off_their_bounds() {
             mle_at_bounds += at_bound_steps(&run(Some("mle")));
         }
     }
-    assert!(mle_at_bounds >= 10, "ML-II at a bound in {mle_at_bounds} steps");
+    assert!(
+        mle_at_bounds >= 10,
+        "ML-II at a bound in {mle_at_bounds} steps"
+    );
 }

@@ -372,18 +372,17 @@ fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
     type Key = fn(&SummaryRow) -> Option<(f64, Option<f64>)>;
     let simple: Key = |r| r.simple_regret_mean.map(|m| (m, r.simple_regret_se));
     let value: Key = |r| r.best_value_mean.map(|m| (m, r.best_value_se));
-    let (key, better, by): (Key, Box<dyn Fn(f64, f64) -> bool>, BestBy) =
-        if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
-            (simple, Box::new(|a, b| a < b), BestBy::SimpleRegret)
-        } else if let Some(sense) = sense {
-            (
-                value,
-                Box::new(move |a, b| sense.is_better(a, b)),
-                BestBy::BestValue(sense),
-            )
-        } else {
-            return BestBy::Undecided;
-        };
+    let (key, by) = if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
+        (simple, BestBy::SimpleRegret)
+    } else if let Some(sense) = sense {
+        (value, BestBy::BestValue(sense))
+    } else {
+        return BestBy::Undecided;
+    };
+    let better = |a: f64, b: f64| match by {
+        BestBy::BestValue(sense) => sense.is_better(a, b),
+        _ => a < b,
+    };
     let mut best: Option<(usize, (f64, Option<f64>))> = None;
     for (i, row) in rows.iter().enumerate() {
         if let Some(v) = key(row)
