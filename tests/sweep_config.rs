@@ -467,7 +467,7 @@ fn parameters_are_checked_against_the_registry() {
             "algorithm \"gp-ucb\"",
             "fit",
             "mlee",
-            "one of mle, map, fixed",
+            "one of map, map-dsp, mle, fixed",
         ],
     );
     assert_rejected(
