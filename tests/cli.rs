@@ -734,3 +734,40 @@ fn kde_error_writes_table_2_rows_and_names_bad_input() {
         .run(&["kde-error", "--law", "mixture", "--bandwidth", "wide"])
         .fails(2, &["--bandwidth", "wide"]);
 }
+
+/// Issue 15: without a login session (no XDG_RUNTIME_DIR) every command on `--device auto`
+/// printed `error: XDG_RUNTIME_DIR is invalid or not set` from Mesa's device-selection layer,
+/// on success too. Nothing a user did wrong may print "error".
+#[test]
+fn commands_without_a_login_session_print_no_error() {
+    let sandbox = Sandbox::new("no-session");
+    for args in [
+        &["devices"][..],
+        &[
+            "run",
+            "--algo",
+            "random",
+            "--problem",
+            "branin",
+            "--budget",
+            "3",
+            "--init",
+            "2",
+        ][..],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+            .args(args)
+            .current_dir(&sandbox.dir)
+            .env_remove("XDG_RUNTIME_DIR")
+            .env_remove("NODEVICE_SELECT")
+            .env_remove("BOSWEEP_DEVICE")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            !stderr.to_lowercase().contains("error"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
