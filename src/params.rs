@@ -1,6 +1,7 @@
 //! Named parameters of problems and algorithms: what each declares, how given values are
 //! checked against that declaration, and the resolved set that goes into trace headers.
 
+use crate::io::format_number;
 use std::fmt;
 
 /// A given parameter set that does not fit its declaration; the message names the owner (e.g.
@@ -82,9 +83,15 @@ impl ParamKind {
     pub fn accepted(&self) -> String {
         match *self {
             Self::Real { min, max, .. } if max == f64::INFINITY => {
-                format!("a finite number ≥ {min}")
+                format!("a finite number ≥ {}", format_number(min))
             }
-            Self::Real { min, max, .. } => format!("a number in [{min}, {max}]"),
+            Self::Real { min, max, .. } => {
+                format!(
+                    "a number in [{}, {}]",
+                    format_number(min),
+                    format_number(max)
+                )
+            }
             Self::Integer { min, max, .. } => format!("an integer in {min}..={max}"),
             Self::Choice { options, .. } => format!("one of {}", options.join(", ")),
         }

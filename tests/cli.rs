@@ -771,3 +771,92 @@ fn commands_without_a_login_session_print_no_error() {
         );
     }
 }
+
+/// Issue 15: `gp predict --fit mle` needs no starting values, and prints the log marginal
+/// likelihood of the targets in their own units: here checked against the Gaussian density of
+/// y under the printed hyperparameters, computed by hand.
+#[test]
+fn gp_predict_fits_without_starting_values_and_reports_the_likelihood_of_y() {
+    // Five targets of scale 1000, so that standardised and original units differ by ln 1000 per
+    // point.
+    let xs = [0.0, 0.3, 0.55, 0.8, 1.0];
+    let ys: Vec<f64> = xs
+        .iter()
+        .map(|x: &f64| 1000.0 * (4.0 * x).sin() + 50.0 * x)
+        .collect();
+    let mut train = String::from("x,y\n");
+    for (x, y) in xs.iter().zip(&ys) {
+        train.push_str(&format!("{x},{y}\n"));
+    }
+    let sandbox = Sandbox::new("fit-defaults");
+    sandbox
+        .write("train.csv", &train)
+        .write("cand.csv", "x\n0.4\n");
+    let out = sandbox
+        .run(&[
+            "gp",
+            "predict",
+            "--device",
+            "cpu",
+            "--train",
+            "train.csv",
+            "--candidates",
+            "cand.csv",
+            "--kernel",
+            "se",
+            "--fit",
+            "mle",
+        ])
+        .success();
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("fitted (mle)"))
+        .unwrap();
+    let field = |name: &str| -> f64 {
+        let start = line.find(&format!("{name} = ")).unwrap() + name.len() + 3;
+        let rest = &line[start..];
+        let end = rest.find([',', ']']).unwrap_or(rest.len());
+        rest[..end].trim_start_matches('[').parse().unwrap()
+    };
+    let (l, s2, noise, mean) = (
+        field("lengthscale"),
+        field("signal_var"),
+        field("noise_var"),
+        field("mean"),
+    );
+    let printed = field("log marginal likelihood");
+    // ln N(y; m, K + σ²I) with K = s² exp(−(x − x')²/(2ℓ²)).
+    let n = xs.len();
+    let k = nalgebra::DMatrix::from_fn(n, n, |i, j| {
+        s2 * (-(xs[i] - xs[j]).powi(2) / (2.0 * l * l)).exp() + if i == j { noise } else { 0.0 }
+    });
+    let chol = k.cholesky().unwrap();
+    let r = nalgebra::DVector::from_iterator(n, ys.iter().map(|y| y - mean));
+    let quad = r.dot(&chol.solve(&r));
+    let log_det: f64 = 2.0 * chol.l().diagonal().iter().map(|d| d.ln()).sum::<f64>();
+    let want = -0.5 * quad - 0.5 * log_det - 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
+    assert!(
+        (printed - want).abs() < 1e-6 * want.abs().max(1.0),
+        "{printed} vs {want}: {line}"
+    );
+    // Fixed hyperparameters still need every value, and say which is missing.
+    sandbox
+        .run(&[
+            "gp",
+            "predict",
+            "--device",
+            "cpu",
+            "--train",
+            "train.csv",
+            "--candidates",
+            "cand.csv",
+            "--kernel",
+            "se",
+            "--signal-var",
+            "1",
+            "--noise-var",
+            "0.1",
+        ])
+        .fails(2, &["--lengthscale is required with --fit fixed"]);
+}

@@ -298,3 +298,109 @@ fn unwritable_trace_exits_1() {
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
+
+/// An objective that answers 1e300 right of 0.5 and x itself left of it (`sh` and `awk` only).
+const HUGE_RIGHT: &str = "read x; awk -v v=\"$(echo \"$x\" | tr -d '[]')\" 'BEGIN { if (v > 0.5) print 1e300; else print v }'";
+
+/// Issue 15: objective values of 1e300 beside ordinary ones failed with "K + λΣ is not positive
+/// definite … (duplicate inputs with zero fixed noise?)": the targets' squares overflowed in
+/// the standardisation. They now standardise; a spread that overflows f64 itself is refused
+/// with a message naming the values.
+#[test]
+fn huge_objective_values_are_modelled_or_refused_by_name() {
+    let dir = temp_dir("huge");
+    let trace = dir.join("t.jsonl");
+    let run = |cmd: &str| {
+        bosweep(&[
+            "run",
+            "--algo",
+            "gp-ucb",
+            "--objective-cmd",
+            cmd,
+            "--bounds",
+            "0:1",
+            "--budget",
+            "10",
+            "--init",
+            "5",
+            "--seed",
+            "3",
+            "--out",
+            trace.to_str().unwrap(),
+        ])
+    };
+    let out = run(HUGE_RIGHT);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&trace).unwrap();
+    assert!(text.contains("\"y\":1e+300"), "{text}");
+    assert_eq!(text.lines().count(), 11);
+    // Values of ±1.7e308: their spread is beyond f64.
+    let out = run(
+        "read x; awk -v v=\"$(echo \"$x\" | tr -d '[]')\" 'BEGIN { if (v > 0.5) print 1.7e308; else print -1.7e308 }'",
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("observed values range from -1.7e308 to 1.7e308")
+            && err.contains("overflows f64")
+            && !err.contains("duplicate inputs"),
+        "{err}"
+    );
+}
+
+/// Issue 15: `bosweep list | head` panicked on the closed pipe.
+#[test]
+fn a_closed_stdout_pipe_ends_output_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .arg("list")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with("Algorithms"), "{first}");
+    // The reader is dropped here: the rest of the listing meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+/// Issue 15: values like 1e300 printed as 301-digit numbers; listings and summaries now write
+/// the shortest round-trip form, scientific outside [1e-4, 1e16).
+#[test]
+fn huge_and_tiny_numbers_print_in_scientific_notation() {
+    let out = bosweep(&["list"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("min_noise_var = 1e-6  (a number in [1e-12, 1];"),
+        "{text}"
+    );
+    assert!(!text.contains("0.000000000001"), "{text}");
+    let dir = temp_dir("scientific");
+    let out = bosweep(&[
+        "run",
+        "--algo",
+        "random",
+        "--objective-cmd",
+        HUGE_RIGHT,
+        "--bounds",
+        "0:1",
+        "--sense",
+        "max",
+        "--budget",
+        "6",
+        "--init",
+        "6",
+        "--seed",
+        "1",
+        "--out",
+        dir.join("t.jsonl").to_str().unwrap(),
+    ]);
+    let summary = String::from_utf8(out.stdout).unwrap();
+    assert!(summary.contains("best value = 1e300"), "{summary}");
+}

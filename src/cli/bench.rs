@@ -1,5 +1,6 @@
 //! `bosweep bench`: throughput of every engine operation on the chosen backend.
 
+use super::output::to_stdout;
 use crate::benchmark::{self, OPERATIONS, Preset};
 use crate::cli::CliError;
 use crate::compute::Engine;
@@ -39,19 +40,25 @@ pub fn run(args: &BenchArgs, engine: &dyn Engine) -> Result<(), CliError> {
     if args.repeats == 0 {
         return Err(CliError::usage("--repeats: value 0 (must be at least 1)"));
     }
-    println!("# engine: {}", engine.describe());
-    println!(
-        "{:<18} {:<38} {:>10} {:>14} {:>10}",
-        "operation", "size", "seconds", "items/s", "GFLOP/s"
-    );
-    for m in benchmark::run(engine, preset, &args.ops, args.repeats)? {
-        let gflops = m
-            .gflops
-            .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
-        println!(
-            "{:<18} {:<38} {:>10.4} {:>14.4e} {:>10}",
-            m.operation, m.size, m.seconds, m.items_per_second, gflops
-        );
-    }
+    let measurements = benchmark::run(engine, preset, &args.ops, args.repeats)?;
+    to_stdout(|w| {
+        writeln!(w, "# engine: {}", engine.describe())?;
+        writeln!(
+            w,
+            "{:<18} {:<38} {:>10} {:>14} {:>10}",
+            "operation", "size", "seconds", "items/s", "GFLOP/s"
+        )?;
+        for m in &measurements {
+            let gflops = m
+                .gflops
+                .map_or_else(|| "-".to_string(), |g| format!("{g:.2}"));
+            writeln!(
+                w,
+                "{:<18} {:<38} {:>10.4} {:>14.4e} {:>10}",
+                m.operation, m.size, m.seconds, m.items_per_second, gflops
+            )?;
+        }
+        Ok(())
+    })?;
     Ok(())
 }

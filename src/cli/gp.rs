@@ -1,10 +1,11 @@
-//! `bosweep gp predict`: the posterior of a GP with given hyperparameters at candidate points.
+//! `bosweep gp predict`: the posterior of a GP, with given or fitted hyperparameters, at
+//! candidate points.
 
 use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output, values};
 use crate::compute::Points;
-use crate::io::{NumericTable, columns};
+use crate::io::{NumericTable, columns, format_number};
 use crate::model::{
     FitMode, FitOptions, GpModel, GpState, Kernel, KernelKind, ModelOptions, Noise, NoiseSpec,
     OutputTransform, Priors,
@@ -29,31 +30,31 @@ pub struct PredictArgs {
     candidates: PathBuf,
     #[arg(long, help = format!("Covariance kernel: {}", KernelKind::NAMES))]
     kernel: String,
-    /// Lengthscales: one for every input column, or one per column (comma-separated).
-    #[arg(
-        long,
-        value_delimiter = ',',
-        required = true,
-        allow_negative_numbers = true
-    )]
-    lengthscale: Vec<f64>,
-    /// Signal variance s² (the kernel's value at distance zero).
+    /// Lengthscales: one for every input column, or one per column (comma-separated). Required
+    /// with `--fit fixed`; where fitted, the starting value (default: 0.2 of each column's
+    /// range).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    lengthscale: Option<Vec<f64>>,
+    /// Signal variance s² (the kernel's value at distance zero). Required with `--fit fixed`;
+    /// where fitted, the starting value (default: the targets' variance).
     #[arg(long, allow_negative_numbers = true)]
-    signal_var: f64,
-    /// Observation noise variance.
+    signal_var: Option<f64>,
+    /// Observation noise variance. Required with `--fit fixed`; where fitted, the starting value
+    /// (default: 1e-4 times the targets' variance).
     #[arg(long, allow_negative_numbers = true)]
-    noise_var: f64,
+    noise_var: Option<f64>,
     /// Constant prior mean.
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     mean: f64,
     /// Shape α of the rational-quadratic kernel.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     rq_alpha: f64,
-    /// Hyperparameters: `fixed` uses the values given; `mle` (ML-II) and `map` (BoTorch's Gamma
-    /// priors) fit them, starting from the given values, with inputs normalised to the training
-    /// data's bounding box and outputs standardised, and print the fitted values (original
+    /// Hyperparameters: `fixed` uses the values given; `mle` (ML-II), `map` (BoTorch's Gamma
+    /// priors) and `map-dsp` (BoTorch's dimension-scaled priors) fit them, starting from the
+    /// given values, with inputs normalised to the training data's bounding box and outputs
+    /// standardised, and print the fitted values and the log marginal likelihood (original
     /// units) to stderr.
-    #[arg(long, default_value = "fixed", value_parser = ["fixed", "mle", "map"])]
+    #[arg(long, default_value = "fixed", value_parser = ["fixed", "mle", "map", "map-dsp"])]
     fit: String,
     /// Output CSV file (default: stdout).
     #[arg(long, value_name = "FILE")]
@@ -68,31 +69,48 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
             KernelKind::NAMES
         ))
     })?;
-    values::positive("--lengthscale", &args.lengthscale)?;
-    values::positive("--signal-var", &[args.signal_var])?;
-    values::non_negative("--noise-var", &[args.noise_var])?;
+    if let Some(lengthscale) = &args.lengthscale {
+        values::positive("--lengthscale", lengthscale)?;
+    }
+    if let Some(signal_var) = args.signal_var {
+        values::positive("--signal-var", &[signal_var])?;
+    }
+    if let Some(noise_var) = args.noise_var {
+        values::non_negative("--noise-var", &[noise_var])?;
+    }
     values::finite("--mean", &[args.mean])?;
     values::positive("--rq-alpha", &[args.rq_alpha])?;
 
     let train = NumericTable::read(&args.train)?;
     let candidates = NumericTable::read(&args.candidates)?;
     let dim = input_dim(&train, &candidates)?;
-    let lengthscales = values::per_column("--lengthscale", &args.lengthscale, dim, train.file())?;
-    let kernel = Kernel::new(kind, lengthscales, args.signal_var)?;
     let targets = train.column(dim);
     let inputs = train.points(0..dim)?;
-    let engine = global.engine()?;
     let candidates = candidates.points(0..dim)?;
     let posterior = if args.fit == "fixed" {
-        let noise = Noise::Homoscedastic(args.noise_var);
+        let given = |flag: &str, value: Option<f64>| {
+            value.ok_or_else(|| {
+                CliError::usage(format!(
+                    "{flag} is required with --fit fixed (or fit the hyperparameters: --fit map)"
+                ))
+            })
+        };
+        let lengthscale = args.lengthscale.as_deref().ok_or_else(|| {
+            CliError::usage(
+                "--lengthscale is required with --fit fixed (or fit the hyperparameters: --fit map)",
+            )
+        })?;
+        let lengthscales = values::per_column("--lengthscale", lengthscale, dim, train.file())?;
+        let kernel = Kernel::new(kind, lengthscales, given("--signal-var", args.signal_var)?)?;
+        let noise = Noise::Homoscedastic(given("--noise-var", args.noise_var)?);
         let gp = GpState::fit(inputs, &targets, kernel, &noise, args.mean, 1.0)?;
         warn_jitter(&gp);
-        engine.posterior(&gp, &candidates)?
+        global.engine()?.posterior(&gp, &candidates)?
     } else {
-        let model = fit_model(&inputs, &targets, &kernel, args)?;
-        report_fit(&model, &args.fit);
+        let model = fit_model(kind, &inputs, &targets, args, train.file())?;
+        report_fit(&model, &args.fit, &targets);
         warn_jitter(model.state());
-        model.predict(engine.as_ref(), &candidates)?
+        model.predict(global.engine()?.as_ref(), &candidates)?
     };
     let std: Vec<f64> = posterior.std().collect();
     output::write_columns(
@@ -102,13 +120,15 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
     )
 }
 
-/// Fits the hyperparameters by `args.fit` (mle or map) in normalised units, starting from the
-/// flags' values converted to those units.
+/// Fits the hyperparameters by `args.fit` in normalised units (inputs in the training data's
+/// bounding box scaled to the unit cube, standardised targets), starting from the flags' values
+/// converted to those units, or from BO's defaults where a flag is not given.
 fn fit_model(
+    kind: KernelKind,
     inputs: &Points,
     targets: &[f64],
-    kernel: &Kernel,
     args: &PredictArgs,
+    file: &str,
 ) -> Result<GpModel, CliError> {
     let dim = inputs.dim();
     let column = |d: usize| inputs.iter().map(move |r| r[d]);
@@ -127,27 +147,29 @@ fn fit_model(
     }
     let outputs = OutputTransform::standardize(targets);
     let scale = outputs.std * outputs.std;
-    let lengthscales = kernel
-        .lengthscales()
-        .iter()
-        .zip(lower.iter().zip(&upper))
-        .map(|(l, (lo, hi))| l / (hi - lo))
-        .collect();
-    let model_kernel = Kernel::new(
-        kernel.kind(),
-        lengthscales,
-        (kernel.signal_variance() / scale).clamp(1e-4, 1e4),
-    )?;
+    let lengthscales = match &args.lengthscale {
+        Some(given) => values::per_column("--lengthscale", given, dim, file)?
+            .iter()
+            .zip(lower.iter().zip(&upper))
+            .map(|(l, (lo, hi))| l / (hi - lo))
+            .collect(),
+        None => vec![0.2; dim],
+    };
+    let signal_variance = args.signal_var.map_or(1.0, |v| v / scale);
+    let model_kernel = Kernel::new(kind, lengthscales, signal_variance.clamp(1e-4, 1e4))?;
     let mode = match args.fit.as_str() {
         "map" => FitMode::Map {
             priors: Priors::botorch(),
+        },
+        "map-dsp" => FitMode::Map {
+            priors: Priors::botorch_dimension_scaled(dim),
         },
         _ => FitMode::Mle,
     };
     let fit = FitOptions {
         mode,
         noise: NoiseSpec::Fitted {
-            initial: (args.noise_var / scale).clamp(1e-6, 10.0),
+            initial: args.noise_var.map_or(1e-4, |v| v / scale).clamp(1e-6, 10.0),
         },
         ..FitOptions::default()
     };
@@ -169,18 +191,30 @@ fn warn_jitter(gp: &GpState) {
     }
 }
 
-/// Prints the fitted hyperparameters in the data's units to stderr (stdout carries the CSV).
-fn report_fit(model: &GpModel, mode: &str) {
+/// Prints the fitted hyperparameters and the log marginal likelihood in the data's units to
+/// stderr (stdout carries the CSV). The fit maximised the likelihood of the standardised
+/// targets `z = (y − m)/s`; the density of `y` itself is `ln p(y) = ln p(z) − n ln s` (the
+/// inputs' normalisation does not change it).
+fn report_fit(model: &GpModel, mode: &str, targets: &[f64]) {
     let noise = match model.noise_original() {
-        Noise::Homoscedastic(v) => v.to_string(),
+        Noise::Homoscedastic(v) => format_number(v),
         Noise::PerPoint(v) => format!("{v:?}"),
     };
+    let lengthscales: Vec<String> = model
+        .lengthscales_original()
+        .into_iter()
+        .map(format_number)
+        .collect();
+    let n = targets.len() as f64;
+    let log_likelihood =
+        model.fit_result().log_marginal_likelihood - n * model.output_transform().std.ln();
     eprintln!(
-        "fitted ({mode}): lengthscale = {:?}, signal_var = {}, noise_var = {noise}, mean = {}, log marginal likelihood = {}",
-        model.lengthscales_original(),
-        model.signal_variance_original(),
-        model.mean_original(),
-        model.fit_result().log_marginal_likelihood,
+        "fitted ({mode}): lengthscale = [{}], signal_var = {}, noise_var = {noise}, mean = {}, \
+         log marginal likelihood = {}",
+        lengthscales.join(", "),
+        format_number(model.signal_variance_original()),
+        format_number(model.mean_original()),
+        format_number(log_likelihood),
     );
 }
 

@@ -1,63 +1,93 @@
 //! `bosweep list`: every algorithm and problem with its parameters and defaults.
 
+use std::io::{self, Write};
+
 use super::CliError;
+use super::output::to_stdout;
 use crate::algorithms;
-use crate::params::ParamSpec;
+use crate::io::format_number;
+use crate::params::{ParamSpec, ParamValue};
 use crate::problems;
 
-fn print_params(params: &[ParamSpec]) {
+fn write_params(w: &mut dyn Write, params: &[ParamSpec]) -> io::Result<()> {
     for p in params {
-        println!(
-            "      {} = {}  ({}; {})",
+        let default = match p.kind.default_value() {
+            ParamValue::Number(v) => format_number(v),
+            text => text.to_string(),
+        };
+        writeln!(
+            w,
+            "      {} = {default}  ({}; {})",
             p.name,
-            p.kind.default_value(),
             p.kind.accepted(),
             p.description
-        );
+        )?;
     }
+    Ok(())
 }
 
-pub fn run() -> Result<(), CliError> {
-    println!("Algorithms (--algo NAME, parameters via --param key=value):");
+/// A box as `[lo, hi] × [lo, hi] × …`.
+fn write_box(lower: &[f64], upper: &[f64]) -> String {
+    lower
+        .iter()
+        .zip(upper)
+        .map(|(l, u)| format!("[{}, {}]", format_number(*l), format_number(*u)))
+        .collect::<Vec<_>>()
+        .join(" × ")
+}
+
+fn write_listing(w: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        w,
+        "Algorithms (--algo NAME, parameters via --param key=value):"
+    )?;
     for entry in algorithms::registry() {
-        println!("  {}: {}", entry.name, entry.description);
-        print_params(entry.parameters);
+        writeln!(w, "  {}: {}", entry.name, entry.description)?;
+        write_params(w, entry.parameters)?;
     }
-    println!();
-    println!("Problems (--problem NAME, parameters via --problem-param key=value or --noise-std):");
+    writeln!(w)?;
+    writeln!(
+        w,
+        "Problems (--problem NAME, parameters via --problem-param key=value or --noise-std):"
+    )?;
     for entry in problems::registry() {
         // A problem whose data is not on this machine (intel-temp) is listed, not fatal.
         let problem = match entry.build(&[]) {
             Ok(problem) => problem,
             Err(e) => {
-                println!("  {}: {} (unavailable: {e})", entry.name, entry.description);
-                print_params(entry.parameters);
+                writeln!(
+                    w,
+                    "  {}: {} (unavailable: {e})",
+                    entry.name, entry.description
+                )?;
+                write_params(w, entry.parameters)?;
                 continue;
             }
         };
         let domain = problem.domain();
         let optimum = problem
             .optimum(1)
-            .map_or_else(|| "unknown".to_string(), |o| o.value.to_string());
-        println!(
-            "  {}: {} (d = {}, {}, optimum {})",
+            .map_or_else(|| "unknown".to_string(), |o| format_number(o.value));
+        writeln!(
+            w,
+            "  {}: {} (d = {}, {}, optimum {optimum})",
             entry.name,
             entry.description,
             problem.dim(),
             problem.sense().as_str(),
-            optimum
-        );
-        println!(
+        )?;
+        writeln!(
+            w,
             "      box: {}",
-            domain
-                .lower()
-                .iter()
-                .zip(domain.upper())
-                .map(|(l, u)| format!("[{l}, {u}]"))
-                .collect::<Vec<_>>()
-                .join(" × ")
-        );
-        print_params(entry.parameters);
+            write_box(domain.lower(), domain.upper())
+        )?;
+        write_params(w, entry.parameters)?;
     }
     Ok(())
+}
+
+/// Prints the listing; a reader that closes the pipe early (`bosweep list | head`) ends it
+/// quietly.
+pub fn run() -> Result<(), CliError> {
+    to_stdout(write_listing)
 }

@@ -5,10 +5,11 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use crate::cli::CliError;
-use crate::io::io_reason;
+use crate::io::{format_number, io_reason};
 
 /// Writes equal-length columns under a header as CSV to `out`, or to stdout when `None`. Values
-/// use `{}` formatting, the shortest text that parses back to the same f64, so nothing is lost.
+/// are the shortest text that parses back to the same f64 ([`format_number`]), so nothing is
+/// lost.
 pub fn write_columns(
     out: Option<&Path>,
     names: &[&str],
@@ -49,7 +50,7 @@ fn write_csv(w: &mut dyn Write, names: &[&str], columns: &[&[f64]]) -> io::Resul
     for i in 0..rows {
         for (j, column) in columns.iter().enumerate() {
             let sep = if j == 0 { "" } else { "," };
-            write!(w, "{sep}{}", column[i])?;
+            write!(w, "{sep}{}", format_number(column[i]))?;
         }
         writeln!(w)?;
     }

@@ -2,10 +2,11 @@
 
 use std::path::PathBuf;
 
+use super::output::to_stdout;
 use super::{CliError, GlobalArgs};
 use crate::algorithms::{self, AlgorithmError};
 use crate::compute::EngineError;
-use crate::io::io_reason;
+use crate::io::{format_number, io_reason};
 use crate::params::ParamValue;
 use crate::problems::{self, Domain, ExternalObjective, Problem, ProblemError, Sense};
 use crate::sweep::{RunConfig, RunError, TraceWriter, available_bytes, human_bytes, run};
@@ -202,24 +203,30 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
     for warning in engine.warnings() {
         eprintln!("warning: {warning}");
     }
-    let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), |v| v.to_string());
+    let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), format_number);
+    let x: Vec<String> = summary
+        .recommended_x
+        .iter()
+        .copied()
+        .map(format_number)
+        .collect();
     let text = format!(
-        "{} on {} ({} steps, {} evaluations, {})\nrecommended x = {:?}\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
+        "{} on {} ({} steps, {} evaluations, {})\nrecommended x = [{}]\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
         args.algo,
         problem_name,
         summary.steps,
         summary.evals,
         engine.describe(),
-        summary.recommended_x,
+        x.join(", "),
         fmt_opt(summary.recommended_f),
-        summary.best_value,
+        format_number(summary.best_value),
         fmt_opt(summary.simple_regret),
         fmt_opt(summary.cumulative_regret),
     );
     if args.out.is_some() {
-        println!("{text}");
+        to_stdout(|w| writeln!(w, "{text}"))
     } else {
         eprintln!("{text}");
+        Ok(())
     }
-    Ok(())
 }

@@ -1,8 +1,10 @@
 //! File input for the command line: strict numeric CSV tables ([`csv`]).
 
 pub mod csv;
+mod number;
 
 pub use self::csv::{CsvError, NumericTable};
+pub use number::format_number;
 
 /// The operating system's reason for an I/O failure, without Rust's ` (os error N)` suffix, so
 /// that messages read like `cannot read x.csv: No such file or directory`.

@@ -96,16 +96,27 @@ impl OutputTransform {
 
     /// Mean and unbiased (n − 1) standard deviation of `y`; std 1 when it is 0 (constant targets),
     /// not finite, or there are fewer than two values; mean 0 without values.
+    ///
+    /// Both are computed on `y / max|y|` and scaled back, so that targets up to the f64 range
+    /// (an objective of 1e300) standardise instead of overflowing in their squares.
     pub fn standardize(y: &[f64]) -> Self {
         let n = y.len();
         if n == 0 {
             return Self::IDENTITY;
         }
-        let mean = y.iter().sum::<f64>() / n as f64;
+        let scale = y.iter().fold(0.0, |m: f64, v| m.max(v.abs()));
+        let scale = if scale.is_finite() && scale > 0.0 {
+            scale
+        } else {
+            1.0
+        };
+        let scaled_mean = y.iter().map(|v| v / scale).sum::<f64>() / n as f64;
+        let mean = scaled_mean * scale;
         let std = if n < 2 {
             1.0
         } else {
-            (y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64).sqrt()
+            let ss: f64 = y.iter().map(|v| (v / scale - scaled_mean).powi(2)).sum();
+            scale * (ss / (n - 1) as f64).sqrt()
         };
         Self {
             mean,
@@ -205,6 +216,7 @@ impl GpModel {
                 kernel.spatial_dim()
             )));
         }
+        check_target_spread(targets)?;
         let outputs = if options.standardize_outputs {
             OutputTransform::standardize(targets)
         } else {
@@ -322,6 +334,25 @@ impl GpModel {
     /// The constant prior mean in original output units.
     pub fn mean_original(&self) -> f64 {
         self.outputs.inverse(self.fit.mean)
+    }
+}
+
+/// Refuses targets whose spread `max − min` overflows f64 (values near ±1.8e308 of both
+/// signs): no GP arithmetic on them can stay finite, and the error should say so rather than
+/// surface later as a matrix that does not factorise.
+fn check_target_spread(targets: &[f64]) -> Result<(), EngineError> {
+    let (min, max) = targets
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        });
+    if targets.is_empty() || (max - min).is_finite() {
+        Ok(())
+    } else {
+        Err(EngineError::invalid(format!(
+            "observed values range from {min:e} to {max:e}: their spread overflows f64, so no GP \
+             can model them; rescale the objective"
+        )))
     }
 }
 

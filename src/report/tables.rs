@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::load::{Sweep, relative_trace_path};
 use super::{BestBy, PLOTS_DIR, ReportError, SUMMARY_COLUMNS, SummaryRow};
+use crate::io::format_number;
 use crate::sweep::{CONFIG_FILE, RunSpec};
 
 /// One problem's part of the report.
@@ -23,13 +24,9 @@ pub(crate) struct Section {
     pub has_plots: bool,
 }
 
-/// A CSV number: shortest round-trip decimal, scientific outside [1e-4, 1e15).
+/// A CSV number ([`format_number`]); an empty cell where unknown.
 fn csv_number(v: Option<f64>) -> String {
-    match v {
-        None => String::new(),
-        Some(v) if v == 0.0 || (1e-4..1e15).contains(&v.abs()) => format!("{v}"),
-        Some(v) => format!("{v:e}"),
-    }
+    v.map(format_number).unwrap_or_default()
 }
 
 /// `summary.csv`'s rank cell: `best`, `tied` (within one standard error of the best) or empty.
