@@ -404,3 +404,43 @@ fn huge_and_tiny_numbers_print_in_scientific_notation() {
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(summary.contains("best value = 1e300"), "{summary}");
 }
+
+/// Issue 15: `bosweep run` refuses an incompatible pair before writing anything, and `list`
+/// says which problems each algorithm accepts.
+#[test]
+fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
+    let trace = temp_dir("incompatible").join("t.jsonl");
+    let out = bosweep(&[
+        "run",
+        "--algo",
+        "stableopt",
+        "--problem",
+        "branin",
+        "--budget",
+        "10",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("algorithm \"stableopt\" needs a contextual problem")
+            && err.contains("problem \"branin\" is not one"),
+        "{err}"
+    );
+    assert!(!trace.exists());
+    let list = String::from_utf8(bosweep(&["list"]).stdout).unwrap();
+    let accepts = |algorithm: &str| {
+        let start = list.find(&format!("  {algorithm}: ")).unwrap();
+        let line = list[start..].lines().nth(1).unwrap().to_string();
+        assert!(line.trim_start().starts_with("accepts: "), "{line}");
+        line
+    };
+    assert_eq!(accepts("gp-ucb").trim(), "accepts: any problem");
+    assert!(
+        accepts("sbo-kde").contains("newsvendor, ") || accepts("sbo-kde").ends_with("newsvendor")
+    );
+    assert!(!accepts("sbo-kde").contains("branin,"));
+    assert!(accepts("pe-gp-ucb").contains("pe-toy"));
+    assert!(accepts("rahbo-known-var").contains("sine-hetero"));
+}

@@ -14,6 +14,7 @@ pub mod pe_gp_ucb;
 pub mod rahbo;
 mod random;
 mod registry;
+mod requirement;
 mod uhe_bo;
 mod uhe_hyper;
 
@@ -27,6 +28,7 @@ pub use gp_bo::{Acquisition, GpBo};
 pub use rahbo::Rahbo;
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
+pub use requirement::{Requirement, check_pair};
 pub use uhe_bo::{ArmRule, Estimator, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
 pub use uhe_hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,

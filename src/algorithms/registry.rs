@@ -4,7 +4,7 @@
 //! order, so that adding a paper touches one line here.
 
 use super::gp_bo::{Acquisition, GpBo};
-use super::{Algorithm, AlgorithmError, RandomSearch, pe_gp_ucb, uhe_bo};
+use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One buildable algorithm.
@@ -14,6 +14,8 @@ pub struct AlgorithmEntry {
     /// One line for `bosweep list`.
     pub description: &'static str,
     pub parameters: &'static [ParamSpec],
+    /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
+    pub requires: Requirement,
     pub(super) build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
 }
 
@@ -132,12 +134,14 @@ macro_rules! gp_params {
 const BASELINES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "random",
+        requires: Requirement::Any,
         description: "uniform random search (uniform over the allowed set where there is one)",
         parameters: &[],
         build: |_| Ok(Box::new(RandomSearch::new())),
     },
     AlgorithmEntry {
         name: "gp-ucb",
+        requires: Requirement::Any,
         description: "GP upper confidence bound μ + κσ (constant κ = ucb_multiplier, or κ = √β_t of Srinivas et al.)",
         parameters: gp_params![
             ParamSpec {
@@ -179,6 +183,7 @@ const BASELINES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "ei",
+        requires: Requirement::Any,
         description: "GP expected improvement over the best observation (maximised as log EI)",
         parameters: gp_params![],
         build: |p| Ok(Box::new(GpBo::new(p, Acquisition::ExpectedImprovement)?)),

@@ -34,6 +34,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::exp3::{Exp3, exp3_gamma};
 use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
 use super::uhe_hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, cap_lengthscales, log_posterior,
     log_theta, shrink_lengthscales, theta_from_log,
@@ -402,12 +403,14 @@ const PORTFOLIO_PARAMETERS: &[ParamSpec] = uhe_params![
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "uhe-bo",
+        requires: Requirement::Any,
         description: "UHE-BO (specs/uhe-bo.md): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
         parameters: PARAMETERS,
         build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Pseudo))),
     },
     AlgorithmEntry {
         name: "ra-bo",
+        requires: Requirement::Any,
         description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
         parameters: RA_BO_PARAMETERS,
         build: |p| {
@@ -420,12 +423,14 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "random-exp3",
+        requires: Requirement::Any,
         description: "Random+EXP3 (UHE-BO ablation): UHE-BO's EXP3 arm schedule, θ by MAP on the real data",
         parameters: PARAMETERS,
         build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Real))),
     },
     AlgorithmEntry {
         name: "map-gp-ucb",
+        requires: Requirement::Any,
         description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
         parameters: MAP_PARAMETERS,
         build: |p| {
@@ -438,6 +443,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "mcmc-gp-ucb",
+        requires: Requirement::Any,
         description: "MCMC-GP-UCB (UHE-BO's baseline): θ slice-sampled from its posterior (200 burn-in sweeps, 10 samples), UCB averaged over the samples",
         parameters: MCMC_PARAMETERS,
         build: |p| {
@@ -451,6 +457,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "a-gp-ucb",
+        requires: Requirement::Any,
         description: "A-GP-UCB (Berkenkamp et al. 2019, UHE-BO's baseline): MAP lengthscales divided by a growing g(t), p(t) = t^0.9",
         parameters: AGP_PARAMETERS,
         build: |p| {
@@ -464,6 +471,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "wang-de-freitas",
+        requires: Requirement::Any,
         description: "Wang & de Freitas 2014 (UHE-BO's baseline): MAP under a lengthscale bound shrunk until σ(x_next) ≥ κ = 0.1",
         parameters: WDF_PARAMETERS,
         build: |p| {
@@ -477,6 +485,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "portfolio",
+        requires: Requirement::Any,
         description: "Portfolio (Hoffman et al. 2011, UHE-BO's baseline): EXP3 each step over {random, GP-UCB} (or GP-Hedge's {EI, PI, UCB}), reward the posterior mean at the chosen point",
         parameters: PORTFOLIO_PARAMETERS,
         build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Portfolio, FitData::Real))),

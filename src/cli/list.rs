@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use super::CliError;
 use super::output::to_stdout;
-use crate::algorithms;
+use crate::algorithms::{self, Requirement};
 use crate::io::format_number;
 use crate::params::{ParamSpec, ParamValue};
 use crate::problems;
@@ -41,8 +41,27 @@ fn write_listing(w: &mut dyn Write) -> io::Result<()> {
         w,
         "Algorithms (--algo NAME, parameters via --param key=value):"
     )?;
+    let mut accepted: Vec<(Requirement, Vec<&str>)> = Vec::new();
     for entry in algorithms::registry() {
         writeln!(w, "  {}: {}", entry.name, entry.description)?;
+        let requirement = entry.requires;
+        if requirement == Requirement::Any {
+            writeln!(w, "      accepts: any problem")?;
+        } else {
+            let index = match accepted.iter().position(|(r, _)| *r == requirement) {
+                Some(i) => i,
+                None => {
+                    accepted.push((requirement, requirement.accepted_problems()));
+                    accepted.len() - 1
+                }
+            };
+            writeln!(
+                w,
+                "      accepts: {}: {}",
+                requirement.describe(),
+                accepted[index].1.join(", ")
+            )?;
+        }
         write_params(w, entry.parameters)?;
     }
     writeln!(w)?;

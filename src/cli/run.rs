@@ -161,6 +161,7 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
 pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let (problem, problem_name) = problem(args)?;
     let mut algorithm = algorithms::build(&args.algo, &key_values("--param", &args.params)?)?;
+    algorithms::check_pair(&args.algo, algorithm.as_mut(), problem.as_ref())?;
     let config = RunConfig {
         budget: args.budget,
         init: args.init,

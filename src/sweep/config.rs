@@ -852,6 +852,7 @@ impl Parser<'_> {
                 init: init_for,
             });
         }
+        self.check_pairs(&algorithms, &problems)?;
         let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s)| s).collect();
 
         let replicates = top.replicates.map_or(1, |r| r.0);
@@ -879,6 +880,38 @@ impl Parser<'_> {
             algorithms,
             problems,
         })
+    }
+
+    /// Refuses an algorithm setting paired with a problem setting it cannot run on
+    /// ([`algorithms::check_pair`]), at the algorithm's line, before any run starts.
+    fn check_pairs(
+        &self,
+        algorithms: &[(&Entry, Setting)],
+        problems: &[ProblemSetting],
+    ) -> Result<(), ConfigError> {
+        for problem_setting in problems {
+            let setting = &problem_setting.setting;
+            // Every setting built once already in `expand_all`; a failure here cannot happen.
+            let Ok(problem) = problems::build(&setting.name, &setting.param_values()) else {
+                continue;
+            };
+            for (entry, algorithm_setting) in algorithms {
+                let Ok(mut algorithm) =
+                    algorithms::build(&algorithm_setting.name, &algorithm_setting.param_values())
+                else {
+                    continue;
+                };
+                algorithms::check_pair(entry.name, algorithm.as_mut(), problem.as_ref()).map_err(
+                    |e| {
+                        self.error(
+                            entry.header_line,
+                            format!("{e} (problem setting {})", setting.label()),
+                        )
+                    },
+                )?;
+            }
+        }
+        Ok(())
     }
 
     /// Every entry's grid, each setting built once; a setting given twice (same label) is an

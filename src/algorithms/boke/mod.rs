@@ -20,6 +20,7 @@ pub use surrogate::{Evaluation, KrSurrogate, Score, exploration};
 
 use super::AlgorithmError;
 use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
 use crate::model::{BandwidthScale, BandwidthSchedule, SmoothingKernel};
 use crate::params::{ParamKind, ParamSpec, Params};
 
@@ -187,6 +188,7 @@ fn kr_settings(p: &Params, beta: BetaRule) -> Result<KrSettings, AlgorithmError>
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "boke",
+        requires: Requirement::Any,
         description: "BOKE (Zhu et al.): maximise NW mean + √β_t·W_t^(−1/2) (IKR-UCB), Scott bandwidth, no GP",
         parameters: beta_params![],
         build: |p| {
@@ -203,6 +205,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "boke-plus",
+        requires: Requirement::Any,
         description: "BOKE+: IKR-UCB step with probability p, else pure exploitation argmax of the NW mean",
         parameters: beta_params![
             ParamSpec {
@@ -234,6 +237,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "density-exploration",
+        requires: Requirement::Any,
         description: "pure density-based exploration: argmin of the unnormalised KDE W_t (Eq. 3.10)",
         parameters: beta_params![],
         build: |p| {
@@ -247,6 +251,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "kr-ucb",
+        requires: Requirement::Any,
         description: "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening",
         parameters: kr_params![
             ParamSpec {
@@ -291,6 +296,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "gp-ucb-fixed",
+        requires: Requirement::Any,
         description: "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen",
         parameters: search_params![
             ParamSpec {

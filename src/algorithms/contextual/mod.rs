@@ -20,6 +20,7 @@ pub use refine::{PairMaximum, RefineSettings, maximize_pairs};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
 use crate::params::{ParamKind, ParamSpec};
 
 const fn real(
@@ -127,18 +128,21 @@ const RADIUS_SCALE: ParamSpec = real(
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "sbo-kde",
+        requires: Requirement::Context,
         description: "SBO-KDE: joint GP over (x, c), maximises the mean UCB over M samples of a KDE of the observed contexts",
         parameters: kde_bo_params![KDE_SAMPLES, BANDWIDTH],
         build: |p| Ok(Box::new(KdeBo::new(p, Method::SboKde)?)),
     },
     AlgorithmEntry {
         name: "drbo-kde",
+        requires: Requirement::Context,
         description: "DRBO-KDE: the worst-case mean UCB over an L1 (total-variation) ball around the KDE, closed form",
         parameters: kde_bo_params![KDE_SAMPLES, BANDWIDTH, INFIMUM_POINTS, RADIUS_SCALE],
         build: |p| Ok(Box::new(KdeBo::new(p, Method::DrboKde)?)),
     },
     AlgorithmEntry {
         name: "drbo-mmd-minimax",
+        requires: Requirement::Context,
         description: "DRBO-MMD-MinimaxApprox: closed-form minimax approximation of the worst case over an MMD ball on a context grid",
         parameters: kde_bo_params![integer(
             "grid_size",
@@ -151,6 +155,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "drbo-mmd",
+        requires: Requirement::Context,
         description: "DRBO-MMD (Kirschner et al. 2020): the exact worst-case mean UCB over an MMD ball around the empirical context distribution on a grid (a convex program per candidate, Clarabel)",
         parameters: kde_bo_params![
             integer(
@@ -172,6 +177,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "stableopt",
+        requires: Requirement::Context,
         description: "StableOpt: maximises min UCB over the context box mean ± std of the observed contexts",
         parameters: kde_bo_params![INFIMUM_POINTS],
         build: |p| Ok(Box::new(KdeBo::new(p, Method::StableOpt)?)),

@@ -11,8 +11,8 @@ use super::posterior::{PosteriorPath, PriorPosteriors};
 use super::schedules::{beta, xi};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use crate::compute::Engine;
-use crate::problems::ParamValue;
 use crate::problems::time_varying::CandidatePriors;
+use crate::problems::{ParamValue, Problem};
 
 /// How a step chooses its prior.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -429,6 +429,24 @@ impl UnknownPriorUcb {
 }
 
 impl Algorithm for UnknownPriorUcb {
+    /// Refuses, before the run, a problem whose first allowed set is not drawn from the
+    /// candidate priors' domain (a `prior_set` of another problem), which `ask` would only find
+    /// after the initial design.
+    fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        let candidates = self.priors().candidates();
+        if let Some(point) = problem
+            .allowed_set(1)
+            .and_then(|set| set.iter().find(|p| !candidates.iter().any(|c| c == *p)))
+        {
+            return Err(AlgorithmError::Config(format!(
+                "allowed point {point:?} at t = 1 is not a point of the prior set's domain: \
+                 choose the prior_set of problem \"{}\"",
+                problem.name()
+            )));
+        }
+        Ok(())
+    }
+
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         self.extra = Map::new();

@@ -17,6 +17,7 @@ pub use algorithm::{Rule, Settings, UnknownPriorUcb};
 pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
 
 use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 use crate::problems::time_varying::{PRIOR_SET_NAMES, candidate_priors};
@@ -117,6 +118,7 @@ fn flag(params: &Params, name: &str) -> bool {
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "pe-gp-ucb",
+        requires: Requirement::AllowedSets,
         description: "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence",
         parameters: prior_params![
             XI_STRICT,
@@ -136,6 +138,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "regret-balancing",
+        requires: Requirement::AllowedSets,
         description: "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward",
         parameters: prior_params![
             XI_STRICT,
@@ -155,18 +158,21 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "mle-gp-ucb",
+        requires: Requirement::AllowedSets,
         description: "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)",
         parameters: prior_params![],
         build: |p| build(p, Rule::MaximumLikelihood, None),
     },
     AlgorithmEntry {
         name: "fully-bayes-gp-ucb",
+        requires: Requirement::AllowedSets,
         description: "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)",
         parameters: prior_params![],
         build: |p| build(p, Rule::FullyBayesian, None),
     },
     AlgorithmEntry {
         name: "oracle-gp-ucb",
+        requires: Requirement::AllowedSets,
         description: "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})",
         parameters: prior_params![ParamSpec {
             name: "prior",

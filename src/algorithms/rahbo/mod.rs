@@ -17,6 +17,7 @@ pub use stats::{
 };
 
 use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
 use crate::params::{ParamKind, ParamSpec};
 
 const fn real(
@@ -240,18 +241,21 @@ macro_rules! rahbo_params {
 pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "rahbo",
+        requires: Requirement::Any,
         description: "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
         parameters: rahbo_params!(FGP_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::Rahbo, p)?)),
     },
     AlgorithmEntry {
         name: "rahbo-known-var",
+        requires: Requirement::KnownNoiseVariance,
         description: "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
         parameters: rahbo_params!(FGP_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::KnownVariance, p)?)),
     },
     AlgorithmEntry {
         name: "rahbo-us",
+        requires: Requirement::Any,
         description: "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
         parameters: rahbo_params!(FGP_NOISE, US_ROUNDS),
         build: |p| {
@@ -264,6 +268,7 @@ pub(in crate::algorithms) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "gp-ucb-hetero",
+        requires: Requirement::Any,
         description: "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
         parameters: rahbo_params!(GPUCB_NOISE),
         build: |p| Ok(Box::new(Rahbo::new(Method::GpUcb, p)?)),
