@@ -1,6 +1,22 @@
 fn main() {
     quiet_vulkan_device_select();
+    kill_evaluations_on_interrupt();
     std::process::exit(bosweep::cli::main());
+}
+
+/// External objectives run in process groups of their own, which the terminal's Ctrl-C and a
+/// scheduler's SIGTERM to bosweep do not reach: on either, kill them before exiting with the
+/// conventional 128 + signal status (130), so that no evaluation outlives bosweep.
+fn kill_evaluations_on_interrupt() {
+    let installed = ctrlc::set_handler(|| {
+        bosweep::problems::kill_live_groups();
+        std::process::exit(130);
+    });
+    if let Err(e) = installed {
+        eprintln!(
+            "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave its external objective running"
+        );
+    }
 }
 
 /// Mesa's implicit Vulkan layer `VK_LAYER_MESA_device_select` connects to the Wayland display to

@@ -444,3 +444,128 @@ fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
     assert!(accepts("pe-gp-ucb").contains("pe-toy"));
     assert!(accepts("rahbo-known-var").contains("sine-hetero"));
 }
+
+/// Whether process `pid` is gone (or a zombie waiting to be reaped), waiting up to 5 s for it.
+fn gone(pid: u32) -> bool {
+    for _ in 0..500 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            // The state follows the parenthesised command name.
+            Ok(stat)
+                if stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z') =>
+            {
+                return true;
+            }
+            Ok(_) => std::thread::sleep(std::time::Duration::from_millis(10)),
+        }
+    }
+    false
+}
+
+/// The PIDs an objective wrote to `file`, one per line.
+fn pids(file: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect()
+}
+
+/// Issue 15: a timed-out external objective kept running with parent PID 1 (only `sh` was
+/// killed). Each evaluation now runs in its own process group, killed whole on timeout, when
+/// the evaluation ends (a background process it left), and when bosweep is interrupted.
+#[test]
+fn external_objectives_leave_no_process_behind() {
+    let dir = temp_dir("orphans");
+    let file = dir.join("pids");
+    let record = format!("echo $$ > {0}; sleep 100 & echo $! >> {0}", file.display());
+    let run = |cmd: &str, timeout: &str| {
+        Command::new(env!("CARGO_BIN_EXE_bosweep"))
+            .args([
+                "--device",
+                "cpu",
+                "run",
+                "--algo",
+                "random",
+                "--objective-cmd",
+                cmd,
+                "--bounds",
+                "0:1",
+                "--budget",
+                "1",
+                "--init",
+                "1",
+                "--objective-timeout",
+                timeout,
+                "--out",
+            ])
+            .arg(dir.join("t.jsonl"))
+            .output()
+            .unwrap()
+    };
+    // Timed out: the shell and its sleeping child both go.
+    let out = run(&format!("{record}; wait; echo 1"), "0.5");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no answer within"));
+    let started = pids(&file);
+    assert_eq!(started.len(), 2);
+    for pid in started {
+        assert!(gone(pid), "process {pid} outlived its timed-out evaluation");
+    }
+    // Answered, leaving a background process: the evaluation succeeds and the process goes.
+    let out = run(&format!("{record}; echo 1"), "30");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    for pid in pids(&file) {
+        assert!(
+            gone(pid),
+            "background process {pid} outlived its evaluation"
+        );
+    }
+    // Interrupted: bosweep exits 130 and takes the evaluation with it.
+    std::fs::remove_file(&file).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args([
+            "--device",
+            "cpu",
+            "run",
+            "--algo",
+            "random",
+            "--objective-cmd",
+            &format!("{record}; wait; echo 1"),
+            "--bounds",
+            "0:1",
+            "--budget",
+            "1",
+            "--init",
+            "1",
+            "--out",
+        ])
+        .arg(dir.join("t.jsonl"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while pids_written(&file) < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the objective never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let bosweep_pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on the child we spawned.
+    unsafe { libc::kill(bosweep_pid, libc::SIGINT) };
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    for pid in pids(&file) {
+        assert!(gone(pid), "process {pid} outlived the interrupted bosweep");
+    }
+}
+
+fn pids_written(file: &std::path::Path) -> usize {
+    std::fs::read_to_string(file).map_or(0, |t| t.lines().count())
+}

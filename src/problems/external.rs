@@ -8,12 +8,14 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
+use super::process_group::GroupChild;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use crate::params::ParamValue;
 
-/// Runs `sh -c CMD` per evaluation. A non-zero exit, no answer within the timeout, or an answer
-/// that is not one finite number is an evaluation error; the run stops there, with every earlier
-/// evaluation already in the trace.
+/// Runs `sh -c CMD` per evaluation, in a process group of its own that is killed, with every
+/// process the command started, when the evaluation ends or times out. A non-zero exit, no
+/// answer within the timeout, or an answer that is not one finite number is an evaluation
+/// error; the run stops there, with every earlier evaluation already in the trace.
 #[derive(Debug)]
 pub struct ExternalObjective {
     command: String,
@@ -55,14 +57,16 @@ impl ExternalObjective {
                 self.command
             ))
         };
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(&self.command)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| fail(format!("could not start: {e}")))?;
+        let mut group = GroupChild::spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(&self.command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| fail(format!("could not start: {e}")))?;
+        let child = group.child();
         let input = serde_json::to_string(x).expect("finite coordinates serialise");
         if let Some(mut stdin) = child.stdin.take() {
             // A command that does not read its input closes the pipe early; that is its business.
@@ -76,21 +80,28 @@ impl ExternalObjective {
         let stderr = drain(child.stderr.take());
         let start = Instant::now();
         let status = loop {
-            match child
+            match group
+                .child()
                 .try_wait()
                 .map_err(|e| fail(format!("waiting failed: {e}")))?
             {
                 Some(status) => break status,
                 None if start.elapsed() > self.timeout => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    return Err(fail(format!("no answer within {:?}; killed", self.timeout)));
+                    // Dropping the group kills the command and everything it started.
+                    drop(group);
+                    return Err(fail(format!(
+                        "no answer within {:?}; killed with every process it started",
+                        self.timeout
+                    )));
                 }
                 None => std::thread::sleep(Duration::from_millis(2)),
             }
         };
-        // A background process the command left behind may hold the pipes open after the
-        // command exited; waiting for their end is bounded by what is left of the timeout.
+        // The evaluation is over: what the command left running in the background goes with
+        // it, which also closes the pipes such a process held.
+        group.kill_group();
+        // A process that left the group (setsid) may still hold the pipes open; waiting for
+        // their end is bounded by what is left of the timeout.
         let collect = |pipe: mpsc::Receiver<Vec<u8>>| {
             pipe.recv_timeout(self.timeout.saturating_sub(start.elapsed()))
                 .map_err(|_| {

@@ -24,6 +24,7 @@ mod error;
 mod external;
 pub mod functions;
 mod noisy;
+mod process_group;
 pub mod rahbo;
 mod registry;
 pub mod time_varying;
@@ -35,6 +36,7 @@ pub use external::ExternalObjective;
 pub(crate) use external::parse_objective_output;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
+pub use process_group::kill_live_groups;
 pub use registry::{Entry, build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
