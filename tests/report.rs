@@ -94,6 +94,7 @@ fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
     Manifest {
         config_hash: "0123456789abcdef".into(),
         bosweep_version: "test".into(),
+        device: None,
         runs,
     }
     .write(dir)

@@ -240,3 +240,162 @@ fn bad_configs_and_directories_exit_2_naming_the_problem() {
         assert_eq!(out.status.code(), Some(2), "--shard {shard}");
     }
 }
+
+/// Issue 15: two sweeps on one directory both failed and left invalid traces. The directory is
+/// locked: a second sweep exits 2 naming the holder, or waits for it with `--wait`; the lock of
+/// a sweep that died is taken over.
+#[test]
+fn a_locked_directory_refuses_or_queues_a_second_sweep() {
+    use bosweep::sweep::{LOCK_FILE, SweepLock, WhenLocked};
+    let dir = sandbox("lock");
+    let out_dir = dir.join("locked");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    // This test process holds the lock, as a running sweep would.
+    let held = SweepLock::acquire(&out_dir, WhenLocked::Refuse, |_| {}).unwrap();
+    let out = bosweep(&dir, &["sweep", "sweep.toml", "--out", "locked"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("is in use by another sweep")
+            && err.contains(&format!("pid {}", std::process::id()))
+            && err.contains("--wait"),
+        "{err}"
+    );
+    assert!(!out_dir.join("manifest.json").exists());
+    // --wait queues behind the holder and runs once it lets go.
+    let waiting = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args([
+            "--device",
+            "cpu",
+            "sweep",
+            "sweep.toml",
+            "--out",
+            "locked",
+            "--wait",
+        ])
+        .args(["--no-report"])
+        .current_dir(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(!out_dir.join("manifest.json").exists(), "did not wait");
+    drop(held);
+    let out = waiting.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("waiting for the sweep that holds"), "{err}");
+    assert!(err.contains("12 completed now"), "{err}");
+    // A clean release leaves an empty lock file.
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join(LOCK_FILE)).unwrap(),
+        ""
+    );
+    // A holder that died (its text left, no lock held) is taken over.
+    std::fs::write(
+        out_dir.join(LOCK_FILE),
+        "pid 4194303 on host gone, since 2026-01-01 00:00:00 UTC, running bosweep sweep\n",
+    )
+    .unwrap();
+    let out = bosweep(
+        &dir,
+        &["sweep", "sweep.toml", "--out", "locked", "--no-report"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("(pid 4194303 on host gone"), "{err}");
+    assert!(err.contains("taking it over"), "{err}");
+    assert!(!err.contains("error"), "{err}");
+}
+
+/// Issue 15: resume trusted any file under a trace's final name. A trace that is not whole is
+/// moved aside as `.invalid`, named in a warning, and its run is done again.
+#[test]
+fn resume_redoes_traces_that_are_not_whole() {
+    let dir = sandbox("validate");
+    sweep(&dir, "full", &["--no-report"]);
+    let full = traces(&dir.join("full"));
+    sweep(&dir, "damaged", &["--no-report"]);
+    let runs = dir.join("damaged/runs");
+    let names: Vec<String> = full.keys().cloned().collect();
+    // A line cut off, a missing last step, another run's trace, and an empty file.
+    let text = |name: &String| std::fs::read_to_string(runs.join(name)).unwrap();
+    let cut = text(&names[0]);
+    std::fs::write(runs.join(&names[0]), &cut[..cut.len() - 40]).unwrap();
+    let short = text(&names[1]);
+    let without_last: Vec<&str> = short.lines().collect();
+    std::fs::write(
+        runs.join(&names[1]),
+        format!("{}\n", without_last[..without_last.len() - 1].join("\n")),
+    )
+    .unwrap();
+    std::fs::write(runs.join(&names[2]), text(&names[3])).unwrap();
+    std::fs::write(runs.join(&names[4]), "").unwrap();
+    let out = bosweep(
+        &dir,
+        &["sweep", "sweep.toml", "--out", "damaged", "--no-report"],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    for (name, reason) in [
+        (&names[0], "its last line is cut off"),
+        (&names[1], "its 8 steps spend 8 of the 9 evaluations"),
+        (&names[2], "line 1 is the header of another run"),
+        (&names[4], "it is empty"),
+    ] {
+        assert!(
+            err.contains(&format!("{name} is not a complete trace ({reason}")),
+            "{name}: {err}"
+        );
+        assert!(runs.join(format!("{name}.invalid")).exists());
+    }
+    assert!(err.contains("8 already complete, 4 completed now"), "{err}");
+    assert_eq!(traces(&dir.join("damaged")), full);
+}
+
+/// Issue 15: resuming with another device mixed CPU and GPU traces silently. The manifest
+/// records the device; another one is refused (exit 2, naming both) unless
+/// `--allow-mixed-devices`, and the report names the devices of the runs.
+#[test]
+fn resuming_on_another_device_is_refused_or_said() {
+    let dir = sandbox("devices");
+    sweep(&dir, "out", &["--no-report"]);
+    let manifest_path = dir.join("out/manifest.json");
+    let mut manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest_path).unwrap()).unwrap();
+    assert_eq!(manifest["device"], "cpu (f64)");
+    // As if the first runs had used a GPU.
+    manifest["device"] = "gpu (H100, Vulkan, DiscreteGpu, F32)".into();
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let names: Vec<String> = traces(&dir.join("out")).keys().cloned().collect();
+    std::fs::remove_file(dir.join("out/runs").join(&names[0])).unwrap();
+    let out = bosweep(&dir, &["sweep", "sweep.toml", "--out", "out"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "used gpu (H100, Vulkan, DiscreteGpu, F32), this invocation would use cpu (f64)"
+        ) && err.contains("--allow-mixed-devices"),
+        "{err}"
+    );
+    assert!(!dir.join("out/runs").join(&names[0]).exists());
+    let out = bosweep(
+        &dir,
+        &[
+            "sweep",
+            "sweep.toml",
+            "--out",
+            "out",
+            "--allow-mixed-devices",
+        ],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("note:") && err.contains("the runs completed now use cpu (f64)"),
+        "{err}"
+    );
+    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
+    assert!(report.contains("Devices: `cpu (rayon, "), "{report}");
+    assert!(report.contains("(12 runs)."), "{report}");
+}

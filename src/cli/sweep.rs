@@ -4,10 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
+use crate::io::io_reason;
 use crate::report::{ReportError, write_report};
 use crate::sweep::{
-    MemoryEstimate, RunSpec, Shard, SweepConfig, SweepError, available_bytes, merge,
-    prepare_directory, run_sweep,
+    MemoryEstimate, MixedDevices, RunSpec, Shard, SweepConfig, SweepError, SweepLock, WhenLocked,
+    available_bytes, merge, prepare_directory, run_sweep,
 };
 
 /// Options of `bosweep sweep`.
@@ -28,6 +29,13 @@ pub struct SweepArgs {
     /// Skip the report at the end.
     #[arg(long)]
     no_report: bool,
+    /// When another sweep is writing into the directory, wait for it to finish (default:
+    /// refuse, naming it).
+    #[arg(long)]
+    wait: bool,
+    /// Resume a sweep whose earlier runs used another device (default: refuse).
+    #[arg(long)]
+    allow_mixed_devices: bool,
 }
 
 /// Options of `bosweep merge`.
@@ -39,6 +47,9 @@ pub struct MergeArgs {
     /// Shard directories of one sweep.
     #[arg(required = true, value_name = "SHARD_DIR")]
     shards: Vec<PathBuf>,
+    /// When another process is writing into the directory, wait for it (default: refuse).
+    #[arg(long)]
+    wait: bool,
 }
 
 /// Options of `bosweep report`.
@@ -61,6 +72,26 @@ impl From<ReportError> for CliError {
     fn from(e: ReportError) -> Self {
         CliError::runtime(format!("report: {e}"))
     }
+}
+
+/// Creates `dir` and locks it for this process ([`SweepLock`]), saying on stderr when it waits
+/// for another holder or takes over the lock of one that died.
+fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        CliError::runtime(format!(
+            "cannot create {}: {}",
+            dir.display(),
+            io_reason(&e)
+        ))
+    })?;
+    let when_locked = if wait {
+        WhenLocked::Wait
+    } else {
+        WhenLocked::Refuse
+    };
+    Ok(SweepLock::acquire(dir, when_locked, |note| {
+        eprintln!("note: {note}")
+    })?)
 }
 
 fn report(dir: &Path) -> Result<(), CliError> {
@@ -93,8 +124,24 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
             .check(available)
             .map_err(|e| CliError::usage(format!("sweep {}: {e}", args.config.display())))?;
     }
-    prepare_directory(&dir, config.text(), &config.hash(), &runs)?;
+    let _lock = lock(&dir, args.wait)?;
     let engine = global.engine()?;
+    let mixed = if args.allow_mixed_devices {
+        MixedDevices::Allow
+    } else {
+        MixedDevices::Refuse
+    };
+    let notes = prepare_directory(
+        &dir,
+        config.text(),
+        &config.hash(),
+        &runs,
+        &engine.identity(),
+        mixed,
+    )?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
     eprintln!(
         "sweep {}: {} runs into {} ({})",
         args.config.display(),
@@ -123,6 +170,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
 }
 
 pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
+    let _lock = lock(&args.out, args.wait)?;
     let complete = merge(&args.out, &args.shards)?;
     eprintln!(
         "merged {} directories into {}: {complete} completed runs",

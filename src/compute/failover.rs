@@ -59,6 +59,12 @@ impl Engine for FailoverEngine {
         }
     }
 
+    /// The GPU's: the device the sweep chose, even after a failure moved the rest of a run to
+    /// the CPU (its trace records that in its warnings).
+    fn identity(&self) -> String {
+        self.gpu.identity()
+    }
+
     fn warnings(&self) -> Vec<String> {
         self.failure()
             .iter()

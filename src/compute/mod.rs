@@ -69,6 +69,13 @@ pub trait Engine: Send + Sync {
     /// A short description of the backend and device, for trace headers and logs.
     fn describe(&self) -> String;
 
+    /// What identifies the device's results, for a sweep's manifest: two engines with the same
+    /// identity make the same decisions, so a sweep may resume on either. The description
+    /// without what does not change results (the CPU backend's thread count).
+    fn identity(&self) -> String {
+        self.describe()
+    }
+
     /// Warnings the engine has issued so far, oldest first (a GPU failure it recovered from);
     /// a run traces the ones that appear while it runs.
     fn warnings(&self) -> Vec<String> {

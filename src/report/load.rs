@@ -26,6 +26,8 @@ pub(crate) struct Step {
 pub(crate) struct Trace {
     /// The header's `"sense"`, where it has a recognised one.
     pub sense: Option<Sense>,
+    /// The header's `"device"`, where it has one.
+    pub device: Option<String>,
     /// At least one step, `evals` non-decreasing.
     pub steps: Vec<Step>,
 }
@@ -103,6 +105,7 @@ pub(crate) fn read_trace(path: &Path) -> Result<Trace, ReportError> {
         message,
     };
     let mut sense = None;
+    let mut device = None;
     let mut header_seen = false;
     let mut steps: Vec<Step> = Vec::new();
     let mut last_line = 0;
@@ -132,6 +135,10 @@ pub(crate) fn read_trace(path: &Path) -> Result<Trace, ReportError> {
                         .get("sense")
                         .and_then(Value::as_str)
                         .and_then(parse_sense);
+                    device = header
+                        .get("device")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned);
                     header_seen = true;
                     continue;
                 }
@@ -162,7 +169,11 @@ pub(crate) fn read_trace(path: &Path) -> Result<Trace, ReportError> {
     if steps.is_empty() {
         return Err(err(last_line, "the trace has a header but no steps".into()));
     }
-    Ok(Trace { sense, steps })
+    Ok(Trace {
+        sense,
+        device,
+        steps,
+    })
 }
 
 fn parse_sense(s: &str) -> Option<Sense> {

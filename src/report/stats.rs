@@ -116,6 +116,7 @@ mod tests {
     fn trace(steps: &[(usize, f64)]) -> Trace {
         Trace {
             sense: None,
+            device: None,
             steps: steps
                 .iter()
                 .map(|&(evals, v)| Step {

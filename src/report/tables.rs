@@ -103,6 +103,29 @@ fn fence(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
+/// `Devices: `cpu (…)` (78 runs), `gpu (…)` (2 runs).`: the device each completed run's trace
+/// header names, most runs first, so that a sweep resumed on another device says so.
+fn devices_line(sweep: &Sweep) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for run in &sweep.completed {
+        let device = run
+            .trace
+            .device
+            .clone()
+            .unwrap_or_else(|| "unrecorded".into());
+        match counts.iter_mut().find(|(d, _)| *d == device) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((device, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    let listed: Vec<String> = counts
+        .iter()
+        .map(|(d, n)| format!("{} ({n} run{})", code(d), if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!("Devices: {}.\n\n", listed.join(", "))
+}
+
 pub(crate) fn markdown(
     dir: &Path,
     config: Option<&str>,
@@ -132,6 +155,7 @@ pub(crate) fn markdown(
         sweep.missing.len(),
         env!("CARGO_PKG_VERSION"),
     ));
+    out.push_str(&devices_line(sweep));
     out.push_str(&format!("## Config (`{CONFIG_FILE}`)\n\n"));
     match config {
         Some(text) => {

@@ -65,6 +65,10 @@ impl Engine for ConditioningMonitor<'_> {
         self.inner.describe()
     }
 
+    fn identity(&self) -> String {
+        self.inner.identity()
+    }
+
     fn warnings(&self) -> Vec<String> {
         self.inner.warnings()
     }

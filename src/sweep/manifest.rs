@@ -4,7 +4,9 @@
 //! - `config.toml`: the config, copied as given;
 //! - `manifest.json`: this file, the full run list (all shards);
 //! - `runs/<RunSpec::trace_file>`: one JSONL trace per *completed* run (written as
-//!   `<name>.partial` and renamed when complete, so a file there is always whole);
+//!   `<name>.partial` and renamed when complete; resume checks each one again and moves one
+//!   that is not whole aside as `<name>.invalid`, then redoes the run);
+//! - `.bosweep.lock`: the lock of the sweep writing into the directory ([`super::SweepLock`]);
 //! - the reports of `bosweep report`.
 
 use std::path::{Path, PathBuf};
@@ -22,6 +24,10 @@ pub struct Manifest {
     /// FNV-1a hash of the config text; `merge` refuses directories whose hashes differ.
     pub config_hash: String,
     pub bosweep_version: String,
+    /// The device the sweep's runs use ([`crate::compute::Engine::identity`]); resuming on
+    /// another is refused unless asked for. Absent in manifests written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
     pub runs: Vec<RunSpec>,
 }
 

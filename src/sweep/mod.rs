@@ -3,6 +3,7 @@
 
 mod conditioning;
 mod config;
+mod lock;
 mod manifest;
 mod memory;
 mod plan;
@@ -12,9 +13,12 @@ mod runner;
 mod trace;
 
 pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run};
-pub use runner::{Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep};
-pub use trace::{Phase, StepRecord, TraceWriter};
+pub use runner::{
+    MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
+};
+pub use trace::{Phase, StepRecord, TraceWriter, check_complete};

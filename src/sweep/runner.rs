@@ -17,7 +17,7 @@ use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
 use super::progress::Progress;
 use super::run::{RunConfig, RunError, run};
-use super::trace::TraceWriter;
+use super::trace::{TraceWriter, check_complete};
 use crate::algorithms;
 use crate::compute::Engine;
 use crate::problems;
@@ -97,14 +97,25 @@ fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
     move |e| SweepError::Io(format!("cannot {what} {path}: {e}"))
 }
 
-/// Creates (or checks) `dir` for the sweep of `config_text`: the config copy and the manifest of
-/// all `runs`. A directory holding another config's sweep is refused.
+/// Whether a sweep may resume on a device other than the one its manifest records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MixedDevices {
+    Refuse,
+    Allow,
+}
+
+/// Creates (or checks) `dir` for the sweep of `config_text` on `device` (the engine's
+/// [`Engine::identity`]): the config copy and the manifest of all `runs`. A directory holding
+/// another config's sweep is refused, and so is one whose runs used another device unless
+/// `mixed` allows it. Returns what the user should be told (a resume on another device).
 pub fn prepare_directory(
     dir: &Path,
     config_text: &str,
     config_hash: &str,
     runs: &[RunSpec],
-) -> Result<(), SweepError> {
+    device: &str,
+    mixed: MixedDevices,
+) -> Result<Vec<String>, SweepError> {
     std::fs::create_dir_all(dir.join(RUNS_DIR)).map_err(io(dir, "create"))?;
     match Manifest::read(dir) {
         Ok(existing) if existing.config_hash != config_hash => {
@@ -114,7 +125,7 @@ pub fn prepare_directory(
                 existing.config_hash
             )));
         }
-        Ok(_) => return Ok(()),
+        Ok(existing) => return check_device(dir, existing, device, mixed),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => {
             return Err(SweepError::Directory(format!(
@@ -128,11 +139,79 @@ pub fn prepare_directory(
     let manifest = Manifest {
         config_hash: config_hash.to_owned(),
         bosweep_version: env!("CARGO_PKG_VERSION").to_owned(),
+        device: Some(device.to_owned()),
         runs: runs.to_vec(),
     };
     manifest
         .write(dir)
-        .map_err(io(dir, "write the manifest in"))
+        .map_err(io(dir, "write the manifest in"))?;
+    Ok(Vec::new())
+}
+
+/// Resuming `existing` on `device`: the same device, or a manifest from before devices were
+/// recorded (which then records this one), goes on quietly; another device is refused unless
+/// `mixed` allows it, and then said.
+fn check_device(
+    dir: &Path,
+    mut existing: Manifest,
+    device: &str,
+    mixed: MixedDevices,
+) -> Result<Vec<String>, SweepError> {
+    match existing.device.as_deref() {
+        Some(recorded) if recorded == device => Ok(Vec::new()),
+        Some(recorded) => match mixed {
+            MixedDevices::Refuse => Err(SweepError::Directory(format!(
+                "{}: this sweep's runs so far used {recorded}, this invocation would use \
+                 {device}; resume with the same --device (and --precision), or pass \
+                 --allow-mixed-devices to mix them (the report names the devices of every run)",
+                dir.display()
+            ))),
+            MixedDevices::Allow => Ok(vec![format!(
+                "{}: this sweep's runs so far used {recorded}; the runs completed now use \
+                 {device} (--allow-mixed-devices)",
+                dir.display()
+            )]),
+        },
+        None => {
+            existing.device = Some(device.to_owned());
+            existing
+                .write(dir)
+                .map_err(io(dir, "write the manifest in"))?;
+            Ok(Vec::new())
+        }
+    }
+}
+
+/// The runs of `selected` whose trace is not complete in `dir`. A trace under its final name
+/// that does not hold its whole run ([`check_complete`]: a line cut off, another run's header,
+/// too few evaluations) is moved aside as `<name>.invalid`, with a warning, and counts as
+/// pending.
+fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
+    selected
+        .iter()
+        .copied()
+        .filter(|spec| {
+            let path = Manifest::trace_path(dir, spec);
+            if !path.exists() {
+                return true;
+            }
+            match check_complete(&path, spec.seed, spec.budget) {
+                Ok(()) => false,
+                Err(reason) => {
+                    let aside = path.with_extension("jsonl.invalid");
+                    let moved = std::fs::rename(&path, &aside).map_or_else(
+                        |e| format!("; cannot move it aside: {e}"),
+                        |()| format!("; moved to {}", aside.display()),
+                    );
+                    eprintln!(
+                        "warning: {} is not a complete trace ({reason}){moved}; running it again",
+                        path.display()
+                    );
+                    true
+                }
+            }
+        })
+        .collect()
 }
 
 /// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
@@ -147,11 +226,7 @@ pub fn run_sweep(
         .iter()
         .filter(|r| shard.is_none_or(|s| s.includes(r)))
         .collect();
-    let pending: Vec<&RunSpec> = selected
-        .iter()
-        .copied()
-        .filter(|r| !Manifest::trace_path(dir, r).exists())
-        .collect();
+    let pending = pending_runs(dir, &selected);
     let outcome = SweepOutcome {
         selected: selected.len(),
         skipped: selected.len() - pending.len(),
@@ -219,6 +294,24 @@ fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, Str
     Ok(summary.evals)
 }
 
+/// The device the shards recorded, or `a + b` where they differ (each trace header still names
+/// its own).
+fn shard_devices(shards: &[PathBuf]) -> Result<String, SweepError> {
+    let mut devices: Vec<String> = Vec::new();
+    for dir in shards {
+        let device = Manifest::read(dir)
+            .map_err(|e| {
+                SweepError::Directory(format!("{}: no readable manifest: {e}", dir.display()))
+            })?
+            .device
+            .unwrap_or_else(|| "unrecorded".into());
+        if !devices.contains(&device) {
+            devices.push(device);
+        }
+    }
+    Ok(devices.join(" + "))
+}
+
 /// Combines shard directories of the same config into `out`: the config, the manifest and every
 /// completed trace. Returns the number of completed runs in `out`.
 pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
@@ -244,7 +337,15 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
     }
     let config_path = first.join(CONFIG_FILE);
     let config_text = std::fs::read_to_string(&config_path).map_err(io(&config_path, "read"))?;
-    prepare_directory(out, &config_text, &manifest.config_hash, &manifest.runs)?;
+    let devices = shard_devices(shards)?;
+    prepare_directory(
+        out,
+        &config_text,
+        &manifest.config_hash,
+        &manifest.runs,
+        &devices,
+        MixedDevices::Allow,
+    )?;
     let mut complete = 0;
     for spec in &manifest.runs {
         let target = Manifest::trace_path(out, spec);

@@ -87,3 +87,58 @@ impl TraceWriter {
         self.out.flush()
     }
 }
+
+/// Why a trace under its final name cannot be trusted as the complete run of `budget`
+/// evaluations with `seed`: resume redoes such a run instead of keeping it. Checks that every
+/// line is one whole JSON object, the first a header of that seed, the others steps numbered
+/// 1, 2, … whose last has spent exactly the budget.
+pub fn check_complete(path: &Path, seed: u64, budget: usize) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("unreadable: {e}"))?;
+    if text.is_empty() {
+        return Err("it is empty".into());
+    }
+    if !text.ends_with('\n') {
+        return Err("its last line is cut off".into());
+    }
+    let mut lines = text.lines().enumerate();
+    let parse = |(i, line): (usize, &str)| -> Result<Map<String, Value>, String> {
+        match serde_json::from_str(line) {
+            Ok(Value::Object(object)) => Ok(object),
+            _ => Err(format!("line {} is not a whole JSON object", i + 1)),
+        }
+    };
+    let header = lines.next().map(parse).ok_or("it is empty")??;
+    let header_seed = header
+        .get("header")
+        .and_then(|h| h.get("seed"))
+        .and_then(Value::as_u64);
+    match header_seed {
+        Some(found) if found == seed => {}
+        Some(found) => {
+            return Err(format!(
+                "line 1 is the header of another run (seed {found}, not {seed})"
+            ));
+        }
+        None => return Err("line 1 is not a header with the run's seed".into()),
+    }
+    let mut evals = 0;
+    let mut steps = 0;
+    for numbered in lines {
+        let line = numbered.0 + 1;
+        let step = parse(numbered)?;
+        steps += 1;
+        if step.get("iter").and_then(Value::as_u64) != Some(steps) {
+            return Err(format!("line {line} is not step {steps}"));
+        }
+        evals = step
+            .get("evals")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("line {line} has no \"evals\""))?;
+    }
+    if evals != budget as u64 {
+        return Err(format!(
+            "its {steps} steps spend {evals} of the {budget} evaluations"
+        ));
+    }
+    Ok(())
+}

@@ -75,6 +75,11 @@ impl Engine for CpuEngine {
         format!("cpu (rayon, {} threads, f64)", rayon::current_num_threads())
     }
 
+    /// Bit-for-bit the same results for any thread count.
+    fn identity(&self) -> String {
+        "cpu (f64)".into()
+    }
+
     fn cross_covariance(
         &self,
         kernel: &Kernel,
