@@ -128,7 +128,7 @@ impl Bytes<'_> {
         };
         let lengthscales = self.reals(dim);
         let kernel = Kernel::new(kind, lengthscales, self.real()).ok()?;
-        if self.byte() % 4 == 0 {
+        if self.byte().is_multiple_of(4) {
             kernel.with_time_decay(self.real()).ok()
         } else {
             Some(kernel)
@@ -179,7 +179,7 @@ fn posterior(engine: &CpuEngine, input: &mut Bytes<'_>) {
         return;
     };
     let targets = input.reals(n);
-    let noise = if input.byte() % 2 == 0 {
+    let noise = if input.byte().is_multiple_of(2) {
         Noise::Homoscedastic(input.real())
     } else {
         Noise::PerPoint(input.reals(n))
@@ -209,7 +209,7 @@ fn kde(engine: &CpuEngine, input: &mut Bytes<'_>) {
         return;
     };
     let bandwidths = input.reals(dim);
-    let weights = (input.byte() % 2 == 0).then(|| input.reals(n));
+    let weights = input.byte().is_multiple_of(2).then(|| input.reals(n));
     if let Ok(log_density) =
         engine.kde_log_density(&data, &bandwidths, weights.as_deref(), &queries)
     {

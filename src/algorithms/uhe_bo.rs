@@ -1109,7 +1109,7 @@ impl Algorithm for UheBo {
         if !std::mem::take(&mut self.pending) {
             return Ok(());
         }
-        if self.arms == ArmRule::Exp3 && self.t % 2 == 0 {
+        if self.arms == ArmRule::Exp3 && self.t.is_multiple_of(2) {
             let r = previous.map_or(feedback.y, |p| p.max(feedback.y));
             let scaled = self.scale_reward(r);
             self.bandit.end_pair(self.gamma(self.t), scaled);

@@ -74,7 +74,7 @@ fn size(bytes: u64) -> String {
     ];
     match UNITS
         .iter()
-        .find(|(_, unit)| bytes >= *unit && bytes % unit == 0)
+        .find(|(_, unit)| bytes >= *unit && bytes.is_multiple_of(*unit))
     {
         Some((name, unit)) => format!("{} {name}", bytes / unit),
         None => format!("{bytes} B"),

@@ -20,7 +20,7 @@ impl Points {
                 "points must have dimension at least 1",
             ));
         }
-        if data.len() % dim != 0 {
+        if !data.len().is_multiple_of(dim) {
             return Err(EngineError::invalid(format!(
                 "{} coordinates do not form rows of dimension {dim}",
                 data.len()

@@ -118,7 +118,7 @@ fn devices_line(sweep: &Sweep) -> String {
             None => counts.push((device, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     let listed: Vec<String> = counts
         .iter()
         .map(|(d, n)| format!("{} ({n} run{})", code(d), if *n == 1 { "" } else { "s" }))

@@ -153,6 +153,15 @@ fn utc_time(seconds: u64) -> String {
     )
 }
 
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::utc_time;
@@ -163,13 +172,4 @@ mod tests {
         assert_eq!(utc_time(951_782_400), "2000-02-29 00:00:00 UTC");
         assert_eq!(utc_time(1_795_567_509), "2026-11-25 00:45:09 UTC");
     }
-}
-
-fn host_name() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .ok()
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .map(|h| h.trim().to_owned())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "unknown".into())
 }

@@ -141,7 +141,7 @@ impl Rahbo {
         let due = match (&self.hyper, self.settings.refit_every) {
             (None, _) => true,
             (Some(_), 0) => false,
-            (Some(_), every) => self.rounds % every == 0,
+            (Some(_), every) => self.rounds.is_multiple_of(every),
         };
         if due {
             self.hyper = Some(fit_hyper(&self.settings, &self.data, engine, seed)?);
