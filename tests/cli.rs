@@ -792,8 +792,8 @@ fn gp_predict_fits_without_starting_values_and_reports_the_likelihood_of_y() {
     sandbox
         .write("train.csv", &train)
         .write("cand.csv", "x\n0.4\n");
-    let out = sandbox
-        .run(&[
+    let predict = |flags: &[&str]| {
+        let common = [
             "gp",
             "predict",
             "--device",
@@ -804,10 +804,10 @@ fn gp_predict_fits_without_starting_values_and_reports_the_likelihood_of_y() {
             "cand.csv",
             "--kernel",
             "se",
-            "--fit",
-            "mle",
-        ])
-        .success();
+        ];
+        sandbox.run(&[&common[..], flags].concat())
+    };
+    let out = predict(&["--fit", "mle"]).success();
     let line = out
         .stderr
         .lines()
@@ -841,22 +841,6 @@ fn gp_predict_fits_without_starting_values_and_reports_the_likelihood_of_y() {
         "{printed} vs {want}: {line}"
     );
     // Fixed hyperparameters still need every value, and say which is missing.
-    sandbox
-        .run(&[
-            "gp",
-            "predict",
-            "--device",
-            "cpu",
-            "--train",
-            "train.csv",
-            "--candidates",
-            "cand.csv",
-            "--kernel",
-            "se",
-            "--signal-var",
-            "1",
-            "--noise-var",
-            "0.1",
-        ])
+    predict(&["--signal-var", "1", "--noise-var", "0.1"])
         .fails(2, &["--lengthscale is required with --fit fixed"]);
 }
