@@ -1,5 +1,5 @@
 //! The bodies of the fuzz targets (`fuzz/fuzz_targets/`, run with `cargo +nightly fuzz run
-//! <target>`) and of their regression test (`tests/fuzz_regressions.rs`, which replays the inputs
+//! <target>`) and of their regression test (`tests/library/fuzz_regressions.rs`, which replays the inputs
 //! kept in `fuzz/regressions/<target>/` on stable Rust in CI).
 //!
 //! Each function takes arbitrary bytes and panics only when an invariant is broken, so that the

@@ -230,7 +230,7 @@ fn portfolio_law(params: &Params) -> ContextLaw {
 /// The portfolio stand-in's maximisers of `F` (uniform, normal law): the best point of an 11³
 /// grid of `F` ((0.4, 0.6, 0.8) and (0.5, 0.8, 0)) refined by bounded L-BFGS (central
 /// differences, gtol 1e-10), which takes seconds, so the result is stored and its value computed
-/// with the problem's own estimator at construction. `tests/sbo_drbo_kde.rs` checks that it beats
+/// with the problem's own estimator at construction. `tests/library/sbo_drbo_kde.rs` checks that it beats
 /// a grid and its neighbours.
 pub const PORTFOLIO_OPTIMA: [[f64; 3]; 2] = [
     [0.4346058462774006, 0.6759242089688403, 0.6538562378742987],

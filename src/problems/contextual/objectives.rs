@@ -15,7 +15,7 @@
 //!   Gauss–Legendre rules of 64 panels × 4 points (plus the clip's boundary atoms), 66 564 nodes
 //!   in all, about the paper's 2^16 QMC points. The policy makes the integrand continuous but only
 //!   piecewise smooth in c; against a 4× finer rule per coordinate the difference is below 1e-6
-//!   (checked in `tests/sbo_drbo_kde.rs`).
+//!   (checked in `tests/library/sbo_drbo_kde.rs`).
 //! - **Newsvendor**: `F(x) = 8 I(x) − 4x` with `I(x) = ∫_0^x (1 + c²)^{−20} dc` (clipping demand at 1
 //!   does not matter for `x ≤ 1`), by 16-panel, 8-point Gauss–Legendre (rounding-level error).
 

@@ -1,7 +1,7 @@
 //! BOKE, BOKE+, density exploration, KR-UCB and the fixed GP-UCB baseline against
 //! `specs/boke.md` §8, and the paper's problems (§4.3–4.4, Appendix A).
 
-mod common;
+use crate::common;
 
 use bosweep::algorithms::boke::{KrSurrogate, Score, farthest_unbounded};
 use bosweep::compute::{CpuEngine, Engine, Points};

@@ -4,7 +4,7 @@
 
 #![allow(clippy::excessive_precision)]
 
-mod common;
+use crate::common;
 
 use bosweep::acquisition::lbfgsb::{self, LbfgsbOptions, Termination};
 use bosweep::acquisition::{
@@ -839,7 +839,7 @@ fn gpu_engine_chooses_the_same_maximiser() {
 }
 
 /// The default grid at d = 256 (2^20 points, 128 chunks of 8192): timing and bounded memory.
-/// `cargo test --release --test acquisition -- --ignored --nocapture`
+/// `cargo test --release --test library acquisition:: -- --ignored --nocapture`
 #[test]
 #[ignore = "seconds of CPU time; run by hand"]
 fn default_grid_in_256_dimensions_timing() {

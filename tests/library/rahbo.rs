@@ -1,7 +1,7 @@
 //! RAHBO (`specs/rahbo.md`): the spec's §8 test cases with their reference values, the paper's
 //! problems, the reductions between the four methods, and end-to-end runs.
 
-mod common;
+use crate::common;
 
 use bosweep::algorithms::rahbo::{
     ReportRule, ReportScores, SampleStats, bounds, information_log_ratio, mean_variance_bounds,

@@ -43,8 +43,8 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 
 /// Every problem with a parameter set worth checking: the defaults, and other dimensions for
 /// the scalable ones.
-/// Problems of other papers, tested in their own files (`tests/rahbo.rs`, `tests/pe_gp_ucb.rs`,
-/// `tests/sbo_drbo_kde.rs`, `tests/boke.rs` for BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
+/// Problems of other papers, tested in their own files (`tests/library/rahbo.rs`, `tests/library/pe_gp_ucb.rs`,
+/// `tests/library/sbo_drbo_kde.rs`, `tests/library/boke.rs` for BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
 /// contextual expectations. The checks here are of the classic test functions.
 const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
@@ -106,7 +106,7 @@ fn label(p: &dyn Problem) -> String {
 fn every_optimum_is_attained_at_its_locations() {
     for p in instances() {
         if p.name() == "sprinkler" {
-            // Its optimum is a numerical estimate (value only), checked in tests/boke.rs.
+            // Its optimum is a numerical estimate (value only), checked in tests/library/boke.rs.
             continue;
         }
         let opt = p

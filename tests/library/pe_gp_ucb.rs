@@ -1,7 +1,7 @@
 //! PE-GP-UCB and its baselines (`specs/pe-gp-ucb.md`): the spec's §8 cases T1–T16, the
 //! incremental posterior against full recomputation, and the problems of §4.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

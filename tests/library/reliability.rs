@@ -4,7 +4,7 @@
 //! declared parameter fed bad values (an error naming the owner, the key and the value), every
 //! memory estimate sane, and ill-conditioned GPs reported in the trace.
 
-mod common;
+use crate::common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! end-to-end runs of the baselines of §2.4 (`mcmc-gp-ucb`, `a-gp-ucb`, `wang-de-freitas`,
 //! `portfolio`) through the run loop.
 
-mod common;
+use crate::common;
 
 use bosweep::algorithms::{log_posterior, pseudo_labels};
 use bosweep::compute::{CpuEngine, Points};

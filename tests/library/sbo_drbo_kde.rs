@@ -1,6 +1,6 @@
 //! SBO-KDE / DRBO-KDE (`specs/sbo-drbo-kde.md`): the §8 test cases.
 
-mod common;
+use crate::common;
 
 use bosweep::acquisition::Acquisition as _;
 use bosweep::algorithms::contextual::{PairAcquisition, Reduction};

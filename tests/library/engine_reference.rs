@@ -1,6 +1,6 @@
 //! The CPU reference engine against values computed by hand from the formulas in `src/model/`
 //! and the test values of the specs (`../shared/specs/`).
-mod common;
+use crate::common;
 
 use bosweep::compute::{
     CpuEngine, Engine, EngineError, PairReduction, Points, Posterior, worst_case_tv,

@@ -2,7 +2,7 @@
 //! `GpuOptions::lose_device_after`): a bare GPU engine reports it as a GPU error, never a panic;
 //! the `--device auto` engine finishes the run on the CPU with a warning in the trace.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -1,7 +1,7 @@
 //! Baseline BO through the run loop: reproducibility, the trace schema of the conventions,
 //! GP-UCB against random search, and CPU/GPU agreement.
 
-mod common;
+use crate::common;
 
 use bosweep::compute::{CpuEngine, Engine, Precision};
 use bosweep::params::ParamValue;

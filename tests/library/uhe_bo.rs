@@ -2,7 +2,7 @@
 //! the pseudo-labels, the loss and the posterior, and end-to-end runs of `uhe-bo`, `ra-bo`,
 //! `random-exp3` and `map-gp-ucb` through the run loop.
 
-mod common;
+use crate::common;
 
 use bosweep::acquisition::{PosteriorAcquisition, UpperConfidenceBound};
 use bosweep::algorithms::{Exp3, PairedExp3, pseudo_labels, uhe_gamma};

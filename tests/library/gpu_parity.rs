@@ -1,5 +1,5 @@
 //! GPU backend against the CPU reference, for every operation, kernel kind and precision.
-mod common;
+use crate::common;
 
 use bosweep::compute::{
     CpuEngine, Engine, EngineError, GpuEngine, GpuOptions, PairReduction, Points, Precision,
@@ -14,7 +14,7 @@ use rand::RngExt;
 // 5 × 10^k. f32 tolerances sit near 1e-5 of the scale, leaving room for hardware GPUs whose
 // f32 exp/log are a few ulp less accurate than LLVM's (Vulkan allows 3 + 2|x| ulp for exp);
 // f64 ones near 1e-14: the f64 shaders use their own exp/log, accurate to about 1 ulp.
-// `cargo test --test gpu_parity -- --nocapture` prints every measured value.
+// `cargo test --test library gpu_parity:: -- --nocapture` prints every measured value.
 
 /// Kernel values, `|Δk| / s²`. Measured 4.7e-7 (f32), 3.1e-16 (f64).
 const CROSS: (f64, f64) = (1e-5, 1e-14);

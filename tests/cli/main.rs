@@ -1,0 +1,12 @@
+//! The command-line tests, in one binary: each runs the `bosweep` executable as a user would (exit
+//! codes, messages, files written), and the sweep configuration, sweep directory and report
+//! checks beside them.
+//!
+//! Run one file's tests with its module name as the filter, e.g. `cargo test --test cli sweep::`.
+
+mod commands;
+mod memory;
+mod report;
+mod run;
+mod sweep;
+mod sweep_config;

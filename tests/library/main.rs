@@ -1,0 +1,24 @@
+//! The library's integration tests, in one binary (linking each file separately dominated the
+//! test command's time): the engines against their references and each other, the models, the
+//! acquisitions, every paper's algorithms and problems, and the registry-wide reliability checks.
+//!
+//! Run one file's tests with its module name as the filter, e.g.
+//! `cargo test --test library gpu_parity:: -- --nocapture`.
+
+mod common;
+
+mod acquisition;
+mod bo;
+mod boke;
+mod engine_reference;
+mod faults;
+mod fuzz_regressions;
+mod gp_fit;
+mod gpu_parity;
+mod pe_gp_ucb;
+mod problems;
+mod rahbo;
+mod reliability;
+mod sbo_drbo_kde;
+mod uhe_bo;
+mod uhe_bo_baselines;
