@@ -780,6 +780,7 @@ impl UheBo {
                 let multiplier =
                     UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?.multiplier();
                 let (h, g) = adaptive_scale(
+                    ctx.engine,
                     &real_x,
                     &real_z,
                     &kernel,

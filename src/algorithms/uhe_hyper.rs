@@ -5,11 +5,9 @@
 //! Everything works on the unit cube and standardised outputs with a zero-mean Matérn-5/2 ARD
 //! GP, θ = (ℓ_1..ℓ_d, σ_f², σ_n²), as the rest of UHE-BO does.
 
-use nalgebra::DMatrix;
-
 use crate::acquisition::{Acquisition, PosteriorAcquisition, normal_cdf};
-use crate::compute::{CpuEngine, Engine, EngineError, Points};
-use crate::model::{GpState, Kernel, KernelKind, Noise, Priors};
+use crate::compute::{Engine, EngineError, Points};
+use crate::model::{GpState, Kernel, KernelKind, Noise, Priors, likelihood};
 
 /// `θ` in log space, `φ = (ln ℓ_1..ln ℓ_d, ln σ_f², ln σ_n²)`, and back.
 pub fn theta_from_log(phi: &[f64]) -> Result<(Kernel, f64), EngineError> {
@@ -33,33 +31,18 @@ pub fn log_theta(kernel: &Kernel, noise: f64) -> Vec<f64> {
     phi
 }
 
-/// The Cholesky factor of `K + σ_n² I` on `x`, without jitter (`None` when not positive
-/// definite: the likelihood of that θ is not defined and MCMC treats it as zero density).
-fn cholesky(x: &Points, kernel: &Kernel, noise: f64) -> Option<DMatrix<f64>> {
-    let n = x.rows();
-    let mut a = DMatrix::from_fn(n, n, |i, j| kernel.eval(x.row(i), x.row(j)));
-    for i in 0..n {
-        a[(i, i)] += noise;
-    }
-    Some(a.cholesky()?.unpack())
-}
-
 /// The log posterior density of `φ = ln θ` on `(x, z)` (zero prior mean): the log marginal
-/// likelihood plus the priors as densities of `ln h` (Jacobian included, [`Priors::uhe_bo`]),
-/// `−∞` where `K + σ_n² I` does not factorise. This is the target the MCMC baseline samples.
+/// likelihood ([`crate::model::likelihood`], the one every fit uses) plus the priors as densities
+/// of `ln h` (Jacobian included, [`Priors::uhe_bo`]), `−∞` where `K + σ_n² I` does not
+/// factorise without jitter. This is the target the MCMC baseline samples.
 pub fn log_posterior(x: &Points, z: &[f64], phi: &[f64], priors: &Priors) -> f64 {
     let Ok((kernel, noise)) = theta_from_log(phi) else {
         return f64::NEG_INFINITY;
     };
-    let Some(l) = cholesky(x, &kernel, noise) else {
+    let noise = Noise::Homoscedastic(noise);
+    let Some(lml) = likelihood::evaluate(x, z, &kernel, &noise, 0.0, 1.0, false) else {
         return f64::NEG_INFINITY;
     };
-    let n = z.len();
-    let v = l
-        .solve_lower_triangular(&nalgebra::DVector::from_column_slice(z))
-        .map_or(f64::INFINITY, |v| v.norm_squared());
-    let half_log_det: f64 = l.diagonal().iter().map(|d| d.ln()).sum();
-    let lml = -0.5 * v - half_log_det - 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
     let d = phi.len() - 2;
     let mut prior = 0.0;
     for &p in &phi[..d] {
@@ -67,7 +50,7 @@ pub fn log_posterior(x: &Points, z: &[f64], phi: &[f64], priors: &Priors) -> f64
     }
     prior += Priors::term(&priors.signal_variance, phi[d], priors.space).0;
     prior += Priors::term(&priors.noise_variance, phi[d + 1], priors.space).0;
-    let total = lml + prior;
+    let total = lml.value + prior;
     if total.is_nan() {
         f64::NEG_INFINITY
     } else {
@@ -106,9 +89,11 @@ pub fn cap_lengthscales(kernel: &Kernel, cap: f64) -> Result<Kernel, EngineError
 ///   GP-UCB regret bound under lengthscales `ℓ̂/g` (which grows like `g^d √t`, Berkenkamp et al.
 ///   2019) reaches the reference `p(t)`. `t` is the number of observations.
 ///
-/// `x`, `z` are all observations in arrival order (the newest last).
+/// `x`, `z` are all observations in arrival order (the newest last); the one-point posteriors go
+/// through `engine`.
 #[allow(clippy::too_many_arguments)]
 pub fn adaptive_scale(
+    engine: &dyn Engine,
     x: &Points,
     z: &[f64],
     kernel: &Kernel,
@@ -128,7 +113,6 @@ pub fn adaptive_scale(
     let rows: Vec<Vec<f64>> = (0..n - 1).map(|i| x.row(i).to_vec()).collect();
     let older = Points::from_rows(&rows)?;
     let newest = Points::from_rows(&[x.row(n - 1).to_vec()])?;
-    let engine = CpuEngine::new();
     let mut h = 1.0;
     while h < cap {
         let shrunk = shrink_lengthscales(kernel, h, 1e-300)?;
@@ -261,7 +245,7 @@ mod tests {
         let cap = 4f64.powf(0.4).sqrt();
         // A newest value the long-lengthscale GP cannot explain: h grows (capped).
         z[3] = 5.0;
-        let (h, g) = adaptive_scale(&x, &z, &kernel, 1e-4, 1.4, 1.0, 0.9, 1.1).unwrap();
+        let (h, g) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 1.0, 0.9, 1.1).unwrap();
         assert!(h > 1.0);
         assert!((g - h.min(cap)).abs() < 1e-12, "{g} {h} {cap}");
         // The grid stops at the first covered factor: the previous factor did not cover.
@@ -284,9 +268,9 @@ mod tests {
         assert!(!covered(h / 1.1));
         assert!(h >= cap || covered(h));
         // g never decreases, and never exceeds the cap (p(t)/√t)^{1/d}.
-        let (_, g2) = adaptive_scale(&x, &z, &kernel, 1e-4, 1.4, 1.05, 0.9, 1.1).unwrap();
+        let (_, g2) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 1.05, 0.9, 1.1).unwrap();
         assert!(g2 >= 1.05 && g2 <= cap + 1e-12);
-        let (_, g3) = adaptive_scale(&x, &z, &kernel, 1e-4, 1.4, 50.0, 0.9, 1.1).unwrap();
+        let (_, g3) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 50.0, 0.9, 1.1).unwrap();
         assert!((g3 - cap).abs() < 1e-12);
     }
 

@@ -145,22 +145,32 @@ pub(crate) fn evaluate(
         a[(i, i)] += lambda * noise_var(i);
     }
     let chol = a.cholesky()?.unpack();
-    let linv = lower_triangular_inverse(&chol);
     let resid = DVector::from_iterator(n, targets.iter().map(|y| y - mean));
-    let v = &linv * &resid;
-    let alpha = linv.tr_mul(&v);
     let log_det_half: f64 = chol.diagonal().iter().map(|d| d.ln()).sum();
-    let value = -0.5 * v.norm_squared() - log_det_half - n as f64 * HALF_LN_2PI;
-    if !value.is_finite() {
-        return None;
-    }
     let mut grad = LmlGradient {
         log_lengthscales: vec![0.0; dims],
         log_signal_variance: 0.0,
         log_noise_variance: 0.0,
-        mean: alpha.sum(),
+        mean: 0.0,
     };
-    if gradient {
+    if !gradient {
+        // The value alone needs one triangular solve, not the inverse.
+        let v = chol.solve_lower_triangular(&resid)?;
+        let value = -0.5 * v.norm_squared() - log_det_half - n as f64 * HALF_LN_2PI;
+        return value.is_finite().then_some(LogMarginalLikelihood {
+            value,
+            gradient: grad,
+        });
+    }
+    let linv = lower_triangular_inverse(&chol);
+    let v = &linv * &resid;
+    let alpha = linv.tr_mul(&v);
+    let value = -0.5 * v.norm_squared() - log_det_half - n as f64 * HALF_LN_2PI;
+    if !value.is_finite() {
+        return None;
+    }
+    grad.mean = alpha.sum();
+    {
         // W = ααᵀ − A⁻¹, A⁻¹ = L⁻ᵀ L⁻¹.
         // (An explicit transpose lets the product go through nalgebra's blocked gemm; `tr_mul`
         // takes column dot products and is several times slower from n ≈ 200.)
@@ -197,8 +207,6 @@ pub(crate) fn evaluate(
         if !finite {
             return None;
         }
-    } else if !grad.mean.is_finite() {
-        return None;
     }
     Some(LogMarginalLikelihood {
         value,

@@ -6,7 +6,7 @@ mod gp;
 mod gp_model;
 mod kde;
 mod kernel;
-mod likelihood;
+pub(crate) mod likelihood;
 mod priors;
 mod slice_sampler;
 mod smoothing;
