@@ -1,8 +1,8 @@
 //! Analytic expected improvement, and its logarithm computed without underflow.
 
 use super::PosteriorAcquisition;
-use super::normal::{H_IS_Z, h, log_h};
 use crate::compute::EngineError;
+use crate::stats::{H_IS_Z, h, log_h};
 
 /// The variance floor applied before taking `σ` (as BoTorch's `min_var`): `σ ≥ 1e-6`, so that
 /// a zero posterior variance (at a noise-free training point, or an f32 GPU variance clamped at

@@ -13,14 +13,11 @@
 //! fitting (and the incumbent of EI), so that "larger acquisition is better" always holds.
 
 mod ei;
-pub mod lbfgsb;
-mod normal;
 mod optimize;
 mod sobol;
 mod ucb;
 
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
-pub use normal::{h, log_h, normal_cdf, normal_log_pdf, normal_pdf};
 pub use optimize::{
     EvaluationCounts, MaximizeConfig, Maximum, RefineDevice, RefinedStart, default_chunk_size,
     maximize,

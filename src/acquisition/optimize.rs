@@ -3,9 +3,9 @@
 use rayon::prelude::*;
 
 use super::Acquisition;
-use super::lbfgsb::{self, LbfgsbOptions, Termination};
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use crate::compute::{CpuEngine, Engine, EngineError, Points};
+use crate::optim::lbfgsb::{self, LbfgsbOptions, Termination};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
 /// (`2^21 / d` points), between 1024 and 65536.

@@ -16,10 +16,10 @@ use crate::acquisition::{
 };
 use crate::compute::{Engine, Points};
 use crate::model::{
-    Bounds as HyperBounds, FitMode, FitOptions, GpModel, Kernel, KernelKind, ModelOptions,
-    NoiseSpec, Priors,
+    Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
 };
 use crate::params::{ParamValue, Params};
+use crate::surrogate::{GpModel, ModelOptions};
 
 /// The acquisition a [`GpBo`] maximises.
 #[derive(Clone, Copy, Debug, PartialEq)]

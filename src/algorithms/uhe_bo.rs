@@ -49,9 +49,10 @@ use crate::acquisition::{
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::{
     Bounds, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
-    NoiseSpec, OutputTransform, Priors, SliceSampler, fit_gp,
+    NoiseSpec, Priors, SliceSampler, fit_gp,
 };
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
+use crate::surrogate::OutputTransform;
 
 /// `γ_t = sqrt(4 ln 2 / ((e − 1) t))` (Algorithm 1 line 5): EXP3's tuning with K = 2 arms and
 /// `t/2` rounds. Not clamped (γ_1 ≈ 1.27).

@@ -5,9 +5,10 @@
 //! Everything works on the unit cube and standardised outputs with a zero-mean Matérn-5/2 ARD
 //! GP, θ = (ℓ_1..ℓ_d, σ_f², σ_n²), as the rest of UHE-BO does.
 
-use crate::acquisition::{Acquisition, PosteriorAcquisition, normal_cdf};
+use crate::acquisition::{Acquisition, PosteriorAcquisition};
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::{GpState, Kernel, KernelKind, Noise, Priors, likelihood};
+use crate::stats::normal_cdf;
 
 /// `θ` in log space, `φ = (ln ℓ_1..ln ℓ_d, ln σ_f², ln σ_n²)`, and back.
 pub fn theta_from_log(phi: &[f64]) -> Result<(Kernel, f64), EngineError> {
@@ -245,7 +246,8 @@ mod tests {
         let cap = 4f64.powf(0.4).sqrt();
         // A newest value the long-lengthscale GP cannot explain: h grows (capped).
         z[3] = 5.0;
-        let (h, g) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 1.0, 0.9, 1.1).unwrap();
+        let (h, g) =
+            adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 1.0, 0.9, 1.1).unwrap();
         assert!(h > 1.0);
         assert!((g - h.min(cap)).abs() < 1e-12, "{g} {h} {cap}");
         // The grid stops at the first covered factor: the previous factor did not cover.
@@ -268,9 +270,31 @@ mod tests {
         assert!(!covered(h / 1.1));
         assert!(h >= cap || covered(h));
         // g never decreases, and never exceeds the cap (p(t)/√t)^{1/d}.
-        let (_, g2) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 1.05, 0.9, 1.1).unwrap();
+        let (_, g2) = adaptive_scale(
+            &CpuEngine::new(),
+            &x,
+            &z,
+            &kernel,
+            1e-4,
+            1.4,
+            1.05,
+            0.9,
+            1.1,
+        )
+        .unwrap();
         assert!(g2 >= 1.05 && g2 <= cap + 1e-12);
-        let (_, g3) = adaptive_scale(&CpuEngine::new(), &x, &z, &kernel, 1e-4, 1.4, 50.0, 0.9, 1.1).unwrap();
+        let (_, g3) = adaptive_scale(
+            &CpuEngine::new(),
+            &x,
+            &z,
+            &kernel,
+            1e-4,
+            1.4,
+            50.0,
+            0.9,
+            1.1,
+        )
+        .unwrap();
         assert!((g3 - cap).abs() < 1e-12);
     }
 

@@ -6,10 +6,8 @@ use std::path::PathBuf;
 use super::{CliError, GlobalArgs, output, values};
 use crate::compute::Points;
 use crate::io::{NumericTable, columns, format_number};
-use crate::model::{
-    FitMode, FitOptions, GpModel, GpState, Kernel, KernelKind, ModelOptions, Noise, NoiseSpec,
-    OutputTransform, Priors,
-};
+use crate::model::{FitMode, FitOptions, GpState, Kernel, KernelKind, Noise, NoiseSpec, Priors};
+use crate::surrogate::{GpModel, ModelOptions, OutputTransform};
 
 /// Gaussian-process commands.
 #[derive(clap::Subcommand, Debug)]

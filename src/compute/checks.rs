@@ -2,7 +2,7 @@
 //! with the same messages.
 
 use super::{EngineError, PairReduction, Points};
-use crate::model::{GpState, Kernel};
+use crate::model::{GpState, Kernel, scaled_coordinates};
 
 fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
     if got == want {
@@ -12,39 +12,6 @@ fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
             "{what} have {got} columns, expected {want}"
         )))
     }
-}
-
-/// The largest scaled coordinate `|x/ℓ|`. Both backends scale coordinates before differencing
-/// them, so an overflowing `x/ℓ` gives `∞ − ∞ = NaN` (found by fuzzing: 1e300 over ℓ = 1e-150);
-/// and the posterior forms squared distances as `‖a‖² + ‖b‖² − 2a·b`, so the squares must stay
-/// finite too (found by fuzzing: a context of 1e300 over ℓ = 2.2). At 1e150 no sum of squares
-/// overflows below 10⁷ dimensions.
-pub const MAX_SCALED_COORDINATE: f64 = 1e150;
-
-/// Checks that every coordinate of `points` in a lengthscale-bearing column, divided by its
-/// lengthscale, stays below [`MAX_SCALED_COORDINATE`]; `points`' column 0 is the kernel's column
-/// `first_column`.
-pub fn scaled_coordinates(
-    what: &str,
-    kernel: &Kernel,
-    points: &Points,
-    first_column: usize,
-) -> Result<(), EngineError> {
-    let lengthscales = kernel.lengthscales();
-    for i in 0..points.rows() {
-        for (c, x) in points.row(i).iter().enumerate() {
-            let Some(l) = lengthscales.get(first_column + c) else {
-                continue;
-            };
-            if (x / l).abs() > MAX_SCALED_COORDINATE {
-                return Err(EngineError::invalid(format!(
-                    "{what}: coordinate {c} of point {i} is {x:e}; divided by its lengthscale \
-                     {l:e} it overflows (|x/ℓ| must stay below {MAX_SCALED_COORDINATE:e})"
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 pub fn cross_covariance(kernel: &Kernel, a: &Points, b: &Points) -> Result<(), EngineError> {

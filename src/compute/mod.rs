@@ -7,18 +7,15 @@
 pub(crate) mod checks;
 mod cpu;
 mod device;
-mod error;
 mod failover;
 mod gpu;
-mod points;
 mod tv;
 
+pub use crate::data::{EngineError, Points};
 pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
 pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
-pub use error::EngineError;
 pub use failover::FailoverEngine;
 pub use gpu::{GpuEngine, GpuOptions, Precision};
-pub use points::Points;
 pub use tv::worst_case_tv;
 
 use nalgebra::DMatrix;

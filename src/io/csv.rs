@@ -11,7 +11,7 @@ use std::path::Path;
 use thiserror::Error;
 
 use super::{columns, io_reason};
-use crate::compute::{EngineError, Points};
+use crate::data::{EngineError, Points};
 
 /// Why a file is not a usable numeric table.
 #[derive(Debug, Error)]

@@ -52,7 +52,7 @@ use super::gp::{GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
 use super::likelihood::evaluate;
 use super::priors::Priors;
-use crate::compute::{EngineError, Points};
+use crate::data::{EngineError, Points};
 
 /// Softness τ of the softplus box (in units of log-parameter).
 const BOX_SOFTNESS: f64 = 0.5;

@@ -5,7 +5,7 @@ use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
 use super::kernel::Kernel;
-use crate::compute::{EngineError, Points};
+use crate::data::{EngineError, Points};
 
 /// Observation noise variances `Σ`: one value for all points, or one per point.
 #[derive(Clone, Debug, PartialEq)]
@@ -330,7 +330,7 @@ pub(crate) fn check_inputs(
             kernel.input_dim()
         )));
     }
-    crate::compute::checks::scaled_coordinates("training inputs", kernel, train, 0)?;
+    super::kernel::scaled_coordinates("training inputs", kernel, train, 0)?;
     if targets.len() != n {
         return Err(EngineError::invalid(format!(
             "{} targets for {n} training points",

@@ -1,6 +1,6 @@
 //! Bandwidth rules of the Gaussian-product KDE (`specs/sbo-drbo-kde.md` §2.4).
 
-use crate::compute::{EngineError, Points};
+use crate::data::{EngineError, Points};
 
 /// A per-dimension normal-reference bandwidth rule, `h_d = c(d) · σ̂_d · n^{−1/(d+4)}` with σ̂ the
 /// population (ddof = 0) standard deviation of column d.
@@ -110,7 +110,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::{BandwidthRule, sample_clipped};
-    use crate::compute::Points;
+    use crate::data::Points;
 
     #[test]
     fn silverman_constants_match_the_spec() {

@@ -1,7 +1,7 @@
 //! Stationary covariance kernels with ARD lengthscales, and the optional time-decay factor of
 //! the ε-forgetting model (`specs/pe-gp-ucb.md` §2.1).
 
-use crate::compute::EngineError;
+use crate::data::{EngineError, Points};
 
 /// The radial profile of a stationary kernel, as a function of the scaled distance
 /// `r² = Σ_d ((a_d − b_d) / ℓ_d)²`.
@@ -202,4 +202,37 @@ impl Kernel {
             }
         }
     }
+}
+
+/// The largest scaled coordinate `|x/ℓ|`. Both backends scale coordinates before differencing
+/// them, so an overflowing `x/ℓ` gives `∞ − ∞ = NaN` (found by fuzzing: 1e300 over ℓ = 1e-150);
+/// and the posterior forms squared distances as `‖a‖² + ‖b‖² − 2a·b`, so the squares must stay
+/// finite too (found by fuzzing: a context of 1e300 over ℓ = 2.2). At 1e150 no sum of squares
+/// overflows below 10⁷ dimensions.
+pub const MAX_SCALED_COORDINATE: f64 = 1e150;
+
+/// Checks that every coordinate of `points` in a lengthscale-bearing column, divided by its
+/// lengthscale, stays below [`MAX_SCALED_COORDINATE`]; `points`' column 0 is the kernel's column
+/// `first_column`.
+pub fn scaled_coordinates(
+    what: &str,
+    kernel: &Kernel,
+    points: &Points,
+    first_column: usize,
+) -> Result<(), EngineError> {
+    let lengthscales = kernel.lengthscales();
+    for i in 0..points.rows() {
+        for (c, x) in points.row(i).iter().enumerate() {
+            let Some(l) = lengthscales.get(first_column + c) else {
+                continue;
+            };
+            if (x / l).abs() > MAX_SCALED_COORDINATE {
+                return Err(EngineError::invalid(format!(
+                    "{what}: coordinate {c} of point {i} is {x:e}; divided by its lengthscale \
+                     {l:e} it overflows (|x/ℓ| must stay below {MAX_SCALED_COORDINATE:e})"
+                )));
+            }
+        }
+    }
+    Ok(())
 }

@@ -24,7 +24,7 @@ use nalgebra::{DMatrix, DVector};
 
 use super::gp::{Noise, lower_triangular_inverse};
 use super::kernel::{Kernel, KernelKind};
-use crate::compute::{EngineError, Points};
+use crate::data::{EngineError, Points};
 
 const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
 

@@ -3,7 +3,6 @@
 
 mod fit;
 mod gp;
-mod gp_model;
 mod kde;
 mod kernel;
 pub(crate) mod likelihood;
@@ -13,9 +12,9 @@ mod smoothing;
 
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
 pub use gp::{AppendOutcome, GpState, Noise};
-pub use gp_model::{GpModel, InputTransform, ModelOptions, OutputTransform};
 pub use kde::{BandwidthRule, sample_clipped};
-pub use kernel::{Kernel, KernelKind, TimeDecay};
+pub(crate) use kernel::scaled_coordinates;
+pub use kernel::{Kernel, KernelKind, MAX_SCALED_COORDINATE, TimeDecay};
 pub use likelihood::{LmlGradient, LogMarginalLikelihood, log_marginal_likelihood};
 pub use priors::{Prior, PriorSpace, Priors, ln_gamma};
 pub use slice_sampler::SliceSampler;

@@ -12,7 +12,7 @@
 //!   `fit_gpytorch_mll` maximises (`specs/sbo-drbo-kde.md` §2.2: the prior mode of
 //!   Gamma(1.1, 0.05) is the noise initial value 2.0).
 
-use crate::compute::EngineError;
+use crate::data::EngineError;
 
 const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
 

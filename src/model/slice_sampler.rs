@@ -21,7 +21,7 @@
 
 use rand::{Rng, RngExt};
 
-use crate::compute::EngineError;
+use crate::data::EngineError;
 
 /// Shrinkage rejections after which a coordinate update gives up and keeps its current value
 /// (only reachable when the density is not finite almost everywhere near the current point).

@@ -66,7 +66,7 @@ impl BandwidthSchedule {
     }
 
     /// The bandwidth for the `t` rows of `data` (unit-cube coordinates).
-    pub fn bandwidth(self, data: &crate::compute::Points) -> f64 {
+    pub fn bandwidth(self, data: &crate::data::Points) -> f64 {
         let t = data.rows().max(1) as f64;
         let d = data.dim() as f64;
         let scale = |s: BandwidthScale| match s {
@@ -82,7 +82,7 @@ impl BandwidthSchedule {
 }
 
 /// `sqrt` of the mean over columns of the population variance of each column.
-fn pooled_std(data: &crate::compute::Points) -> f64 {
+fn pooled_std(data: &crate::data::Points) -> f64 {
     let n = data.rows() as f64;
     if data.is_empty() {
         return 0.0;
@@ -100,7 +100,7 @@ fn pooled_std(data: &crate::compute::Points) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::{BandwidthScale, BandwidthSchedule};
-    use crate::compute::Points;
+    use crate::data::Points;
 
     fn design(t: usize, d: usize) -> Points {
         Points::new((0..t * d).map(|i| (i % 7) as f64 / 7.0).collect(), d).unwrap()

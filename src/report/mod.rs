@@ -32,10 +32,10 @@
 //! Everything is read and checked before anything is written: a missing manifest, a malformed
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
 
+mod curves;
 mod error;
 mod load;
 mod plot;
-pub(crate) mod stats;
 mod tables;
 mod text;
 
@@ -45,10 +45,11 @@ use std::path::{Path, PathBuf};
 pub use error::ReportError;
 
 use crate::problems::Sense;
+use crate::stats::{describe, mean};
 use crate::sweep::RunSpec;
+use curves::{Sampling, curve};
 use load::{CompletedRun, Trace};
 use plot::{PlotSpec, Series};
-use stats::{Sampling, curve, describe, mean};
 
 /// The summary table's file name inside the sweep directory.
 pub const SUMMARY_FILE: &str = "summary.csv";

@@ -15,8 +15,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::{FontStyle, register_font};
 
+use super::curves::CurvePoint;
 use super::error::ReportError;
-use super::stats::CurvePoint;
 use super::text::GlyphBackend;
 
 pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");

@@ -6,14 +6,15 @@
 
 use crate::common;
 
-use bosweep::acquisition::lbfgsb::{self, LbfgsbOptions, Termination};
 use bosweep::acquisition::{
     Acquisition, BetaSchedule, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
     MaximizeConfig, PosteriorAcquisition, PosteriorMean, RefineDevice, SobolGrid,
-    UpperConfidenceBound, default_grid_size, h, log_h, maximize,
+    UpperConfidenceBound, default_grid_size, maximize,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points};
 use bosweep::model::{GpState, Kernel, KernelKind, Noise};
+use bosweep::optim::lbfgsb::{self, LbfgsbOptions, Termination};
+use bosweep::stats::{h, log_h};
 use rand::RngExt;
 
 fn rel_err(a: f64, b: f64) -> f64 {

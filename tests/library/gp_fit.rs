@@ -3,10 +3,10 @@
 
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
-    AppendOutcome, Bounds, FitMode, FitOptions, GpModel, GpState, InputTransform, Kernel,
-    KernelKind, MeanSpec, ModelOptions, Noise, NoiseSpec, OutputTransform, Prior, PriorSpace,
-    Priors, fit_gp, log_marginal_likelihood,
+    AppendOutcome, Bounds, FitMode, FitOptions, GpState, Kernel, KernelKind, MeanSpec, Noise,
+    NoiseSpec, Prior, PriorSpace, Priors, fit_gp, log_marginal_likelihood,
 };
+use bosweep::surrogate::{GpModel, InputTransform, ModelOptions, OutputTransform};
 use nalgebra::DMatrix;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -15,6 +15,7 @@ mod faults;
 mod fuzz_regressions;
 mod gp_fit;
 mod gpu_parity;
+mod layers;
 mod pe_gp_ucb;
 mod problems;
 mod rahbo;

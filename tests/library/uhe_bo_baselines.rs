@@ -8,12 +8,13 @@ use crate::common;
 use bosweep::algorithms::{log_posterior, pseudo_labels};
 use bosweep::compute::{CpuEngine, Points};
 use bosweep::model::{
-    Bounds, FitMode, FitOptions, Kernel, KernelKind, MeanSpec, Noise, NoiseSpec, OutputTransform,
-    PriorSpace, Priors, fit_gp, log_marginal_likelihood,
+    Bounds, FitMode, FitOptions, Kernel, KernelKind, MeanSpec, Noise, NoiseSpec, PriorSpace,
+    Priors, fit_gp, log_marginal_likelihood,
 };
 use bosweep::params::ParamValue;
 use bosweep::problems::TestFunction;
 use bosweep::problems::functions::Branin;
+use bosweep::surrogate::OutputTransform;
 use common::{cpu_trace, fast_acquisition, without_timings};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;

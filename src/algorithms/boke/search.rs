@@ -8,8 +8,8 @@ use rand_distr::StandardNormal;
 use rayon::prelude::*;
 
 use super::surrogate::sq_dist;
-use crate::acquisition::lbfgsb::{self, LbfgsbOptions};
 use crate::compute::{Engine, EngineError, Points};
+use crate::optim::lbfgsb::{self, LbfgsbOptions};
 
 /// A function on the unit cube to maximise.
 pub trait Surface: Sync {

@@ -28,15 +28,16 @@ use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid, pair_values};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
-use crate::acquisition::lbfgsb::{self, LbfgsbOptions};
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::algorithms::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost,
 };
 use crate::compute::{CpuEngine, Engine, EngineError, Points};
-use crate::model::{GpModel, GpState};
+use crate::model::GpState;
+use crate::optim::lbfgsb::{self, LbfgsbOptions};
 use crate::params::{ParamValue, Params};
 use crate::problems::Domain;
+use crate::surrogate::GpModel;
 
 /// Central-difference step of `∇_x ucb` (unit-cube decision coordinates).
 const GRADIENT_STEP: f64 = 1e-6;

@@ -18,11 +18,11 @@ use crate::algorithms::{
 };
 use crate::compute::{Engine, Points};
 use crate::model::{
-    BandwidthRule, FitMode, FitOptions, GpModel, Kernel, KernelKind, ModelOptions, NoiseSpec,
-    Priors, sample_clipped,
+    BandwidthRule, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors, sample_clipped,
 };
 use crate::params::{ParamValue, Params};
 use crate::problems::Domain;
+use crate::surrogate::{GpModel, ModelOptions};
 
 /// Which method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

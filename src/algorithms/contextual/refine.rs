@@ -6,9 +6,9 @@
 use rayon::prelude::*;
 
 use super::acquisition::PairAcquisition;
-use crate::acquisition::lbfgsb::{self, LbfgsbOptions};
 use crate::acquisition::{Acquisition as _, Bounds, SobolGrid, default_chunk_size};
 use crate::compute::{Engine, EngineError, PairScratch};
+use crate::optim::lbfgsb::{self, LbfgsbOptions};
 
 /// Settings of [`maximize_pairs`].
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -11,7 +11,7 @@ use super::law::Marginal;
 use super::{hartmann_mixture, normal};
 use crate::compute::{Engine, EngineError, Points};
 use crate::model::BandwidthRule;
-use crate::report::stats::describe;
+use crate::stats::describe;
 
 /// The interval the L1 distance is integrated over (spec §4.6).
 pub const L1_INTERVAL: (f64, f64) = (-0.5, 1.5);

@@ -7,7 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
 use super::quadrature::Rule;
-use crate::acquisition::normal_cdf;
+use crate::stats::normal_cdf;
 
 /// Panels × Gauss–Legendre order of the fine rule (one coordinate at a time): 2050 nodes, the
 /// error of a smooth integrand at rounding level, Ackley's ~65 cosine periods included.

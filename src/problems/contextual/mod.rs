@@ -23,7 +23,7 @@ use rand_distr::StandardNormal;
 
 use super::registry::{Entry, NOISE_STD};
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
-use crate::acquisition::lbfgsb::{self, LbfgsbOptions};
+use crate::optim::lbfgsb::{self, LbfgsbOptions};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// A contextual benchmark: decision box `[0,1]^Dx`, context box `[0,1]^Dc`.

@@ -1,11 +1,14 @@
 //! A fitted GP surrogate in the units of the problem: input normalisation to the unit cube,
 //! output standardisation, hyperparameter fitting ([`fit_gp`]) and prediction through any
 //! [`Engine`] with the inverse transforms applied.
+//!
+//! It sits above both [`crate::model`] (the GP it fits) and [`crate::compute`] (the engine it
+//! predicts through), so neither of those has to import the other.
 
-use super::fit::{FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
-use super::gp::{AppendOutcome, GpState, Noise};
-use super::kernel::Kernel;
 use crate::compute::{Engine, EngineError, Points, Posterior};
+use crate::model::{
+    AppendOutcome, FitOptions, FitResult, GpState, Kernel, MeanSpec, Noise, NoiseSpec, fit_gp,
+};
 
 /// The affine map `u = (x − lower) / (upper − lower)` of a box onto the unit cube, on the first
 /// [`InputTransform::dim`] columns; further columns (a time column) pass through unchanged.

@@ -1,43 +1,7 @@
-//! Summary statistics and the aggregation of runs of different lengths into one curve.
+//! The aggregation of runs of different lengths into one curve.
 
 use super::load::{Step, Trace};
-
-/// Mean, standard error and median of a sample.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Describe {
-    pub n: usize,
-    pub mean: f64,
-    /// Sample standard deviation (n − 1 denominator) over √n; `None` for a single value.
-    pub se: Option<f64>,
-    pub median: f64,
-}
-
-/// `None` for an empty sample.
-pub(crate) fn describe(values: &[f64]) -> Option<Describe> {
-    let n = values.len();
-    let mean = mean(values)?;
-    let se = (n >= 2).then(|| {
-        let ss: f64 = values.iter().map(|v| (v - mean).powi(2)).sum();
-        (ss / (n - 1) as f64).sqrt() / (n as f64).sqrt()
-    });
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let median = if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
-    };
-    Some(Describe {
-        n,
-        mean,
-        se,
-        median,
-    })
-}
-
-pub(crate) fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
-}
+use crate::stats::describe;
 
 /// One point of an aggregated curve: the statistics, at `evals` evaluations, over the runs that
 /// reached it.
@@ -128,17 +92,6 @@ mod tests {
                 })
                 .collect(),
         }
-    }
-
-    #[test]
-    fn describe_mean_se_median() {
-        let d = describe(&[4.0, 1.0, 3.0, 2.0]).unwrap();
-        assert_eq!((d.n, d.mean, d.median), (4, 2.5, 2.5));
-        // Sample variance 5/3, se = √(5/3)/2.
-        assert!((d.se.unwrap() - (5.0f64 / 3.0).sqrt() / 2.0).abs() < 1e-15);
-        let one = describe(&[7.0]).unwrap();
-        assert_eq!((one.mean, one.se, one.median), (7.0, None, 7.0));
-        assert!(describe(&[]).is_none());
     }
 
     #[test]
