@@ -6,16 +6,15 @@ use std::fmt;
 
 /// A given parameter set that does not fit its declaration; the message names the owner (e.g.
 /// `problem ackley`), the key and the value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct ParamError(pub String);
 
-impl fmt::Display for ParamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl crate::data::Failure for ParamError {
+    fn blame(&self) -> crate::data::Blame {
+        crate::data::Blame::Input
     }
 }
-
-impl std::error::Error for ParamError {}
 
 /// A parameter value as a user gives it: a number, or a word (`form = "deap"`). Numbers given
 /// as text (`"0.1"`, as a command line delivers them) are accepted for numeric parameters.

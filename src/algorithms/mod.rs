@@ -18,8 +18,6 @@ mod requirement;
 mod uhe_bo;
 mod uhe_hyper;
 
-use std::fmt;
-
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
@@ -36,6 +34,7 @@ pub use uhe_hyper::{
 
 use crate::acquisition::default_grid_size;
 use crate::compute::{Engine, EngineError, Points};
+use crate::data::{Blame, Failure};
 use crate::problems::{Domain, ParamValue, Problem};
 
 /// What an algorithm sees when asked for its next point.
@@ -75,28 +74,23 @@ pub struct StepCost {
 }
 
 /// Why an algorithm could not propose a point.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AlgorithmError {
-    /// The algorithm's configuration is invalid (exit code 2).
+    /// The algorithm's configuration is invalid.
+    #[error("{0}")]
     Config(String),
-    /// The engine failed while running.
-    Engine(EngineError),
+    /// The engine failed while running. Inputs the engine refuses mid-run are the algorithm's
+    /// doing, not the user's, so this is a failure while running whatever the engine's cause.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
 }
 
-impl fmt::Display for AlgorithmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Failure for AlgorithmError {
+    fn blame(&self) -> Blame {
         match self {
-            Self::Config(m) => f.write_str(m),
-            Self::Engine(e) => write!(f, "{e}"),
+            Self::Config(_) => Blame::Input,
+            Self::Engine(_) => Blame::Running,
         }
-    }
-}
-
-impl std::error::Error for AlgorithmError {}
-
-impl From<EngineError> for AlgorithmError {
-    fn from(e: EngineError) -> Self {
-        Self::Engine(e)
     }
 }
 

@@ -2,8 +2,7 @@
 
 use std::fmt;
 
-use crate::compute::EngineError;
-use crate::io::CsvError;
+use crate::data::{Blame, Failure};
 
 /// A failed command: bad input or usage (exit 2) or a failure while running (exit 1).
 #[derive(Debug)]
@@ -39,21 +38,49 @@ impl fmt::Display for CliError {
     }
 }
 
-impl std::error::Error for CliError {}
-
-impl From<EngineError> for CliError {
-    fn from(e: EngineError) -> Self {
-        match e {
-            EngineError::InvalidInput(m) => Self::Usage(m),
-            EngineError::Gpu(m) => Self::Runtime(format!("GPU error: {m}")),
+/// Every library error converts the same way: its [`Failure::blame`] picks the exit code and its
+/// message is kept as it is.
+impl<E: Failure> From<E> for CliError {
+    fn from(e: E) -> Self {
+        let message = e.to_string();
+        match e.blame() {
+            Blame::Input => Self::Usage(message),
+            Blame::Running => Self::Runtime(message),
         }
     }
 }
 
-/// A malformed or unreadable input file is bad input, even when the cause is an I/O error: the
-/// user named a file that cannot serve.
-impl From<CsvError> for CliError {
-    fn from(e: CsvError) -> Self {
-        Self::Usage(e.to_string())
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::AlgorithmError;
+    use crate::compute::EngineError;
+    use crate::problems::ProblemError;
+    use crate::sweep::{RunError, SweepError};
+
+    #[test]
+    fn the_blame_of_the_innermost_cause_picks_the_exit_code() {
+        let code = |e: CliError| e.exit_code();
+        let config = RunError::Problem(ProblemError::config("problem x: unknown"));
+        assert_eq!(code(config.into()), 2);
+        let crashed = RunError::Problem(ProblemError::evaluation("exit status 3"));
+        assert_eq!(code(crashed.into()), 1);
+        // An input the engine refuses in the middle of a run is the algorithm's doing.
+        let mid_run = RunError::Algorithm(AlgorithmError::Engine(EngineError::invalid("NaN")));
+        assert_eq!(code(mid_run.into()), 1);
+        assert_eq!(code(EngineError::invalid("bad --bandwidth").into()), 2);
+        assert_eq!(code(EngineError::gpu("device lost").into()), 1);
+    }
+
+    #[test]
+    fn io_failures_keep_their_cause_and_print_without_the_os_error_number() {
+        let e = SweepError::Io {
+            what: "write".into(),
+            path: "out/manifest.json".into(),
+            source: std::io::Error::from_raw_os_error(28),
+        };
+        assert!(std::error::Error::source(&e).is_some());
+        let message = CliError::from(e).to_string();
+        assert_eq!(message, "cannot write out/manifest.json: No space left on device");
     }
 }

@@ -4,12 +4,11 @@ use std::path::PathBuf;
 
 use super::output::to_stdout;
 use super::{CliError, GlobalArgs};
-use crate::algorithms::{self, AlgorithmError};
-use crate::compute::EngineError;
+use crate::algorithms;
 use crate::io::{format_number, io_reason};
 use crate::params::ParamValue;
-use crate::problems::{self, Domain, ExternalObjective, Problem, ProblemError, Sense};
-use crate::sweep::{RunConfig, RunError, TraceWriter, available_bytes, human_bytes, run};
+use crate::problems::{self, Domain, ExternalObjective, Problem, Sense};
+use crate::sweep::{RunConfig, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]
@@ -75,40 +74,6 @@ fn key_values<'a>(
             ))),
         })
         .collect()
-}
-
-impl From<ProblemError> for CliError {
-    fn from(e: ProblemError) -> Self {
-        match e {
-            ProblemError::Config(m) => CliError::usage(m),
-            other => CliError::runtime(other.to_string()),
-        }
-    }
-}
-
-impl From<AlgorithmError> for CliError {
-    fn from(e: AlgorithmError) -> Self {
-        match e {
-            AlgorithmError::Config(m) => CliError::usage(m),
-            AlgorithmError::Engine(EngineError::Gpu(m)) => {
-                CliError::runtime(format!("GPU error: {m}"))
-            }
-            AlgorithmError::Engine(e) => CliError::runtime(e.to_string()),
-        }
-    }
-}
-
-impl From<RunError> for CliError {
-    fn from(e: RunError) -> Self {
-        match e {
-            RunError::Config(m) => CliError::usage(m),
-            RunError::Problem(e) => e.into(),
-            RunError::Algorithm(e) => e.into(),
-            RunError::Io(e) => {
-                CliError::runtime(format!("writing the trace failed: {}", io_reason(&e)))
-            }
-        }
-    }
 }
 
 /// Parses `--bounds lo:hi,lo:hi,…`.

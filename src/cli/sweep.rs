@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
 use crate::io::io_reason;
-use crate::report::{ReportError, write_report};
+use crate::report::write_report;
 use crate::sweep::{
-    MemoryEstimate, MixedDevices, RunSpec, Shard, SweepConfig, SweepError, SweepLock, WhenLocked,
+    MemoryEstimate, MixedDevices, RunSpec, Shard, SweepConfig, SweepLock, WhenLocked,
     available_bytes, merge, prepare_directory, run_sweep,
 };
 
@@ -59,21 +59,6 @@ pub struct ReportArgs {
     dir: PathBuf,
 }
 
-impl From<SweepError> for CliError {
-    fn from(e: SweepError) -> Self {
-        match e {
-            SweepError::Directory(m) => CliError::usage(m),
-            other => CliError::runtime(other.to_string().trim_end().to_owned()),
-        }
-    }
-}
-
-impl From<ReportError> for CliError {
-    fn from(e: ReportError) -> Self {
-        CliError::runtime(format!("report: {e}"))
-    }
-}
-
 /// Creates `dir` and locks it for this process ([`SweepLock`]), saying on stderr when it waits
 /// for another holder or takes over the lock of one that died.
 fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
@@ -95,13 +80,13 @@ fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
 }
 
 fn report(dir: &Path) -> Result<(), CliError> {
-    write_report(dir)?;
+    write_report(dir).map_err(|e| CliError::runtime(format!("report: {e}")))?;
     eprintln!("report: {}", dir.join("report.md").display());
     Ok(())
 }
 
 pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
-    let config = SweepConfig::load(&args.config).map_err(|e| CliError::usage(e.to_string()))?;
+    let config = SweepConfig::load(&args.config)?;
     let runs = config.runs();
     let dir = args.out.clone().unwrap_or_else(|| {
         let stem = args

@@ -5,5 +5,5 @@
 mod error;
 mod points;
 
-pub use error::EngineError;
+pub use error::{Blame, EngineError, Failure};
 pub use points::Points;

@@ -48,6 +48,14 @@ pub enum CsvError {
     },
 }
 
+/// A file that cannot serve as a table is bad input even when the cause is an I/O error: the
+/// user named a file that cannot serve.
+impl crate::data::Failure for CsvError {
+    fn blame(&self) -> crate::data::Blame {
+        crate::data::Blame::Input
+    }
+}
+
 /// A table of finite numbers read from a CSV file, stored row-major.
 #[derive(Clone, Debug)]
 pub struct NumericTable {

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::data::{Blame, Failure};
+
 /// A problem's failure, split by who must act on it: bad configuration (the user's input, exit
 /// code 2 at the CLI), a point or step the problem cannot take (the caller's mistake), or an
 /// evaluation that failed while running (e.g. an external command crashed, exit code 1).
@@ -17,6 +19,15 @@ pub enum ProblemError {
     /// The objective itself failed: it could not run, or returned too few or non-finite values.
     #[error("evaluation failed: {0}")]
     Evaluation(String),
+}
+
+impl Failure for ProblemError {
+    fn blame(&self) -> Blame {
+        match self {
+            Self::Config(_) => Blame::Input,
+            Self::InvalidPoint(_) | Self::Evaluation(_) => Blame::Running,
+        }
+    }
 }
 
 impl From<crate::params::ParamError> for ProblemError {

@@ -49,3 +49,11 @@ pub enum ReportError {
     #[error("cannot draw plot {}: {message}", path.display())]
     Plot { path: PathBuf, message: String },
 }
+
+/// The sweep directory was accepted when the sweep ran; what fails while reporting on it is a
+/// failure while running.
+impl crate::data::Failure for ReportError {
+    fn blame(&self) -> crate::data::Blame {
+        crate::data::Blame::Running
+    }
+}

@@ -94,7 +94,6 @@
 //! that expands into more than [`MAX_RUNS`] runs is refused.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::hash::Hasher;
 use std::ops::Range;
 use std::path::Path;
@@ -124,7 +123,8 @@ const TOP_LEVEL_KEYS: &[&str] = &[
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
 /// message naming the key and value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", location(file, *line, *column))]
 pub struct ConfigError {
     /// The file name as given to [`SweepConfig::parse`] or [`SweepConfig::load`].
     pub file: String,
@@ -135,23 +135,20 @@ pub struct ConfigError {
     pub message: String,
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.line, self.column) {
-            (Some(line), Some(column)) => {
-                write!(
-                    f,
-                    "{} line {line}, column {column}: {}",
-                    self.file, self.message
-                )
-            }
-            (Some(line), None) => write!(f, "{} line {line}: {}", self.file, self.message),
-            (None, _) => write!(f, "{}: {}", self.file, self.message),
-        }
+/// `file line L, column C`, `file line L` or `file`.
+fn location(file: &str, line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(line), Some(column)) => format!("{file} line {line}, column {column}"),
+        (Some(line), None) => format!("{file} line {line}"),
+        (None, _) => file.to_owned(),
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl crate::data::Failure for ConfigError {
+    fn blame(&self) -> crate::data::Blame {
+        crate::data::Blame::Input
+    }
+}
 
 /// One problem setting of a sweep with the budget and initial design of its runs.
 #[derive(Clone, Debug, PartialEq)]

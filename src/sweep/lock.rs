@@ -43,8 +43,10 @@ impl SweepLock {
         mut on_note: impl FnMut(String),
     ) -> Result<Self, SweepError> {
         let path = dir.join(LOCK_FILE);
-        let io = |what: &str, e: std::io::Error| {
-            SweepError::Io(format!("cannot {what} the lock {}: {e}", path.display()))
+        let io = |what: &str, source: std::io::Error| SweepError::Io {
+            what: format!("{what} the lock"),
+            path: path.display().to_string(),
+            source,
         };
         let mut file = OpenOptions::new()
             .read(true)

@@ -1,8 +1,6 @@
 //! One optimisation run: initial design, then ask/tell until the evaluation budget is spent,
 //! with one trace line per step.
 
-use std::fmt;
-
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
@@ -12,6 +10,8 @@ use super::trace::{Phase, StepRecord, TraceWriter};
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
 use crate::compute::{Engine, EngineError};
+use crate::data::{Blame, Failure};
+use crate::io::io_reason;
 use crate::params::ParamValue;
 use crate::problems::{Problem, ProblemError, Step};
 
@@ -44,49 +44,33 @@ pub struct RunSummary {
 }
 
 /// Why a run stopped early. Every step completed before the error is already in the trace.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// Bad configuration: budget, initial design (exit code 2).
+    /// Bad configuration: budget, initial design.
+    #[error("{0}")]
     Config(String),
-    Problem(ProblemError),
-    Algorithm(AlgorithmError),
-    Io(std::io::Error),
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    #[error(transparent)]
+    Algorithm(#[from] AlgorithmError),
+    #[error("writing the trace failed: {}", io_reason(.0))]
+    Io(#[from] std::io::Error),
 }
 
-impl fmt::Display for RunError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Failure for RunError {
+    fn blame(&self) -> Blame {
         match self {
-            Self::Config(m) => f.write_str(m),
-            Self::Problem(e) => write!(f, "{e}"),
-            Self::Algorithm(e) => write!(f, "{e}"),
-            Self::Io(e) => write!(f, "writing the trace failed: {e}"),
+            Self::Config(_) => Blame::Input,
+            Self::Problem(e) => e.blame(),
+            Self::Algorithm(e) => e.blame(),
+            Self::Io(_) => Blame::Running,
         }
-    }
-}
-
-impl std::error::Error for RunError {}
-
-impl From<ProblemError> for RunError {
-    fn from(e: ProblemError) -> Self {
-        Self::Problem(e)
-    }
-}
-
-impl From<AlgorithmError> for RunError {
-    fn from(e: AlgorithmError) -> Self {
-        Self::Algorithm(e)
     }
 }
 
 impl From<EngineError> for RunError {
     fn from(e: EngineError) -> Self {
         Self::Algorithm(AlgorithmError::Engine(e))
-    }
-}
-
-impl From<std::io::Error> for RunError {
-    fn from(e: std::io::Error) -> Self {
-        Self::Io(e)
     }
 }
 

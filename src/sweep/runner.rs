@@ -20,6 +20,8 @@ use super::run::{RunConfig, RunError, run};
 use super::trace::{TraceWriter, check_complete};
 use crate::algorithms;
 use crate::compute::Engine;
+use crate::data::{Blame, Failure};
+use crate::io::io_reason;
 use crate::problems;
 
 /// Which runs of the sweep this process executes: those with `index % count == shard`.
@@ -50,35 +52,43 @@ impl Shard {
 }
 
 /// Why a sweep could not start or did not complete.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SweepError {
-    /// The directory belongs to another config, or cannot be used (exit code 2).
+    /// The directory belongs to another config, or cannot be used.
+    #[error("{0}")]
     Directory(String),
-    Io(String),
+    /// Reading or writing `path` failed (`what` says what was being done).
+    #[error("cannot {what} {path}: {}", io_reason(source))]
+    Io {
+        what: String,
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// Some runs failed; every other run completed and is on disk.
+    #[error("{}", runs_failed(.0))]
     RunsFailed(Vec<(String, String)>),
 }
 
-impl std::fmt::Display for SweepError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+fn runs_failed(failures: &[(String, String)]) -> String {
+    let mut text = format!(
+        "{} run(s) failed (the others completed and are saved):",
+        failures.len()
+    );
+    for (key, err) in failures {
+        text.push_str(&format!("\n  {key}: {err}"));
+    }
+    text
+}
+
+impl Failure for SweepError {
+    fn blame(&self) -> Blame {
         match self {
-            Self::Directory(m) | Self::Io(m) => f.write_str(m),
-            Self::RunsFailed(failures) => {
-                writeln!(
-                    f,
-                    "{} run(s) failed (the others completed and are saved):",
-                    failures.len()
-                )?;
-                for (key, err) in failures {
-                    writeln!(f, "  {key}: {err}")?;
-                }
-                Ok(())
-            }
+            Self::Directory(_) => Blame::Input,
+            Self::Io { .. } | Self::RunsFailed(_) => Blame::Running,
         }
     }
 }
-
-impl std::error::Error for SweepError {}
 
 /// What one invocation did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,7 +104,11 @@ pub struct SweepOutcome {
 fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
     let path = path.display().to_string();
     let what = what.to_owned();
-    move |e| SweepError::Io(format!("cannot {what} {path}: {e}"))
+    move |source| SweepError::Io {
+        what: what.clone(),
+        path: path.clone(),
+        source,
+    }
 }
 
 /// Whether a sweep may resume on a device other than the one its manifest records.
