@@ -5,12 +5,8 @@
 
 use std::sync::Mutex;
 
-use nalgebra::DMatrix;
-
-use super::{
-    CpuEngine, Engine, EngineError, GpuEngine, KernelRegression, PairReduction, Points, Posterior,
-};
-use crate::model::{GpState, Kernel, SmoothingKernel};
+use super::{CpuEngine, Engine, EngineError, EngineLayer, GpuEngine};
+use crate::model::GpState;
 
 pub struct FailoverEngine {
     gpu: GpuEngine,
@@ -32,10 +28,18 @@ impl FailoverEngine {
         self.failure.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+}
+
+impl EngineLayer for FailoverEngine {
+    fn inner(&self) -> &dyn Engine {
+        &self.gpu
+    }
+
     /// Runs `op` on the GPU until it fails with a GPU error, then (that time and every later
     /// one) on the CPU. Invalid input is the caller's error on either backend and is returned.
-    fn route<T>(
+    fn dispatch<T>(
         &self,
+        _gps: &[&GpState],
         op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
     ) -> Result<T, EngineError> {
         if self.failure().is_some() {
@@ -49,9 +53,7 @@ impl FailoverEngine {
             other => other,
         }
     }
-}
 
-impl Engine for FailoverEngine {
     fn describe(&self) -> String {
         match self.failure().as_ref() {
             Some(_) => format!("{} after the GPU failed", self.cpu.describe()),
@@ -70,62 +72,5 @@ impl Engine for FailoverEngine {
             .iter()
             .map(|m| format!("GPU failed ({m}); continuing on the CPU backend"))
             .collect()
-    }
-
-    fn cross_covariance(
-        &self,
-        kernel: &Kernel,
-        a: &Points,
-        b: &Points,
-    ) -> Result<DMatrix<f64>, EngineError> {
-        self.route(|e| e.cross_covariance(kernel, a, b))
-    }
-
-    fn posterior_batch(
-        &self,
-        gps: &[&GpState],
-        candidates: &Points,
-    ) -> Result<Vec<Posterior>, EngineError> {
-        self.route(|e| e.posterior_batch(gps, candidates))
-    }
-
-    fn pair_reduce(
-        &self,
-        gp: &GpState,
-        decisions: &Points,
-        contexts: &Points,
-        beta: f64,
-        reduction: PairReduction<'_>,
-    ) -> Result<Vec<f64>, EngineError> {
-        self.route(|e| e.pair_reduce(gp, decisions, contexts, beta, reduction))
-    }
-
-    fn kde_log_density(
-        &self,
-        data: &Points,
-        bandwidths: &[f64],
-        weights: Option<&[f64]>,
-        queries: &Points,
-    ) -> Result<Vec<f64>, EngineError> {
-        self.route(|e| e.kde_log_density(data, bandwidths, weights, queries))
-    }
-
-    fn kernel_regression(
-        &self,
-        data: &Points,
-        targets: &[f64],
-        kernel: SmoothingKernel,
-        bandwidth: f64,
-        queries: &Points,
-    ) -> Result<KernelRegression, EngineError> {
-        self.route(|e| e.kernel_regression(data, targets, kernel, bandwidth, queries))
-    }
-
-    fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
-        self.route(|e| e.nearest(data, queries))
-    }
-
-    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
-        self.route(|e| e.top_k(values, k))
     }
 }

@@ -9,6 +9,7 @@ mod cpu;
 mod device;
 mod failover;
 mod gpu;
+mod layer;
 mod tv;
 
 pub use crate::data::{EngineError, Points};
@@ -16,6 +17,7 @@ pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
 pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
 pub use failover::FailoverEngine;
 pub use gpu::{GpuEngine, GpuOptions, Precision};
+pub use layer::EngineLayer;
 pub use tv::worst_case_tv;
 
 use nalgebra::DMatrix;

@@ -14,10 +14,8 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use nalgebra::DMatrix;
-
-use crate::compute::{Engine, EngineError, KernelRegression, PairReduction, Points, Posterior};
-use crate::model::{GpState, Kernel, SmoothingKernel};
+use crate::compute::{Engine, EngineError, EngineLayer};
+use crate::model::GpState;
 
 /// An engine that forwards every operation to `inner` and notes the GPs that needed jitter.
 pub(super) struct ConditioningMonitor<'a> {
@@ -60,106 +58,26 @@ impl<'a> ConditioningMonitor<'a> {
     }
 }
 
-impl Engine for ConditioningMonitor<'_> {
-    fn describe(&self) -> String {
-        self.inner.describe()
+impl EngineLayer for ConditioningMonitor<'_> {
+    fn inner(&self) -> &dyn Engine {
+        self.inner
     }
 
-    fn identity(&self) -> String {
-        self.inner.identity()
-    }
-
-    fn warnings(&self) -> Vec<String> {
-        self.inner.warnings()
-    }
-
-    fn cross_covariance(
-        &self,
-        kernel: &Kernel,
-        a: &Points,
-        b: &Points,
-    ) -> Result<DMatrix<f64>, EngineError> {
-        self.inner.cross_covariance(kernel, a, b)
-    }
-
-    fn posterior(&self, gp: &GpState, candidates: &Points) -> Result<Posterior, EngineError> {
-        self.note(gp);
-        self.inner.posterior(gp, candidates)
-    }
-
-    fn posterior_batch(
+    fn dispatch<T>(
         &self,
         gps: &[&GpState],
-        candidates: &Points,
-    ) -> Result<Vec<Posterior>, EngineError> {
+        op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
         gps.iter().for_each(|gp| self.note(gp));
-        self.inner.posterior_batch(gps, candidates)
-    }
-
-    fn pair_reduce(
-        &self,
-        gp: &GpState,
-        decisions: &Points,
-        contexts: &Points,
-        beta: f64,
-        reduction: PairReduction<'_>,
-    ) -> Result<Vec<f64>, EngineError> {
-        self.note(gp);
-        self.inner
-            .pair_reduce(gp, decisions, contexts, beta, reduction)
-    }
-
-    fn kde_log_density(
-        &self,
-        data: &Points,
-        bandwidths: &[f64],
-        weights: Option<&[f64]>,
-        queries: &Points,
-    ) -> Result<Vec<f64>, EngineError> {
-        self.inner
-            .kde_log_density(data, bandwidths, weights, queries)
-    }
-
-    fn kde_density(
-        &self,
-        data: &Points,
-        bandwidths: &[f64],
-        weights: Option<&[f64]>,
-        queries: &Points,
-    ) -> Result<Vec<f64>, EngineError> {
-        self.inner.kde_density(data, bandwidths, weights, queries)
-    }
-
-    fn kernel_regression(
-        &self,
-        data: &Points,
-        targets: &[f64],
-        kernel: SmoothingKernel,
-        bandwidth: f64,
-        queries: &Points,
-    ) -> Result<KernelRegression, EngineError> {
-        self.inner
-            .kernel_regression(data, targets, kernel, bandwidth, queries)
-    }
-
-    fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
-        self.inner.nearest(data, queries)
-    }
-
-    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
-        self.inner.top_k(values, k)
-    }
-
-    fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {
-        self.inner.argmax(values)
+        op(self.inner)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compute::CpuEngine;
-    use crate::model::{KernelKind, Noise};
+    use crate::compute::{CpuEngine, Points};
+    use crate::model::{Kernel, KernelKind, Noise};
 
     fn gp(train: Vec<f64>, noise: f64) -> GpState {
         let n = train.len();
