@@ -6,6 +6,7 @@ use super::gpu::{backends, device_rank, instance};
 use super::{CpuEngine, Engine, EngineError, FailoverEngine, GpuEngine, GpuOptions, Precision};
 
 /// Fault injection for tests of GPU loss: the device is destroyed after this many operations.
+#[cfg(feature = "fault-injection")]
 const FAULT_ENV: &str = "BOSWEEP_FAULT_GPU_LOSS_AFTER";
 
 /// Which backend a command runs on.
@@ -43,6 +44,7 @@ pub fn select_engine(
 ) -> Result<Box<dyn Engine>, EngineError> {
     let options = GpuOptions {
         precision,
+        #[cfg(feature = "fault-injection")]
         lose_device_after: injected_gpu_loss()?,
         ..Default::default()
     };
@@ -60,6 +62,7 @@ pub fn select_engine(
 }
 
 /// The operation count of [`FAULT_ENV`], when set.
+#[cfg(feature = "fault-injection")]
 fn injected_gpu_loss() -> Result<Option<usize>, EngineError> {
     match std::env::var(FAULT_ENV) {
         Err(_) => Ok(None),

@@ -11,6 +11,7 @@ mod acquisition;
 mod bo;
 mod boke;
 mod engine_reference;
+#[cfg(feature = "fault-injection")]
 mod faults;
 mod fuzz_regressions;
 mod gp_fit;

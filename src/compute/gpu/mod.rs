@@ -13,7 +13,6 @@ mod gp_upload;
 mod shaders;
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nalgebra::DMatrix;
 
@@ -64,7 +63,8 @@ pub struct GpuOptions {
     pub max_binding_bytes: Option<u64>,
     /// Fault injection: destroy the device (as a driver reset or a GPU falling off the bus
     /// would) when this many operations have run, so that tests and `BOSWEEP_FAULT_GPU_LOSS_AFTER`
-    /// exercise the real device-lost path.
+    /// exercise the real device-lost path. Only in builds with the `fault-injection` feature.
+    #[cfg(feature = "fault-injection")]
     pub lose_device_after: Option<usize>,
 }
 
@@ -79,7 +79,8 @@ pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
     /// Operations left before the injected device loss ([`GpuOptions::lose_device_after`]).
-    fault_countdown: Option<AtomicUsize>,
+    #[cfg(feature = "fault-injection")]
+    fault_countdown: Option<std::sync::atomic::AtomicUsize>,
 }
 
 impl GpuEngine {
@@ -87,7 +88,10 @@ impl GpuEngine {
         Ok(Self {
             ctx: GpuContext::new(options)?,
             slots: Mutex::new(Slots::default()),
-            fault_countdown: options.lose_device_after.map(AtomicUsize::new),
+            #[cfg(feature = "fault-injection")]
+            fault_countdown: options
+                .lose_device_after
+                .map(std::sync::atomic::AtomicUsize::new),
         })
     }
 
@@ -97,13 +101,18 @@ impl GpuEngine {
     }
 
     /// Counts one operation towards an injected device loss: the operation that finds the
-    /// countdown at zero (and every later one) runs on a destroyed device.
+    /// countdown at zero (and every later one) runs on a destroyed device. Compiled to nothing
+    /// without the `fault-injection` feature.
     fn inject_fault(&self) {
-        if let Some(countdown) = &self.fault_countdown
-            && countdown.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
-                == Err(0)
-        {
-            self.lose_device();
+        #[cfg(feature = "fault-injection")]
+        if let Some(countdown) = &self.fault_countdown {
+            use std::sync::atomic::Ordering;
+            let left = countdown.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                n.checked_sub(1)
+            });
+            if left == Err(0) {
+                self.lose_device();
+            }
         }
     }
 
