@@ -2,25 +2,6 @@
 // workgroup with 16 input columns staged in workgroup memory at a time; each thread owns a 4 × 4
 // block of outputs. Output (i, k) goes to out[i * stride_a + k * stride_b], so the same shader
 // writes row-major matrices and the transposed kernel blocks the posterior consumes.
-struct Params {
-    rows_a: u32,
-    rows_b: u32,
-    dim_a: u32,      // row stride of a
-    dim_b: u32,      // row stride of b
-    a_off: u32,      // first column of a that enters the distance
-    b_off: u32,      // first column of b that enters the distance
-    cols: u32,       // number of distance columns; the time column, if any, follows them
-    ls_off: u32,     // first entry of inv_ls for those columns
-    kind: u32,
-    flags: u32,      // 1: output r² only; 2: time decay; 4: decay factor is 0^|Δt| (ε = 1)
-    stride_a: u32,
-    stride_b: u32,
-    signal_var: real,
-    rq_alpha: real,
-    log_rho: real,   // ½ ln(1 − ε)
-    _pad: real,
-}
-
 const TILE: u32 = 64u;
 const DEPTH: u32 = 16u;
 const FLAG_DISTANCE: u32 = 1u;

@@ -1,25 +1,6 @@
 // Log density of a Gaussian-product KDE at each query, one thread per query. Data and queries
 // arrive divided by the bandwidths; the sum over data points is an online log-sum-exp, so
 // nothing underflows in high dimension. out = lse_j(log w_j − ½‖q − c_j‖²) − log_norm.
-struct Params {
-    n: u32,
-    m: u32,
-    dim: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    _p7: u32,
-    _p8: u32,
-    log_norm: real,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> data: array<real>;
 @group(0) @binding(2) var<storage, read> log_w: array<real>;

@@ -3,25 +3,6 @@
 // exp(−z²/2 − max) and writes ln W; kinds 1 (Epanechnikov) and 2 (uniform) write W itself (a sum
 // of terms ≤ 1 that cannot underflow) and, where W = 0, the mean of the targets of the nearest
 // data points (squared distances within a relative 1e-9 of the minimum).
-struct Params {
-    n: u32,
-    m: u32,
-    dim: u32,
-    kind: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    _p7: u32,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-    _r3: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> data: array<real>;
 @group(0) @binding(2) var<storage, read> targets: array<real>;

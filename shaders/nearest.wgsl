@@ -1,24 +1,5 @@
 // Index of the nearest data point to each query (squared Euclidean distance); the strict
 // comparison keeps the lowest index among ties.
-struct Params {
-    n: u32,
-    m: u32,
-    dim: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    _p7: u32,
-    _p8: u32,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-    _r3: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> data: array<real>;
 @group(0) @binding(2) var<storage, read> queries: array<real>;

@@ -1,25 +1,6 @@
 // Kernel values between (decision, context) pairs and the training points, from the two parts of
 // the scaled squared distance: r²(i, j, k) = dx2[i, k] + dc2[j, k]. The pairs are never formed.
 // Pair p = i * samples + j goes to column p of the transposed block kt (n rows, stride ld).
-struct Params {
-    decisions: u32,
-    samples: u32,
-    n: u32,
-    kind: u32,
-    ld: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    signal_var: real,
-    rq_alpha: real,
-    _r0: real,
-    _r1: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> dx2: array<real>;
 @group(0) @binding(2) var<storage, read> dc2: array<real>;

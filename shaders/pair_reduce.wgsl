@@ -3,25 +3,6 @@
 // (specs/sbo-drbo-kde.md §2.8): with floor = min(infimum[row], min u) and u_(k+1) the (k+1)-th
 // largest value (k = ⌊δM/2⌋, ties by index), τ = max(u_(k+1), floor) (floor when k ≥ M) and
 // value = mean(min(u, τ)) − (δ/2)(τ − floor).
-struct Params {
-    rows: u32,
-    samples: u32,
-    mode: u32,
-    k: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    _p7: u32,
-    delta: real,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> u: array<real>;
 @group(0) @binding(2) var<storage, read> infimum: array<real>;

@@ -1,25 +1,6 @@
 // Posterior mean m + k_xᵀ α and variance max(k(x,x) − Σ_groups part, 0) / λ per candidate.
 // mode 0 writes mean to out[i] and variance to out[ld + i]; mode 1 writes the UCB
 // mean + β·σ to out[i] (the values a pair reduction consumes).
-struct Params {
-    ld: u32,
-    count: u32,
-    n: u32,
-    groups: u32,
-    mode: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    prior_mean: real,
-    kxx: real,
-    inv_lambda: real,
-    beta: real,
-}
-
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> kt: array<real>;
 @group(0) @binding(2) var<storage, read> alpha: array<real>;

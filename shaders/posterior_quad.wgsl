@@ -3,25 +3,6 @@
 // L⁻¹, skipping the zero upper triangle. Each thread owns 4 candidates × 4 rows; the squares of
 // its outputs are summed per candidate and reduced across the workgroup, then written to
 // part[(part_off + group) * ld + i]. posterior_finish adds the groups up.
-struct Params {
-    ld: u32,
-    count: u32,       // candidates in this chunk
-    n: u32,           // training points
-    j0: u32,          // first row of L⁻¹ in this panel
-    j1: u32,          // end of the panel's rows
-    part_off: u32,    // first partial-sum row of this panel
-    panel_base: u32,  // packed index of row j0: j0 (j0 + 1) / 2
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-    _r3: real,
-}
-
 const ROWS_PER_GROUP: u32 = 256u;
 
 @group(0) @binding(0) var<uniform> p: Params;

@@ -3,25 +3,6 @@
 // order-preserving u64 (hi, lo) words, so the order is exact whatever the shader precision;
 // ties go to the lower index. Missing entries are padded with (0, 0, 0xffffffff), which sorts
 // after every real key.
-struct Params {
-    len: u32,
-    keep: u32,
-    _p0: u32,
-    _p1: u32,
-    _p2: u32,
-    _p3: u32,
-    _p4: u32,
-    _p5: u32,
-    _p6: u32,
-    _p7: u32,
-    _p8: u32,
-    _p9: u32,
-    _r0: real,
-    _r1: real,
-    _r2: real,
-    _r3: real,
-}
-
 const BLOCK: u32 = 1024u;
 
 @group(0) @binding(0) var<uniform> p: Params;

@@ -81,6 +81,9 @@ mod tests {
         };
         assert!(std::error::Error::source(&e).is_some());
         let message = CliError::from(e).to_string();
-        assert_eq!(message, "cannot write out/manifest.json: No space left on device");
+        assert_eq!(
+            message,
+            "cannot write out/manifest.json: No space left on device"
+        );
     }
 }

@@ -27,7 +27,6 @@ impl FailoverEngine {
     fn failure(&self) -> std::sync::MutexGuard<'_, Option<String>> {
         self.failure.lock().unwrap_or_else(|p| p.into_inner())
     }
-
 }
 
 impl EngineLayer for FailoverEngine {

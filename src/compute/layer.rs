@@ -99,7 +99,9 @@ impl<L: EngineLayer> Engine for L {
         weights: Option<&[f64]>,
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
-        self.dispatch(&[], |e| e.kde_log_density(data, bandwidths, weights, queries))
+        self.dispatch(&[], |e| {
+            e.kde_log_density(data, bandwidths, weights, queries)
+        })
     }
 
     fn kde_density(

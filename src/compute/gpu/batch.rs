@@ -5,12 +5,13 @@ use std::num::NonZeroU64;
 
 use super::Precision;
 use super::context::GpuContext;
+use super::params::ShaderParams;
 use super::shaders::Shader;
 use crate::compute::EngineError;
 
-/// Bytes of one parameter block: 12 `u32` then 4 reals (see any shader's `Params`).
-const PARAM_U32S: usize = 12;
-const PARAM_REALS: usize = 4;
+/// One parameter block: 12 `u32` then 4 reals (each shader's fields: [`super::params`]).
+pub const PARAM_U32S: usize = 12;
+pub const PARAM_REALS: usize = 4;
 
 /// One dispatch's parameters, encoded per precision when the batch is submitted.
 #[derive(Clone, Copy, Debug, Default)]
@@ -174,17 +175,17 @@ impl Batch {
         }
     }
 
-    /// Dispatches `shader` over `groups` workgroups with `buffers` bound at bindings 1, 2, ….
-    pub fn dispatch(
+    /// Dispatches the shader of `params` over `groups` workgroups with `buffers` bound at
+    /// bindings 1, 2, ….
+    pub fn dispatch<P: ShaderParams>(
         &mut self,
-        shader: Shader,
-        params: Params,
+        params: P,
         buffers: &[&wgpu::Buffer],
         groups: [u32; 3],
     ) {
-        self.params.push(params);
+        self.params.push(params.block());
         self.steps.push(Step::Dispatch {
-            shader,
+            shader: P::SHADER,
             params: self.params.len() - 1,
             buffers: buffers.iter().map(|b| (*b).clone()).collect(),
             groups,

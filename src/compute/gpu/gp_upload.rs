@@ -1,9 +1,9 @@
 //! A GP's training data, weights and packed `L⁻¹` panels on the device, plus the chunk plan of
 //! the posterior kernels that consume them.
 
-use super::batch::{Batch, Params, Slots, encode};
+use super::batch::{Batch, Slots, encode};
 use super::context::GpuContext;
-use super::shaders::Shader;
+use super::params::{CrossCovarianceParams, PosteriorQuadParams};
 use crate::compute::{EngineError, Precision};
 use crate::model::{GpState, Kernel, KernelKind};
 
@@ -43,7 +43,12 @@ pub fn kind_code(kind: KernelKind) -> (u32, f64) {
 
 /// `cross_covariance.wgsl` parameters for kernel values between rows of `a` (dimension
 /// `dim_a`) and rows of `b` (dimension `dim_b`) over all of the kernel's columns.
-pub fn kernel_params(kernel: &Kernel, rows_a: usize, rows_b: usize, strides: [usize; 2]) -> Params {
+pub fn kernel_params(
+    kernel: &Kernel,
+    rows_a: usize,
+    rows_b: usize,
+    strides: [usize; 2],
+) -> CrossCovarianceParams {
     let (kind, rq_alpha) = kind_code(kernel.kind());
     let dim = kernel.input_dim() as u32;
     let (flags, log_rho) = match kernel.time_decay() {
@@ -51,21 +56,23 @@ pub fn kernel_params(kernel: &Kernel, rows_a: usize, rows_b: usize, strides: [us
         Some(d) if d.epsilon >= 1.0 => (2 | 4, 0.0),
         Some(d) => (2, 0.5 * (1.0 - d.epsilon).ln()),
     };
-    Params::ints(&[
-        rows_a as u32,
-        rows_b as u32,
-        dim,
-        dim,
-        0,
-        0,
-        kernel.spatial_dim() as u32,
-        0,
+    CrossCovarianceParams {
+        rows_a: rows_a as u32,
+        rows_b: rows_b as u32,
+        dim_a: dim,
+        dim_b: dim,
+        a_off: 0,
+        b_off: 0,
+        cols: kernel.spatial_dim() as u32,
+        ls_off: 0,
         kind,
         flags,
-        strides[0] as u32,
-        strides[1] as u32,
-    ])
-    .with_reals(&[kernel.signal_variance(), rq_alpha, log_rho])
+        stride_a: strides[0] as u32,
+        stride_b: strides[1] as u32,
+        signal_var: kernel.signal_variance(),
+        rq_alpha,
+        log_rho,
+    }
 }
 
 /// The inverse lengthscales the shaders scale coordinates by, capped so that scaled squared
@@ -146,17 +153,16 @@ impl GpBuffers {
         count: usize,
     ) {
         for panel in &self.panels {
-            let params = Params::ints(&[
-                ld as u32,
-                count as u32,
-                n as u32,
-                panel.j0 as u32,
-                panel.j1 as u32,
-                panel.part_offset as u32,
-                (panel.j0 * (panel.j0 + 1) / 2) as u32,
-            ]);
+            let params = PosteriorQuadParams {
+                ld: ld as u32,
+                count: count as u32,
+                n: n as u32,
+                j0: panel.j0 as u32,
+                j1: panel.j1 as u32,
+                part_off: panel.part_offset as u32,
+                panel_base: (panel.j0 * (panel.j0 + 1) / 2) as u32,
+            };
             batch.dispatch(
-                Shader::PosteriorQuad,
                 params,
                 &[kt, &panel.buffer, part],
                 [count.div_ceil(64) as u32, panel.groups as u32, 1],

@@ -61,7 +61,8 @@ impl Shader {
         matches!(self, Self::CrossCovariance | Self::PairCovariance)
     }
 
-    /// The full WGSL text: precision prelude, shared kernel profiles where needed, then the body.
+    /// The full WGSL text: precision prelude, the shader's parameter block, shared kernel
+    /// profiles where needed, then the body.
     pub fn source(self, precision: Precision) -> String {
         let prelude = match precision {
             Precision::F32 => include_str!("../../../shaders/prelude_f32.wgsl"),
@@ -72,6 +73,7 @@ impl Shader {
         } else {
             ""
         };
-        format!("{prelude}\n{profile}\n{}", self.body())
+        let params = super::params::wgsl_params(self);
+        format!("{prelude}\n{params}\n{profile}\n{}", self.body())
     }
 }
