@@ -223,6 +223,13 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// The risk coefficient α of a mean-variance objective of interest `f − α·ρ²` (RAHBO's
+    /// problems), so that a risk-averse algorithm can optimise the objective the regret is
+    /// measured on. `None` for problems without one.
+    fn risk_aversion(&self) -> Option<f64> {
+        None
+    }
+
     /// Named noise-free quantities at `x` besides the objective of interest (RAHBO's problems:
     /// `f` and `rho2`), which the runner writes to the trace for the evaluated and the
     /// recommended point. Empty where there are none.

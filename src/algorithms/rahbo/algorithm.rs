@@ -399,14 +399,10 @@ impl Algorithm for Rahbo {
     }
 
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
-        if self.settings.alpha_from_problem {
-            let alpha = problem.parameters().into_iter().find_map(|(k, v)| match v {
-                ParamValue::Number(a) if k == "alpha" => Some(a),
-                _ => None,
-            });
-            if let Some(alpha) = alpha {
-                self.settings.alpha = alpha;
-            }
+        if self.settings.alpha_from_problem
+            && let Some(alpha) = problem.risk_aversion()
+        {
+            self.settings.alpha = alpha;
         }
         if self.settings.method == Method::KnownVariance {
             self.oracle = Some(problem.noise_variance().ok_or_else(|| {

@@ -82,8 +82,8 @@ pub enum BetaMode {
 pub struct Settings {
     pub method: Method,
     pub alpha: f64,
-    /// Take α from the problem's `alpha` parameter where it has one, so that the algorithm and
-    /// the regret use the same α in a sweep.
+    /// Take α from the problem's [`Problem::risk_aversion`](crate::problems::Problem) where it
+    /// has one, so that the algorithm and the regret use the same α in a sweep.
     pub alpha_from_problem: bool,
     pub k: usize,
     pub lambda: f64,

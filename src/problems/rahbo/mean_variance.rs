@@ -103,6 +103,10 @@ impl<F: HeteroFunction> Problem for MeanVariance<F> {
         Some(Arc::new(move |x: &[f64]| function.noise_std(x).powi(2)))
     }
 
+    fn risk_aversion(&self) -> Option<f64> {
+        Some(self.alpha)
+    }
+
     fn point_metrics(&self, x: &[f64], _t: usize) -> Vec<(&'static str, f64)> {
         vec![("f", self.function.mean(x)), ("rho2", self.rho2(x))]
     }
