@@ -16,7 +16,6 @@ mod random;
 mod registry;
 mod requirement;
 mod uhe_bo;
-mod uhe_hyper;
 
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
@@ -27,9 +26,9 @@ pub use rahbo::Rahbo;
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};
 pub use requirement::{Requirement, check_pair};
-pub use uhe_bo::{ArmRule, Estimator, FitData, PairedExp3, UheBo, pseudo_labels, uhe_gamma};
-pub use uhe_hyper::{
-    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
+pub use uhe_bo::{
+    ArmRule, AveragedUcb, Estimator, FitData, PairedExp3, ProbabilityOfImprovement, UheBo,
+    adaptive_scale, log_posterior, pseudo_labels, theta_from_log, uhe_gamma,
 };
 
 use crate::acquisition::default_grid_size;
