@@ -246,7 +246,7 @@ struct Spy {
     steps: std::sync::Arc<std::sync::atomic::AtomicUsize>,
     stale: std::sync::Mutex<Vec<String>>,
     /// A-GP-UCB checks its lengthscales by predicting the newest observation from all the
-    /// others (`uhe_hyper::adaptive_scale`): one candidate, a model missing exactly that point.
+    /// others (`uhe_bo::adaptive_scale`): one candidate, a model missing exactly that point.
     predicts_newest_from_the_rest: bool,
 }
 

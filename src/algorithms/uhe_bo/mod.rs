@@ -25,13 +25,13 @@
 //!   `μ + √β σ` ([`UpperConfidenceBound::with_beta`], β = `ucb_beta` = 1.96: multiplier 1.4).
 //! * **Recommendation**: the observed point with the largest observed y (§2.2).
 
+mod estimators;
 mod hyper;
 mod pairs;
 mod params;
 
 pub use hyper::{
-    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, cap_lengthscales, log_posterior,
-    log_theta, shrink_lengthscales, theta_from_log,
+    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
 };
 pub use pairs::{PairedExp3, pseudo_labels, uhe_gamma};
 pub(super) use params::ENTRIES;
@@ -40,8 +40,6 @@ use std::time::Instant;
 
 use rand::RngExt;
 use serde_json::{Map, Value, json};
-
-use rand_chacha::ChaCha8Rng;
 
 use super::exp3::{Exp3, exp3_gamma};
 use super::{
@@ -52,12 +50,13 @@ use crate::acquisition::{
     UpperConfidenceBound, maximize,
 };
 use crate::compute::{Engine, Points};
-use crate::model::{
-    Bounds, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
-    NoiseSpec, Priors, SliceSampler, fit_gp,
-};
+use crate::model::{GpState, Noise};
 use crate::params::{ParamValue, Params};
 use crate::surrogate::OutputTransform;
+use estimators::{
+    AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
+    ShrinkingBound, Step, Theta, ThetaEstimator,
+};
 
 /// How the arm of each iteration is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +81,8 @@ pub enum FitData {
     Real,
 }
 
-/// How θ̂ (and so the GPs the acquisition sees) is obtained from the data.
+/// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: the name of a
+/// [`ThetaEstimator`](estimators::ThetaEstimator) implementation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Estimator {
     /// One MAP (or ML-II) estimate.
@@ -96,6 +96,17 @@ pub enum Estimator {
     /// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `wdf_shrink`
     /// per grid step) until the proposal's posterior std reaches `wdf_kappa`.
     ShrinkingBound,
+}
+
+impl Estimator {
+    fn build(self) -> Box<dyn ThetaEstimator> {
+        match self {
+            Self::Point => Box::new(PointEstimate),
+            Self::Mcmc => Box::new(Mcmc::default()),
+            Self::AdaptiveScaling => Box::new(AdaptiveScaling::default()),
+            Self::ShrinkingBound => Box::new(ShrinkingBound::default()),
+        }
+    }
 }
 
 /// Which acquisition proposes a point.
@@ -129,7 +140,7 @@ pub struct UheBo {
     params: Params,
     arms: ArmRule,
     fit_data: FitData,
-    estimator: Estimator,
+    estimator: Box<dyn ThetaEstimator>,
     history: History,
     bandit: PairedExp3,
     /// Portfolio's per-step EXP3 and its pending pull.
@@ -142,21 +153,11 @@ pub struct UheBo {
     /// Whether the last ask has not been told yet.
     pending: bool,
     /// Fitted θ̂ of the previous proposal (unit cube, standardised outputs): the warm start.
-    previous: Option<(Kernel, f64)>,
-    /// The MCMC chain's last state, `ln θ` (the next chain starts there).
-    chain: Option<Vec<f64>>,
-    /// A-GP-UCB's `g(t − 1)`.
-    scale: f64,
-    /// Wang & de Freitas' lengthscale upper bound.
-    length_cap: f64,
+    previous: Option<Theta>,
     cost: StepCost,
     extra: Map<String, Value>,
 }
 
-/// Lengthscale bounds of every fit (unit cube, §3.5).
-const LENGTHSCALE_BOUNDS: Bounds = Bounds::new(1e-3, 10.0);
-const SIGNAL_BOUNDS: Bounds = Bounds::new(1e-3, 100.0);
-const NOISE_BOUNDS: Bounds = Bounds::new(1e-8, 1.0);
 /// Two proposals closer than this (unit cube) are duplicates (§3.6).
 const DUPLICATE_DISTANCE: f64 = 1e-9;
 
@@ -182,7 +183,7 @@ impl UheBo {
             params,
             arms,
             fit_data,
-            estimator,
+            estimator: estimator.build(),
             history: History::default(),
             bandit: PairedExp3::new(),
             portfolio,
@@ -191,9 +192,6 @@ impl UheBo {
             t: 0,
             pending: false,
             previous: None,
-            chain: None,
-            scale: 1.0,
-            length_cap: LENGTHSCALE_BOUNDS.upper,
             cost: StepCost::default(),
             extra: Map::new(),
         }
@@ -220,132 +218,13 @@ impl UheBo {
         }
     }
 
-    fn priors(&self) -> Option<Priors> {
-        match self.params.choice("loss") {
-            "mle" => None,
-            _ => Some(Priors::uhe_bo()),
+    /// The MAP fit of this step, warm-started from the previous θ̂.
+    fn map_fit(&self) -> MapFit<'_> {
+        MapFit {
+            params: &self.params,
+            previous: self.previous.as_ref(),
+            lengthscale_cap: self.estimator.lengthscale_cap(),
         }
-    }
-
-    fn fit_options(&self, seed: u64) -> FitOptions {
-        let mode = match self.priors() {
-            None => FitMode::Mle,
-            Some(priors) => FitMode::Map { priors },
-        };
-        let lengthscale_bounds = match self.estimator {
-            Estimator::ShrinkingBound => Bounds::new(LENGTHSCALE_BOUNDS.lower, self.length_cap),
-            _ => LENGTHSCALE_BOUNDS,
-        };
-        FitOptions {
-            mode,
-            noise: NoiseSpec::Fitted {
-                initial: self.params.number("noise_var"),
-            },
-            mean: MeanSpec::Fixed(0.0),
-            fit_signal_variance: true,
-            lengthscale_bounds,
-            signal_variance_bounds: SIGNAL_BOUNDS,
-            noise_bounds: NOISE_BOUNDS,
-            random_starts: self.params.integer("random_starts"),
-            start_spread: f64::INFINITY,
-            seed,
-            max_iters: 200,
-            ..FitOptions::default()
-        }
-    }
-
-    fn default_theta(&self, dim: usize) -> Result<(Kernel, f64), AlgorithmError> {
-        let kernel = Kernel::new(
-            KernelKind::Matern52,
-            vec![self.params.number("lengthscale"); dim],
-            self.params.number("signal_var"),
-        )?;
-        Ok((kernel, self.params.number("noise_var")))
-    }
-
-    /// Fits θ on `(x, z)` (unit cube, standardised): a warm start at the previous θ̂ with the
-    /// random starts, and one at the defaults; the larger log posterior wins (warm on ties).
-    fn fit_theta(
-        &self,
-        x: &Points,
-        z: &[f64],
-        dim: usize,
-        seed: u64,
-    ) -> Result<(Kernel, f64), AlgorithmError> {
-        let (default_kernel, default_noise) = self.default_theta(dim)?;
-        if z.iter().all(|v| *v == z[0]) {
-            // Constant targets say nothing about θ (and ML-II is degenerate): keep the defaults.
-            return Ok((default_kernel, default_noise));
-        }
-        let mut options = self.fit_options(seed);
-        let theta = |r: FitResult| -> (Kernel, f64, f64) {
-            let noise = match r.noise {
-                Noise::Homoscedastic(v) => v,
-                Noise::PerPoint(v) => v.first().copied().unwrap_or(default_noise),
-            };
-            (r.kernel, noise, r.log_posterior)
-        };
-        let best = match &self.previous {
-            None => theta(fit_gp(x.clone(), z, default_kernel, &options)?),
-            Some((kernel, noise)) => {
-                options.noise = NoiseSpec::Fitted { initial: *noise };
-                let warm = theta(fit_gp(x.clone(), z, kernel.clone(), &options)?);
-                options.noise = NoiseSpec::Fitted {
-                    initial: default_noise,
-                };
-                options.random_starts = 0;
-                let default = theta(fit_gp(x.clone(), z, default_kernel, &options)?);
-                if default.2 > warm.2 { default } else { warm }
-            }
-        };
-        Ok((best.0, best.1))
-    }
-
-    /// θ samples from the posterior on `(x, z)` by slice sampling in `ln θ` within the fit
-    /// bounds, the chain continuing from the previous iteration's last state.
-    fn sample_theta(
-        &mut self,
-        x: &Points,
-        z: &[f64],
-        dim: usize,
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Vec<(Kernel, f64)>, AlgorithmError> {
-        let mut lower = vec![LENGTHSCALE_BOUNDS.lower.ln(); dim];
-        let mut upper = vec![LENGTHSCALE_BOUNDS.upper.ln(); dim];
-        lower.extend([SIGNAL_BOUNDS.lower.ln(), NOISE_BOUNDS.lower.ln()]);
-        upper.extend([SIGNAL_BOUNDS.upper.ln(), NOISE_BOUNDS.upper.ln()]);
-        let sampler = SliceSampler::new(
-            vec![self.params.number("slice_width"); dim + 2],
-            lower.clone(),
-            upper.clone(),
-            10,
-        )?;
-        let start: Vec<f64> = match &self.chain {
-            Some(phi) => phi.clone(),
-            None => {
-                let (kernel, noise) = self.default_theta(dim)?;
-                log_theta(&kernel, noise)
-            }
-        };
-        let start: Vec<f64> = start
-            .iter()
-            .zip(lower.iter().zip(&upper))
-            .map(|(p, (lo, hi))| p.clamp(*lo, *hi))
-            .collect();
-        let priors = self.priors().unwrap_or_default();
-        let samples = sampler.sample(
-            &start,
-            |phi| log_posterior(x, z, phi, &priors),
-            self.params.integer("mcmc_burn_in"),
-            self.params.integer("mcmc_samples"),
-            self.params.integer("mcmc_thin"),
-            rng,
-        )?;
-        self.chain = samples.last().cloned();
-        samples
-            .iter()
-            .map(|phi| theta_from_log(phi).map_err(AlgorithmError::from))
-            .collect()
     }
 
     /// The GP(s) on the real data for this step, θ as the variant says (§2.2 lines 1–7 for the
@@ -362,8 +241,8 @@ impl UheBo {
         let real_z: Vec<f64> = ys.iter().map(|y| output.forward(*y)).collect();
         let best_z = real_z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let seed: u64 = ctx.rng.random();
-        let thetas: Vec<(Kernel, f64)> = match (self.fit_data, self.estimator) {
-            (FitData::Pseudo, _) => {
+        let estimate = match self.fit_data {
+            FitData::Pseudo => {
                 let m = ((self.params.number("m_factor") * n as f64).ceil() as usize).max(1);
                 let mut data = Vec::with_capacity(m * dim);
                 for _ in 0..m * dim {
@@ -372,43 +251,32 @@ impl UheBo {
                 let pseudo = Points::new(data, dim)?;
                 let (_, labels) = pseudo_labels(ctx.engine, &real_x, &real_z, &pseudo)?;
                 self.extra.insert("pseudo_points".into(), json!(m));
-                vec![self.fit_theta(&pseudo, &labels, dim, seed)?]
+                let theta = self.map_fit().fit(&pseudo, &labels, dim, seed)?;
+                Estimate {
+                    thetas: vec![theta.clone()],
+                    warm_start: theta,
+                }
             }
-            (FitData::Real, Estimator::Mcmc) => {
-                let samples = self.sample_theta(&real_x, &real_z, dim, ctx.rng)?;
-                self.extra
-                    .insert("mcmc_samples".into(), json!(samples.len()));
-                samples
+            FitData::Real => {
+                let fit = MapFit {
+                    params: &self.params,
+                    previous: self.previous.as_ref(),
+                    lengthscale_cap: self.estimator.lengthscale_cap(),
+                };
+                let step = Step {
+                    x: &real_x,
+                    z: &real_z,
+                    dim,
+                    seed,
+                    engine: ctx.engine,
+                    rng: ctx.rng,
+                    extra: &mut self.extra,
+                };
+                self.estimator.estimate(&fit, step)?
             }
-            (FitData::Real, Estimator::AdaptiveScaling) => {
-                let (kernel, noise) = self.fit_theta(&real_x, &real_z, dim, seed)?;
-                self.previous = Some((kernel.clone(), noise));
-                let multiplier =
-                    UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?.multiplier();
-                let (h, g) = adaptive_scale(
-                    ctx.engine,
-                    &real_x,
-                    &real_z,
-                    &kernel,
-                    noise,
-                    multiplier,
-                    self.scale,
-                    self.params.number("agp_exponent"),
-                    self.params.number("agp_ratio"),
-                )?;
-                self.scale = g;
-                self.extra.insert("agp_h".into(), json!(h));
-                self.extra.insert("agp_g".into(), json!(self.scale));
-                self.extra
-                    .insert("map_lengthscales".into(), json!(kernel.lengthscales()));
-                let shrunk = shrink_lengthscales(&kernel, self.scale, LENGTHSCALE_BOUNDS.lower)?;
-                vec![(shrunk, noise)]
-            }
-            (FitData::Real, _) => vec![self.fit_theta(&real_x, &real_z, dim, seed)?],
         };
-        if self.estimator != Estimator::AdaptiveScaling {
-            self.previous = thetas.last().cloned();
-        }
+        self.previous = Some(estimate.warm_start);
+        let thetas = estimate.thetas;
         let mean_ls: Vec<f64> = (0..dim)
             .map(|k| {
                 thetas.iter().map(|t| t.0.lengthscales()[k]).sum::<f64>() / thetas.len() as f64
@@ -439,64 +307,19 @@ impl UheBo {
         })
     }
 
-    /// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
-    /// set when there is one, else grid + L-BFGS-B (§3.6), skipping candidates that duplicate
-    /// an observed point (the best non-duplicate refined start, then the best grid point, then
-    /// a uniform point).
+    /// [`maximize_unit`] with this run's parameters and history.
     fn maximize_over(
         &mut self,
         ctx: &mut AskContext<'_>,
         acquisition: &dyn Acquisition,
-    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
-        let dim = ctx.domain.dim();
-        if let Some(set) = ctx.allowed {
-            let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
-            let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
-            let i = ctx.engine.argmax(&values)?;
-            return Ok((set.row(i).to_vec(), unit[i].clone()));
-        }
-        let config = MaximizeConfig {
-            grid_size: Some(match self.params.integer("grid_size") {
-                0 => (1000 * dim).max(2000),
-                g => g,
-            }),
-            seed: ctx.rng.random(),
-            top_k: self.params.integer("top_k"),
-            refine: self.params.choice("refine") == "true",
-            max_iters: self.params.integer("max_iters"),
-            ..MaximizeConfig::default()
-        };
-        let unit = UnitBounds::cube(0.0, 1.0, dim)?;
-        let best = maximize(acquisition, ctx.engine, &unit, &config)?;
-        let mut candidates: Vec<(f64, &Vec<f64>)> =
-            best.starts.iter().map(|s| (s.value, &s.x)).collect();
-        candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let observed: Vec<Vec<f64>> = (0..self.history.len())
-            .map(|i| ctx.domain.to_unit(self.history.x(i)))
-            .collect();
-        let fresh = |x: &[f64]| {
-            observed.iter().all(|o| {
-                o.iter()
-                    .zip(x)
-                    .map(|(a, b)| (a - b).powi(2))
-                    .sum::<f64>()
-                    .sqrt()
-                    >= DUPLICATE_DISTANCE
-            })
-        };
-        let chosen = std::iter::once(&best.x)
-            .chain(candidates.iter().map(|c| c.1))
-            .chain(std::iter::once(&best.grid_x))
-            .find(|x| fresh(x))
-            .cloned();
-        let u = match chosen {
-            Some(u) => u,
-            None => {
-                self.extra.insert("duplicate_fallback".into(), json!(true));
-                (0..dim).map(|_| ctx.rng.random::<f64>()).collect()
-            }
-        };
-        Ok((ctx.domain.from_unit(&u), u))
+    ) -> Result<UnitProposal, AlgorithmError> {
+        maximize_unit(
+            ctx,
+            acquisition,
+            &self.params,
+            &self.history,
+            &mut self.extra,
+        )
     }
 
     /// The acquisition of `rule` on `fitted`, maximised.
@@ -505,7 +328,7 @@ impl UheBo {
         ctx: &mut AskContext<'_>,
         fitted: &Fitted,
         rule: Rule,
-    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
+    ) -> Result<UnitProposal, AlgorithmError> {
         let ucb = UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?;
         let state = &fitted.states[0];
         match rule {
@@ -525,60 +348,29 @@ impl UheBo {
                     return self.maximize_over(ctx, &averaged);
                 }
                 let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
-                if self.estimator == Estimator::ShrinkingBound {
-                    return self.shrink_until_uncertain(ctx, fitted, proposal, ucb);
-                }
-                Ok(proposal)
+                let (params, history) = (&self.params, &self.history);
+                let mut notes = Map::new();
+                let mut propose = |ctx: &mut AskContext<'_>, gp: &GpState| {
+                    maximize_unit(
+                        ctx,
+                        &GpAcquisition::new(gp, ucb),
+                        params,
+                        history,
+                        &mut notes,
+                    )
+                };
+                let revised = self.estimator.revise(
+                    params,
+                    ctx,
+                    state,
+                    proposal,
+                    &mut propose,
+                    &mut self.extra,
+                )?;
+                self.extra.extend(notes);
+                Ok(revised)
             }
         }
-    }
-
-    /// Wang & de Freitas' step: while the proposal's posterior std is below κ, shrink the
-    /// lengthscale bound by the next grid factor, cap θ̂'s lengthscales and re-propose; the
-    /// bound keeps its last value (monotone) for the next fits.
-    fn shrink_until_uncertain(
-        &mut self,
-        ctx: &mut AskContext<'_>,
-        fitted: &Fitted,
-        mut proposal: (Vec<f64>, Vec<f64>),
-        ucb: UpperConfidenceBound,
-    ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
-        let kappa = self.params.number("wdf_kappa");
-        let state = &fitted.states[0];
-        let std_at = |engine: &dyn Engine, state: &GpState, u: &[f64]| {
-            let q = Points::from_rows(&[u.to_vec()])?;
-            Ok::<f64, AlgorithmError>(engine.posterior(state, &q)?.variance[0].max(0.0).sqrt())
-        };
-        let mut sigma = std_at(ctx.engine, state, &proposal.1)?;
-        let base = self.length_cap;
-        let mut steps = 0;
-        while sigma < kappa && steps < self.params.integer("wdf_max_steps") {
-            steps += 1;
-            let cap = base * self.params.number("wdf_shrink").powi(steps as i32);
-            if cap < LENGTHSCALE_BOUNDS.lower {
-                break;
-            }
-            self.length_cap = cap;
-            let kernel = cap_lengthscales(state.kernel(), cap)?;
-            let noise = match state.noise() {
-                Noise::Homoscedastic(v) => *v,
-                Noise::PerPoint(v) => v.first().copied().unwrap_or(0.0),
-            };
-            let capped = GpState::fit(
-                state.train().clone(),
-                state.targets(),
-                kernel,
-                &Noise::Homoscedastic(noise),
-                0.0,
-                1.0,
-            )?;
-            proposal = self.maximize_over(ctx, &GpAcquisition::new(&capped, ucb))?;
-            sigma = std_at(ctx.engine, &capped, &proposal.1)?;
-        }
-        self.extra
-            .insert("wdf_bound".into(), json!(self.length_cap));
-        self.extra.insert("wdf_std".into(), json!(sigma));
-        Ok(proposal)
     }
 
     fn random_point(ctx: &mut AskContext<'_>) -> Vec<f64> {
@@ -655,6 +447,68 @@ impl UheBo {
         self.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(x)
     }
+}
+
+/// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
+/// set when there is one, else grid + L-BFGS-B (§3.6), skipping candidates that duplicate
+/// an observed point (the best non-duplicate refined start, then the best grid point, then
+/// a uniform point). Notes a fallback to a uniform point in `extra`.
+fn maximize_unit(
+    ctx: &mut AskContext<'_>,
+    acquisition: &dyn Acquisition,
+    params: &Params,
+    history: &History,
+    extra: &mut Map<String, Value>,
+) -> Result<UnitProposal, AlgorithmError> {
+    let dim = ctx.domain.dim();
+    if let Some(set) = ctx.allowed {
+        let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
+        let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
+        let i = ctx.engine.argmax(&values)?;
+        return Ok((set.row(i).to_vec(), unit[i].clone()));
+    }
+    let config = MaximizeConfig {
+        grid_size: Some(match params.integer("grid_size") {
+            0 => (1000 * dim).max(2000),
+            g => g,
+        }),
+        seed: ctx.rng.random(),
+        top_k: params.integer("top_k"),
+        refine: params.choice("refine") == "true",
+        max_iters: params.integer("max_iters"),
+        ..MaximizeConfig::default()
+    };
+    let unit = UnitBounds::cube(0.0, 1.0, dim)?;
+    let best = maximize(acquisition, ctx.engine, &unit, &config)?;
+    let mut candidates: Vec<(f64, &Vec<f64>)> =
+        best.starts.iter().map(|s| (s.value, &s.x)).collect();
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let observed: Vec<Vec<f64>> = (0..history.len())
+        .map(|i| ctx.domain.to_unit(history.x(i)))
+        .collect();
+    let fresh = |x: &[f64]| {
+        observed.iter().all(|o| {
+            o.iter()
+                .zip(x)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                >= DUPLICATE_DISTANCE
+        })
+    };
+    let chosen = std::iter::once(&best.x)
+        .chain(candidates.iter().map(|c| c.1))
+        .chain(std::iter::once(&best.grid_x))
+        .find(|x| fresh(x))
+        .cloned();
+    let u = match chosen {
+        Some(u) => u,
+        None => {
+            extra.insert("duplicate_fallback".into(), json!(true));
+            (0..dim).map(|_| ctx.rng.random::<f64>()).collect()
+        }
+    };
+    Ok((ctx.domain.from_unit(&u), u))
 }
 
 impl Algorithm for UheBo {
