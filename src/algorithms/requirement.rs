@@ -11,9 +11,9 @@ pub enum Requirement {
     Any,
     /// Evaluations that report an observed context (SBO/DRBO-KDE, DRBO-MMD, StableOpt).
     Context,
-    /// A finite allowed set at every step, drawn from the candidate priors' domain (PE-GP-UCB's
-    /// time-varying problems).
-    AllowedSets,
+    /// Candidate GP priors over a finite domain, with a finite allowed set at every step
+    /// (PE-GP-UCB's time-varying problems, [`Problem::candidate_priors`]).
+    CandidatePriors,
     /// A problem that knows its true noise variance (oracle variants).
     KnownNoiseVariance,
 }
@@ -24,7 +24,9 @@ impl Requirement {
         match self {
             Self::Any => true,
             Self::Context => problem.context_domain().is_some(),
-            Self::AllowedSets => problem.time_varying() && problem.allowed_set(1).is_some(),
+            Self::CandidatePriors => {
+                problem.candidate_priors().is_some() && problem.allowed_set(1).is_some()
+            }
             Self::KnownNoiseVariance => problem.noise_variance().is_some(),
         }
     }
@@ -34,9 +36,9 @@ impl Requirement {
         match self {
             Self::Any => "any problem",
             Self::Context => "a contextual problem (one whose evaluations report a context)",
-            Self::AllowedSets => {
-                "a time-varying problem with a finite allowed set at every step (its candidate \
-                 priors' domain)"
+            Self::CandidatePriors => {
+                "a time-varying problem that defines candidate GP priors over its finite domain, \
+                 with a finite allowed set at every step"
             }
             Self::KnownNoiseVariance => "a problem that knows its true noise variance",
         }

@@ -1,6 +1,7 @@
 //! Surrogate models: covariance kernels, exact GPs, kernel density estimates and kernel
 //! regression. Their batch evaluation lives in [`crate::compute`].
 
+mod candidate_priors;
 mod fit;
 mod gp;
 mod kde;
@@ -10,6 +11,7 @@ mod priors;
 mod slice_sampler;
 mod smoothing;
 
+pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
 pub use gp::{AppendOutcome, GpState, Noise};
 pub use kde::{BandwidthRule, sample_clipped};

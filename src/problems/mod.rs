@@ -41,7 +41,10 @@ pub use registry::{Entry, build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
 
+use std::sync::Arc;
+
 use crate::compute::Points;
+use crate::model::CandidatePriors;
 
 /// Whether a problem's standard form is minimised or maximised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -210,6 +213,12 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// `t` only for such problems.
     fn time_varying(&self) -> bool {
         false
+    }
+
+    /// The finite set of candidate GP priors the problem defines (time-varying problems with an
+    /// unknown prior, `specs/pe-gp-ucb.md` §4): what the unknown-prior algorithms choose among.
+    fn candidate_priors(&self) -> Option<Arc<CandidatePriors>> {
+        None
     }
 
     /// The box the observed context lives in, for problems whose environment draws one.

@@ -234,6 +234,12 @@ impl bosweep::problems::Problem for Counted {
     fn context_domain(&self) -> Option<&bosweep::problems::Domain> {
         self.inner.context_domain()
     }
+    fn candidate_priors(&self) -> Option<std::sync::Arc<bosweep::model::CandidatePriors>> {
+        self.inner.candidate_priors()
+    }
+    fn risk_aversion(&self) -> Option<f64> {
+        self.inner.risk_aversion()
+    }
     fn noise_variance(&self) -> Option<bosweep::problems::NoiseVariance> {
         self.inner.noise_variance()
     }

@@ -67,7 +67,7 @@ const OTHER_PAPERS: &[&str] = &[
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
         !OTHER_PAPERS.contains(&e.name)
-            && !problems::time_varying::PRIOR_SET_NAMES.contains(&e.name)
+            && !["pe-toy", "intel-temp-synthetic", "intel-temp"].contains(&e.name)
     })
 }
 

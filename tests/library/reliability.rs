@@ -9,11 +9,12 @@ use crate::common;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::process::Command;
 
+use bosweep::algorithms::Requirement;
 use bosweep::algorithms::{self, AlgorithmEntry, AlgorithmError};
 use bosweep::algorithms::{Algorithm, AskContext, Feedback, Proposal};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{GpState, Kernel, KernelKind, Noise};
-use bosweep::params::{ParamKind, ParamSpec, ParamValue};
+use bosweep::params::{ParamKind, ParamValue};
 use bosweep::problems::{self, ProblemError};
 use bosweep::sweep::{RunConfig, TraceWriter, run};
 use common::{RunRequest, traced_run, without_timings};
@@ -21,8 +22,8 @@ use serde_json::Value;
 
 /// Algorithms that need something of the problem say so through a parameter that ties them to
 /// it, and the code enforces that tie at run time:
-/// - `prior_set` names the problem whose candidate priors the algorithm holds (PE-GP-UCB's
-///   family checks that every allowed point is a point of the prior set's domain);
+/// - the unknown-prior family (PE-GP-UCB's) takes the candidate priors of a time-varying
+///   problem ([`Requirement::CandidatePriors`]);
 /// - `context_lo`/`context_hi` bound an observed context (the SBO/DRBO family fails without
 ///   one);
 /// - `alpha_source` takes the risk coefficient from a heteroscedastic problem, and the oracle
@@ -31,12 +32,8 @@ use serde_json::Value;
 /// Everything else runs on any box-constrained problem; Forrester (d = 1) is the cheapest.
 fn compatible_problem(entry: &AlgorithmEntry) -> &'static str {
     let declares = |name: &str| entry.parameters.iter().find(|s| s.name == name);
-    if let Some(ParamSpec {
-        kind: ParamKind::Choice { default, .. },
-        ..
-    }) = declares("prior_set")
-    {
-        return default;
+    if entry.requires == Requirement::CandidatePriors {
+        return "pe-toy";
     }
     if declares("context_lo").is_some() {
         return "newsvendor";

@@ -11,7 +11,7 @@ use super::posterior::{PosteriorPath, PriorPosteriors};
 use super::schedules::{beta, xi};
 use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use crate::compute::Engine;
-use crate::problems::time_varying::CandidatePriors;
+use crate::model::CandidatePriors;
 use crate::problems::{ParamValue, Problem};
 
 /// How a step chooses its prior.
@@ -61,8 +61,12 @@ struct Pending {
 pub struct UnknownPriorUcb {
     rule: Rule,
     settings: Settings,
+    /// The one prior an oracle keeps (an index into the problem's set).
+    keep: Option<usize>,
     horizon: usize,
-    posteriors: PriorPosteriors,
+    /// `None` until the candidate priors are installed: by [`UnknownPriorUcb::new`], or by
+    /// `prepare` from the problem's [`Problem::candidate_priors`].
+    posteriors: Option<PriorPosteriors>,
     alive: Vec<bool>,
     /// `n_p`: steps at which p was the selected prior.
     counts: Vec<usize>,
@@ -135,11 +139,40 @@ pub fn posterior_weights(log_evidence: &[f64]) -> Vec<f64> {
     raw.iter().map(|r| r / total).collect()
 }
 
+fn not_installed() -> AlgorithmError {
+    AlgorithmError::Config(
+        "the unknown-prior algorithms take their candidate priors from the problem: call \
+         prepare with a time-varying problem first"
+            .into(),
+    )
+}
+
+/// The installed posteriors, mutably (a free function, so that other fields stay borrowable).
+fn installed(
+    posteriors: &mut Option<PriorPosteriors>,
+) -> Result<&mut PriorPosteriors, AlgorithmError> {
+    posteriors.as_mut().ok_or_else(not_installed)
+}
+
 impl UnknownPriorUcb {
+    /// The algorithm over the candidate priors `priors`.
     pub fn new(
         priors: Arc<CandidatePriors>,
         rule: Rule,
         settings: Settings,
+        parameters: Vec<(String, ParamValue)>,
+    ) -> Result<Self, AlgorithmError> {
+        let mut algorithm = Self::awaiting_priors(rule, settings, None, parameters)?;
+        algorithm.install(priors)?;
+        Ok(algorithm)
+    }
+
+    /// The algorithm before it knows its candidate priors: `prepare` takes them from the
+    /// problem (keeping only prior `keep` for an oracle).
+    pub fn awaiting_priors(
+        rule: Rule,
+        settings: Settings,
+        keep: Option<usize>,
         parameters: Vec<(String, ParamValue)>,
     ) -> Result<Self, AlgorithmError> {
         if !(settings.delta > 0.0 && settings.delta < 1.0) {
@@ -154,27 +187,51 @@ impl UnknownPriorUcb {
                 settings.beta_scale
             )));
         }
-        let p = priors.priors().len();
-        let horizon = match settings.horizon {
-            0 => priors.horizon(),
-            h => h,
-        };
         Ok(Self {
             rule,
             settings,
-            horizon,
-            posteriors: PriorPosteriors::new(priors, settings.noise_std, settings.path)?,
-            alive: vec![true; p],
-            counts: vec![0; p],
-            error_sums: vec![0.0; p],
-            width_sums: vec![0.0; p],
-            reward_sums: vec![0.0; p],
+            keep,
+            horizon: settings.horizon,
+            posteriors: None,
+            alive: Vec::new(),
+            counts: Vec::new(),
+            error_sums: Vec::new(),
+            width_sums: Vec::new(),
+            reward_sums: Vec::new(),
             pending: None,
             last_x: Vec::new(),
             extra: Map::new(),
             cost: StepCost::default(),
             parameters,
         })
+    }
+
+    /// Takes `priors` (or the one prior `keep` of them) as the candidate set.
+    fn install(&mut self, priors: Arc<CandidatePriors>) -> Result<(), AlgorithmError> {
+        let priors = match self.keep {
+            Some(p) => Arc::new(
+                priors
+                    .subset(&[p])
+                    .map_err(|e| AlgorithmError::Config(format!("prior = {p}: {e}")))?,
+            ),
+            None => priors,
+        };
+        let p = priors.priors().len();
+        self.horizon = match self.settings.horizon {
+            0 => priors.horizon(),
+            h => h,
+        };
+        self.posteriors = Some(PriorPosteriors::new(
+            priors,
+            self.settings.noise_std,
+            self.settings.path,
+        )?);
+        self.alive = vec![true; p];
+        self.counts = vec![0; p];
+        self.error_sums = vec![0.0; p];
+        self.width_sums = vec![0.0; p];
+        self.reward_sums = vec![0.0; p];
+        Ok(())
     }
 
     pub fn alive(&self) -> &[bool] {
@@ -193,12 +250,17 @@ impl UnknownPriorUcb {
         &self.width_sums
     }
 
-    pub fn posteriors(&self) -> &PriorPosteriors {
-        &self.posteriors
+    /// The candidate priors' posteriors; `None` before the priors are installed.
+    pub fn posteriors(&self) -> Option<&PriorPosteriors> {
+        self.posteriors.as_ref()
     }
 
-    fn priors(&self) -> &CandidatePriors {
-        self.posteriors.priors()
+    fn state(&self) -> Result<&PriorPosteriors, AlgorithmError> {
+        self.posteriors.as_ref().ok_or_else(not_installed)
+    }
+
+    fn priors(&self) -> Result<&CandidatePriors, AlgorithmError> {
+        Ok(self.state()?.priors())
     }
 
     fn surviving(&self) -> Vec<usize> {
@@ -208,12 +270,12 @@ impl UnknownPriorUcb {
     /// `allowed[c]` for every candidate: the step's allowed set matched to the domain's
     /// candidates through the engine's nearest-neighbour search, exactly.
     fn allowed_mask(&self, ctx: &AskContext<'_>) -> Result<Vec<bool>, AlgorithmError> {
-        let candidates = self.priors().candidates();
+        let candidates = self.priors()?.candidates();
         let Some(set) = ctx.allowed else {
             if let Some(c) = candidates.iter().find(|c| !ctx.domain.contains(c)) {
                 return Err(AlgorithmError::Config(format!(
-                    "the prior set's domain point {c:?} is outside the problem's domain: is the \
-                     prior_set that of this problem?"
+                    "the prior set's domain point {c:?} is outside the problem's domain: do the candidate \
+                     priors belong to this problem?"
                 )));
             }
             return Ok(vec![true; candidates.rows()]);
@@ -229,8 +291,8 @@ impl UnknownPriorUcb {
         for (k, &c) in nearest.iter().enumerate() {
             if candidates.row(c) != set.row(k) {
                 return Err(AlgorithmError::Config(format!(
-                    "allowed point {:?} at step {} is not a point of the prior set's domain: is \
-                     the prior_set that of this problem?",
+                    "allowed point {:?} at step {} is not a point of the prior set's domain: do \
+                     the candidate priors belong to this problem?",
                     set.row(k),
                     ctx.t
                 )));
@@ -260,7 +322,7 @@ impl UnknownPriorUcb {
         allowed: &[bool],
         beta_t: f64,
     ) -> Result<Pending, AlgorithmError> {
-        let n = self.priors().candidates().rows();
+        let n = self.priors()?.candidates().rows();
         let n_priors = self.alive.len();
         let t = ctx.t;
         let ucb = |mean: &[f64], std: &[f64]| -> Vec<f64> {
@@ -269,7 +331,7 @@ impl UnknownPriorUcb {
         let single = |this: &mut Self, p: usize| -> Result<Pending, AlgorithmError> {
             let mut wanted = vec![false; n_priors];
             wanted[p] = true;
-            let post = this.posteriors.posterior(ctx.engine, t, &wanted)?;
+            let post = installed(&mut this.posteriors)?.posterior(ctx.engine, t, &wanted)?;
             let c = Self::best_candidate(ctx.engine, &ucb(&post.mean[p], &post.std[p]), allowed)?;
             Ok(Pending {
                 t,
@@ -289,7 +351,8 @@ impl UnknownPriorUcb {
                             .into(),
                     ));
                 }
-                let post = self.posteriors.posterior(ctx.engine, t, &self.alive)?;
+                let post =
+                    installed(&mut self.posteriors)?.posterior(ctx.engine, t, &self.alive)?;
                 let mut values = vec![f64::NEG_INFINITY; n_priors * n];
                 for p in (0..n_priors).filter(|&p| self.alive[p]) {
                     let u = ucb(&post.mean[p], &post.std[p]);
@@ -316,16 +379,16 @@ impl UnknownPriorUcb {
                 single(self, u)
             }
             Rule::MaximumLikelihood => {
-                let evidence = self.posteriors.log_evidence(ctx.engine)?;
+                let evidence = self.state()?.log_evidence(ctx.engine)?;
                 self.extra.insert("log_evidence".into(), json!(evidence));
                 let p = ctx.engine.argmax(&evidence)?;
                 single(self, p)
             }
             Rule::FullyBayesian => {
-                let evidence = self.posteriors.log_evidence(ctx.engine)?;
+                let evidence = self.state()?.log_evidence(ctx.engine)?;
                 let weights = posterior_weights(&evidence);
                 let all = vec![true; n_priors];
-                let post = self.posteriors.posterior(ctx.engine, t, &all)?;
+                let post = installed(&mut self.posteriors)?.posterior(ctx.engine, t, &all)?;
                 let mut acquisition = vec![0.0; n];
                 for (p, w) in weights.iter().enumerate() {
                     for (a, u) in acquisition.iter_mut().zip(ucb(&post.mean[p], &post.std[p])) {
@@ -351,11 +414,11 @@ impl UnknownPriorUcb {
 
     fn candidate_of(&self, x: &[f64]) -> Result<usize, AlgorithmError> {
         if let Some(p) = self.pending
-            && self.priors().candidates().row(p.candidate) == x
+            && self.priors()?.candidates().row(p.candidate) == x
         {
             return Ok(p.candidate);
         }
-        self.priors()
+        self.priors()?
             .candidates()
             .iter()
             .position(|c| c == x)
@@ -429,18 +492,28 @@ impl UnknownPriorUcb {
 }
 
 impl Algorithm for UnknownPriorUcb {
-    /// Refuses, before the run, a problem whose first allowed set is not drawn from the
-    /// candidate priors' domain (a `prior_set` of another problem), which `ask` would only find
-    /// after the initial design.
+    /// Takes the candidate priors from the problem ([`Problem::candidate_priors`]) unless they
+    /// were given, and refuses, before the run, a problem whose first allowed set is not drawn
+    /// from their domain, which `ask` would only find after the initial design.
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
-        let candidates = self.priors().candidates();
+        if self.posteriors.is_none() {
+            let priors = problem.candidate_priors().ok_or_else(|| {
+                AlgorithmError::Config(format!(
+                    "problem \"{}\" defines no candidate priors (the unknown-prior algorithms \
+                     run on pe-toy, intel-temp-synthetic and intel-temp)",
+                    problem.name()
+                ))
+            })?;
+            self.install(priors)?;
+        }
+        let candidates = self.priors()?.candidates();
         if let Some(point) = problem
             .allowed_set(1)
             .and_then(|set| set.iter().find(|p| !candidates.iter().any(|c| c == *p)))
         {
             return Err(AlgorithmError::Config(format!(
-                "allowed point {point:?} at t = 1 is not a point of the prior set's domain: \
-                 choose the prior_set of problem \"{}\"",
+                "allowed point {point:?} at t = 1 is not a point of the candidate priors' \
+                 domain (problem \"{}\")",
                 problem.name()
             )));
         }
@@ -458,7 +531,7 @@ impl Algorithm for UnknownPriorUcb {
             .insert("selected_prior".into(), json!(pending.prior));
         self.extra.insert(
             "selected_label".into(),
-            json!(self.priors().priors()[pending.prior].label),
+            json!(self.priors()?.priors()[pending.prior].label),
         );
         self.extra.insert("beta".into(), json!(beta_t));
         self.extra
@@ -466,7 +539,7 @@ impl Algorithm for UnknownPriorUcb {
         self.pending = Some(pending);
         self.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
-            x: self.priors().candidates().row(pending.candidate).to_vec(),
+            x: self.priors()?.candidates().row(pending.candidate).to_vec(),
             repeats: 1,
         })
     }
@@ -483,7 +556,7 @@ impl Algorithm for UnknownPriorUcb {
             }
             self.learn(pending, feedback.y);
         }
-        self.posteriors.observe(candidate, feedback.t, feedback.y)?;
+        installed(&mut self.posteriors)?.observe(candidate, feedback.t, feedback.y)?;
         self.extra
             .insert("surviving_priors".into(), json!(self.surviving()));
         self.extra.insert("counts".into(), json!(self.counts));

@@ -20,17 +20,11 @@ use super::registry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError};
 use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
-use crate::problems::time_varying::{PRIOR_SET_NAMES, candidate_priors};
 
 /// The parameters every unknown-prior algorithm takes, then `$extra`.
 macro_rules! prior_params {
     ($($extra:expr),* $(,)?) => {
         &[
-            ParamSpec {
-                name: "prior_set",
-                kind: ParamKind::Choice { default: "pe-toy", options: PRIOR_SET_NAMES },
-                description: "the candidate priors: those of the problem of that name (must match --problem)",
-            },
             ParamSpec {
                 name: "noise_std",
                 kind: ParamKind::Real { default: 0.1, min: 1e-9, max: 1e6 },
@@ -75,18 +69,6 @@ fn build(
     rule: Rule,
     keep: Option<usize>,
 ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-    let mut priors = candidate_priors(params.choice("prior_set")).map_err(|e| {
-        AlgorithmError::Config(format!(
-            "algorithm {}: prior_set = \"{}\": {e}",
-            params.name(),
-            params.choice("prior_set")
-        ))
-    })?;
-    if let Some(p) = keep {
-        priors = std::sync::Arc::new(priors.subset(&[p]).map_err(|e| {
-            AlgorithmError::Config(format!("algorithm {}: prior = {p}: {e}", params.name()))
-        })?);
-    }
     let settings = Settings {
         noise_std: params.number("noise_std"),
         delta: params.number("delta"),
@@ -98,10 +80,11 @@ fn build(
             _ => PosteriorPath::Incremental,
         },
     };
-    Ok(Box::new(UnknownPriorUcb::new(
-        priors,
+    // The candidate priors are the problem's, installed by `prepare`.
+    Ok(Box::new(UnknownPriorUcb::awaiting_priors(
         rule,
         settings,
+        keep,
         params.to_list(),
     )?))
 }
@@ -118,7 +101,7 @@ fn flag(params: &Params, name: &str) -> bool {
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "pe-gp-ucb",
-        requires: Requirement::AllowedSets,
+        requires: Requirement::CandidatePriors,
         description: "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence",
         parameters: prior_params![
             XI_STRICT,
@@ -138,7 +121,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "regret-balancing",
-        requires: Requirement::AllowedSets,
+        requires: Requirement::CandidatePriors,
         description: "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward",
         parameters: prior_params![
             XI_STRICT,
@@ -158,21 +141,21 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "mle-gp-ucb",
-        requires: Requirement::AllowedSets,
+        requires: Requirement::CandidatePriors,
         description: "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)",
         parameters: prior_params![],
         build: |p| build(p, Rule::MaximumLikelihood, None),
     },
     AlgorithmEntry {
         name: "fully-bayes-gp-ucb",
-        requires: Requirement::AllowedSets,
+        requires: Requirement::CandidatePriors,
         description: "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)",
         parameters: prior_params![],
         build: |p| build(p, Rule::FullyBayesian, None),
     },
     AlgorithmEntry {
         name: "oracle-gp-ucb",
-        requires: Requirement::AllowedSets,
+        requires: Requirement::CandidatePriors,
         description: "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})",
         parameters: prior_params![ParamSpec {
             name: "prior",

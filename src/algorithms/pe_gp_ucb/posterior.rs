@@ -16,8 +16,8 @@
 use std::sync::Arc;
 
 use crate::compute::{Engine, Points};
+use crate::model::CandidatePriors;
 use crate::model::{GpState, Noise, TimeDecay};
-use crate::problems::time_varying::CandidatePriors;
 
 use super::super::AlgorithmError;
 

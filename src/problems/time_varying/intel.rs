@@ -17,8 +17,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-use super::priors::{CandidatePrior, CandidatePriors, KernelGroup};
 use crate::compute::Points;
+use crate::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use crate::problems::{
     Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step,
 };
@@ -168,9 +168,10 @@ impl IntelTask {
                 group: d,
             })
             .collect();
-        let priors = Arc::new(CandidatePriors::new(
-            candidates, groups, priors, WINDOWS, None,
-        )?);
+        let priors = Arc::new(
+            CandidatePriors::new(candidates, groups, priors, WINDOWS, None)
+                .map_err(|e| ProblemError::config(e.to_string()))?,
+        );
         Ok(Self {
             sensors: data.sensors.clone(),
             target: standardised[PRIOR_DAYS].clone(),
@@ -479,6 +480,10 @@ impl Problem for IntelTemp {
             value: row[best],
             locations: vec![vec![best as f64]],
         })
+    }
+
+    fn candidate_priors(&self) -> Option<Arc<CandidatePriors>> {
+        Some(self.task.candidate_priors())
     }
 
     fn allowed_set(&self, _t: usize) -> Option<&Points> {

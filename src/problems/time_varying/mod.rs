@@ -3,35 +3,14 @@
 //! allowed set, and the Intel Berkeley temperature task with one prior per previous day.
 //!
 //! Each problem's candidate priors are part of its definition (the paper hands the same set to
-//! every method), so they are described here, in [`CandidatePriors`], and the unknown-prior
-//! algorithms build the set of the same name through [`candidate_priors`].
+//! every method): the problem hands them to the unknown-prior algorithms through
+//! [`Problem::candidate_priors`](super::Problem::candidate_priors).
 
 pub mod intel;
-mod priors;
 pub mod toy;
 
-pub use priors::{CandidatePrior, CandidatePriors, KernelGroup};
-
-use std::sync::Arc;
-
 use super::registry::Entry;
-use super::{ParamKind, ParamSpec, ProblemError};
-
-/// The prior sets the unknown-prior algorithms can be given, by the name of their problem.
-pub const PRIOR_SET_NAMES: &[&str] = &["pe-toy", "intel-temp-synthetic", "intel-temp"];
-
-/// The candidate priors of problem `name` (one of [`PRIOR_SET_NAMES`]).
-pub fn candidate_priors(name: &str) -> Result<Arc<CandidatePriors>, ProblemError> {
-    match name {
-        "pe-toy" => Ok(toy::candidate_priors()),
-        "intel-temp-synthetic" => Ok(intel::synthetic_task()?.candidate_priors()),
-        "intel-temp" => Ok(intel::file_task()?.candidate_priors()),
-        other => Err(ProblemError::config(format!(
-            "unknown prior set \"{other}\" (known: {})",
-            PRIOR_SET_NAMES.join(", ")
-        ))),
-    }
-}
+use super::{ParamKind, ParamSpec};
 
 const NOISE_STD: ParamSpec = ParamSpec {
     name: "noise_std",

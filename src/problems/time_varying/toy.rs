@@ -14,8 +14,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
-use super::priors::{CandidatePrior, CandidatePriors, KernelGroup};
 use crate::compute::Points;
+use crate::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use crate::model::{Kernel, KernelKind};
 use crate::problems::{
     Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step,
@@ -240,6 +240,10 @@ impl Problem for PeToy {
             value: f[best],
             locations: vec![vec![grid_point(best)]],
         })
+    }
+
+    fn candidate_priors(&self) -> Option<Arc<CandidatePriors>> {
+        Some(candidate_priors())
     }
 
     fn allowed_set(&self, t: usize) -> Option<&Points> {

@@ -1,10 +1,11 @@
-//! A finite set of candidate spatio-temporal GP priors over a finite domain.
+//! A finite set of candidate spatio-temporal GP priors over a finite domain: the model class of
+//! the unknown-prior bandits (`specs/pe-gp-ucb.md`). Time-varying problems define theirs and
+//! hand it to an algorithm through [`Problem::candidate_priors`](crate::problems::Problem).
 
 use nalgebra::DMatrix;
 
-use crate::compute::Points;
-use crate::model::Kernel;
-use crate::problems::ProblemError;
+use super::kernel::Kernel;
+use crate::data::{EngineError, Points};
 
 /// Priors that share one spatial covariance and one forgetting rate ε: their posteriors share
 /// one factorisation and one variance (`specs/pe-gp-ucb.md` §7.1).
@@ -49,10 +50,10 @@ impl CandidatePriors {
         priors: Vec<CandidatePrior>,
         horizon: usize,
         true_prior: Option<usize>,
-    ) -> Result<Self, ProblemError> {
+    ) -> Result<Self, EngineError> {
         let n = candidates.rows();
         if n == 0 || priors.is_empty() || horizon == 0 {
-            return Err(ProblemError::config(format!(
+            return Err(EngineError::invalid(format!(
                 "a prior set needs candidates, priors and a horizon (got {n}, {}, {horizon})",
                 priors.len()
             )));
@@ -60,19 +61,19 @@ impl CandidatePriors {
         for (g, group) in groups.iter().enumerate() {
             let s = &group.spatial;
             if s.nrows() != n || s.ncols() != n {
-                return Err(ProblemError::config(format!(
+                return Err(EngineError::invalid(format!(
                     "kernel group {g}: spatial covariance is {}×{}, the domain has {n} points",
                     s.nrows(),
                     s.ncols()
                 )));
             }
             if s.iter().any(|v| !v.is_finite()) || (s - s.transpose()).amax() > 1e-9 * s.amax() {
-                return Err(ProblemError::config(format!(
+                return Err(EngineError::invalid(format!(
                     "kernel group {g}: spatial covariance must be finite and symmetric"
                 )));
             }
             if !(0.0..=1.0).contains(&group.epsilon) {
-                return Err(ProblemError::config(format!(
+                return Err(EngineError::invalid(format!(
                     "kernel group {g}: epsilon {} must lie in [0, 1]",
                     group.epsilon
                 )));
@@ -80,14 +81,14 @@ impl CandidatePriors {
         }
         for prior in &priors {
             if prior.mean.len() != n || prior.mean.iter().any(|v| !v.is_finite()) {
-                return Err(ProblemError::config(format!(
+                return Err(EngineError::invalid(format!(
                     "prior {}: the mean needs {n} finite values, got {}",
                     prior.label,
                     prior.mean.len()
                 )));
             }
             if prior.group >= groups.len() {
-                return Err(ProblemError::config(format!(
+                return Err(EngineError::invalid(format!(
                     "prior {}: kernel group {} does not exist ({} groups)",
                     prior.label,
                     prior.group,
@@ -96,7 +97,7 @@ impl CandidatePriors {
             }
         }
         if let Some(p) = true_prior.filter(|p| *p >= priors.len()) {
-            return Err(ProblemError::config(format!(
+            return Err(EngineError::invalid(format!(
                 "true prior {p} is not among the {} priors",
                 priors.len()
             )));
@@ -135,13 +136,13 @@ impl CandidatePriors {
 
     /// The set restricted to the priors `keep` (in that order), with only their kernel groups:
     /// the oracle runs PE-GP-UCB with `U = {p*}`.
-    pub fn subset(&self, keep: &[usize]) -> Result<Self, ProblemError> {
+    pub fn subset(&self, keep: &[usize]) -> Result<Self, EngineError> {
         let mut groups = Vec::new();
         let mut group_of = vec![None; self.groups.len()];
         let mut priors = Vec::new();
         for &p in keep {
             let prior = self.priors.get(p).ok_or_else(|| {
-                ProblemError::config(format!(
+                EngineError::invalid(format!(
                     "prior {p} is not among the {} priors",
                     self.priors.len()
                 ))
