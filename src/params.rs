@@ -230,6 +230,12 @@ impl Params {
             .collect()
     }
 
+    /// Whether the owner declares a parameter `name` (variants of one algorithm declare
+    /// different subsets).
+    pub fn declares(&self, name: &str) -> bool {
+        self.values.iter().any(|(k, _)| *k == name)
+    }
+
     fn get(&self, name: &str) -> &ParamValue {
         self.values
             .iter()

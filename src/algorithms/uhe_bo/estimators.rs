@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::hyper::{
     adaptive_scale, cap_lengthscales, log_posterior, log_theta, shrink_lengthscales, theta_from_log,
 };
+use super::settings::{AdaptiveSettings, McmcSettings, Settings, ShrinkSettings};
 use crate::acquisition::UpperConfidenceBound;
 use crate::algorithms::{AlgorithmError, AskContext};
 use crate::compute::{Engine, Points};
@@ -16,7 +17,6 @@ use crate::model::{
     Bounds, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
     NoiseSpec, Priors, SliceSampler, fit_gp,
 };
-use crate::params::Params;
 
 /// Lengthscale bounds of every fit (unit cube, §3.5).
 pub(super) const LENGTHSCALE_BOUNDS: Bounds = Bounds::new(1e-3, 10.0);
@@ -28,7 +28,7 @@ pub(super) type Theta = (Kernel, f64);
 
 /// The MAP (or ML-II) fit of θ every variant uses, with its warm start.
 pub(super) struct MapFit<'a> {
-    pub params: &'a Params,
+    pub settings: &'a Settings,
     /// The previous step's θ̂: a second start beside the defaults.
     pub previous: Option<&'a Theta>,
     /// Upper lengthscale bound of the fit.
@@ -38,10 +38,7 @@ pub(super) struct MapFit<'a> {
 impl MapFit<'_> {
     /// `None` for ML-II (`loss = "mle"`), else UHE-BO's Gamma(1e−3, 10) priors.
     pub fn priors(&self) -> Option<Priors> {
-        match self.params.choice("loss") {
-            "mle" => None,
-            _ => Some(Priors::uhe_bo()),
-        }
+        self.settings.map.then(Priors::uhe_bo)
     }
 
     fn options(&self, seed: u64) -> FitOptions {
@@ -52,14 +49,14 @@ impl MapFit<'_> {
         FitOptions {
             mode,
             noise: NoiseSpec::Fitted {
-                initial: self.params.number("noise_var"),
+                initial: self.settings.noise_var,
             },
             mean: MeanSpec::Fixed(0.0),
             fit_signal_variance: true,
             lengthscale_bounds: Bounds::new(LENGTHSCALE_BOUNDS.lower, self.lengthscale_cap),
             signal_variance_bounds: SIGNAL_BOUNDS,
             noise_bounds: NOISE_BOUNDS,
-            random_starts: self.params.integer("random_starts"),
+            random_starts: self.settings.random_starts,
             start_spread: f64::INFINITY,
             seed,
             max_iters: 200,
@@ -71,10 +68,10 @@ impl MapFit<'_> {
     pub fn default_theta(&self, dim: usize) -> Result<Theta, AlgorithmError> {
         let kernel = Kernel::new(
             KernelKind::Matern52,
-            vec![self.params.number("lengthscale"); dim],
-            self.params.number("signal_var"),
+            vec![self.settings.lengthscale; dim],
+            self.settings.signal_var,
         )?;
-        Ok((kernel, self.params.number("noise_var")))
+        Ok((kernel, self.settings.noise_var))
     }
 
     /// Fits θ on `(x, z)` (unit cube, standardised): a warm start at the previous θ̂ with the
@@ -157,7 +154,6 @@ pub(super) trait ThetaEstimator: Send {
     /// the UCB of another GP.
     fn revise(
         &mut self,
-        _params: &Params,
         _ctx: &mut AskContext<'_>,
         _state: &GpState,
         proposal: Proposal,
@@ -192,9 +188,18 @@ impl ThetaEstimator for PointEstimate {
 /// θ sampled by slice sampling from its posterior on the real data (`mcmc_burn_in` sweeps,
 /// then `mcmc_samples` kept every `mcmc_thin` sweeps), in `ln θ` within the fit bounds; the
 /// chain continues from the previous step's last state.
-#[derive(Default)]
 pub(super) struct Mcmc {
+    settings: McmcSettings,
     chain: Option<Vec<f64>>,
+}
+
+impl Mcmc {
+    pub fn new(settings: McmcSettings) -> Self {
+        Self {
+            settings,
+            chain: None,
+        }
+    }
 }
 
 impl ThetaEstimator for Mcmc {
@@ -204,13 +209,13 @@ impl ThetaEstimator for Mcmc {
         step: Step<'_, '_>,
     ) -> Result<Estimate, AlgorithmError> {
         let dim = step.dim;
-        let params = fit.params;
+        let chain = self.settings;
         let mut lower = vec![LENGTHSCALE_BOUNDS.lower.ln(); dim];
         let mut upper = vec![LENGTHSCALE_BOUNDS.upper.ln(); dim];
         lower.extend([SIGNAL_BOUNDS.lower.ln(), NOISE_BOUNDS.lower.ln()]);
         upper.extend([SIGNAL_BOUNDS.upper.ln(), NOISE_BOUNDS.upper.ln()]);
         let sampler = SliceSampler::new(
-            vec![params.number("slice_width"); dim + 2],
+            vec![chain.slice_width; dim + 2],
             lower.clone(),
             upper.clone(),
             10,
@@ -232,9 +237,9 @@ impl ThetaEstimator for Mcmc {
         let samples = sampler.sample(
             &start,
             |phi| log_posterior(x, z, phi, &priors),
-            params.integer("mcmc_burn_in"),
-            params.integer("mcmc_samples"),
-            params.integer("mcmc_thin"),
+            chain.burn_in,
+            chain.samples,
+            chain.thin,
             step.rng,
         )?;
         self.chain = samples.last().cloned();
@@ -254,13 +259,17 @@ impl ThetaEstimator for Mcmc {
 /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))` ([`adaptive_scale`]);
 /// the next fit starts from the unscaled MAP estimate.
 pub(super) struct AdaptiveScaling {
+    settings: AdaptiveSettings,
     /// `g(t − 1)`.
     scale: f64,
 }
 
-impl Default for AdaptiveScaling {
-    fn default() -> Self {
-        Self { scale: 1.0 }
+impl AdaptiveScaling {
+    pub fn new(settings: AdaptiveSettings) -> Self {
+        Self {
+            settings,
+            scale: 1.0,
+        }
     }
 }
 
@@ -270,9 +279,8 @@ impl ThetaEstimator for AdaptiveScaling {
         fit: &MapFit<'_>,
         step: Step<'_, '_>,
     ) -> Result<Estimate, AlgorithmError> {
-        let params = fit.params;
         let (kernel, noise) = fit.fit(step.x, step.z, step.dim, step.seed)?;
-        let multiplier = UpperConfidenceBound::with_beta(params.number("ucb_beta"))?.multiplier();
+        let multiplier = UpperConfidenceBound::with_beta(fit.settings.ucb_beta)?.multiplier();
         let (h, g) = adaptive_scale(
             step.engine,
             step.x,
@@ -281,8 +289,8 @@ impl ThetaEstimator for AdaptiveScaling {
             noise,
             multiplier,
             self.scale,
-            params.number("agp_exponent"),
-            params.number("agp_ratio"),
+            self.settings.exponent,
+            self.settings.ratio,
         )?;
         self.scale = g;
         step.extra.insert("agp_h".into(), json!(h));
@@ -301,12 +309,14 @@ impl ThetaEstimator for AdaptiveScaling {
 /// grid step) until the proposal's posterior std reaches `wdf_kappa`; the bound keeps its last
 /// value (monotone) for the next fits.
 pub(super) struct ShrinkingBound {
+    settings: ShrinkSettings,
     length_cap: f64,
 }
 
-impl Default for ShrinkingBound {
-    fn default() -> Self {
+impl ShrinkingBound {
+    pub fn new(settings: ShrinkSettings) -> Self {
         Self {
+            settings,
             length_cap: LENGTHSCALE_BOUNDS.upper,
         }
     }
@@ -327,14 +337,17 @@ impl ThetaEstimator for ShrinkingBound {
 
     fn revise(
         &mut self,
-        params: &Params,
         ctx: &mut AskContext<'_>,
         state: &GpState,
         mut proposal: Proposal,
         propose: &mut Propose<'_>,
         extra: &mut Map<String, Value>,
     ) -> Result<Proposal, AlgorithmError> {
-        let kappa = params.number("wdf_kappa");
+        let ShrinkSettings {
+            kappa,
+            shrink,
+            max_steps,
+        } = self.settings;
         let std_at = |engine: &dyn Engine, state: &GpState, u: &[f64]| {
             let q = Points::from_rows(&[u.to_vec()])?;
             Ok::<f64, AlgorithmError>(engine.posterior(state, &q)?.variance[0].max(0.0).sqrt())
@@ -342,9 +355,9 @@ impl ThetaEstimator for ShrinkingBound {
         let mut sigma = std_at(ctx.engine, state, &proposal.1)?;
         let base = self.length_cap;
         let mut steps = 0;
-        while sigma < kappa && steps < params.integer("wdf_max_steps") {
+        while sigma < kappa && steps < max_steps {
             steps += 1;
-            let cap = base * params.number("wdf_shrink").powi(steps as i32);
+            let cap = base * shrink.powi(steps as i32);
             if cap < LENGTHSCALE_BOUNDS.lower {
                 break;
             }

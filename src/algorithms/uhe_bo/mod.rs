@@ -29,6 +29,7 @@ mod estimators;
 mod hyper;
 mod pairs;
 mod params;
+mod settings;
 
 pub use hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
@@ -57,6 +58,7 @@ use estimators::{
     AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
     ShrinkingBound, Step, Theta, ThetaEstimator,
 };
+use settings::{AdaptiveSettings, GammaSchedule, McmcSettings, Settings, ShrinkSettings};
 
 /// How the arm of each iteration is chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,12 +101,13 @@ pub enum Estimator {
 }
 
 impl Estimator {
-    fn build(self) -> Box<dyn ThetaEstimator> {
+    /// The estimator, with its settings read from `params` (which declare them).
+    fn build(self, params: &Params) -> Box<dyn ThetaEstimator> {
         match self {
             Self::Point => Box::new(PointEstimate),
-            Self::Mcmc => Box::new(Mcmc::default()),
-            Self::AdaptiveScaling => Box::new(AdaptiveScaling::default()),
-            Self::ShrinkingBound => Box::new(ShrinkingBound::default()),
+            Self::Mcmc => Box::new(Mcmc::new(McmcSettings::of(params))),
+            Self::AdaptiveScaling => Box::new(AdaptiveScaling::new(AdaptiveSettings::of(params))),
+            Self::ShrinkingBound => Box::new(ShrinkingBound::new(ShrinkSettings::of(params))),
         }
     }
 }
@@ -137,7 +140,9 @@ struct Fitted {
 
 /// UHE-BO and its variants (see the module docs).
 pub struct UheBo {
+    /// The declared parameters, for the trace header and the memory estimate.
     params: Params,
+    settings: Settings,
     arms: ArmRule,
     fit_data: FitData,
     estimator: Box<dyn ThetaEstimator>,
@@ -173,17 +178,14 @@ impl UheBo {
         fit_data: FitData,
         estimator: Estimator,
     ) -> Self {
-        let portfolio = (arms == ArmRule::Portfolio).then(|| {
-            Exp3::new(match params.choice("portfolio_arms") {
-                "ei-pi-ucb" => 3,
-                _ => 2,
-            })
-        });
+        let settings = Settings::of(&params);
+        let portfolio = (arms == ArmRule::Portfolio).then(|| Exp3::new(settings.portfolio_arms));
         Self {
+            estimator: estimator.build(&params),
             params,
+            settings,
             arms,
             fit_data,
-            estimator: estimator.build(),
             history: History::default(),
             bandit: PairedExp3::new(),
             portfolio,
@@ -198,9 +200,9 @@ impl UheBo {
     }
 
     fn gamma(&self, t: usize) -> f64 {
-        match self.params.choice("gamma_schedule") {
-            "constant" => self.params.number("gamma"),
-            _ => uhe_gamma(t),
+        match self.settings.gamma {
+            GammaSchedule::Constant(gamma) => gamma,
+            GammaSchedule::Uhe => uhe_gamma(t),
         }
     }
 
@@ -212,16 +214,17 @@ impl UheBo {
         } else {
             r - lo
         };
-        match self.params.choice("reward_clip") {
-            "unit" => s.clamp(0.0, 1.0),
-            _ => s,
+        if self.settings.clip_rewards {
+            s.clamp(0.0, 1.0)
+        } else {
+            s
         }
     }
 
     /// The MAP fit of this step, warm-started from the previous θ̂.
     fn map_fit(&self) -> MapFit<'_> {
         MapFit {
-            params: &self.params,
+            settings: &self.settings,
             previous: self.previous.as_ref(),
             lengthscale_cap: self.estimator.lengthscale_cap(),
         }
@@ -243,7 +246,10 @@ impl UheBo {
         let seed: u64 = ctx.rng.random();
         let estimate = match self.fit_data {
             FitData::Pseudo => {
-                let m = ((self.params.number("m_factor") * n as f64).ceil() as usize).max(1);
+                let m_factor = self.settings.m_factor.ok_or_else(|| {
+                    AlgorithmError::Config("a pseudo-data variant declares m_factor".into())
+                })?;
+                let m = ((m_factor * n as f64).ceil() as usize).max(1);
                 let mut data = Vec::with_capacity(m * dim);
                 for _ in 0..m * dim {
                     data.push(ctx.rng.random::<f64>());
@@ -259,7 +265,7 @@ impl UheBo {
             }
             FitData::Real => {
                 let fit = MapFit {
-                    params: &self.params,
+                    settings: &self.settings,
                     previous: self.previous.as_ref(),
                     lengthscale_cap: self.estimator.lengthscale_cap(),
                 };
@@ -316,7 +322,7 @@ impl UheBo {
         maximize_unit(
             ctx,
             acquisition,
-            &self.params,
+            &self.settings,
             &self.history,
             &mut self.extra,
         )
@@ -329,7 +335,7 @@ impl UheBo {
         fitted: &Fitted,
         rule: Rule,
     ) -> Result<UnitProposal, AlgorithmError> {
-        let ucb = UpperConfidenceBound::with_beta(self.params.number("ucb_beta"))?;
+        let ucb = UpperConfidenceBound::with_beta(self.settings.ucb_beta)?;
         let state = &fitted.states[0];
         match rule {
             Rule::Ei => {
@@ -337,7 +343,7 @@ impl UheBo {
                 self.maximize_over(ctx, &GpAcquisition::new(state, ei))
             }
             Rule::Pi => {
-                let pi = ProbabilityOfImprovement::new(fitted.best_z, self.params.number("pi_xi"))?;
+                let pi = ProbabilityOfImprovement::new(fitted.best_z, self.settings.pi_xi)?;
                 self.maximize_over(ctx, &GpAcquisition::new(state, pi))
             }
             Rule::Ucb => {
@@ -348,25 +354,20 @@ impl UheBo {
                     return self.maximize_over(ctx, &averaged);
                 }
                 let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
-                let (params, history) = (&self.params, &self.history);
+                let (settings, history) = (&self.settings, &self.history);
                 let mut notes = Map::new();
                 let mut propose = |ctx: &mut AskContext<'_>, gp: &GpState| {
                     maximize_unit(
                         ctx,
                         &GpAcquisition::new(gp, ucb),
-                        params,
+                        settings,
                         history,
                         &mut notes,
                     )
                 };
-                let revised = self.estimator.revise(
-                    params,
-                    ctx,
-                    state,
-                    proposal,
-                    &mut propose,
-                    &mut self.extra,
-                )?;
+                let revised =
+                    self.estimator
+                        .revise(ctx, state, proposal, &mut propose, &mut self.extra)?;
                 self.extra.extend(notes);
                 Ok(revised)
             }
@@ -456,7 +457,7 @@ impl UheBo {
 fn maximize_unit(
     ctx: &mut AskContext<'_>,
     acquisition: &dyn Acquisition,
-    params: &Params,
+    settings: &Settings,
     history: &History,
     extra: &mut Map<String, Value>,
 ) -> Result<UnitProposal, AlgorithmError> {
@@ -468,14 +469,14 @@ fn maximize_unit(
         return Ok((set.row(i).to_vec(), unit[i].clone()));
     }
     let config = MaximizeConfig {
-        grid_size: Some(match params.integer("grid_size") {
+        grid_size: Some(match settings.grid_size {
             0 => (1000 * dim).max(2000),
             g => g,
         }),
         seed: ctx.rng.random(),
-        top_k: params.integer("top_k"),
-        refine: params.choice("refine") == "true",
-        max_iters: params.integer("max_iters"),
+        top_k: settings.top_k,
+        refine: settings.refine,
+        max_iters: settings.max_iters,
         ..MaximizeConfig::default()
     };
     let unit = UnitBounds::cube(0.0, 1.0, dim)?;
@@ -599,24 +600,19 @@ impl Algorithm for UheBo {
     /// `M = ⌈m_factor · n⌉` points where declared (up to 1000 times the budget), plus one
     /// `n × n` factor per kept MCMC sample.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let declared = |name: &str| {
-            self.params
-                .to_list()
-                .into_iter()
-                .find_map(|(k, v)| match v {
-                    ParamValue::Number(x) if k == name => Some(x),
-                    _ => None,
-                })
-        };
-        let points = declared("m_factor").map_or(budget, |m| {
+        let points = self.settings.m_factor.map_or(budget, |m| {
             ((m * budget as f64).ceil() as usize).max(budget)
         });
-        let samples = declared("mcmc_samples").map_or(1, |s| s as u64);
-        let grid = match declared("grid_size") {
-            Some(g) if g > 0.0 => g as usize,
-            _ => (1000 * dim).max(2000),
+        let samples = match self.params.declares("mcmc_samples") {
+            true => self.params.integer("mcmc_samples") as u64,
+            false => 1,
         };
-        let factors = (samples - 1)
+        let grid = match self.settings.grid_size {
+            0 => (1000 * dim).max(2000),
+            g => g,
+        };
+        let factors = samples
+            .saturating_sub(1)
             .saturating_mul(points as u64)
             .saturating_mul(points as u64);
         gp_memory_bytes(points, dim, grid).saturating_add(factors.saturating_mul(8))
