@@ -177,9 +177,9 @@ impl Algorithm for DrboMmd {
 
         let cpu = CpuEngine::new();
         let options = LbfgsbOptions {
-            max_iters: self.params.integer("max_iters"),
-            gtol: self.params.number("gradient_tolerance"),
-            ftol: self.params.number("tolerance"),
+            max_iters: self.base.max_iters,
+            gtol: self.base.gradient_tolerance,
+            ftol: self.base.tolerance,
             ..LbfgsbOptions::default()
         };
         let (lo, hi) = (vec![0.0; dx], vec![1.0; dx]);

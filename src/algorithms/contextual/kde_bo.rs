@@ -66,7 +66,13 @@ pub struct KdeBo {
     bandwidth_rule: BandwidthRule,
     raw_samples: usize,
     restarts: usize,
-    max_iters: usize,
+    pub(super) max_iters: usize,
+    /// L-BFGS-B's relative decrease and projected-gradient tolerances.
+    pub(super) tolerance: f64,
+    pub(super) gradient_tolerance: f64,
+    /// The initial lengthscale (every input) and signal variance of each fit.
+    lengthscale: f64,
+    signal_var: f64,
     context_lo: f64,
     context_hi: f64,
     history: History,
@@ -154,6 +160,10 @@ impl KdeBo {
             raw_samples: pick("raw_samples", raw),
             restarts: pick("restarts", starts),
             max_iters: params.integer("max_iters"),
+            tolerance: params.number("tolerance"),
+            gradient_tolerance: params.number("gradient_tolerance"),
+            lengthscale: params.number("lengthscale"),
+            signal_var: params.number("signal_var"),
             context_lo,
             context_hi,
             params,
@@ -299,11 +309,7 @@ impl KdeBo {
         let mut upper = ctx.domain.upper().to_vec();
         lower.extend(std::iter::repeat_n(self.context_lo, dc));
         upper.extend(std::iter::repeat_n(self.context_hi, dc));
-        let kernel = Kernel::new(
-            self.kind,
-            vec![self.params.number("lengthscale"); dx + dc],
-            self.params.number("signal_var"),
-        )?;
+        let kernel = Kernel::new(self.kind, vec![self.lengthscale; dx + dc], self.signal_var)?;
         let ys = self.history.ys();
         let mut fit = self.fit.clone();
         fit.seed = ctx.rng.random();
@@ -338,8 +344,8 @@ impl Algorithm for KdeBo {
             grid_size: self.raw_samples,
             restarts: self.restarts,
             max_iters: self.max_iters,
-            ftol: self.params.number("tolerance"),
-            gtol: self.params.number("gradient_tolerance"),
+            ftol: self.tolerance,
+            gtol: self.gradient_tolerance,
             seed: ctx.rng.random(),
         };
         let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;
