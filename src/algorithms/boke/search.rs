@@ -5,11 +5,11 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use rayon::prelude::*;
 
 use super::surrogate::sq_dist;
 use crate::compute::{Engine, EngineError, Points};
-use crate::optim::lbfgsb::{self, LbfgsbOptions};
+use crate::optim::ascend_from_starts;
+use crate::optim::lbfgsb::LbfgsbOptions;
 
 /// A function on the unit cube to maximise.
 pub trait Surface: Sync {
@@ -148,22 +148,15 @@ pub fn maximize(
         ..LbfgsbOptions::default()
     };
     let (lo, hi) = (vec![0.0; dim], vec![1.0; dim]);
-    let refined: Vec<(Vec<f64>, f64, usize)> = top
-        .par_iter()
-        .map(|&i| {
-            let objective = |u: &[f64]| -> Result<(f64, Vec<f64>), EngineError> {
-                let (v, g) = surface.value_gradient(u)?;
-                Ok((-v, g.into_iter().map(|g| -g).collect()))
-            };
-            let run = lbfgsb::minimize(objective, candidates.row(i), &lo, &hi, &options)?;
-            Ok((run.x, -run.f, run.evaluations))
-        })
-        .collect::<Result<_, EngineError>>()?;
-    for (u, value, evaluations) in refined {
-        found.refine_evaluations += evaluations;
-        if value > found.value {
-            found.u = u;
-            found.value = value;
+    let starts: Vec<Vec<f64>> = top.iter().map(|&i| candidates.row(i).to_vec()).collect();
+    let ascents = ascend_from_starts(&starts, &lo, &hi, &options, || {
+        |u: &[f64]| surface.value_gradient(u)
+    })?;
+    for ascent in ascents {
+        found.refine_evaluations += ascent.evaluations;
+        if ascent.value > found.value {
+            found.u = ascent.x;
+            found.value = ascent.value;
         }
     }
     Ok(found)

@@ -21,7 +21,6 @@ use std::time::Instant;
 
 use clarabel::solver::DefaultSolver;
 use rand::RngExt;
-use rayon::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
@@ -34,7 +33,8 @@ use crate::algorithms::{
 };
 use crate::compute::{CpuEngine, Engine, EngineError, Points};
 use crate::model::GpState;
-use crate::optim::lbfgsb::{self, LbfgsbOptions};
+use crate::optim::lbfgsb::LbfgsbOptions;
+use crate::optim::{ascend_from_starts, best_ascent};
 use crate::params::{ParamValue, Params};
 use crate::problems::Domain;
 use crate::surrogate::GpModel;
@@ -183,43 +183,31 @@ impl Algorithm for DrboMmd {
             ..LbfgsbOptions::default()
         };
         let (lo, hi) = (vec![0.0; dx], vec![1.0; dx]);
-        let refined: Vec<(Vec<f64>, f64, usize)> = top
-            .par_iter()
-            .map(|&(index, _)| {
-                let (mut evaluations, mut cache) = (0, None);
-                let run = lbfgsb::minimize(
-                    |u: &[f64]| {
-                        evaluations += 1;
-                        let (v, g) =
-                            value_gradient(&cpu, gp, &grid, &program, kappa, u, &mut cache)?;
-                        Ok::<_, EngineError>((-v, g.iter().map(|d| -d).collect()))
-                    },
-                    candidates.row(index),
-                    &lo,
-                    &hi,
-                    &options,
-                )?;
-                Ok((run.x, -run.f, evaluations))
-            })
-            .collect::<Result<_, EngineError>>()?;
-        let best = refined
+        let starts: Vec<Vec<f64>> = top
             .iter()
-            .enumerate()
-            .fold(0, |b, (i, r)| if r.1 > refined[b].1 { i } else { b });
-        let refine_solves: usize = refined.iter().map(|r| r.2).sum();
+            .map(|&(index, _)| candidates.row(index).to_vec())
+            .collect();
+        let (cpu, grid_ref, program_ref) = (&cpu, &grid, &program);
+        let refined = ascend_from_starts(&starts, &lo, &hi, &options, || {
+            let mut cache = None;
+            move |u: &[f64]| value_gradient(cpu, gp, grid_ref, program_ref, kappa, u, &mut cache)
+        })?;
+        let best = best_ascent(&refined)
+            .ok_or_else(|| EngineError::invalid("drbo-mmd: no start to refine"))?;
+        let refine_solves: usize = refined.iter().map(|r| r.evaluations).sum();
         self.extra
             .insert("mmd_radius".into(), json!(program.radius()));
         self.extra.insert("ucb_multiplier".into(), json!(kappa));
         self.extra
             .insert("lengthscales".into(), json!(model.lengthscales_original()));
         self.extra
-            .insert("acquisition".into(), json!(refined[best].1));
+            .insert("acquisition".into(), json!(refined[best].value));
         self.extra
             .insert("grid_programs_solved".into(), json!(grid_solves));
         self.extra
             .insert("refine_programs".into(), json!(refine_solves));
         self.cost.acq_seconds += start.elapsed().as_secs_f64();
-        let x = ctx.domain.from_unit(&refined[best].0);
+        let x = ctx.domain.from_unit(&refined[best].x);
         self.last = Some(StepProgram {
             model,
             grid,

@@ -3,12 +3,11 @@
 //! analytic gradient of §7.1 (one pass over the context points per iteration, where central
 //! differences need `2 Dx + 1`).
 
-use rayon::prelude::*;
-
 use super::acquisition::PairAcquisition;
 use crate::acquisition::{Acquisition as _, Bounds, SobolGrid, default_chunk_size};
 use crate::compute::{Engine, EngineError, PairScratch};
-use crate::optim::lbfgsb::{self, LbfgsbOptions};
+use crate::optim::lbfgsb::LbfgsbOptions;
+use crate::optim::{ascend_from_starts, best_ascent};
 
 /// Settings of [`maximize_pairs`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,32 +62,25 @@ pub fn maximize_pairs(
         ..LbfgsbOptions::default()
     };
     let (lo, hi) = (vec![0.0; dim], vec![1.0; dim]);
-    let refined: Vec<PairMaximum> = top
-        .par_iter()
-        .map(|&index| {
-            let mut scratch = PairScratch::default();
-            let objective = |u: &[f64]| {
-                let (value, gradient) = differentiable.value_gradient(u, &mut scratch);
-                if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
-                    return Err(EngineError::invalid(format!(
-                        "contextual acquisition: NaN value or gradient at {u:?}"
-                    )));
-                }
-                Ok((-value, gradient.into_iter().map(|g| -g).collect()))
-            };
-            let run = lbfgsb::minimize(objective, &grid.point(index), &lo, &hi, &options)?;
-            Ok(PairMaximum {
-                x: run.x,
-                value: -run.f,
-                evaluations: run.evaluations,
-            })
-        })
-        .collect::<Result<_, EngineError>>()?;
-    let best = refined
-        .iter()
-        .fold(&refined[0], |b, r| if r.value > b.value { r } else { b });
+    let starts: Vec<Vec<f64>> = top.iter().map(|&index| grid.point(index)).collect();
+    let differentiable = &differentiable;
+    let ascents = ascend_from_starts(&starts, &lo, &hi, &options, || {
+        let mut scratch = PairScratch::default();
+        move |u: &[f64]| {
+            let (value, gradient) = differentiable.value_gradient(u, &mut scratch);
+            if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
+                return Err(EngineError::invalid(format!(
+                    "contextual acquisition: NaN value or gradient at {u:?}"
+                )));
+            }
+            Ok((value, gradient))
+        }
+    })?;
+    let best = best_ascent(&ascents)
+        .ok_or_else(|| EngineError::invalid("contextual acquisition: no start to refine"))?;
     Ok(PairMaximum {
-        evaluations: refined.iter().map(|r| r.evaluations).sum(),
-        ..best.clone()
+        x: ascents[best].x.clone(),
+        value: ascents[best].value,
+        evaluations: ascents.iter().map(|a| a.evaluations).sum(),
     })
 }
