@@ -1,11 +1,10 @@
 //! Grid-then-refine maximisation of an acquisition over a box.
 
-use rayon::prelude::*;
-
 use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use crate::compute::{CpuEngine, Engine, EngineError, Points};
-use crate::optim::lbfgsb::{self, LbfgsbOptions, Termination};
+use crate::optim::ascend_from_starts;
+use crate::optim::lbfgsb::{LbfgsbOptions, Termination};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
 /// (`2^21 / d` points), between 1024 and 65536.
@@ -226,30 +225,35 @@ pub fn maximize(
         ftol: config.tolerance,
         ..LbfgsbOptions::default()
     };
-    let starts: Vec<RefinedStart> = top
-        .par_iter()
+    let unit_starts: Vec<Vec<f64>> = top
+        .iter()
         .map(|&index| {
-            let start_x = grid.point(index);
             let mut u0 = vec![0.0; dim];
-            bounds.to_unit(&start_x, &mut u0);
-            let objective = |u: &[f64]| {
-                fd_value_gradient(acquisition, refine_engine, bounds, config.fd_step, u)
-            };
-            let run = lbfgsb::minimize(objective, &u0, &unit_lo, &unit_hi, &options)?;
+            bounds.to_unit(&grid.point(index), &mut u0);
+            u0
+        })
+        .collect();
+    let ascents = ascend_from_starts(&unit_starts, &unit_lo, &unit_hi, &options, || {
+        |u: &[f64]| fd_value_gradient(acquisition, refine_engine, bounds, config.fd_step, u)
+    })?;
+    let starts: Vec<RefinedStart> = top
+        .iter()
+        .zip(ascents)
+        .map(|(&index, ascent)| {
             let mut x = vec![0.0; dim];
-            bounds.from_unit(&run.x, &mut x);
-            Ok(RefinedStart {
+            bounds.from_unit(&ascent.x, &mut x);
+            RefinedStart {
                 grid_index: index,
-                start_x,
+                start_x: grid.point(index),
                 start_value: values[index],
                 x,
-                value: -run.f,
-                iterations: run.iterations,
-                evaluations: run.evaluations,
-                termination: run.termination,
-            })
+                value: ascent.value,
+                iterations: ascent.iterations,
+                evaluations: ascent.evaluations,
+                termination: ascent.termination,
+            }
         })
-        .collect::<Result<_, EngineError>>()?;
+        .collect();
     for s in &starts {
         counts.refine_calls += s.evaluations;
         counts.refine_points += s.evaluations * (2 * dim + 1);
@@ -269,7 +273,7 @@ pub fn maximize(
     })
 }
 
-/// `−a(u)` and its central-difference gradient in unit coordinates, from one engine call of
+/// `a(u)` and its central-difference gradient in unit coordinates, from one engine call of
 /// `2d + 1` points. Non-finite differences (next to a `−∞` value) count as 0.
 fn fd_value_gradient(
     acquisition: &dyn Acquisition,
@@ -314,12 +318,12 @@ fn fd_value_gradient(
     let grad = (0..dim)
         .map(|i| {
             let g = if spans[i] > 0.0 {
-                -(v[2 * i + 2] - v[2 * i + 1]) / spans[i]
+                (v[2 * i + 2] - v[2 * i + 1]) / spans[i]
             } else {
                 0.0
             };
             if g.is_finite() { g } else { 0.0 }
         })
         .collect();
-    Ok((-v[0], grad))
+    Ok((v[0], grad))
 }
