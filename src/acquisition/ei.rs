@@ -78,7 +78,7 @@ impl PosteriorAcquisition for ExpectedImprovement {
 }
 
 /// `ln EI` for **maximisation** (see [`ExpectedImprovement`]): `ln σ + ln h(z)`, with `ln h`
-/// from [`super::log_h`] (direct for `z ≥ −2`, Laplace's continued fraction for the Mills ratio
+/// from [`crate::stats::log_h`] (direct for `z ≥ −2`, Laplace's continued fraction for the Mills ratio
 /// below, i.e. the asymptote `−z²/2 − ln √(2π) − 2 ln|z|` made exact). It is finite for every
 /// finite mean and variance with the default floor: where `z²/2` overflows f64 the value
 /// saturates at `−f64::MAX`. Only `min_variance = 0` with a zero variance and `μ ≤ best` gives

@@ -7,7 +7,7 @@
 //!   [`PosteriorMean`];
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
-//!   ([`lbfgsb::minimize`]) on finite-difference gradients.
+//!   ([`crate::optim::lbfgsb::minimize`]) on finite-difference gradients.
 //!
 //! **Everything maximises.** For a minimisation problem the caller negates the targets before
 //! fitting (and the incumbent of EI), so that "larger acquisition is better" always holds.

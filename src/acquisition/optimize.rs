@@ -144,7 +144,7 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
 ///    of coordinates plus one value per grid point (2^20 × 256 takes 16 MiB chunks and 8 MiB of
 ///    values);
 /// 2. keeps the `top_k` largest with [`Engine::top_k`] (ties to the lowest grid index);
-/// 3. refines each start (in parallel) with [`lbfgsb::minimize`] on `−acquisition` in the
+/// 3. refines each start (in parallel) with [`crate::optim::lbfgsb::minimize`] on `−acquisition` in the
 ///    unit-cube coordinates of the box, with central-difference gradients: one engine call of
 ///    `2d + 1` points (`x`, then `x ∓ h e_i` per coordinate, clipped to the box, one-sided at a
 ///    bound) per gradient, on the engine chosen by `config.refine_device`;

@@ -100,7 +100,7 @@ impl RunSpec {
 
     /// The trace's file name inside the sweep's `runs/` directory: index, algorithm, problem and
     /// replicate, with characters outside `[A-Za-z0-9._=-]` replaced by `_`. Names longer than
-    /// [`MAX_NAME`] characters are cut and end in a hash of the run key instead, so that long
+    /// `MAX_NAME` characters are cut and end in a hash of the run key instead, so that long
     /// parameter grids stay within file-system limits and names stay unique.
     pub fn trace_file(&self) -> String {
         let raw = format!(

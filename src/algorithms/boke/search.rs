@@ -25,7 +25,7 @@ pub trait Surface: Sync {
     fn value_gradient(&self, u: &[f64]) -> Result<(f64, Vec<f64>), EngineError>;
 }
 
-/// Settings of [`maximize`].
+/// Settings of `maximize`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchConfig {
     /// Global uniform candidates; `None`: `1000 · d`.

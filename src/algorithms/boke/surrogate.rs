@@ -142,7 +142,7 @@ impl<'a> KrSurrogate<'a> {
     }
 }
 
-/// `σ̂ = exp(−½ ln W)`, with `ln σ̂` clamped at [`MAX_LOG_SIGMA`]; `+∞` where `W = 0`.
+/// `σ̂ = exp(−½ ln W)`, with `ln σ̂` clamped at `MAX_LOG_SIGMA`; `+∞` where `W = 0`.
 pub fn exploration(log_weight_sum: f64) -> f64 {
     if log_weight_sum == f64::NEG_INFINITY {
         f64::INFINITY

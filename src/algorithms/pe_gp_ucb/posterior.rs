@@ -8,7 +8,7 @@
 //!   candidates), so a step costs `O((G + P) n N)` and the Cholesky factor itself is never
 //!   stored. The log evidence accumulates prequentially.
 //! - [`PosteriorPath::Engine`], the reference: every step refactorises each prior's GP from
-//!   scratch ([`GpState`] on `(x, t)` inputs with the [`TimeDecay`](crate::model::TimeDecay)
+//!   scratch ([`GpState`] on `(x, t)` inputs with the [`TimeDecay`]
 //!   kernel) and evaluates all priors in one batched engine call ([`Engine::posterior_batch`]).
 //!   It needs each group's stationary kernel, so it serves the toy and tests, not Intel's
 //!   empirical covariances.

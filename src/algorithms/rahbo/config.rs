@@ -26,7 +26,7 @@ pub enum ObjectiveNoise {
     UcbVarOverK,
     /// `max(ŝ², ϱ_²)/k`.
     SampleVarOverK,
-    /// `max(ŝ², ϱ_²)` ([R]).
+    /// `max(ŝ², ϱ_²)` (\[R\]).
     SampleVar,
 }
 
@@ -67,7 +67,7 @@ pub enum ReportRule {
 /// How `β_t` and `β^var_t` are chosen (§2.5).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BetaMode {
-    /// Constant multipliers of `σ` (2 in the paper's text, √2 in [R], P1).
+    /// Constant multipliers of `σ` (2 in the paper's text, √2 in \[R\], P1).
     Constant { f: f64, var: f64 },
     /// Lemma 1 from the data, with `δ/2` per GP (P11) and RKHS-norm bounds.
     Theory {
@@ -94,7 +94,7 @@ pub struct Settings {
     pub rho2_max: Option<f64>,
     /// `ϱ_²`; `None`: `1e-6·max(1, var(m̂))` (P4).
     pub rho2_min: Option<f64>,
-    /// Floor of the plug-in `ρ̃² = max(μ^var, floor)` of RAHBO-US (P19; [R]: 0.02).
+    /// Floor of the plug-in `ρ̃² = max(μ^var, floor)` of RAHBO-US (P19; \[R\]: 0.02).
     pub plugin_floor: f64,
     pub clamp_lcb_var: bool,
     pub report: ReportRule,

@@ -33,9 +33,9 @@ pub fn log_theta(kernel: &Kernel, noise: f64) -> Vec<f64> {
 }
 
 /// The log posterior density of `φ = ln θ` on `(x, z)` (zero prior mean): the log marginal
-/// likelihood ([`crate::model::likelihood`], the one every fit uses) plus the priors as densities
-/// of `ln h` (Jacobian included, [`Priors::uhe_bo`]), `−∞` where `K + σ_n² I` does not
-/// factorise without jitter. This is the target the MCMC baseline samples.
+/// likelihood (that of [`crate::model::log_marginal_likelihood`], the one every fit uses) plus
+/// the priors as densities of `ln h` (Jacobian included, [`Priors::uhe_bo`]), `−∞` where
+/// `K + σ_n² I` does not factorise without jitter. This is the target the MCMC baseline samples.
 pub fn log_posterior(x: &Points, z: &[f64], phi: &[f64], priors: &Priors) -> f64 {
     let Ok((kernel, noise)) = theta_from_log(phi) else {
         return f64::NEG_INFINITY;
@@ -79,7 +79,7 @@ pub fn cap_lengthscales(kernel: &Kernel, cap: f64) -> Result<Kernel, EngineError
     Kernel::new(kernel.kind(), ls, kernel.signal_variance())
 }
 
-/// A-GP-UCB's lengthscale divisor (**[PROPOSAL]** resolving `specs/uhe-bo.md` §2.4 and A18:
+/// A-GP-UCB's lengthscale divisor (**\[PROPOSAL\]** resolving `specs/uhe-bo.md` §2.4 and A18:
 /// p(t) = t^exponent, `h(t)` by grid search on a one-step-prediction criterion, `g = h`).
 ///
 /// * `h(t)`: the smallest factor `h = ratio^k` (`k = 0, 1, …`) under which the GP on all data but

@@ -84,7 +84,7 @@ pub enum FitData {
 }
 
 /// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: the name of a
-/// [`ThetaEstimator`](estimators::ThetaEstimator) implementation.
+/// `ThetaEstimator` implementation (`uhe_bo/estimators.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Estimator {
     /// One MAP (or ML-II) estimate.

@@ -1,7 +1,7 @@
 //! Problems with an uncontrollable continuous context (`specs/sbo-drbo-kde.md` §4.2–4.3): the
 //! learner picks `x`, the environment draws `c ~ p` (clipped to `[0, 1]^Dc`), the learner observes
 //! `c` and `f(x, c)`. The objective of interest is `F(x) = E_c f(x, c)`, computed by quadrature
-//! ([`objectives`] documents how, and the error), and the optimum is `F` maximised with the same
+//! (the `objectives` module documents how, and the error), and the optimum is `F` maximised with the same
 //! estimator (bounded L-BFGS from the literature's optimiser), so that regret is never biased by a
 //! constant computed another way (spec pitfall P17).
 

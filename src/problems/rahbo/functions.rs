@@ -22,7 +22,7 @@ pub(super) fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// `f(x) = sin(2πx)` on `[0, 2]`, `s(x) = 0.1 + σ_n·sigmoid(30(x − 1))` ([R], §4.2): two equal
+/// `f(x) = sin(2πx)` on `[0, 2]`, `s(x) = 0.1 + σ_n·sigmoid(30(x − 1))` (\[R\], §4.2): two equal
 /// maxima at 0.25 (quiet) and 1.25 (noisy).
 #[derive(Debug)]
 pub struct SineHetero {
@@ -58,7 +58,7 @@ impl HeteroFunction for SineHetero {
 }
 
 /// Negated Branin on `[−5, 10] × [0, 15]` with
-/// `s(x) = (0.2 + σ_n·sigmoid(2(x₁ − 3.2)))·(0.2 + σ_n·sigmoid(2x₂))` ([R], §4.2): of the three
+/// `s(x) = (0.2 + σ_n·sigmoid(2(x₁ − 3.2)))·(0.2 + σ_n·sigmoid(2x₂))` (\[R\], §4.2): of the three
 /// maxima, A = (3π, 2.475) is the noisiest and C = (−π, 12.275) the quietest.
 #[derive(Debug)]
 pub struct BraninHetero {
