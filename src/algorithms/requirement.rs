@@ -56,7 +56,7 @@ impl Requirement {
 
 /// Checks, before a run, that `algorithm` (registered as `name`) can run on `problem`: its
 /// declared requirement, then its own [`Algorithm::prepare`], which checks what only the
-/// algorithm knows (PE-GP-UCB: that the allowed sets lie in its prior set's domain). An
+/// algorithm knows (PE-GP-UCB: that the allowed sets lie in its candidate priors' domain). An
 /// incompatible pair is a configuration error naming both.
 pub fn check_pair(
     name: &str,

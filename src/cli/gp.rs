@@ -86,21 +86,11 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
     let inputs = train.points(0..dim)?;
     let candidates = candidates.points(0..dim)?;
     let posterior = if args.fit == "fixed" {
-        let given = |flag: &str, value: Option<f64>| {
-            value.ok_or_else(|| {
-                CliError::usage(format!(
-                    "{flag} is required with --fit fixed (or fit the hyperparameters: --fit map)"
-                ))
-            })
-        };
-        let lengthscale = args.lengthscale.as_deref().ok_or_else(|| {
-            CliError::usage(
-                "--lengthscale is required with --fit fixed (or fit the hyperparameters: --fit map)",
-            )
-        })?;
+        let lengthscale = required_with_fixed("--lengthscale", args.lengthscale.as_deref())?;
         let lengthscales = values::per_column("--lengthscale", lengthscale, dim, train.file())?;
-        let kernel = Kernel::new(kind, lengthscales, given("--signal-var", args.signal_var)?)?;
-        let noise = Noise::Homoscedastic(given("--noise-var", args.noise_var)?);
+        let signal_var = required_with_fixed("--signal-var", args.signal_var)?;
+        let kernel = Kernel::new(kind, lengthscales, signal_var)?;
+        let noise = Noise::Homoscedastic(required_with_fixed("--noise-var", args.noise_var)?);
         let gp = GpState::fit(inputs, &targets, kernel, &noise, args.mean, 1.0)?;
         warn_jitter(&gp);
         global.engine()?.posterior(&gp, &candidates)?
@@ -116,6 +106,15 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
         &["mean", "std"],
         &[&posterior.mean, &std],
     )
+}
+
+/// The value of `flag`, which `--fit fixed` needs (fitting starts without it).
+fn required_with_fixed<T>(flag: &str, value: Option<T>) -> Result<T, CliError> {
+    value.ok_or_else(|| {
+        CliError::usage(format!(
+            "{flag} is required with --fit fixed (or fit the hyperparameters: --fit map)"
+        ))
+    })
 }
 
 /// Fits the hyperparameters by `args.fit` in normalised units (inputs in the training data's

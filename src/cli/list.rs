@@ -27,7 +27,7 @@ fn write_params(w: &mut dyn Write, params: &[ParamSpec]) -> io::Result<()> {
 }
 
 /// A box as `[lo, hi] × [lo, hi] × …`.
-fn write_box(lower: &[f64], upper: &[f64]) -> String {
+fn box_text(lower: &[f64], upper: &[f64]) -> String {
     lower
         .iter()
         .zip(upper)
@@ -95,11 +95,7 @@ fn write_listing(w: &mut dyn Write) -> io::Result<()> {
             problem.dim(),
             problem.sense().as_str(),
         )?;
-        writeln!(
-            w,
-            "      box: {}",
-            write_box(domain.lower(), domain.upper())
-        )?;
+        writeln!(w, "      box: {}", box_text(domain.lower(), domain.upper()))?;
         write_params(w, entry.parameters)?;
     }
     Ok(())

@@ -308,24 +308,6 @@ fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, Str
     Ok(summary.evals)
 }
 
-/// The device the shards recorded, or `a + b` where they differ (each trace header still names
-/// its own).
-fn shard_devices(shards: &[PathBuf]) -> Result<String, SweepError> {
-    let mut devices: Vec<String> = Vec::new();
-    for dir in shards {
-        let device = Manifest::read(dir)
-            .map_err(|e| {
-                SweepError::Directory(format!("{}: no readable manifest: {e}", dir.display()))
-            })?
-            .device
-            .unwrap_or_else(|| "unrecorded".into());
-        if !devices.contains(&device) {
-            devices.push(device);
-        }
-    }
-    Ok(devices.join(" + "))
-}
-
 /// Combines shard directories of the same config into `out`: the config, the manifest and every
 /// completed trace. Returns the number of completed runs in `out`.
 pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
@@ -335,10 +317,17 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
     let manifest = Manifest::read(first).map_err(|e| {
         SweepError::Directory(format!("{}: no readable manifest: {e}", first.display()))
     })?;
+    // The devices the shards recorded, each once: `a + b` where they differ (each trace header
+    // still names its own).
+    let mut devices: Vec<String> = Vec::new();
     for dir in shards {
         let other = Manifest::read(dir).map_err(|e| {
             SweepError::Directory(format!("{}: no readable manifest: {e}", dir.display()))
         })?;
+        let device = other.device.unwrap_or_else(|| "unrecorded".into());
+        if !devices.contains(&device) {
+            devices.push(device);
+        }
         if other.config_hash != manifest.config_hash {
             return Err(SweepError::Directory(format!(
                 "{} is a sweep of a different config than {} (hash {} ≠ {}); refusing to merge",
@@ -351,13 +340,12 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
     }
     let config_path = first.join(CONFIG_FILE);
     let config_text = std::fs::read_to_string(&config_path).map_err(io(&config_path, "read"))?;
-    let devices = shard_devices(shards)?;
     prepare_directory(
         out,
         &config_text,
         &manifest.config_hash,
         &manifest.runs,
-        &devices,
+        &devices.join(" + "),
         MixedDevices::Allow,
     )?;
     let mut complete = 0;

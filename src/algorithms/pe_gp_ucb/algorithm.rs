@@ -9,7 +9,9 @@ use serde_json::{Map, Value, json};
 
 use super::posterior::{PosteriorPath, PriorPosteriors};
 use super::schedules::{beta, xi};
-use crate::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use crate::algorithms::{
+    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepCost,
+};
 use crate::compute::Engine;
 use crate::model::CandidatePriors;
 use crate::problems::{ParamValue, Problem};
@@ -274,8 +276,8 @@ impl UnknownPriorUcb {
         let Some(set) = ctx.allowed else {
             if let Some(c) = candidates.iter().find(|c| !ctx.domain.contains(c)) {
                 return Err(AlgorithmError::Config(format!(
-                    "the prior set's domain point {c:?} is outside the problem's domain: do the candidate \
-                     priors belong to this problem?"
+                    "the prior set's domain point {c:?} is outside the problem's domain: do \
+                     the candidate priors belong to this problem?"
                 )));
             }
             return Ok(vec![true; candidates.rows()]);
@@ -500,8 +502,9 @@ impl Algorithm for UnknownPriorUcb {
             let priors = problem.candidate_priors().ok_or_else(|| {
                 AlgorithmError::Config(format!(
                     "problem \"{}\" defines no candidate priors (the unknown-prior algorithms \
-                     run on pe-toy, intel-temp-synthetic and intel-temp)",
-                    problem.name()
+                     run on {})",
+                    problem.name(),
+                    Requirement::CandidatePriors.accepted_problems().join(", ")
                 ))
             })?;
             self.install(priors)?;

@@ -19,7 +19,7 @@ pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
 use super::registry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError};
-use crate::params::{ParamKind, ParamSpec, ParamValue, Params};
+use crate::params::{ParamKind, ParamSpec, Params};
 
 /// The parameters every unknown-prior algorithm takes, then `$extra`.
 macro_rules! prior_params {
@@ -91,10 +91,7 @@ fn build(
 
 /// Whether the on/off parameter `name` is declared by this algorithm and on.
 fn flag(params: &Params, name: &str) -> bool {
-    params
-        .to_list()
-        .iter()
-        .any(|(k, v)| k == name && *v == ParamValue::from("true"))
+    params.declares(name) && params.choice(name) == "true"
 }
 
 /// The unknown-prior algorithms of the PE-GP-UCB paper.
