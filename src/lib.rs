@@ -1,23 +1,25 @@
 //! bosweep: a GPU-accelerated batch engine for Bayesian-optimisation research sweeps.
 //!
-//! - [`compute`]: the [`compute::Engine`] trait and its CPU (rayon, f64) and GPU (wgpu) backends.
-//! - [`model`]: kernels, GP factorisation, KDE bandwidths, smoothing kernels.
-//! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
-//! - [`cli`]: the `bosweep` command line, a thin layer over the above.
+//! This crate gathers the workspace's library crates under one name, so that a program can write
+//! `bosweep::compute::Engine` or `bosweep::algorithms::build`; it adds nothing of its own. A
+//! program that wants fewer dependencies (no clap, no plotters) depends on the crate it needs:
+//!
+//! | module | crate | holds |
+//! |---|---|---|
+//! | [`data`], [`stats`], [`optim`], [`io`], [`params`] | `bosweep-core` | point sets and errors, statistics, the multi-start L-BFGS-B ascent, strict CSV input, typed parameters |
+//! | [`model`] | `bosweep-model` | kernels, GP factorisation and fitting, KDE bandwidths, smoothing kernels |
+//! | [`compute`] | `bosweep-engine` | the [`compute::Engine`] trait, its rayon f64 CPU backend and its wgpu GPU backend (feature `gpu`) |
+//! | [`problems`] | `bosweep-problems` | test functions and problem kinds |
+//! | [`algorithms`], [`surrogate`], [`acquisition`] | `bosweep-algorithms` | the papers' algorithms and baselines, engine-backed GP models, acquisition functions and their maximiser |
+//! | [`sweep`], [`report`], [`fuzz`], [`benchmark`] | `bosweep-sweep` | sweep configs, runner, shards and traces; reports; fuzzing; benchmarks |
+//!
+//! The `bosweep` binary (`src/main.rs`, `src/cli/`) is a thin command line over these.
 
-pub mod acquisition;
-pub mod algorithms;
-pub mod benchmark;
-pub mod cli;
-pub mod compute;
-pub mod data;
-pub mod fuzz;
-pub mod io;
-pub mod model;
-pub mod optim;
-pub mod params;
-pub mod problems;
-pub mod report;
-pub mod stats;
-pub mod surrogate;
-pub mod sweep;
+pub use bosweep_algorithms as algorithms;
+pub use bosweep_algorithms::{acquisition, surrogate};
+pub use bosweep_core::{data, io, optim, params, stats};
+pub use bosweep_engine as compute;
+pub use bosweep_model as model;
+pub use bosweep_problems as problems;
+pub use bosweep_sweep as sweep;
+pub use bosweep_sweep::{benchmark, fuzz, report};

@@ -1,7 +1,11 @@
+//! The `bosweep` command line.
+
+mod cli;
+
 fn main() {
     quiet_vulkan_device_select();
     kill_evaluations_on_interrupt();
-    std::process::exit(bosweep::cli::main());
+    std::process::exit(cli::main());
 }
 
 /// External objectives run in process groups of their own, which the terminal's Ctrl-C and a

@@ -1,9 +1,9 @@
 //! `bosweep bench`: throughput of every engine operation on the chosen backend.
 
 use super::output::to_stdout;
-use crate::benchmark::{self, OPERATIONS, Preset};
 use crate::cli::CliError;
-use crate::compute::Engine;
+use bosweep::benchmark::{self, OPERATIONS, Preset};
+use bosweep::compute::Engine;
 
 /// Options of `bosweep bench`.
 #[derive(clap::Args, Debug, Clone)]

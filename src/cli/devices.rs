@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::{CliError, GlobalArgs, output};
-use crate::compute::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
+use bosweep::compute::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
 
 pub fn run(global: &GlobalArgs) -> Result<(), CliError> {
     let adapters = list_adapters();

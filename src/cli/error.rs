@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::data::{Blame, Failure};
+use bosweep::data::{Blame, Failure};
 
 /// A failed command: bad input or usage (exit 2) or a failure while running (exit 1).
 #[derive(Debug)]
@@ -53,10 +53,10 @@ impl<E: Failure> From<E> for CliError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::AlgorithmError;
-    use crate::compute::EngineError;
-    use crate::problems::ProblemError;
-    use crate::sweep::{RunError, SweepError};
+    use bosweep::algorithms::AlgorithmError;
+    use bosweep::compute::EngineError;
+    use bosweep::problems::ProblemError;
+    use bosweep::sweep::{RunError, SweepError};
 
     #[test]
     fn the_blame_of_the_innermost_cause_picks_the_exit_code() {

@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output, values};
-use crate::compute::Points;
-use crate::io::{NumericTable, columns, format_number};
-use crate::model::{FitMode, FitOptions, GpState, Kernel, KernelKind, Noise, NoiseSpec, Priors};
-use crate::surrogate::{GpModel, ModelOptions, OutputTransform};
+use bosweep::compute::Points;
+use bosweep::io::{NumericTable, columns, format_number};
+use bosweep::model::{FitMode, FitOptions, GpState, Kernel, KernelKind, Noise, NoiseSpec, Priors};
+use bosweep::surrogate::{GpModel, ModelOptions, OutputTransform};
 
 /// Gaussian-process commands.
 #[derive(clap::Subcommand, Debug)]

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output, values};
-use crate::io::{NumericTable, columns};
-use crate::model::BandwidthRule;
+use bosweep::io::{NumericTable, columns};
+use bosweep::model::BandwidthRule;
 
 /// Options of `bosweep kde`.
 #[derive(clap::Args, Debug)]

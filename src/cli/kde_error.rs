@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output};
-use crate::model::BandwidthRule;
-use crate::problems::contextual::{KdeErrorRow, TableLaw, kde_error_table};
+use bosweep::model::BandwidthRule;
+use bosweep::problems::contextual::{KdeErrorRow, TableLaw, kde_error_table};
 
 /// Options of `bosweep kde-error`.
 #[derive(clap::Args, Debug)]

@@ -4,10 +4,10 @@ use std::io::{self, Write};
 
 use super::CliError;
 use super::output::to_stdout;
-use crate::algorithms::{self, Requirement};
-use crate::io::format_number;
-use crate::params::{ParamSpec, ParamValue};
-use crate::problems;
+use bosweep::algorithms::{self, Requirement};
+use bosweep::io::format_number;
+use bosweep::params::{ParamSpec, ParamValue};
+use bosweep::problems;
 
 fn write_params(w: &mut dyn Write, params: &[ParamSpec]) -> io::Result<()> {
     for p in params {

@@ -20,7 +20,7 @@ use clap::{Parser, Subcommand};
 
 pub use error::CliError;
 
-use crate::compute::{DeviceChoice, Engine, Precision, select_engine};
+use bosweep::compute::{DeviceChoice, Engine, Precision, select_engine};
 
 /// GPU-accelerated batch engine for Bayesian-optimisation research sweeps.
 #[derive(Parser, Debug)]

@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use crate::cli::CliError;
-use crate::io::{format_number, io_reason};
+use bosweep::io::{format_number, io_reason};
 
 /// Writes equal-length columns under a header as CSV to `out`, or to stdout when `None`. Values
 /// are the shortest text that parses back to the same f64 ([`format_number`]), so nothing is

@@ -4,11 +4,11 @@ use std::path::PathBuf;
 
 use super::output::to_stdout;
 use super::{CliError, GlobalArgs};
-use crate::algorithms;
-use crate::io::{format_number, io_reason};
-use crate::params::ParamValue;
-use crate::problems::{self, Domain, ExternalObjective, Problem, Sense};
-use crate::sweep::{RunConfig, TraceWriter, available_bytes, human_bytes, run};
+use bosweep::algorithms;
+use bosweep::io::{format_number, io_reason};
+use bosweep::params::ParamValue;
+use bosweep::problems::{self, Domain, ExternalObjective, Problem, Sense};
+use bosweep::sweep::{RunConfig, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
-use crate::io::io_reason;
-use crate::report::write_report;
-use crate::sweep::{
+use bosweep::io::io_reason;
+use bosweep::report::write_report;
+use bosweep::sweep::{
     MemoryEstimate, MixedDevices, RunSpec, Shard, SweepConfig, SweepLock, WhenLocked,
     available_bytes, merge, prepare_directory, run_sweep,
 };

@@ -1,4 +1,4 @@
-//! The CPU reference engine against values computed by hand from the formulas in `src/model/`
+//! The CPU reference engine against values computed by hand from the formulas in `crates/model/src/`
 //! and the test values of the specs (`../shared/specs/`).
 use crate::common;
 

@@ -1,0 +1,279 @@
+//! Boxes `[lo, hi]` and seeded, Owen-scrambled Sobol candidate grids in them.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+use sobol_burley::parts::{Int4, hash_int4, owen_scramble_int4_rev, sobol_int4_rev};
+
+use bosweep_engine::{EngineError, Points};
+
+/// The largest dimension a Sobol grid supports (the Joe–Kuo direction numbers of
+/// `sobol_burley`).
+pub const MAX_SOBOL_DIM: usize = 256;
+
+/// Points per independently scrambled block: `sobol_burley` sequences hold at most 2^16 points.
+pub const SOBOL_BLOCK: usize = 1 << 16;
+
+/// The default grid size `min(2^12 · d, 2^20)`.
+pub fn default_grid_size(dim: usize) -> usize {
+    (dim.max(1) << 12).min(1 << 20)
+}
+
+/// An axis-aligned box `Π_i [lo_i, hi_i]` with finite `lo_i ≤ hi_i` (`lo_i = hi_i` fixes a
+/// coordinate, e.g. the time column of a time-varying GP).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bounds {
+    lo: Vec<f64>,
+    hi: Vec<f64>,
+}
+
+impl Bounds {
+    pub fn new(lo: Vec<f64>, hi: Vec<f64>) -> Result<Self, EngineError> {
+        if lo.is_empty() {
+            return Err(EngineError::invalid("bounds: dimension 0"));
+        }
+        if lo.len() != hi.len() {
+            return Err(EngineError::invalid(format!(
+                "bounds: {} lower and {} upper values",
+                lo.len(),
+                hi.len()
+            )));
+        }
+        for (i, (l, h)) in lo.iter().zip(&hi).enumerate() {
+            if !(l.is_finite() && h.is_finite() && l <= h) {
+                return Err(EngineError::invalid(format!(
+                    "bounds: coordinate {i} has [{l}, {h}] (need finite lo <= hi)"
+                )));
+            }
+        }
+        Ok(Self { lo, hi })
+    }
+
+    /// `[lo, hi]^dim`.
+    pub fn cube(lo: f64, hi: f64, dim: usize) -> Result<Self, EngineError> {
+        Self::new(vec![lo; dim], vec![hi; dim])
+    }
+
+    pub fn dim(&self) -> usize {
+        self.lo.len()
+    }
+
+    pub fn lo(&self) -> &[f64] {
+        &self.lo
+    }
+
+    pub fn hi(&self) -> &[f64] {
+        &self.hi
+    }
+
+    pub fn contains(&self, x: &[f64]) -> bool {
+        x.len() == self.dim()
+            && x.iter()
+                .zip(self.lo.iter().zip(&self.hi))
+                .all(|(v, (l, h))| l <= v && v <= h)
+    }
+
+    /// `lo + u ⊙ (hi − lo)` for `u ∈ [0, 1]^d`, clamped into the box against rounding.
+    pub fn from_unit(&self, u: &[f64], out: &mut [f64]) {
+        for (i, (o, u)) in out.iter_mut().zip(u).enumerate() {
+            let (l, h) = (self.lo[i], self.hi[i]);
+            *o = (l + u * (h - l)).clamp(l, h);
+        }
+    }
+
+    /// The inverse of [`Bounds::from_unit`] (0 on fixed coordinates).
+    pub fn to_unit(&self, x: &[f64], out: &mut [f64]) {
+        for (i, (o, x)) in out.iter_mut().zip(x).enumerate() {
+            let w = self.hi[i] - self.lo[i];
+            *o = if w > 0.0 {
+                ((x - self.lo[i]) / w).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+        }
+    }
+}
+
+/// The first `size` points of scrambled Sobol sequences mapped into a box.
+///
+/// Point `i` lies in block `b = i / 2^16` at position `j = i mod 2^16`: it is point number
+/// `j ⊕ (j >> 1)` (Gray-code order, Antonov–Saleev) of the Sobol sequence with the Joe–Kuo
+/// direction numbers of `sobol_burley`, Owen-scrambled by `sobol_burley`'s hash-based scramble
+/// (Burley 2020) with a scramble seed derived from the grid's seed and `b`. So a grid is
+/// reproducible per seed, any point can be regenerated from its index, and consecutive points
+/// cost one XOR per coordinate before scrambling. Blocks are independent randomisations
+/// (`sobol_burley` sequences hold 2^16 points). Within a block every power-of-two prefix keeps
+/// the Sobol net property: `2^m` points stratify every 1-D projection into `2^m` equal cells, and
+/// the first two coordinates into every `2^a × 2^b` grid with `a + b = m`. Coordinates come
+/// out as f32, on a lattice of spacing `2^−23` of the box width; refinement removes that limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SobolGrid {
+    bounds: Bounds,
+    size: usize,
+    seed: u64,
+}
+
+/// SplitMix64's finaliser: decorrelates the (seed, block) pair into a 32-bit scramble seed.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Bits of a Sobol index in one block.
+const BLOCK_BITS: usize = 16;
+
+/// The direction vectors (bit-reversed, four dimensions at a time) of every dimension set:
+/// `directions()[set][k]` is the Sobol integer of index `2^k`.
+fn directions() -> &'static [[[u32; 4]; BLOCK_BITS]] {
+    static DIRECTIONS: OnceLock<Vec<[[u32; 4]; BLOCK_BITS]>> = OnceLock::new();
+    DIRECTIONS.get_or_init(|| {
+        (0..MAX_SOBOL_DIM as u32 / 4)
+            .map(|set| {
+                std::array::from_fn(|k| sobol_int4_rev((1u32 << k).reverse_bits(), set).into())
+            })
+            .collect()
+    })
+}
+
+/// Gray code of `j`.
+fn gray(j: usize) -> usize {
+    j ^ (j >> 1)
+}
+
+impl SobolGrid {
+    /// `size ≥ 1` points in `bounds` (dimension at most [`MAX_SOBOL_DIM`], size at most 2^32).
+    pub fn new(bounds: Bounds, size: usize, seed: u64) -> Result<Self, EngineError> {
+        if bounds.dim() > MAX_SOBOL_DIM {
+            return Err(EngineError::invalid(format!(
+                "Sobol grid: dimension {} exceeds the maximum {MAX_SOBOL_DIM}",
+                bounds.dim()
+            )));
+        }
+        if size == 0 || size as u64 > 1 << 32 {
+            return Err(EngineError::invalid(format!(
+                "Sobol grid: size {size} (must lie in 1..=2^32)"
+            )));
+        }
+        Ok(Self { bounds, size, seed })
+    }
+
+    pub fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    pub fn dim(&self) -> usize {
+        self.bounds.dim()
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The Owen-scramble keys of block `block`, one per dimension set (as `sample_4d` derives
+    /// them from a 32-bit seed).
+    fn scrambles(&self, block: usize) -> Vec<Int4> {
+        let seed = (mix(self.seed ^ mix(block as u64)) >> 32) as u32;
+        let seed: Int4 = [seed.wrapping_mul(0x9c8f_2d3b); 4].into();
+        let keys: Int4 = [0x912f_69ba, 0x174f_18ab, 0x691e_72ca, 0xb40c_c1b8].into();
+        (0..self.dim().div_ceil(4) as u32)
+            .map(|set| hash_int4(seed ^ [set; 4].into() ^ keys))
+            .collect()
+    }
+
+    /// The unscrambled Sobol integers of index `g` (< 2^16), one `Int4` per dimension set.
+    fn sobol_state(&self, g: usize, state: &mut [Int4]) {
+        for (set, st) in state.iter_mut().enumerate() {
+            let mut acc = Int4::from([0u32; 4]);
+            for (k, dir) in directions()[set].iter().enumerate() {
+                if g >> k & 1 == 1 {
+                    acc ^= (*dir).into();
+                }
+            }
+            *st = acc;
+        }
+    }
+
+    /// Scrambles `state` and maps it into the box.
+    fn emit(&self, state: &[Int4], scrambles: &[Int4], out: &mut [f64]) {
+        let (lo, hi) = (&self.bounds.lo, &self.bounds.hi);
+        for (set, (st, key)) in state.iter().zip(scrambles).enumerate() {
+            let u = owen_scramble_int4_rev(*st, *key)
+                .reverse_bits()
+                .to_f32_norm();
+            for (k, v) in u.iter().enumerate() {
+                let i = 4 * set + k;
+                if i < out.len() {
+                    out[i] = (lo[i] + f64::from(*v) * (hi[i] - lo[i])).clamp(lo[i], hi[i]);
+                }
+            }
+        }
+    }
+
+    /// Writes points `start..start + out.len()/dim` into `out`, stepping the Sobol integers by
+    /// Gray code (one XOR per dimension set and point).
+    fn fill(&self, start: usize, out: &mut [f64]) {
+        let dim = self.dim();
+        let sets = dim.div_ceil(4);
+        let mut state = vec![Int4::from([0u32; 4]); sets];
+        let mut scrambles = Vec::new();
+        for (r, row) in out.chunks_exact_mut(dim).enumerate() {
+            let index = start + r;
+            let local = index % SOBOL_BLOCK;
+            if r == 0 || local == 0 {
+                scrambles = self.scrambles(index / SOBOL_BLOCK);
+                self.sobol_state(gray(local), &mut state);
+            } else {
+                let dir = &directions()[..sets];
+                let k = local.trailing_zeros() as usize;
+                for (st, d) in state.iter_mut().zip(dir) {
+                    *st ^= d[k].into();
+                }
+            }
+            self.emit(&state, &scrambles, row);
+        }
+    }
+
+    /// Writes point `index` (< size) into `out` (length `dim`).
+    pub fn point_into(&self, index: usize, out: &mut [f64]) {
+        assert!(
+            index < self.size,
+            "Sobol grid index {index} >= size {}",
+            self.size
+        );
+        self.fill(index, out);
+    }
+
+    /// Point `index`.
+    pub fn point(&self, index: usize) -> Vec<f64> {
+        let mut out = vec![0.0; self.dim()];
+        self.point_into(index, &mut out);
+        out
+    }
+
+    /// Points `start..end` (end ≤ size), generated in parallel.
+    pub fn points(&self, start: usize, end: usize) -> Points {
+        assert!(
+            start <= end && end <= self.size,
+            "Sobol grid rows {start}..{end} of {}",
+            self.size
+        );
+        const ROWS_PER_TASK: usize = 1024;
+        let dim = self.dim();
+        let mut data = vec![0.0; (end - start) * dim];
+        data.par_chunks_mut(dim * ROWS_PER_TASK)
+            .enumerate()
+            .for_each(|(c, chunk)| self.fill(start + c * ROWS_PER_TASK, chunk));
+        Points::new(data, dim).expect("Sobol points are finite")
+    }
+
+    /// The whole grid (`size × dim` values: mind the memory for large grids).
+    pub fn all(&self) -> Points {
+        self.points(0, self.size)
+    }
+}

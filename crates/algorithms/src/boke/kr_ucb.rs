@@ -1,0 +1,234 @@
+//! KR-UCB (Yee et al. 2016; `specs/boke.md` §2.10, Algorithm 5): UCB over the *sampled* points
+//! with the NW mean and KDE counts, and progressive widening that adds a point where the data
+//! are thinnest near the UCB choice. Its preprocessing evaluates the t × t kernel matrix.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use serde_json::{Map, Value, json};
+
+use super::data::{LatinHypercube, UnitHistory};
+use super::ikr::{KrSettings, recommend};
+use super::schedules::exploration_scale;
+use super::surrogate::{KrSurrogate, Score, sq_dist};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{Engine, Points};
+use bosweep_model::SmoothingKernel;
+
+/// The progressive-widening constants of KR-UCB.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    /// α: widen once `t^α ≥ #distinct points`.
+    pub alpha: f64,
+    /// τ: the ball is `{u : k(u, x̃; h) > τ}`, radius `ρ = h √(2 ln(1/τ))` for the Gaussian.
+    pub tau: f64,
+    /// C / ς_t: the UCB weight is `C = c_multiplier · κ · sd(y)`.
+    pub c_multiplier: f64,
+    /// Ball candidates per dimension.
+    pub ball_points_per_dim: usize,
+    /// Projected-gradient steps that refine the best ball candidate (Gaussian kernel).
+    pub refine_steps: usize,
+}
+
+pub struct KrUcb {
+    params: Params,
+    settings: KrSettings,
+    widening: Widening,
+    design: LatinHypercube,
+    history: UnitHistory,
+    cost: StepCost,
+    extra: Map<String, Value>,
+}
+
+impl KrUcb {
+    pub fn new(params: Params, settings: KrSettings, widening: Widening) -> Self {
+        Self {
+            design: LatinHypercube::new(params.integer("lhs_init")),
+            params,
+            settings,
+            widening,
+            history: UnitHistory::default(),
+            cost: StepCost::default(),
+            extra: Map::new(),
+        }
+    }
+
+    /// Number of distinct observed points (exact equality of coordinates).
+    fn distinct(&self) -> usize {
+        let raw = self.history.raw();
+        (0..raw.len())
+            .map(|i| raw.x(i).iter().map(|v| v.to_bits()).collect::<Vec<u64>>())
+            .collect::<HashSet<_>>()
+            .len()
+    }
+}
+
+/// `n` points uniform in the ball of radius `rho` around `centre`, clipped to the unit cube
+/// (clipping moves each coordinate towards the centre, so the points stay in the ball).
+fn ball_points(centre: &[f64], rho: f64, n: usize, rng: &mut ChaCha8Rng) -> Vec<f64> {
+    let dim = centre.len();
+    let mut out = Vec::with_capacity(n * dim);
+    for _ in 0..n {
+        let direction: Vec<f64> = (0..dim).map(|_| rng.sample(StandardNormal)).collect();
+        let norm = direction
+            .iter()
+            .map(|v| v * v)
+            .sum::<f64>()
+            .sqrt()
+            .max(1e-300);
+        let radius = rho * rng.random::<f64>().powf(1.0 / dim as f64);
+        out.extend(
+            centre
+                .iter()
+                .zip(&direction)
+                .map(|(c, v)| (c + radius * v / norm).clamp(0.0, 1.0)),
+        );
+    }
+    out
+}
+
+/// `ln Σ_j W_j` from the `ln W_j` (each ≥ 0: every sampled point weighs 1 at itself).
+fn log_sum_exp(logs: &[f64]) -> f64 {
+    let top = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    top + logs.iter().map(|l| (l - top).exp()).sum::<f64>().ln()
+}
+
+/// Projects `u` onto the ball of radius `rho` around `centre`, then into the unit cube.
+fn project(u: &mut [f64], centre: &[f64], rho: f64) {
+    let dist = sq_dist(u, centre).sqrt();
+    if dist > rho {
+        for (v, c) in u.iter_mut().zip(centre) {
+            *v = c + (*v - c) * rho / dist;
+        }
+    }
+    u.iter_mut().for_each(|v| *v = v.clamp(0.0, 1.0));
+}
+
+impl Algorithm for KrUcb {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        let start = Instant::now();
+        if ctx.allowed.is_some() {
+            return Err(AlgorithmError::Config(
+                "kr-ucb searches the whole box; problems with a finite allowed set are not supported".into(),
+            ));
+        }
+        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
+            self.extra = Map::new();
+            self.extra.insert("design".into(), json!("lhs"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
+        self.history.sync(ctx.domain);
+        let data = self.history.units()?;
+        let t = data.rows();
+        if t == 0 {
+            return Err(AlgorithmError::Config(
+                "kr-ucb needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)".into(),
+            ));
+        }
+        let ys = self.history.ys().to_vec();
+        let h = self.settings.bandwidth.bandwidth(&data);
+        let c = self.widening.c_multiplier * exploration_scale(&ys, self.settings.kappa);
+        // Preprocessing: m_t and W_t at every sampled point (t² kernel terms).
+        let at_data = ctx
+            .engine
+            .kernel_regression(&data, &ys, self.settings.kernel, h, &data)?;
+        let log_total = log_sum_exp(&at_data.log_weight_sum);
+        let scores: Vec<f64> = at_data
+            .mean
+            .iter()
+            .zip(&at_data.log_weight_sum)
+            .map(|(m, log_w)| m + c * (log_total * (-log_w).exp()).sqrt())
+            .collect();
+        let chosen = ctx.engine.argmax(&scores)?;
+        let distinct = self.distinct();
+        let mut kernel_evaluations = t * t;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+
+        let start = Instant::now();
+        self.extra = Map::new();
+        let widen = (t as f64).powf(self.widening.alpha) >= distinct as f64;
+        let x = if !widen {
+            self.history.raw().x(chosen).to_vec()
+        } else {
+            let centre = data.row(chosen).to_vec();
+            let rho = h * (2.0 * (1.0 / self.widening.tau).ln()).sqrt();
+            let n = self.widening.ball_points_per_dim * data.dim();
+            let ball = Points::new(ball_points(&centre, rho, n, ctx.rng), data.dim())?;
+            let surrogate = KrSurrogate::new(&data, &ys, self.settings.kernel, h);
+            let density: Vec<f64> = surrogate
+                .evaluate(ctx.engine, &ball, Score::Density)?
+                .into_iter()
+                .map(|e| e.score)
+                .collect();
+            kernel_evaluations += n * t;
+            let best = ctx.engine.argmax(&density)?;
+            let mut u = ball.row(best).to_vec();
+            let mut value = density[best];
+            let ball_best = value;
+            if self.settings.kernel == SmoothingKernel::Gaussian && value.is_finite() {
+                let mut step = rho / 4.0;
+                for _ in 0..self.widening.refine_steps {
+                    let (_, gradient) = surrogate.score_gradient(&u, Score::Density);
+                    kernel_evaluations += t;
+                    let norm = gradient.iter().map(|g| g * g).sum::<f64>().sqrt();
+                    if norm == 0.0 || step < 1e-12 {
+                        break;
+                    }
+                    let mut next: Vec<f64> = u
+                        .iter()
+                        .zip(&gradient)
+                        .map(|(v, g)| v + step * g / norm)
+                        .collect();
+                    project(&mut next, &centre, rho);
+                    let (next_value, _) = surrogate.score_gradient(&next, Score::Density);
+                    kernel_evaluations += t;
+                    if next_value > value {
+                        u = next;
+                        value = next_value;
+                    } else {
+                        step /= 2.0;
+                    }
+                }
+            }
+            self.extra
+                .insert("centre".into(), json!(self.history.raw().x(chosen)));
+            self.extra.insert("rho".into(), json!(rho));
+            self.extra.insert("log_w".into(), json!(-value));
+            self.extra
+                .insert("ball_min_log_w".into(), json!(-ball_best));
+            ctx.domain.from_unit(&u)
+        };
+        self.extra.insert("widened".into(), json!(widen));
+        self.extra.insert("distinct".into(), json!(distinct));
+        self.extra.insert("bandwidth".into(), json!(h));
+        self.extra
+            .insert("kernel_evaluations".into(), json!(kernel_evaluations));
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        Ok(())
+    }
+
+    fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        recommend(&mut self.history, &self.settings, engine)
+    }
+
+    fn take_cost(&mut self) -> StepCost {
+        std::mem::take(&mut self.cost)
+    }
+
+    fn extra(&self) -> Map<String, Value> {
+        self.extra.clone()
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+}

@@ -1,0 +1,282 @@
+//! GP-based BO baselines: a GP fitted to all data at every step (inputs normalised to the unit
+//! cube, outputs standardised), and an acquisition maximised on a Sobol grid with L-BFGS
+//! refinement, or over the allowed set when the problem gives one.
+
+use std::time::Instant;
+
+use rand::RngExt;
+use serde_json::{Map, Value, json};
+
+use super::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+};
+use crate::acquisition::{
+    Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
+    PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
+};
+use crate::surrogate::{GpModel, ModelOptions};
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{Engine, Points};
+use bosweep_model::{
+    Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
+};
+
+/// The acquisition a [`GpBo`] maximises.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Acquisition {
+    /// `μ + κ σ` with a constant multiplier κ (`ucb_multiplier`; κ = √β in the
+    /// square-root convention).
+    UcbMultiplier(f64),
+    /// `μ + √β_t σ` with Srinivas et al.'s finite-domain schedule
+    /// `β_t = 2 ln(|D| t² π² / (6δ))`, `|D|` the candidate-grid size.
+    UcbSrinivas { delta: f64 },
+    /// Expected improvement over the best observed value, maximised as log EI (same arg-max,
+    /// finite where EI underflows).
+    ExpectedImprovement,
+}
+
+/// How [`GpBo`] chooses its hyperparameters at every step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FitChoice {
+    /// ML-II.
+    Mle,
+    /// MAP with BoTorch's Gamma priors ([`Priors::botorch`]).
+    Map,
+    /// MAP with BoTorch's dimension-scaled priors ([`Priors::botorch_dimension_scaled`]).
+    MapDimensionScaled,
+    /// The initial values, unchanged.
+    Fixed,
+}
+
+/// GP-UCB or EI with hyperparameters refitted at every step.
+pub struct GpBo {
+    params: Params,
+    kind: KernelKind,
+    initial_lengthscale: f64,
+    initial_signal_variance: f64,
+    initial_noise_variance: f64,
+    min_noise_variance: f64,
+    fit: FitChoice,
+    acquisition: Acquisition,
+    maximize: MaximizeConfig,
+    history: History,
+    model: Option<GpModel>,
+    cost: StepCost,
+    extra: Map<String, Value>,
+}
+
+impl GpBo {
+    /// Builds the algorithm from its checked parameters (see the registry for their meaning).
+    pub fn new(params: Params, acquisition: Acquisition) -> Result<Self, AlgorithmError> {
+        let kind = KernelKind::parse(params.choice("kernel"), params.number("rq_alpha"))
+            .ok_or_else(|| AlgorithmError::Config("unknown kernel".into()))?;
+        let fit = match params.choice("fit") {
+            "map" => FitChoice::Map,
+            "map-dsp" => FitChoice::MapDimensionScaled,
+            "fixed" => FitChoice::Fixed,
+            _ => FitChoice::Mle,
+        };
+        let maximize = MaximizeConfig {
+            grid_size: match params.integer("grid_size") {
+                0 => None,
+                n => Some(n),
+            },
+            top_k: params.integer("top_k"),
+            refine: params.choice("refine") == "true",
+            max_iters: params.integer("max_iters"),
+            ..MaximizeConfig::default()
+        };
+        Ok(Self {
+            kind,
+            initial_lengthscale: params.number("lengthscale"),
+            initial_signal_variance: params.number("signal_var"),
+            initial_noise_variance: params.number("noise_var"),
+            min_noise_variance: params.number("min_noise_var"),
+            params,
+            fit,
+            acquisition,
+            maximize,
+            history: History::default(),
+            model: None,
+            cost: StepCost::default(),
+            extra: Map::new(),
+        })
+    }
+
+    fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
+        let dim = ctx.domain.dim();
+        let kernel = Kernel::new(
+            self.kind,
+            vec![self.initial_lengthscale; dim],
+            self.initial_signal_variance,
+        )?;
+        let ys = self.history.ys();
+        let constant = ys.iter().all(|y| *y == ys[0]);
+        let mut fit = self.fit_options(dim);
+        fit.seed = ctx.rng.random();
+        if constant {
+            // The likelihood of constant targets grows without bound as the variances shrink:
+            // keep the given hyperparameters until the data vary.
+            fit.mode = FitMode::Fixed;
+        }
+        let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?.with_fit(fit);
+        Ok(GpModel::fit(&self.history.points()?, ys, kernel, &options)?)
+    }
+
+    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
+    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
+    /// keeps noise-free problems from being located precisely (README, "The default fit").
+    fn fit_options(&self, dim: usize) -> FitOptions {
+        let defaults = FitOptions::default();
+        let base = FitOptions {
+            noise: NoiseSpec::Fitted {
+                initial: self.initial_noise_variance,
+            },
+            noise_bounds: HyperBounds::new(self.min_noise_variance, defaults.noise_bounds.upper),
+            ..defaults
+        };
+        match self.fit {
+            FitChoice::Mle => base,
+            FitChoice::Fixed => FitOptions {
+                mode: FitMode::Fixed,
+                ..base
+            },
+            FitChoice::Map => FitOptions {
+                mode: FitMode::Map {
+                    priors: Priors::botorch(),
+                },
+                ..base
+            },
+            FitChoice::MapDimensionScaled => FitOptions {
+                mode: FitMode::Map {
+                    priors: Priors::botorch_dimension_scaled(dim),
+                },
+                // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
+                lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
+                ..base
+            },
+        }
+    }
+
+    /// Maximises `rule` over the allowed set, or over the unit cube then mapped to the box.
+    fn maximize_rule<R: PosteriorAcquisition>(
+        &self,
+        model: &GpModel,
+        rule: R,
+        ctx: &mut AskContext<'_>,
+    ) -> Result<Vec<f64>, AlgorithmError> {
+        let acquisition = GpAcquisition::new(model.state(), rule);
+        match ctx.allowed {
+            Some(set) => {
+                let values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
+                Ok(set.row(ctx.engine.argmax(&values)?).to_vec())
+            }
+            None => {
+                let config = MaximizeConfig {
+                    seed: ctx.rng.random(),
+                    ..self.maximize.clone()
+                };
+                let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
+                let best = maximize(&acquisition, ctx.engine, &unit, &config)?;
+                Ok(ctx.domain.from_unit(&best.x))
+            }
+        }
+    }
+}
+
+impl Algorithm for GpBo {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        let start = Instant::now();
+        let model = self.fit_model(ctx)?;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+
+        let start = Instant::now();
+        self.extra = Map::new();
+        self.extra
+            .insert("lengthscales".into(), json!(model.lengthscales_original()));
+        let x = match self.acquisition {
+            Acquisition::UcbMultiplier(kappa) => {
+                self.extra.insert("ucb_multiplier".into(), json!(kappa));
+                self.maximize_rule(&model, UpperConfidenceBound::with_multiplier(kappa)?, ctx)?
+            }
+            Acquisition::UcbSrinivas { delta } => {
+                let domain_size = match ctx.allowed {
+                    Some(set) => set.rows(),
+                    None => self
+                        .maximize
+                        .grid_size
+                        .unwrap_or_else(|| default_grid_size(ctx.domain.dim())),
+                };
+                let schedule = BetaSchedule::Finite {
+                    domain_size: domain_size as f64,
+                    delta,
+                };
+                let ucb = UpperConfidenceBound::with_schedule(&schedule, ctx.t as u64)?;
+                self.extra
+                    .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
+                self.maximize_rule(&model, ucb, ctx)?
+            }
+            Acquisition::ExpectedImprovement => {
+                let output = model.output_transform();
+                let best = self
+                    .history
+                    .ys()
+                    .iter()
+                    .copied()
+                    .fold(f64::NEG_INFINITY, f64::max);
+                self.extra.insert("best_f".into(), json!(best));
+                self.maximize_rule(
+                    &model,
+                    LogExpectedImprovement::new(output.forward(best))?,
+                    ctx,
+                )?
+            }
+        };
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.model = Some(model);
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// Records the observation and conditions the last fitted model on it (O(n²), same
+    /// hyperparameters), so that the recommendation sees every observation, the newest included.
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        if let Some(model) = &mut self.model {
+            model.append(feedback.x, feedback.y, None)?;
+        }
+        Ok(())
+    }
+
+    /// The observed point of largest posterior mean under the latest hyperparameters, conditioned
+    /// on every observation (the best observed point before any model exists).
+    fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        match &self.model {
+            Some(model) => {
+                let observed: Points = self.history.points()?;
+                let best = engine.argmax(&model.predict(engine, &observed)?.mean)?;
+                Ok(self.history.x(best).to_vec())
+            }
+            None => Ok(self.history.best_x()),
+        }
+    }
+
+    fn take_cost(&mut self) -> StepCost {
+        std::mem::take(&mut self.cost)
+    }
+
+    fn extra(&self) -> Map<String, Value> {
+        self.extra.clone()
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let grid = self
+            .maximize
+            .grid_size
+            .unwrap_or_else(|| default_grid_size(dim));
+        gp_memory_bytes(budget, dim, grid)
+    }
+}

@@ -1,0 +1,196 @@
+//! Optimisation algorithms in ask/tell form, so that the runner treats every paper's algorithm
+//! alike: repeated evaluations, observed contexts and time-varying allowed sets pass through
+//! [`AskContext`], [`Proposal`] and [`Feedback`] without special cases.
+//!
+//! Algorithms maximise: the runner hands them values already converted with
+//! [`Sense::to_maximization`](bosweep_problems::Sense::to_maximization), and
+//! proposals and recommendations are points in the problem's own coordinates.
+
+pub mod acquisition;
+pub mod boke;
+pub mod contextual;
+mod exp3;
+mod gp_bo;
+pub mod pe_gp_ucb;
+pub mod rahbo;
+mod random;
+mod registry;
+mod requirement;
+pub mod surrogate;
+mod uhe_bo;
+
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value};
+
+pub use exp3::{Exp3, exp3_gamma};
+pub use gp_bo::{Acquisition, GpBo};
+pub use rahbo::Rahbo;
+pub use random::RandomSearch;
+pub use registry::{AlgorithmEntry, build, find, registry};
+pub use requirement::{Requirement, check_pair};
+pub use uhe_bo::{
+    ArmRule, AveragedUcb, Estimator, FitData, PairedExp3, ProbabilityOfImprovement, UheBo,
+    adaptive_scale, log_posterior, pseudo_labels, theta_from_log, uhe_gamma,
+};
+
+use crate::acquisition::default_grid_size;
+use bosweep_core::data::{Blame, Failure};
+use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_problems::{Domain, ParamValue, Problem};
+
+/// What an algorithm sees when asked for its next point.
+pub struct AskContext<'a> {
+    pub engine: &'a dyn Engine,
+    pub domain: &'a Domain,
+    /// The finite set of allowed points at this step, if the problem restricts the domain.
+    pub allowed: Option<&'a Points>,
+    /// 1-based index of the step being chosen.
+    pub t: usize,
+    pub rng: &'a mut ChaCha8Rng,
+}
+
+/// The next point to evaluate and how many repeated evaluations to spend on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    pub x: Vec<f64>,
+    pub repeats: usize,
+}
+
+/// An evaluated step, in the maximisation sense.
+#[derive(Clone, Copy, Debug)]
+pub struct Feedback<'a> {
+    pub x: &'a [f64],
+    /// Mean of the repeats, negated for minimisation problems.
+    pub y: f64,
+    pub repeats: &'a [f64],
+    pub context: Option<&'a [f64]>,
+    pub t: usize,
+}
+
+/// Wall seconds spent since the last [`Algorithm::take_cost`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepCost {
+    pub model_seconds: f64,
+    pub acq_seconds: f64,
+}
+
+/// Why an algorithm could not propose a point.
+#[derive(Debug, thiserror::Error)]
+pub enum AlgorithmError {
+    /// The algorithm's configuration is invalid.
+    #[error("{0}")]
+    Config(String),
+    /// The engine failed while running. Inputs the engine refuses mid-run are the algorithm's
+    /// doing, not the user's, so this is a failure while running whatever the engine's cause.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+impl Failure for AlgorithmError {
+    fn blame(&self) -> Blame {
+        match self {
+            Self::Config(_) => Blame::Input,
+            Self::Engine(_) => Blame::Running,
+        }
+    }
+}
+
+/// A sequential optimiser.
+pub trait Algorithm: Send {
+    /// The next point to evaluate. Only called after the initial design has been told.
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError>;
+
+    /// Learns the outcome of one step (initial design included).
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError>;
+
+    /// The point the algorithm would report now.
+    fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError>;
+
+    /// Model and acquisition seconds spent since the last call.
+    fn take_cost(&mut self) -> StepCost {
+        StepCost::default()
+    }
+
+    /// Algorithm-specific trace fields of the last step (the trace's `extra`).
+    fn extra(&self) -> Map<String, Value> {
+        Map::new()
+    }
+
+    /// The full parameter set, defaults included, for the trace header.
+    fn parameters(&self) -> Vec<(String, ParamValue)>;
+
+    /// Evaluations to spend at each initial-design point (RAHBO needs `k` there too, to have a
+    /// sample variance at every point).
+    fn initial_repeats(&self) -> usize {
+        1
+    }
+
+    /// Called once before the run with the problem, for oracle variants that use what the
+    /// problem knows (RAHBO with known variance takes the true noise variance).
+    fn prepare(&mut self, _problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        Ok(())
+    }
+
+    /// An upper estimate of the peak memory, in bytes, of one run of `budget` evaluations in
+    /// `dim` dimensions, so that a sweep that cannot fit is refused before it starts. The
+    /// default is a GP's: [`gp_memory_bytes`] with the default candidate grid.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        gp_memory_bytes(budget, dim, default_grid_size(dim))
+    }
+}
+
+/// Peak memory of a GP-based run: four dense `n × n` matrices at `n = budget` (covariance,
+/// Cholesky factor, its inverse and a working copy while fitting), plus a candidate grid of
+/// `grid` points in `dim` dimensions with its posterior and acquisition values.
+pub fn gp_memory_bytes(budget: usize, dim: usize, grid: usize) -> u64 {
+    let (n, dim, grid) = (budget as u64, dim as u64, grid as u64);
+    let reals = 4 * n.saturating_mul(n) + grid * (dim + 4);
+    reals.saturating_mul(8)
+}
+
+/// Observed points and values (maximisation sense) in arrival order.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    dim: usize,
+}
+
+impl History {
+    pub fn push(&mut self, x: &[f64], y: f64) {
+        self.dim = x.len();
+        self.xs.extend_from_slice(x);
+        self.ys.push(y);
+    }
+
+    pub fn len(&self) -> usize {
+        self.ys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ys.is_empty()
+    }
+
+    pub fn ys(&self) -> &[f64] {
+        &self.ys
+    }
+
+    pub fn x(&self, i: usize) -> &[f64] {
+        &self.xs[i * self.dim..(i + 1) * self.dim]
+    }
+
+    pub fn points(&self) -> Result<Points, EngineError> {
+        Points::new(self.xs.clone(), self.dim.max(1))
+    }
+
+    /// Index of the best observed value (lowest index among ties).
+    pub fn best(&self) -> Option<usize> {
+        (0..self.ys.len()).reduce(|b, i| if self.ys[i] > self.ys[b] { i } else { b })
+    }
+
+    /// The point of the best observed value (empty before any observation): the
+    /// recommendation of algorithms that report their best evaluation.
+    pub fn best_x(&self) -> Vec<f64> {
+        self.best().map(|i| self.x(i).to_vec()).unwrap_or_default()
+    }
+}

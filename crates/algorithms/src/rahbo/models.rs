@@ -1,0 +1,298 @@
+//! The two GPs of RAHBO (`specs/rahbo.md` §2.3, §3): the variance-proxy GP on the sample
+//! variances and the objective GP on the sample means with per-point noise, in unit-cube inputs
+//! and raw outputs (no standardisation, P12).
+
+use super::config::{BetaMode, Method, ObjectiveNoise, Settings, VarianceNoise};
+use super::stats::{bounds, conservative_variance_noise, plug_in_noise, theory_beta};
+use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_model::{
+    Bounds, FitMode, FitOptions, GpState, Kernel, KernelKind, MeanSpec, Noise, NoiseSpec, fit_gp,
+};
+
+/// The evaluated points: unit-cube inputs, sample means, sample variances, repeats per point,
+/// and the true noise variance where an oracle gives it.
+#[derive(Clone, Debug, Default)]
+pub struct Data {
+    pub unit: Vec<f64>,
+    pub dim: usize,
+    pub means: Vec<f64>,
+    pub variances: Vec<f64>,
+    pub repeats: Vec<usize>,
+    pub true_variances: Vec<f64>,
+}
+
+impl Data {
+    pub fn len(&self) -> usize {
+        self.means.len()
+    }
+
+    pub fn points(&self) -> Result<Points, EngineError> {
+        Points::new(self.unit.clone(), self.dim.max(1))
+    }
+
+    /// `ϱ̄²`: the given cap, or twice the largest observed sample variance (P5).
+    pub fn rho2_max(&self, settings: &Settings) -> f64 {
+        settings.rho2_max.unwrap_or_else(|| {
+            let largest = self.variances.iter().copied().fold(0.0, f64::max);
+            if largest > 0.0 { 2.0 * largest } else { 1.0 }
+        })
+    }
+
+    /// `ϱ_²`: the given floor, or `1e-6·max(1, var(m̂))` (P4).
+    pub fn rho2_min(&self, settings: &Settings) -> f64 {
+        settings
+            .rho2_min
+            .unwrap_or_else(|| 1e-6 * sample_variance(&self.means).max(1.0))
+    }
+}
+
+fn sample_variance(v: &[f64]) -> f64 {
+    let n = v.len();
+    if n < 2 {
+        return 0.0;
+    }
+    let m = v.iter().sum::<f64>() / n as f64;
+    v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64
+}
+
+/// Hyperparameters of both GPs, kept fixed between refits.
+#[derive(Clone, Debug)]
+pub struct Hyper {
+    pub f_kernel: Kernel,
+    pub f_mean: f64,
+    pub var: Option<(Kernel, f64, f64)>,
+}
+
+/// The conditioned GPs of one round and their confidence multipliers.
+#[derive(Clone, Debug)]
+pub struct Models {
+    pub f: GpState,
+    pub var: Option<GpState>,
+    /// The objective GP's per-point noise `Σ̂` (or its variant).
+    pub f_noise: Vec<f64>,
+    pub beta_f: f64,
+    pub beta_var: f64,
+}
+
+fn matern(dim: usize, lengthscale: f64, signal: f64) -> Result<Kernel, EngineError> {
+    let kind = KernelKind::parse("matern52", 1.0)
+        .ok_or_else(|| EngineError::invalid("matern52 kernel unavailable"))?;
+    Kernel::new(kind, vec![lengthscale; dim], signal)
+}
+
+fn options(settings: &Settings, targets: &[f64], noise: NoiseSpec, seed: u64) -> FitOptions {
+    let constant = targets.iter().all(|y| *y == targets[0]);
+    FitOptions {
+        // Constant targets make the likelihood unbounded: keep the initial values until they vary.
+        mode: if constant {
+            FitMode::Fixed
+        } else {
+            settings.fit_mode.clone()
+        },
+        noise,
+        mean: if settings.learned_mean {
+            MeanSpec::Fitted
+        } else {
+            MeanSpec::Fixed(0.0)
+        },
+        lambda: settings.lambda,
+        lengthscale_bounds: Bounds::new(1e-3, 1e3),
+        signal_variance_bounds: Bounds::new(1e-8, 1e8),
+        // BoTorch's lower bound on a learned noise (§3).
+        noise_bounds: Bounds::new(1e-4, 1e6),
+        seed,
+        ..FitOptions::default()
+    }
+}
+
+/// The initial signal variance: the targets' spread, so that raw outputs of any scale start
+/// near their own size.
+fn initial_signal(targets: &[f64]) -> f64 {
+    let v = sample_variance(targets);
+    if v.is_finite() && v > 0.0 { v } else { 1.0 }
+}
+
+/// Fits both GPs' hyperparameters on `data` (variance GP first, then the objective GP with the
+/// noise its bounds give, §2.7 step 0).
+pub fn fit_hyper(
+    settings: &Settings,
+    data: &Data,
+    engine: &dyn Engine,
+    seed: u64,
+) -> Result<Hyper, EngineError> {
+    let train = data.points()?;
+    let var = if settings.uses_variance_gp() {
+        let noise = match settings.variance_noise {
+            VarianceNoise::Learned => NoiseSpec::Fitted {
+                initial: (0.1 * initial_signal(&data.variances)).max(1e-4),
+            },
+            VarianceNoise::Conservative => NoiseSpec::Fixed(Noise::Homoscedastic(
+                conservative_variance_noise(data.rho2_max(settings), settings.k),
+            )),
+            VarianceNoise::Value(v) => NoiseSpec::Fixed(Noise::Homoscedastic(v)),
+        };
+        let kernel = matern(
+            data.dim,
+            settings.initial_lengthscale,
+            initial_signal(&data.variances),
+        )?;
+        let fit = fit_gp(
+            train.clone(),
+            &data.variances,
+            kernel,
+            &options(settings, &data.variances, noise, seed),
+        )?;
+        let noise = match fit.noise {
+            Noise::Homoscedastic(v) => v,
+            Noise::PerPoint(_) => {
+                return Err(EngineError::invalid(
+                    "the variance GP must be homoscedastic",
+                ));
+            }
+        };
+        Some((fit.kernel, fit.mean, noise))
+    } else {
+        None
+    };
+    let placeholder = Hyper {
+        f_kernel: matern(
+            data.dim,
+            settings.initial_lengthscale,
+            initial_signal(&data.means),
+        )?,
+        f_mean: 0.0,
+        var,
+    };
+    let noise = objective_noise(settings, data, &placeholder, engine)?;
+    let fit = fit_gp(
+        train,
+        &data.means,
+        placeholder.f_kernel.clone(),
+        &options(
+            settings,
+            &data.means,
+            NoiseSpec::Fixed(Noise::PerPoint(noise)),
+            seed.wrapping_add(1),
+        ),
+    )?;
+    Ok(Hyper {
+        f_kernel: fit.kernel,
+        f_mean: fit.mean,
+        var: placeholder.var,
+    })
+}
+
+/// The variance GP conditioned on all data with the kept hyperparameters.
+fn variance_state(
+    settings: &Settings,
+    data: &Data,
+    hyper: &Hyper,
+) -> Result<Option<GpState>, EngineError> {
+    hyper
+        .var
+        .as_ref()
+        .map(|(kernel, mean, noise)| {
+            GpState::fit(
+                data.points()?,
+                &data.variances,
+                kernel.clone(),
+                &Noise::Homoscedastic(*noise),
+                *mean,
+                settings.lambda,
+            )
+        })
+        .transpose()
+}
+
+fn beta_var(settings: &Settings, var: &GpState) -> f64 {
+    match settings.beta {
+        BetaMode::Constant { var: b, .. } => b,
+        BetaMode::Theory {
+            delta, norm_var, ..
+        } => theory_beta(var, delta / 2.0, norm_var),
+    }
+}
+
+/// The objective GP's per-point noise for `settings.method` (§2.3(b), §2.8), recomputed for all
+/// points with the latest variance model (P2).
+fn objective_noise(
+    settings: &Settings,
+    data: &Data,
+    hyper: &Hyper,
+    engine: &dyn Engine,
+) -> Result<Vec<f64>, EngineError> {
+    let (floor, cap) = (data.rho2_min(settings), data.rho2_max(settings));
+    let per_k = |v: f64, i: usize| v / data.repeats[i] as f64;
+    let sample = |over_k: bool| -> Vec<f64> {
+        (0..data.len())
+            .map(|i| {
+                let v = data.variances[i].max(floor);
+                if over_k { per_k(v, i) } else { v }
+            })
+            .collect()
+    };
+    Ok(match settings.method {
+        Method::KnownVariance => (0..data.len())
+            .map(|i| per_k(data.true_variances[i].max(floor), i))
+            .collect(),
+        Method::UncertaintySampling { .. } => {
+            let var = variance_state(settings, data, hyper)?
+                .ok_or_else(|| EngineError::invalid("RAHBO-US needs the variance GP"))?;
+            let post = engine.posterior(&var, &data.points()?)?;
+            post.mean
+                .iter()
+                .enumerate()
+                .map(|(i, m)| per_k(m.max(settings.plugin_floor), i))
+                .collect()
+        }
+        Method::Rahbo | Method::GpUcb => match settings.objective_noise {
+            ObjectiveNoise::SampleVarOverK => sample(true),
+            ObjectiveNoise::SampleVar => sample(false),
+            ObjectiveNoise::UcbVarOverK => {
+                let var = variance_state(settings, data, hyper)?
+                    .ok_or_else(|| EngineError::invalid("Σ̂ needs the variance GP"))?;
+                let beta = beta_var(settings, &var);
+                let post = engine.posterior(&var, &data.points()?)?;
+                post.mean
+                    .iter()
+                    .zip(&post.variance)
+                    .enumerate()
+                    .map(|(i, (m, v))| {
+                        plug_in_noise(bounds(*m, *v, beta).1, data.repeats[i], floor, cap)
+                    })
+                    .collect()
+            }
+        },
+    })
+}
+
+/// Both GPs conditioned on all data with the kept hyperparameters (§2.7 steps a–d).
+pub fn build(
+    settings: &Settings,
+    data: &Data,
+    hyper: &Hyper,
+    engine: &dyn Engine,
+) -> Result<Models, EngineError> {
+    let var = variance_state(settings, data, hyper)?;
+    let f_noise = objective_noise(settings, data, hyper, engine)?;
+    let f = GpState::fit(
+        data.points()?,
+        &data.means,
+        hyper.f_kernel.clone(),
+        &Noise::PerPoint(f_noise.clone()),
+        hyper.f_mean,
+        settings.lambda,
+    )?;
+    let beta_f = match settings.beta {
+        BetaMode::Constant { f, .. } => f,
+        BetaMode::Theory { delta, norm_f, .. } => theory_beta(&f, delta / 2.0, norm_f),
+    };
+    let beta_var = var.as_ref().map_or(0.0, |v| beta_var(settings, v));
+    Ok(Models {
+        f,
+        var,
+        f_noise,
+        beta_f,
+        beta_var,
+    })
+}

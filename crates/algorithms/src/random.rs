@@ -1,0 +1,49 @@
+//! Random search: uniform points in the box, or uniform members of the allowed set.
+
+use rand::RngExt;
+
+use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal};
+use bosweep_engine::Engine;
+use bosweep_problems::ParamValue;
+
+/// Proposes independent uniform points; recommends the best observed one.
+#[derive(Debug, Default)]
+pub struct RandomSearch {
+    history: History,
+}
+
+impl RandomSearch {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl Algorithm for RandomSearch {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        let x = match ctx.allowed {
+            Some(set) if !set.is_empty() => set.row(ctx.rng.random_range(0..set.rows())).to_vec(),
+            _ => ctx.domain.sample(ctx.rng),
+        };
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        Ok(())
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self.history.best_x())
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        Vec::new()
+    }
+
+    /// The history only.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        (budget as u64)
+            .saturating_mul(dim as u64 + 1)
+            .saturating_mul(8)
+    }
+}

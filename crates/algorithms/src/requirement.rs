@@ -1,0 +1,82 @@
+//! What an algorithm needs of a problem beyond a box, declared by its registry entry, so that
+//! an incompatible pair is refused before anything runs instead of failing mid-run.
+
+use super::{Algorithm, AlgorithmError};
+use bosweep_problems::{self as problems, Problem};
+
+/// The kind of problem an algorithm runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Requirement {
+    /// Any problem.
+    Any,
+    /// Evaluations that report an observed context (SBO/DRBO-KDE, DRBO-MMD, StableOpt).
+    Context,
+    /// Candidate GP priors over a finite domain, with a finite allowed set at every step
+    /// (PE-GP-UCB's time-varying problems, [`Problem::candidate_priors`]).
+    CandidatePriors,
+    /// A problem that knows its true noise variance (oracle variants).
+    KnownNoiseVariance,
+}
+
+impl Requirement {
+    /// Whether `problem` offers what this requirement asks for.
+    pub fn is_met_by(self, problem: &dyn Problem) -> bool {
+        match self {
+            Self::Any => true,
+            Self::Context => problem.context_domain().is_some(),
+            Self::CandidatePriors => {
+                problem.candidate_priors().is_some() && problem.allowed_set(1).is_some()
+            }
+            Self::KnownNoiseVariance => problem.noise_variance().is_some(),
+        }
+    }
+
+    /// The kind of problem, in words, for messages and listings.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Any => "any problem",
+            Self::Context => "a contextual problem (one whose evaluations report a context)",
+            Self::CandidatePriors => {
+                "a time-varying problem that defines candidate GP priors over its finite domain, \
+                 with a finite allowed set at every step"
+            }
+            Self::KnownNoiseVariance => "a problem that knows its true noise variance",
+        }
+    }
+
+    /// The registered problems, with their default parameters, that meet the requirement
+    /// (problems that cannot be built here, such as one whose data is absent, are left out).
+    pub fn accepted_problems(self) -> Vec<&'static str> {
+        problems::registry()
+            .filter(|entry| entry.build(&[]).is_ok_and(|p| self.is_met_by(p.as_ref())))
+            .map(|entry| entry.name)
+            .collect()
+    }
+}
+
+/// Checks, before a run, that `algorithm` (registered as `name`) can run on `problem`: its
+/// declared requirement, then its own [`Algorithm::prepare`], which checks what only the
+/// algorithm knows (PE-GP-UCB: that the allowed sets lie in its candidate priors' domain). An
+/// incompatible pair is a configuration error naming both.
+pub fn check_pair(
+    name: &str,
+    algorithm: &mut dyn Algorithm,
+    problem: &dyn Problem,
+) -> Result<(), AlgorithmError> {
+    let requirement = super::find(name)?.requires;
+    if !requirement.is_met_by(problem) {
+        return Err(AlgorithmError::Config(format!(
+            "algorithm \"{name}\" needs {}; problem \"{}\" is not one (accepted: {})",
+            requirement.describe(),
+            problem.name(),
+            requirement.accepted_problems().join(", ")
+        )));
+    }
+    algorithm.prepare(problem).map_err(|e| match e {
+        AlgorithmError::Config(m) => AlgorithmError::Config(format!(
+            "algorithm \"{name}\" cannot run on problem \"{}\": {m}",
+            problem.name()
+        )),
+        other => other,
+    })
+}

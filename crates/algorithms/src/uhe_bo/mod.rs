@@ -1,0 +1,624 @@
+//! UHE-BO (Ha, Nguyen, Zhang & van den Hengel 2023, arXiv:2306.06844 v1) and its ablations and
+//! MAP baseline, one code path with two switches (`specs/uhe-bo.md` §2.4):
+//!
+//! | name | arms ([`ArmRule`]) | θ̂ fitted on ([`FitData`]) |
+//! |---|---|---|
+//! | `uhe-bo` | EXP3 over iteration pairs | pseudo-dataset (Eq. 2) |
+//! | `ra-bo` | always arm 1: random at odd t, acquisition at even t | pseudo-dataset |
+//! | `random-exp3` | EXP3 over iteration pairs | real data (ordinary MAP) |
+//! | `map-gp-ucb` | always arm 2: acquisition every iteration | real data (ordinary MAP) |
+//!
+//! `t` is the iteration counter of Algorithm 1: 1 at the first step after the initial design
+//! D_0 (the runner's step index minus |D_0|).
+//!
+//! * **Arms** (§2.1): at odd `t`, `γ̃ = min(1, γ_t)` with `γ_t = sqrt(4 ln 2 / ((e − 1) t))`,
+//!   `p_t = (1 − γ̃) softmax(ℓw) + γ̃/2`, `a_t ~ p_t` (the run's RNG); at even `t` the arm is
+//!   held. Arm 1 at odd `t` evaluates a uniform point; every other step proposes by GP-UCB.
+//!   After an even `t`, the pair's reward `max(y_t, y_{t−1})` is min-max scaled with D_0 (§2.3)
+//!   and `ℓw^a += γ_t r̃ / (2 p_{t−1}^a)`.
+//! * **Proposal** (§2.2): in the unit cube, `M = ⌈m_factor · n⌉` uniform points are labelled with
+//!   the y of their nearest observed point ([`pseudo_labels`], `Engine::nearest`, ties to the
+//!   lowest index); θ = (ℓ_1..ℓ_d, σ_f², σ_n²) of a Matérn-5/2 ARD GP with zero prior mean is
+//!   fitted on them by MAP with Gamma(1e−3, 10) priors on every hyperparameter, Jacobian included
+//!   ([`Priors::uhe_bo`], §3.4), outputs standardised with the mean and std of the **real** y
+//!   (§3.3); the GP conditioned on the real data with θ̂ is then maximised with
+//!   `μ + √β σ` ([`UpperConfidenceBound::with_beta`], β = `ucb_beta` = 1.96: multiplier 1.4).
+//! * **Recommendation**: the observed point with the largest observed y (§2.2).
+
+mod estimators;
+mod hyper;
+mod pairs;
+mod params;
+mod settings;
+
+pub use hyper::{
+    AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
+};
+pub use pairs::{PairedExp3, pseudo_labels, uhe_gamma};
+pub(super) use params::ENTRIES;
+
+use std::time::Instant;
+
+use rand::RngExt;
+use serde_json::{Map, Value, json};
+
+use super::exp3::{Exp3, exp3_gamma};
+use super::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+};
+use crate::acquisition::{
+    Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
+    UpperConfidenceBound, maximize,
+};
+use crate::surrogate::OutputTransform;
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{Engine, Points};
+use bosweep_model::{GpState, Noise};
+use estimators::{
+    AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
+    ShrinkingBound, Step, Theta, ThetaEstimator,
+};
+use settings::{AdaptiveSettings, GammaSchedule, McmcSettings, Settings, ShrinkSettings};
+
+/// How the arm of each iteration is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArmRule {
+    /// EXP3 over iteration pairs (UHE-BO, Random+EXP3).
+    Exp3,
+    /// Always arm 1: a uniform point at every odd t, the acquisition at every even t (RA-BO).
+    AlwaysRandom,
+    /// Always arm 2: the acquisition at every iteration (MAP-GP-UCB and the other baselines).
+    AlwaysAcquisition,
+    /// Portfolio: EXP3 at every iteration over {random point, GP-UCB point} (or GP-Hedge's
+    /// {EI, PI, UCB}), rewarded with the posterior mean at the chosen point.
+    Portfolio,
+}
+
+/// What the hyperparameters are fitted on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitData {
+    /// The nearest-neighbour pseudo-dataset of Eq. (2).
+    Pseudo,
+    /// The real (adaptively collected) data.
+    Real,
+}
+
+/// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: the name of a
+/// `ThetaEstimator` implementation (`uhe_bo/estimators.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimator {
+    /// One MAP (or ML-II) estimate.
+    Point,
+    /// θ sampled by slice sampling from its posterior on the real data (`mcmc_burn_in` sweeps,
+    /// then `mcmc_samples` kept every `mcmc_thin` sweeps); the UCB is averaged over the samples.
+    Mcmc,
+    /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))`
+    /// ([`adaptive_scale`]).
+    AdaptiveScaling,
+    /// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `wdf_shrink`
+    /// per grid step) until the proposal's posterior std reaches `wdf_kappa`.
+    ShrinkingBound,
+}
+
+impl Estimator {
+    /// The estimator, with its settings read from `params` (which declare them).
+    fn build(self, params: &Params) -> Box<dyn ThetaEstimator> {
+        match self {
+            Self::Point => Box::new(PointEstimate),
+            Self::Mcmc => Box::new(Mcmc::new(McmcSettings::of(params))),
+            Self::AdaptiveScaling => Box::new(AdaptiveScaling::new(AdaptiveSettings::of(params))),
+            Self::ShrinkingBound => Box::new(ShrinkingBound::new(ShrinkSettings::of(params))),
+        }
+    }
+}
+
+/// Which acquisition proposes a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    Ucb,
+    Ei,
+    Pi,
+}
+
+/// A Portfolio step waiting for its reward: the arm pulled, its probability, the γ of its
+/// round, and the point it chose (unit cube).
+#[derive(Clone, Debug)]
+struct PortfolioPull {
+    arm: usize,
+    probability: f64,
+    gamma: f64,
+    x_unit: Vec<f64>,
+}
+
+/// The GP(s) fitted for one proposal: one per hyperparameter sample (one for point estimates),
+/// in the unit cube and standardised outputs.
+struct Fitted {
+    states: Vec<GpState>,
+    output: OutputTransform,
+    best_z: f64,
+}
+
+/// UHE-BO and its variants (see the module docs).
+pub struct UheBo {
+    /// The declared parameters, for the trace header and the memory estimate.
+    params: Params,
+    settings: Settings,
+    arms: ArmRule,
+    fit_data: FitData,
+    estimator: Box<dyn ThetaEstimator>,
+    history: History,
+    bandit: PairedExp3,
+    /// Portfolio's per-step EXP3 and its pending pull.
+    portfolio: Option<Exp3>,
+    pending_pull: Option<PortfolioPull>,
+    /// (min, max) of y over D_0, fixed at the first ask.
+    y0: Option<(f64, f64)>,
+    /// Algorithm 1's t of the step asked last (0 before the first ask).
+    t: usize,
+    /// Whether the last ask has not been told yet.
+    pending: bool,
+    /// Fitted θ̂ of the previous proposal (unit cube, standardised outputs): the warm start.
+    previous: Option<Theta>,
+    cost: StepCost,
+    extra: Map<String, Value>,
+}
+
+/// Two proposals closer than this (unit cube) are duplicates (§3.6).
+const DUPLICATE_DISTANCE: f64 = 1e-9;
+
+impl UheBo {
+    /// A variant with point estimates of θ.
+    pub fn new(params: Params, arms: ArmRule, fit_data: FitData) -> Self {
+        Self::with_estimator(params, arms, fit_data, Estimator::Point)
+    }
+
+    pub fn with_estimator(
+        params: Params,
+        arms: ArmRule,
+        fit_data: FitData,
+        estimator: Estimator,
+    ) -> Self {
+        let settings = Settings::of(&params);
+        let portfolio = (arms == ArmRule::Portfolio).then(|| Exp3::new(settings.portfolio_arms));
+        Self {
+            estimator: estimator.build(&params),
+            params,
+            settings,
+            arms,
+            fit_data,
+            history: History::default(),
+            bandit: PairedExp3::new(),
+            portfolio,
+            pending_pull: None,
+            y0: None,
+            t: 0,
+            pending: false,
+            previous: None,
+            cost: StepCost::default(),
+            extra: Map::new(),
+        }
+    }
+
+    fn gamma(&self, t: usize) -> f64 {
+        match self.settings.gamma {
+            GammaSchedule::Constant(gamma) => gamma,
+            GammaSchedule::Uhe => uhe_gamma(t),
+        }
+    }
+
+    /// §2.3: `(r − lo)/(hi − lo)`, or `r − lo` when D_0's values are all equal; optional clip.
+    fn scale_reward(&self, r: f64) -> f64 {
+        let (lo, hi) = self.y0.unwrap_or((0.0, 0.0));
+        let s = if hi > lo {
+            (r - lo) / (hi - lo)
+        } else {
+            r - lo
+        };
+        if self.settings.clip_rewards {
+            s.clamp(0.0, 1.0)
+        } else {
+            s
+        }
+    }
+
+    /// The MAP fit of this step, warm-started from the previous θ̂.
+    fn map_fit(&self) -> MapFit<'_> {
+        MapFit {
+            settings: &self.settings,
+            previous: self.previous.as_ref(),
+            lengthscale_cap: self.estimator.lengthscale_cap(),
+        }
+    }
+
+    /// The GP(s) on the real data for this step, θ as the variant says (§2.2 lines 1–7 for the
+    /// pseudo-data variants).
+    fn fit_model(&mut self, ctx: &mut AskContext<'_>) -> Result<Fitted, AlgorithmError> {
+        let dim = ctx.domain.dim();
+        let n = self.history.len();
+        let unit_rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| ctx.domain.to_unit(self.history.x(i)))
+            .collect();
+        let real_x = Points::from_rows(&unit_rows)?;
+        let ys = self.history.ys();
+        let output = OutputTransform::standardize(ys);
+        let real_z: Vec<f64> = ys.iter().map(|y| output.forward(*y)).collect();
+        let best_z = real_z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let seed: u64 = ctx.rng.random();
+        let estimate = match self.fit_data {
+            FitData::Pseudo => {
+                let m_factor = self.settings.m_factor.ok_or_else(|| {
+                    AlgorithmError::Config("a pseudo-data variant declares m_factor".into())
+                })?;
+                let m = ((m_factor * n as f64).ceil() as usize).max(1);
+                let mut data = Vec::with_capacity(m * dim);
+                for _ in 0..m * dim {
+                    data.push(ctx.rng.random::<f64>());
+                }
+                let pseudo = Points::new(data, dim)?;
+                let (_, labels) = pseudo_labels(ctx.engine, &real_x, &real_z, &pseudo)?;
+                self.extra.insert("pseudo_points".into(), json!(m));
+                let theta = self.map_fit().fit(&pseudo, &labels, dim, seed)?;
+                Estimate {
+                    thetas: vec![theta.clone()],
+                    warm_start: theta,
+                }
+            }
+            FitData::Real => {
+                let fit = MapFit {
+                    settings: &self.settings,
+                    previous: self.previous.as_ref(),
+                    lengthscale_cap: self.estimator.lengthscale_cap(),
+                };
+                let step = Step {
+                    x: &real_x,
+                    z: &real_z,
+                    dim,
+                    seed,
+                    engine: ctx.engine,
+                    rng: ctx.rng,
+                    extra: &mut self.extra,
+                };
+                self.estimator.estimate(&fit, step)?
+            }
+        };
+        self.previous = Some(estimate.warm_start);
+        let thetas = estimate.thetas;
+        let mean_ls: Vec<f64> = (0..dim)
+            .map(|k| {
+                thetas.iter().map(|t| t.0.lengthscales()[k]).sum::<f64>() / thetas.len() as f64
+            })
+            .collect();
+        self.extra.insert("lengthscales".into(), json!(mean_ls));
+        let (kernel, noise) = &thetas[0];
+        self.extra
+            .insert("signal_var".into(), json!(kernel.signal_variance()));
+        self.extra.insert("noise_var".into(), json!(noise));
+        let states = thetas
+            .into_iter()
+            .map(|(kernel, noise)| {
+                GpState::fit(
+                    real_x.clone(),
+                    &real_z,
+                    kernel,
+                    &Noise::Homoscedastic(noise),
+                    0.0,
+                    1.0,
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Fitted {
+            states,
+            output,
+            best_z,
+        })
+    }
+
+    /// [`maximize_unit`] with this run's parameters and history.
+    fn maximize_over(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        acquisition: &dyn Acquisition,
+    ) -> Result<UnitProposal, AlgorithmError> {
+        maximize_unit(
+            ctx,
+            acquisition,
+            &self.settings,
+            &self.history,
+            &mut self.extra,
+        )
+    }
+
+    /// The acquisition of `rule` on `fitted`, maximised.
+    fn acquire(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        fitted: &Fitted,
+        rule: Rule,
+    ) -> Result<UnitProposal, AlgorithmError> {
+        let ucb = UpperConfidenceBound::with_beta(self.settings.ucb_beta)?;
+        let state = &fitted.states[0];
+        match rule {
+            Rule::Ei => {
+                let ei = LogExpectedImprovement::new(fitted.best_z)?;
+                self.maximize_over(ctx, &GpAcquisition::new(state, ei))
+            }
+            Rule::Pi => {
+                let pi = ProbabilityOfImprovement::new(fitted.best_z, self.settings.pi_xi)?;
+                self.maximize_over(ctx, &GpAcquisition::new(state, pi))
+            }
+            Rule::Ucb => {
+                self.extra
+                    .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
+                if fitted.states.len() > 1 {
+                    let averaged = AveragedUcb::new(&fitted.states, ucb.multiplier())?;
+                    return self.maximize_over(ctx, &averaged);
+                }
+                let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
+                let (settings, history) = (&self.settings, &self.history);
+                let mut notes = Map::new();
+                let mut propose = |ctx: &mut AskContext<'_>, gp: &GpState| {
+                    maximize_unit(
+                        ctx,
+                        &GpAcquisition::new(gp, ucb),
+                        settings,
+                        history,
+                        &mut notes,
+                    )
+                };
+                let revised =
+                    self.estimator
+                        .revise(ctx, state, proposal, &mut propose, &mut self.extra)?;
+                self.extra.extend(notes);
+                Ok(revised)
+            }
+        }
+    }
+
+    fn random_point(ctx: &mut AskContext<'_>) -> Vec<f64> {
+        match ctx.allowed {
+            Some(set) if !set.is_empty() => set.row(ctx.rng.random_range(0..set.rows())).to_vec(),
+            _ => ctx.domain.sample(ctx.rng),
+        }
+    }
+
+    /// Portfolio's step: reward the previous pull with the posterior mean (original units,
+    /// D_0-scaled) at its point under the GP refitted on all data, then draw this step's arm
+    /// from EXP3 with `γ_t = min(1, sqrt(K ln K / ((e − 1) t)))` and let it propose.
+    fn portfolio_ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+        let start = Instant::now();
+        let fitted = self.fit_model(ctx)?;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        if let Some(pull) = self.pending_pull.take() {
+            let q = Points::from_rows(std::slice::from_ref(&pull.x_unit))?;
+            let mean = ctx.engine.posterior(&fitted.states[0], &q)?.mean[0];
+            let reward = self.scale_reward(fitted.output.inverse(mean));
+            if let Some(exp3) = self.portfolio.as_mut() {
+                exp3.update(pull.arm, pull.gamma, reward, pull.probability);
+            }
+            self.extra.insert("reward".into(), json!(reward));
+        }
+        let Some(exp3) = self.portfolio.as_ref() else {
+            return Err(AlgorithmError::Config(
+                "portfolio: no EXP3 state (internal)".into(),
+            ));
+        };
+        let gamma = exp3_gamma(exp3.arms(), self.t as f64).min(1.0);
+        let probabilities = exp3.probabilities(gamma);
+        let arm = Exp3::draw(&probabilities, ctx.rng);
+        let hedge = exp3.arms() == 3;
+        self.extra
+            .insert("portfolio_probabilities".into(), json!(probabilities));
+        self.extra
+            .insert("portfolio_log_weights".into(), json!(exp3.log_weights()));
+        let name = match (hedge, arm) {
+            (false, 0) => "random",
+            (true, 0) => "ei",
+            (true, 1) => "pi",
+            _ => "ucb",
+        };
+        self.extra.insert("portfolio_arm".into(), json!(name));
+        let start = Instant::now();
+        let (x, u) = match name {
+            "random" => {
+                let x = Self::random_point(ctx);
+                let u = ctx.domain.to_unit(&x);
+                (x, u)
+            }
+            "ei" => self.acquire(ctx, &fitted, Rule::Ei)?,
+            "pi" => self.acquire(ctx, &fitted, Rule::Pi)?,
+            _ => self.acquire(ctx, &fitted, Rule::Ucb)?,
+        };
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.pending_pull = Some(PortfolioPull {
+            arm,
+            probability: probabilities[arm],
+            gamma,
+            x_unit: u,
+        });
+        Ok(x)
+    }
+
+    /// UHE_PROPOSE (§2.2), or the variant's proposal when θ is fitted otherwise.
+    fn propose(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+        let start = Instant::now();
+        let fitted = self.fit_model(ctx)?;
+        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let (x, _) = self.acquire(ctx, &fitted, Rule::Ucb)?;
+        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        Ok(x)
+    }
+}
+
+/// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
+/// set when there is one, else grid + L-BFGS-B (§3.6), skipping candidates that duplicate
+/// an observed point (the best non-duplicate refined start, then the best grid point, then
+/// a uniform point). Notes a fallback to a uniform point in `extra`.
+fn maximize_unit(
+    ctx: &mut AskContext<'_>,
+    acquisition: &dyn Acquisition,
+    settings: &Settings,
+    history: &History,
+    extra: &mut Map<String, Value>,
+) -> Result<UnitProposal, AlgorithmError> {
+    let dim = ctx.domain.dim();
+    if let Some(set) = ctx.allowed {
+        let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
+        let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
+        let i = ctx.engine.argmax(&values)?;
+        return Ok((set.row(i).to_vec(), unit[i].clone()));
+    }
+    let config = MaximizeConfig {
+        grid_size: Some(match settings.grid_size {
+            0 => (1000 * dim).max(2000),
+            g => g,
+        }),
+        seed: ctx.rng.random(),
+        top_k: settings.top_k,
+        refine: settings.refine,
+        max_iters: settings.max_iters,
+        ..MaximizeConfig::default()
+    };
+    let unit = UnitBounds::cube(0.0, 1.0, dim)?;
+    let best = maximize(acquisition, ctx.engine, &unit, &config)?;
+    let mut candidates: Vec<(f64, &Vec<f64>)> =
+        best.starts.iter().map(|s| (s.value, &s.x)).collect();
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let observed: Vec<Vec<f64>> = (0..history.len())
+        .map(|i| ctx.domain.to_unit(history.x(i)))
+        .collect();
+    let fresh = |x: &[f64]| {
+        observed.iter().all(|o| {
+            o.iter()
+                .zip(x)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                >= DUPLICATE_DISTANCE
+        })
+    };
+    let chosen = std::iter::once(&best.x)
+        .chain(candidates.iter().map(|c| c.1))
+        .chain(std::iter::once(&best.grid_x))
+        .find(|x| fresh(x))
+        .cloned();
+    let u = match chosen {
+        Some(u) => u,
+        None => {
+            extra.insert("duplicate_fallback".into(), json!(true));
+            (0..dim).map(|_| ctx.rng.random::<f64>()).collect()
+        }
+    };
+    Ok((ctx.domain.from_unit(&u), u))
+}
+
+impl Algorithm for UheBo {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.y0.is_none() {
+            let ys = self.history.ys();
+            self.y0 = Some(if ys.is_empty() {
+                (0.0, 0.0)
+            } else {
+                let lo = ys.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                (lo, hi)
+            });
+        }
+        self.t += 1;
+        self.pending = true;
+        let t = self.t;
+        let odd = t % 2 == 1;
+        self.extra = Map::new();
+        self.extra.insert("uhe_t".into(), json!(t));
+        if self.arms == ArmRule::Portfolio {
+            let x = if self.history.is_empty() {
+                Self::random_point(ctx)
+            } else {
+                self.portfolio_ask(ctx)?
+            };
+            return Ok(Proposal { x, repeats: 1 });
+        }
+        let arm = match self.arms {
+            ArmRule::Exp3 => {
+                if odd {
+                    let gamma = self.gamma(t);
+                    self.bandit.start_pair(gamma, ctx.rng, None);
+                    self.extra.insert("gamma".into(), json!(gamma));
+                }
+                self.extra.insert(
+                    "exp3_probabilities".into(),
+                    json!(self.bandit.probabilities()),
+                );
+                self.bandit.arm()
+            }
+            ArmRule::AlwaysRandom => 1,
+            ArmRule::AlwaysAcquisition | ArmRule::Portfolio => 2,
+        };
+        self.extra.insert("arm".into(), json!(arm));
+        let random = arm == 1 && odd;
+        self.extra.insert("random_point".into(), json!(random));
+        let x = if random || self.history.is_empty() {
+            Self::random_point(ctx)
+        } else {
+            self.propose(ctx)?
+        };
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        let previous = self.history.ys().last().copied();
+        self.history.push(feedback.x, feedback.y);
+        if !std::mem::take(&mut self.pending) {
+            return Ok(());
+        }
+        if self.arms == ArmRule::Exp3 && self.t.is_multiple_of(2) {
+            let r = previous.map_or(feedback.y, |p| p.max(feedback.y));
+            let scaled = self.scale_reward(r);
+            self.bandit.end_pair(self.gamma(self.t), scaled);
+            self.extra.insert("reward".into(), json!(scaled));
+        }
+        if self.arms == ArmRule::Exp3 {
+            self.extra
+                .insert("exp3_log_weights".into(), json!(self.bandit.log_weights()));
+        }
+        Ok(())
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self.history.best_x())
+    }
+
+    fn take_cost(&mut self) -> StepCost {
+        std::mem::take(&mut self.cost)
+    }
+
+    fn extra(&self) -> Map<String, Value> {
+        self.extra.clone()
+    }
+
+    /// A GP's estimate at the largest data set it is fitted on: the pseudo-data of
+    /// `M = ⌈m_factor · n⌉` points where declared (up to 1000 times the budget), plus one
+    /// `n × n` factor per kept MCMC sample.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let points = self.settings.m_factor.map_or(budget, |m| {
+            ((m * budget as f64).ceil() as usize).max(budget)
+        });
+        let samples = match self.params.declares("mcmc_samples") {
+            true => self.params.integer("mcmc_samples") as u64,
+            false => 1,
+        };
+        let grid = match self.settings.grid_size {
+            0 => (1000 * dim).max(2000),
+            g => g,
+        };
+        let factors = samples
+            .saturating_sub(1)
+            .saturating_mul(points as u64)
+            .saturating_mul(points as u64);
+        gp_memory_bytes(points, dim, grid).saturating_add(factors.saturating_mul(8))
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+}

@@ -1,0 +1,14 @@
+//! Foundations of bosweep that every other crate builds on.
+//!
+//! - [`data`]: point sets and the errors batch operations return, with the blame that maps each
+//!   error to an exit code.
+//! - [`stats`]: summaries and the standard normal.
+//! - [`optim`]: L-BFGS-B and the parallel multi-start ascent every maximiser uses.
+//! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
+//! - [`params`]: typed algorithm and problem parameters.
+
+pub mod data;
+pub mod io;
+pub mod optim;
+pub mod params;
+pub mod stats;

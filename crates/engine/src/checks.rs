@@ -1,0 +1,177 @@
+//! Argument-consistency checks shared by both backends, so that both reject the same inputs
+//! with the same messages.
+
+use super::{EngineError, PairReduction, Points};
+use bosweep_model::{GpState, Kernel, scaled_coordinates};
+
+fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(EngineError::invalid(format!(
+            "{what} have {got} columns, expected {want}"
+        )))
+    }
+}
+
+pub fn cross_covariance(kernel: &Kernel, a: &Points, b: &Points) -> Result<(), EngineError> {
+    dims_match("first point set's points", a.dim(), kernel.input_dim())?;
+    dims_match("second point set's points", b.dim(), kernel.input_dim())?;
+    scaled_coordinates("first point set", kernel, a, 0)?;
+    scaled_coordinates("second point set", kernel, b, 0)
+}
+
+pub fn posterior(gps: &[&GpState], candidates: &Points) -> Result<(), EngineError> {
+    for gp in gps {
+        dims_match("candidates", candidates.dim(), gp.train().dim())?;
+        scaled_coordinates("candidates", gp.kernel(), candidates, 0)?;
+    }
+    Ok(())
+}
+
+pub fn pairs(
+    gp: &GpState,
+    decisions: &Points,
+    contexts: &Points,
+    beta: f64,
+    reduction: &PairReduction<'_>,
+) -> Result<(), EngineError> {
+    dims_match(
+        "decision + context points",
+        decisions.dim() + contexts.dim(),
+        gp.train().dim(),
+    )?;
+    scaled_coordinates("decisions", gp.kernel(), decisions, 0)?;
+    scaled_coordinates("context samples", gp.kernel(), contexts, decisions.dim())?;
+    if gp.kernel().time_decay().is_some() {
+        return Err(EngineError::invalid(
+            "pair reductions take a kernel without time decay",
+        ));
+    }
+    if contexts.is_empty() {
+        return Err(EngineError::invalid(
+            "pair reduction needs at least one context sample",
+        ));
+    }
+    if !beta.is_finite() {
+        return Err(EngineError::invalid(format!(
+            "beta is {beta} (must be finite)"
+        )));
+    }
+    if let PairReduction::WorstCaseTv { delta, infimum } = reduction {
+        if !(delta.is_finite() && *delta >= 0.0) {
+            return Err(EngineError::invalid(format!(
+                "TV radius delta is {delta} (must be finite and non-negative)"
+            )));
+        }
+        if infimum.len() != decisions.rows() {
+            return Err(EngineError::invalid(format!(
+                "{} infimum values for {} decisions",
+                infimum.len(),
+                decisions.rows()
+            )));
+        }
+        // An infinite infimum meets a zero weight when δ ≥ 2 (0 · ∞ = NaN; found by fuzzing).
+        if let Some(i) = infimum.iter().position(|v| !v.is_finite()) {
+            return Err(EngineError::invalid(format!(
+                "infimum value {i} is {} (must be finite)",
+                infimum[i]
+            )));
+        }
+    }
+    Ok(())
+}
+
+pub fn kde(
+    data: &Points,
+    bandwidths: &[f64],
+    weights: Option<&[f64]>,
+    queries: &Points,
+) -> Result<(), EngineError> {
+    if data.is_empty() {
+        return Err(EngineError::invalid("KDE of an empty data set"));
+    }
+    dims_match("queries", queries.dim(), data.dim())?;
+    if bandwidths.len() != data.dim() {
+        return Err(EngineError::invalid(format!(
+            "{} bandwidths for {}-dimensional data",
+            bandwidths.len(),
+            data.dim()
+        )));
+    }
+    if let Some((d, h)) = bandwidths
+        .iter()
+        .enumerate()
+        .find(|(_, h)| !(h.is_finite() && **h > 0.0))
+    {
+        return Err(EngineError::invalid(format!(
+            "bandwidth {d} is {h} (must be positive and finite)"
+        )));
+    }
+    if let Some(w) = weights {
+        if w.len() != data.rows() {
+            return Err(EngineError::invalid(format!(
+                "{} weights for {} data points",
+                w.len(),
+                data.rows()
+            )));
+        }
+        if let Some(i) = w.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
+            return Err(EngineError::invalid(format!(
+                "weight {i} is {} (must be finite and non-negative)",
+                w[i]
+            )));
+        }
+        if w.iter().sum::<f64>() <= 0.0 {
+            return Err(EngineError::invalid("KDE weights sum to zero"));
+        }
+    }
+    Ok(())
+}
+
+/// The smallest and largest kernel-regression bandwidths: their squares are normal f64 numbers.
+pub const MIN_BANDWIDTH: f64 = 1e-150;
+pub const MAX_BANDWIDTH: f64 = 1e150;
+
+pub fn kernel_regression(
+    data: &Points,
+    targets: &[f64],
+    bandwidth: f64,
+    queries: &Points,
+) -> Result<(), EngineError> {
+    nearest(data, queries)?;
+    if targets.len() != data.rows() {
+        return Err(EngineError::invalid(format!(
+            "{} targets for {} data points",
+            targets.len(),
+            data.rows()
+        )));
+    }
+    if let Some(i) = targets.iter().position(|v| !v.is_finite()) {
+        return Err(EngineError::invalid(format!(
+            "target {i} is {}",
+            targets[i]
+        )));
+    }
+    // Distances are scaled by 1/h²: outside this range h² under- or overflows and 0·∞ = NaN.
+    if !(MIN_BANDWIDTH..=MAX_BANDWIDTH).contains(&bandwidth) {
+        return Err(EngineError::invalid(format!(
+            "bandwidth is {bandwidth} (must lie in [{MIN_BANDWIDTH:e}, {MAX_BANDWIDTH:e}])"
+        )));
+    }
+    Ok(())
+}
+
+pub fn nearest(data: &Points, queries: &Points) -> Result<(), EngineError> {
+    if data.is_empty() {
+        return Err(EngineError::invalid("no data points to search"));
+    }
+    dims_match("queries", queries.dim(), data.dim())
+}
+
+pub fn values(values: &[f64]) -> Result<(), EngineError> {
+    match values.iter().position(|v| v.is_nan()) {
+        Some(i) => Err(EngineError::invalid(format!("value {i} is NaN"))),
+        None => Ok(()),
+    }
+}

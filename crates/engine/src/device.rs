@@ -1,0 +1,146 @@
+//! Choosing a backend (`--device auto|cpu|gpu`) and listing the adapters wgpu can see.
+
+use std::str::FromStr;
+
+use super::{CpuEngine, Engine, EngineError, Precision};
+#[cfg(feature = "gpu")]
+use super::{
+    FailoverEngine, GpuEngine, GpuOptions,
+    gpu::{backends, device_rank, instance},
+};
+
+/// Fault injection for tests of GPU loss: the device is destroyed after this many operations.
+#[cfg(feature = "fault-injection")]
+const FAULT_ENV: &str = "BOSWEEP_FAULT_GPU_LOSS_AFTER";
+
+/// Which backend a command runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DeviceChoice {
+    /// A hardware GPU when one exists, else the CPU backend.
+    #[default]
+    Auto,
+    Cpu,
+    /// Any GPU adapter, software ones (lavapipe) included; an error when there is none.
+    Gpu,
+}
+
+impl FromStr for DeviceChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "cpu" => Ok(Self::Cpu),
+            "gpu" => Ok(Self::Gpu),
+            other => Err(format!(
+                "unknown device '{other}' (expected auto, cpu or gpu)"
+            )),
+        }
+    }
+}
+
+/// Opens the engine `choice` asks for. With `Auto`, a missing hardware GPU silently means the
+/// CPU backend, and a GPU that fails mid-run hands over to the CPU backend ([`FailoverEngine`]);
+/// with `Gpu`, either is an error.
+#[cfg(feature = "gpu")]
+pub fn select_engine(
+    choice: DeviceChoice,
+    precision: Precision,
+) -> Result<Box<dyn Engine>, EngineError> {
+    let options = GpuOptions {
+        precision,
+        #[cfg(feature = "fault-injection")]
+        lose_device_after: injected_gpu_loss()?,
+        ..Default::default()
+    };
+    match choice {
+        DeviceChoice::Cpu => Ok(Box::new(CpuEngine::new())),
+        DeviceChoice::Gpu => Ok(Box::new(GpuEngine::new(&options)?)),
+        DeviceChoice::Auto => match GpuEngine::new(&GpuOptions {
+            hardware_only: true,
+            ..options
+        }) {
+            Ok(gpu) => Ok(Box::new(FailoverEngine::new(gpu))),
+            Err(_) => Ok(Box::new(CpuEngine::new())),
+        },
+    }
+}
+
+/// Without the `gpu` feature there is only the CPU backend: `Auto` picks it and `Gpu` is an
+/// error that says why.
+#[cfg(not(feature = "gpu"))]
+pub fn select_engine(
+    choice: DeviceChoice,
+    _precision: Precision,
+) -> Result<Box<dyn Engine>, EngineError> {
+    match choice {
+        DeviceChoice::Cpu | DeviceChoice::Auto => Ok(Box::new(CpuEngine::new())),
+        DeviceChoice::Gpu => Err(EngineError::gpu(
+            "this build has no GPU backend (bosweep-engine was compiled without its `gpu` feature)",
+        )),
+    }
+}
+
+/// The operation count of [`FAULT_ENV`], when set.
+#[cfg(feature = "fault-injection")]
+fn injected_gpu_loss() -> Result<Option<usize>, EngineError> {
+    match std::env::var(FAULT_ENV) {
+        Err(_) => Ok(None),
+        Ok(value) => value.trim().parse().map(Some).map_err(|_| {
+            EngineError::invalid(format!(
+                "{FAULT_ENV}: value \"{value}\" is not an operation count"
+            ))
+        }),
+    }
+}
+
+/// What `bosweep devices` prints about one adapter.
+#[derive(Clone, Debug)]
+pub struct AdapterSummary {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub shader_f64: bool,
+    pub max_storage_binding: u64,
+    pub max_buffer: u64,
+    pub max_workgroup_storage: u32,
+    pub max_invocations: u32,
+    /// Whether `--device auto` would pick this adapter (the best hardware one).
+    pub auto_choice: bool,
+}
+
+/// Every adapter on the backends the engine uses, best first (none without the `gpu` feature).
+#[cfg(not(feature = "gpu"))]
+pub fn list_adapters() -> Vec<AdapterSummary> {
+    Vec::new()
+}
+
+/// Every adapter on the backends the engine uses, best first.
+#[cfg(feature = "gpu")]
+pub fn list_adapters() -> Vec<AdapterSummary> {
+    let mut adapters = pollster::block_on(instance().enumerate_adapters(backends()));
+    adapters.sort_by_key(|a| std::cmp::Reverse(device_rank(a.get_info().device_type)));
+    adapters
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            let info = a.get_info();
+            let limits = a.limits();
+            AdapterSummary {
+                name: info.name.clone(),
+                backend: format!("{:?}", info.backend),
+                device_type: format!("{:?}", info.device_type),
+                driver: format!("{} {}", info.driver, info.driver_info)
+                    .trim()
+                    .to_string(),
+                shader_f64: a.features().contains(wgpu::Features::SHADER_F64),
+                max_storage_binding: limits.max_storage_buffer_binding_size,
+                max_buffer: limits.max_buffer_size,
+                max_workgroup_storage: limits.max_compute_workgroup_storage_size,
+                max_invocations: limits.max_compute_invocations_per_workgroup,
+                auto_choice: i == 0 && info.device_type != wgpu::DeviceType::Cpu,
+            }
+        })
+        .collect()
+}

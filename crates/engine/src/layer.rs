@@ -1,0 +1,141 @@
+//! Engines that wrap another engine: the one forwarding mechanism.
+//!
+//! A wrapper (the GPU-to-CPU failover, a run's conditioning monitor, a test's spy) changes where
+//! a call goes or watches what it reads; it does not re-implement the batch operations. It
+//! implements [`EngineLayer`], and the blanket implementation below makes it an [`Engine`] that
+//! sends every operation, the provided ones included, through [`EngineLayer::dispatch`]. A new
+//! `Engine` operation is then forwarded by every wrapper at once, never forgotten by one.
+
+use nalgebra::DMatrix;
+
+use super::{Engine, EngineError, KernelRegression, PairReduction, Points, Posterior};
+use bosweep_model::{GpState, Kernel, SmoothingKernel};
+
+/// A wrapper around an engine. Every method but [`EngineLayer::inner`] has a default that
+/// forwards unchanged.
+pub trait EngineLayer: Send + Sync {
+    /// The engine calls reach unless [`EngineLayer::dispatch`] sends them elsewhere.
+    fn inner(&self) -> &dyn Engine;
+
+    /// Runs one operation: `op` applied to the engine that should serve it. `gps` are the GP
+    /// states the operation reads (empty for operations on plain point sets), for layers that
+    /// watch them.
+    fn dispatch<T>(
+        &self,
+        gps: &[&GpState],
+        op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
+    ) -> Result<T, EngineError> {
+        let _ = gps;
+        op(self.inner())
+    }
+
+    /// See [`Engine::describe`].
+    fn describe(&self) -> String {
+        self.inner().describe()
+    }
+
+    /// See [`Engine::identity`].
+    fn identity(&self) -> String {
+        self.inner().identity()
+    }
+
+    /// See [`Engine::warnings`].
+    fn warnings(&self) -> Vec<String> {
+        self.inner().warnings()
+    }
+}
+
+impl<L: EngineLayer> Engine for L {
+    fn describe(&self) -> String {
+        EngineLayer::describe(self)
+    }
+
+    fn identity(&self) -> String {
+        EngineLayer::identity(self)
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        EngineLayer::warnings(self)
+    }
+
+    fn cross_covariance(
+        &self,
+        kernel: &Kernel,
+        a: &Points,
+        b: &Points,
+    ) -> Result<DMatrix<f64>, EngineError> {
+        self.dispatch(&[], |e| e.cross_covariance(kernel, a, b))
+    }
+
+    fn posterior(&self, gp: &GpState, candidates: &Points) -> Result<Posterior, EngineError> {
+        self.dispatch(&[gp], |e| e.posterior(gp, candidates))
+    }
+
+    fn posterior_batch(
+        &self,
+        gps: &[&GpState],
+        candidates: &Points,
+    ) -> Result<Vec<Posterior>, EngineError> {
+        self.dispatch(gps, |e| e.posterior_batch(gps, candidates))
+    }
+
+    fn pair_reduce(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+        reduction: PairReduction<'_>,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.dispatch(&[gp], |e| {
+            e.pair_reduce(gp, decisions, contexts, beta, reduction)
+        })
+    }
+
+    fn kde_log_density(
+        &self,
+        data: &Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &Points,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.dispatch(&[], |e| {
+            e.kde_log_density(data, bandwidths, weights, queries)
+        })
+    }
+
+    fn kde_density(
+        &self,
+        data: &Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &Points,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.dispatch(&[], |e| e.kde_density(data, bandwidths, weights, queries))
+    }
+
+    fn kernel_regression(
+        &self,
+        data: &Points,
+        targets: &[f64],
+        kernel: SmoothingKernel,
+        bandwidth: f64,
+        queries: &Points,
+    ) -> Result<KernelRegression, EngineError> {
+        self.dispatch(&[], |e| {
+            e.kernel_regression(data, targets, kernel, bandwidth, queries)
+        })
+    }
+
+    fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
+        self.dispatch(&[], |e| e.nearest(data, queries))
+    }
+
+    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
+        self.dispatch(&[], |e| e.top_k(values, k))
+    }
+
+    fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {
+        self.dispatch(&[], |e| e.argmax(values))
+    }
+}

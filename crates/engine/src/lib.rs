@@ -1,0 +1,172 @@
+//! The batch compute engine: every operation that evaluates many points at once.
+//!
+//! [`Engine`] has two implementations with identical semantics: [`CpuEngine`] (rayon, f64, the
+//! reference) and `GpuEngine` (wgpu compute shaders from the workspace's `shaders/`, f32 or f64;
+//! feature `gpu`, on by default). Algorithms hold a `&dyn Engine` and never know which one runs.
+
+pub(crate) mod checks;
+mod cpu;
+mod device;
+#[cfg(feature = "gpu")]
+mod failover;
+#[cfg(feature = "gpu")]
+mod gpu;
+mod layer;
+mod precision;
+mod tv;
+
+pub use bosweep_core::data::{EngineError, Points};
+pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
+pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
+#[cfg(feature = "gpu")]
+pub use failover::FailoverEngine;
+#[cfg(feature = "gpu")]
+pub use gpu::{GpuEngine, GpuOptions};
+pub use layer::EngineLayer;
+pub use precision::Precision;
+pub use tv::worst_case_tv;
+
+use nalgebra::DMatrix;
+
+use bosweep_model::{GpState, Kernel, SmoothingKernel};
+
+/// Posterior mean and variance of the latent function at each candidate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Posterior {
+    pub mean: Vec<f64>,
+    /// Never negative.
+    pub variance: Vec<f64>,
+}
+
+impl Posterior {
+    pub fn std(&self) -> impl Iterator<Item = f64> + '_ {
+        self.variance.iter().map(|v| v.sqrt())
+    }
+}
+
+/// How the M values `u_j = μ(x, c_j) + β σ(x, c_j)` of one decision `x` are reduced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PairReduction<'a> {
+    /// `(1/M) Σ_j u_j` (SBO-KDE's sample-average acquisition).
+    Mean,
+    /// `min_j u_j` (the infimum estimate of DRBO-KDE).
+    Min,
+    /// The worst case of the mean over the total-variation (L1) ball of radius `delta`: remove
+    /// mass δ/2 from the largest values and put it on the infimum `min(infimum[x], min_j u_j)`
+    /// (`specs/sbo-drbo-kde.md` §2.8, closed form). `infimum` has one value per decision.
+    WorstCaseTv { delta: f64, infimum: &'a [f64] },
+}
+
+/// Nadaraya–Watson mean and the log of the kernel weight sum `W = Σ_i k_i` at each query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelRegression {
+    pub mean: Vec<f64>,
+    /// `ln W`; `-inf` where no data point has positive weight (compact kernels only).
+    pub log_weight_sum: Vec<f64>,
+}
+
+/// The batch operations every backend implements with the same semantics.
+///
+/// Inputs are validated by their types ([`Points`], [`Kernel`], [`GpState`]); each operation
+/// checks only that its arguments agree with each other, and reports disagreement as
+/// [`EngineError::InvalidInput`].
+pub trait Engine: Send + Sync {
+    /// A short description of the backend and device, for trace headers and logs.
+    fn describe(&self) -> String;
+
+    /// What identifies the device's results, for a sweep's manifest: two engines with the same
+    /// identity make the same decisions, so a sweep may resume on either. The description
+    /// without what does not change results (the CPU backend's thread count).
+    fn identity(&self) -> String {
+        self.describe()
+    }
+
+    /// Warnings the engine has issued so far, oldest first (a GPU failure it recovered from);
+    /// a run traces the ones that appear while it runs.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The cross-covariance `K[i, j] = k(a_i, b_j)`, shape `a.rows() × b.rows()`.
+    fn cross_covariance(
+        &self,
+        kernel: &Kernel,
+        a: &Points,
+        b: &Points,
+    ) -> Result<DMatrix<f64>, EngineError>;
+
+    /// Posterior mean and variance of one GP at every candidate.
+    fn posterior(&self, gp: &GpState, candidates: &Points) -> Result<Posterior, EngineError> {
+        Ok(self.posterior_batch(&[gp], candidates)?.remove(0))
+    }
+
+    /// Posteriors of several GPs (different kernels or data) over the same candidates in one call.
+    fn posterior_batch(
+        &self,
+        gps: &[&GpState],
+        candidates: &Points,
+    ) -> Result<Vec<Posterior>, EngineError>;
+
+    /// For each decision `x`, reduces `μ(x, c_j) + β σ(x, c_j)` over the context samples `c_j`
+    /// with `reduction`. The GP's inputs are `(decision, context)` concatenated.
+    fn pair_reduce(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+        reduction: PairReduction<'_>,
+    ) -> Result<Vec<f64>, EngineError>;
+
+    /// Log of the Gaussian-product KDE `p̂(q) = Σ_i w_i Π_d φ((q_d − c_id)/h_d)/h_d / Σ_i w_i`
+    /// (uniform weights when `weights` is `None`).
+    fn kde_log_density(
+        &self,
+        data: &Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &Points,
+    ) -> Result<Vec<f64>, EngineError>;
+
+    /// [`Engine::kde_log_density`] exponentiated.
+    fn kde_density(
+        &self,
+        data: &Points,
+        bandwidths: &[f64],
+        weights: Option<&[f64]>,
+        queries: &Points,
+    ) -> Result<Vec<f64>, EngineError> {
+        Ok(self
+            .kde_log_density(data, bandwidths, weights, queries)?
+            .into_iter()
+            .map(f64::exp)
+            .collect())
+    }
+
+    /// Nadaraya–Watson regression with an isotropic smoothing kernel of bandwidth `h`. Where the
+    /// weights all vanish the mean is the average target of the nearest data points (squared
+    /// distances within a relative 1e-9 of the minimum count as ties), the `h → 0` limit.
+    fn kernel_regression(
+        &self,
+        data: &Points,
+        targets: &[f64],
+        kernel: SmoothingKernel,
+        bandwidth: f64,
+        queries: &Points,
+    ) -> Result<KernelRegression, EngineError>;
+
+    /// Index of the nearest data point (Euclidean) to each query; ties go to the lowest index.
+    fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError>;
+
+    /// Indices of the `k` largest values, largest first; ties go to the lowest index.
+    /// Fewer than `k` when there are fewer values. NaN values are rejected.
+    fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError>;
+
+    /// Index of the largest value (lowest index among ties).
+    fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {
+        self.top_k(values, 1)?
+            .first()
+            .copied()
+            .ok_or_else(|| EngineError::invalid("arg-max of an empty array"))
+    }
+}

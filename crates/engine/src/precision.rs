@@ -1,0 +1,29 @@
+//! The GPU shaders' arithmetic precision, a setting every build knows (`--precision`), with
+//! or without the `gpu` feature.
+
+/// Arithmetic precision of the shaders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Precision {
+    /// Fast everywhere; about 1e-6 relative accuracy (see the README for measured errors).
+    #[default]
+    F32,
+    /// Needs `SHADER_F64`; agrees with the CPU backend to about 1e-12.
+    F64,
+}
+
+impl Precision {
+    pub fn bytes(self) -> usize {
+        match self {
+            Self::F32 => 4,
+            Self::F64 => 8,
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "f32" => Some(Self::F32),
+            "f64" => Some(Self::F64),
+            _ => None,
+        }
+    }
+}

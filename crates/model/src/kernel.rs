@@ -1,0 +1,238 @@
+//! Stationary covariance kernels with ARD lengthscales, and the optional time-decay factor of
+//! the ε-forgetting model (`specs/pe-gp-ucb.md` §2.1).
+
+use bosweep_core::data::{EngineError, Points};
+
+/// The radial profile of a stationary kernel, as a function of the scaled distance
+/// `r² = Σ_d ((a_d − b_d) / ℓ_d)²`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KernelKind {
+    /// `exp(−r²/2)`.
+    SquaredExponential,
+    /// Matérn ν = 1/2: `exp(−r)`.
+    Matern12,
+    /// Matérn ν = 3/2: `(1 + √3 r) exp(−√3 r)`.
+    Matern32,
+    /// Matérn ν = 5/2: `(1 + √5 r + 5r²/3) exp(−√5 r)`.
+    Matern52,
+    /// Rational quadratic: `(1 + r²/(2α))^(−α)`.
+    RationalQuadratic { alpha: f64 },
+}
+
+impl KernelKind {
+    /// Parses the CLI names `se`/`rbf`, `matern12`, `matern32`, `matern52`, `rq` (α given apart).
+    pub fn parse(name: &str, rq_alpha: f64) -> Option<Self> {
+        Some(match name {
+            "se" | "rbf" | "squared-exponential" => Self::SquaredExponential,
+            "matern12" => Self::Matern12,
+            "matern32" => Self::Matern32,
+            "matern52" => Self::Matern52,
+            "rq" | "rational-quadratic" => Self::RationalQuadratic { alpha: rq_alpha },
+            _ => return None,
+        })
+    }
+
+    pub const NAMES: &'static str = "se, matern12, matern32, matern52, rq";
+
+    /// The Matérn profiles' polynomial factor times `e^{-s}` is `∞ · 0 = NaN` once a tiny
+    /// lengthscale makes the scaled squared distance overflow; every profile is already 0 (in
+    /// f64 and in the shaders' f32) beyond this distance, so the Matérn-3/2 and -5/2 profiles
+    /// clamp their argument to it. (The rational-quadratic kernel's heavy tail is not 0 there,
+    /// and its formula gives the right limit 0 at ∞, so it is not clamped.)
+    pub const MAX_SCALED_SQ_DISTANCE: f64 = 1e30;
+
+    /// The profile at scaled squared distance `r2` (value 1 at r2 = 0).
+    pub fn profile(self, r2: f64) -> f64 {
+        match self {
+            Self::SquaredExponential => (-0.5 * r2).exp(),
+            Self::Matern12 => (-r2.sqrt()).exp(),
+            Self::Matern32 => {
+                let s = (3.0 * r2.min(Self::MAX_SCALED_SQ_DISTANCE)).sqrt();
+                (1.0 + s) * (-s).exp()
+            }
+            Self::Matern52 => {
+                let r2 = r2.min(Self::MAX_SCALED_SQ_DISTANCE);
+                let s = (5.0 * r2).sqrt();
+                (1.0 + s + 5.0 * r2 / 3.0) * (-s).exp()
+            }
+            Self::RationalQuadratic { alpha } => (1.0 + r2 / (2.0 * alpha)).powf(-alpha),
+        }
+    }
+}
+
+/// Multiplies the spatial kernel by `(1 − ε)^{|t − t'|/2}`, where `t` is the **last** input
+/// column. `ε = 1` gives independent functions per time step (with `0⁰ = 1`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeDecay {
+    pub epsilon: f64,
+}
+
+impl TimeDecay {
+    pub fn factor(self, dt: f64) -> f64 {
+        let dt = dt.abs();
+        if dt == 0.0 {
+            1.0
+        } else {
+            (1.0 - self.epsilon).powf(0.5 * dt)
+        }
+    }
+}
+
+/// A stationary kernel `s² · ψ(r²)` with one lengthscale per spatial input dimension, optionally
+/// times a time-decay factor on an extra, last, time column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    kind: KernelKind,
+    lengthscales: Vec<f64>,
+    signal_variance: f64,
+    time_decay: Option<TimeDecay>,
+}
+
+impl Kernel {
+    /// The range of lengthscales: `1/ℓ` overflows f64 below about 5.6e-309, and scaled
+    /// coordinates `x/ℓ` then give `∞ − ∞ = NaN` distances (found by fuzzing); inside this range
+    /// both `1/ℓ` and `1/ℓ²` are normal numbers.
+    pub const MIN_LENGTHSCALE: f64 = 1e-150;
+    pub const MAX_LENGTHSCALE: f64 = 1e150;
+
+    /// Validates every hyperparameter: lengthscales and variance positive and finite, RQ α > 0.
+    pub fn new(
+        kind: KernelKind,
+        lengthscales: Vec<f64>,
+        signal_variance: f64,
+    ) -> Result<Self, EngineError> {
+        if lengthscales.is_empty() {
+            return Err(EngineError::invalid(
+                "a kernel needs at least one lengthscale",
+            ));
+        }
+        if let Some((i, l)) = lengthscales
+            .iter()
+            .enumerate()
+            .find(|(_, l)| !(Self::MIN_LENGTHSCALE..=Self::MAX_LENGTHSCALE).contains(*l))
+        {
+            return Err(EngineError::invalid(format!(
+                "lengthscale {i} is {l:e} (must lie in [{:e}, {:e}])",
+                Self::MIN_LENGTHSCALE,
+                Self::MAX_LENGTHSCALE
+            )));
+        }
+        if !(signal_variance.is_finite() && signal_variance > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "signal variance is {signal_variance} (must be positive and finite)"
+            )));
+        }
+        if let KernelKind::RationalQuadratic { alpha } = kind
+            && !(alpha.is_finite() && alpha > 0.0)
+        {
+            return Err(EngineError::invalid(format!(
+                "rational-quadratic alpha is {alpha} (must be positive and finite)"
+            )));
+        }
+        Ok(Self {
+            kind,
+            lengthscales,
+            signal_variance,
+            time_decay: None,
+        })
+    }
+
+    /// Adds the time-decay factor; the kernel then takes one extra input column, the time.
+    pub fn with_time_decay(mut self, epsilon: f64) -> Result<Self, EngineError> {
+        if !(0.0..=1.0).contains(&epsilon) {
+            return Err(EngineError::invalid(format!(
+                "time-decay epsilon is {epsilon} (must lie in [0, 1])"
+            )));
+        }
+        self.time_decay = Some(TimeDecay { epsilon });
+        Ok(self)
+    }
+
+    pub fn kind(&self) -> KernelKind {
+        self.kind
+    }
+
+    pub fn lengthscales(&self) -> &[f64] {
+        &self.lengthscales
+    }
+
+    pub fn signal_variance(&self) -> f64 {
+        self.signal_variance
+    }
+
+    pub fn time_decay(&self) -> Option<TimeDecay> {
+        self.time_decay
+    }
+
+    /// Number of spatial (lengthscale-bearing) input columns.
+    pub fn spatial_dim(&self) -> usize {
+        self.lengthscales.len()
+    }
+
+    /// Number of input columns the kernel reads: spatial ones plus the time column if any.
+    pub fn input_dim(&self) -> usize {
+        self.lengthscales.len() + usize::from(self.time_decay.is_some())
+    }
+
+    /// `k(x, x)`, the same for every x since the kernel is stationary.
+    pub fn diag(&self) -> f64 {
+        self.signal_variance
+    }
+
+    /// Scaled squared distance over the spatial columns.
+    pub fn scaled_sq_dist(&self, a: &[f64], b: &[f64]) -> f64 {
+        self.lengthscales
+            .iter()
+            .zip(a.iter().zip(b))
+            .map(|(l, (x, y))| {
+                let z = (x - y) / l;
+                z * z
+            })
+            .sum()
+    }
+
+    /// `k(a, b)` in f64: the reference every backend is checked against.
+    pub fn eval(&self, a: &[f64], b: &[f64]) -> f64 {
+        let spatial = self.signal_variance * self.kind.profile(self.scaled_sq_dist(a, b));
+        match self.time_decay {
+            None => spatial,
+            Some(decay) => {
+                let t = self.lengthscales.len();
+                spatial * decay.factor(a[t] - b[t])
+            }
+        }
+    }
+}
+
+/// The largest scaled coordinate `|x/ℓ|`. Both backends scale coordinates before differencing
+/// them, so an overflowing `x/ℓ` gives `∞ − ∞ = NaN` (found by fuzzing: 1e300 over ℓ = 1e-150);
+/// and the posterior forms squared distances as `‖a‖² + ‖b‖² − 2a·b`, so the squares must stay
+/// finite too (found by fuzzing: a context of 1e300 over ℓ = 2.2). At 1e150 no sum of squares
+/// overflows below 10⁷ dimensions.
+pub const MAX_SCALED_COORDINATE: f64 = 1e150;
+
+/// Checks that every coordinate of `points` in a lengthscale-bearing column, divided by its
+/// lengthscale, stays below [`MAX_SCALED_COORDINATE`]; `points`' column 0 is the kernel's column
+/// `first_column`.
+pub fn scaled_coordinates(
+    what: &str,
+    kernel: &Kernel,
+    points: &Points,
+    first_column: usize,
+) -> Result<(), EngineError> {
+    let lengthscales = kernel.lengthscales();
+    for i in 0..points.rows() {
+        for (c, x) in points.row(i).iter().enumerate() {
+            let Some(l) = lengthscales.get(first_column + c) else {
+                continue;
+            };
+            if (x / l).abs() > MAX_SCALED_COORDINATE {
+                return Err(EngineError::invalid(format!(
+                    "{what}: coordinate {c} of point {i} is {x:e}; divided by its lengthscale \
+                     {l:e} it overflows (|x/ℓ| must stay below {MAX_SCALED_COORDINATE:e})"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,23 @@
+//! Surrogate models: covariance kernels, exact GPs, kernel density estimates and kernel
+//! regression. Their batch evaluation lives in `bosweep-engine`.
+
+mod candidate_priors;
+mod fit;
+mod gp;
+mod kde;
+mod kernel;
+pub mod likelihood;
+mod priors;
+mod slice_sampler;
+mod smoothing;
+
+pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
+pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
+pub use gp::{AppendOutcome, GpState, Noise};
+pub use kde::{BandwidthRule, sample_clipped};
+pub use kernel::scaled_coordinates;
+pub use kernel::{Kernel, KernelKind, MAX_SCALED_COORDINATE, TimeDecay};
+pub use likelihood::{LmlGradient, LogMarginalLikelihood, log_marginal_likelihood};
+pub use priors::{Prior, PriorSpace, Priors, ln_gamma};
+pub use slice_sampler::SliceSampler;
+pub use smoothing::{BandwidthScale, BandwidthSchedule, SmoothingKernel};

@@ -1,0 +1,257 @@
+//! Priors on the positive GP hyperparameters (lengthscales, signal variance, noise variance) for
+//! MAP fitting, evaluated in the log-parameter space the optimiser works in.
+//!
+//! A prior is a density `p(h)` on the parameter `h > 0`. The optimiser moves `φ = ln h`; the log
+//! prior it adds to the log marginal likelihood is either
+//!
+//! * [`PriorSpace::LogParameter`] (the default): the density of `φ`, `ln p(e^φ) + φ` (Jacobian
+//!   included). This is a proper, smooth density on `φ` even where `p(h)` diverges at 0 (Gamma
+//!   shapes below 1, `specs/uhe-bo.md` §3.4), and its maximiser does not depend on the
+//!   parametrisation of the optimiser;
+//! * [`PriorSpace::Parameter`]: `ln p(e^φ)` (no Jacobian), which is what GPyTorch/BoTorch's
+//!   `fit_gpytorch_mll` maximises (`specs/sbo-drbo-kde.md` §2.2: the prior mode of
+//!   Gamma(1.1, 0.05) is the noise initial value 2.0).
+
+use bosweep_core::data::EngineError;
+
+const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
+
+/// A density on one positive hyperparameter `h`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Prior {
+    /// `Gamma(shape a, rate b)`: `ln p(h) = a ln b − lnΓ(a) + (a − 1) ln h − b h`.
+    Gamma { shape: f64, rate: f64 },
+    /// `ln h ~ N(μ, σ²)`: `ln p(h) = −ln h − ln σ − ½ ln 2π − (ln h − μ)² / (2σ²)`.
+    LogNormal { mu: f64, sigma: f64 },
+}
+
+/// Which density the log prior is: of `ln h` (Jacobian included) or of `h`. See the module docs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PriorSpace {
+    #[default]
+    LogParameter,
+    Parameter,
+}
+
+impl Prior {
+    /// `Gamma(shape, rate)`; both must be positive and finite.
+    pub fn gamma(shape: f64, rate: f64) -> Result<Self, EngineError> {
+        if !(shape.is_finite() && shape > 0.0 && rate.is_finite() && rate > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "Gamma prior needs positive finite shape and rate, got ({shape}, {rate})"
+            )));
+        }
+        Ok(Self::Gamma { shape, rate })
+    }
+
+    /// Log-normal with `ln h ~ N(mu, sigma²)`; `mu` finite, `sigma` positive and finite.
+    pub fn log_normal(mu: f64, sigma: f64) -> Result<Self, EngineError> {
+        if !(mu.is_finite() && sigma.is_finite() && sigma > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "log-normal prior needs finite mu and positive finite sigma, got ({mu}, {sigma})"
+            )));
+        }
+        Ok(Self::LogNormal { mu, sigma })
+    }
+
+    /// Checks the parameters of a prior built directly from the enum.
+    pub fn validate(&self) -> Result<(), EngineError> {
+        match *self {
+            Self::Gamma { shape, rate } => Self::gamma(shape, rate).map(|_| ()),
+            Self::LogNormal { mu, sigma } => Self::log_normal(mu, sigma).map(|_| ()),
+        }
+    }
+
+    /// `ln p(h)`, the density of the parameter itself; `-inf` for `h ≤ 0`.
+    pub fn log_density(&self, h: f64) -> f64 {
+        if h <= 0.0 || h.is_nan() {
+            return f64::NEG_INFINITY;
+        }
+        self.log_density_log_space(h.ln(), PriorSpace::Parameter).0
+    }
+
+    /// The log prior at `φ = ln h` in the chosen space, and its derivative with respect to `φ`.
+    ///
+    /// * Gamma, log-parameter space: `a ln b − lnΓ(a) + a φ − b e^φ`, derivative `a − b e^φ`;
+    ///   parameter space: `(a − 1) φ` instead of `a φ`.
+    /// * Log-normal, log-parameter space: `−ln σ − ½ ln 2π − (φ − μ)²/(2σ²)`, derivative
+    ///   `−(φ − μ)/σ²`; parameter space: one `−φ` more (derivative `−1` more).
+    pub fn log_density_log_space(&self, phi: f64, space: PriorSpace) -> (f64, f64) {
+        let jac = match space {
+            PriorSpace::LogParameter => 0.0,
+            PriorSpace::Parameter => -1.0,
+        };
+        match *self {
+            Self::Gamma { shape, rate } => {
+                let h = phi.exp();
+                let value = shape * rate.ln() - ln_gamma(shape) + (shape + jac) * phi - rate * h;
+                (value, shape + jac - rate * h)
+            }
+            Self::LogNormal { mu, sigma } => {
+                let z = (phi - mu) / sigma;
+                let value = -sigma.ln() - HALF_LN_2PI - 0.5 * z * z + jac * phi;
+                (value, -z / sigma + jac)
+            }
+        }
+    }
+
+    /// The value of `h` that maximises the log prior in `space` (where the MAP estimate goes when
+    /// the data say nothing). `None` where there is no maximiser (Gamma with shape ≤ 1 in
+    /// parameter space: the density is largest at `h → 0`).
+    pub fn mode(&self, space: PriorSpace) -> Option<f64> {
+        match (*self, space) {
+            (Self::Gamma { shape, rate }, PriorSpace::LogParameter) => Some(shape / rate),
+            (Self::Gamma { shape, rate }, PriorSpace::Parameter) => {
+                (shape > 1.0).then(|| (shape - 1.0) / rate)
+            }
+            (Self::LogNormal { mu, .. }, PriorSpace::LogParameter) => Some(mu.exp()),
+            (Self::LogNormal { mu, sigma }, PriorSpace::Parameter) => {
+                Some((mu - sigma * sigma).exp())
+            }
+        }
+    }
+}
+
+/// The priors of a MAP fit: one prior shared by every lengthscale, one on the signal variance and
+/// one on the noise variance (used only when the noise variance is fitted). `None` is a flat
+/// prior on `ln h` (nothing added).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Priors {
+    pub lengthscale: Option<Prior>,
+    pub signal_variance: Option<Prior>,
+    pub noise_variance: Option<Prior>,
+    pub space: PriorSpace,
+}
+
+impl Priors {
+    /// BoTorch's `SingleTaskGP` priors of late 2023 (`specs/sbo-drbo-kde.md` §2.2): lengthscales
+    /// Gamma(3, 6), outputscale Gamma(2, 0.15), noise Gamma(1.1, 0.05), as densities of the
+    /// parameters (no Jacobian), like `fit_gpytorch_mll`. Pair with a noise lower bound of 1e-4.
+    pub fn botorch() -> Self {
+        Self {
+            lengthscale: Some(Prior::Gamma {
+                shape: 3.0,
+                rate: 6.0,
+            }),
+            signal_variance: Some(Prior::Gamma {
+                shape: 2.0,
+                rate: 0.15,
+            }),
+            noise_variance: Some(Prior::Gamma {
+                shape: 1.1,
+                rate: 0.05,
+            }),
+            space: PriorSpace::Parameter,
+        }
+    }
+
+    /// BoTorch's dimension-scaled priors (Hvarfner et al. 2024, "Vanilla Bayesian optimization
+    /// performs great in high dimensions"; BoTorch's `get_covar_module_with_dim_scaled_prior` and
+    /// `get_gaussian_likelihood_with_lognormal_prior`): lengthscales LogNormal(√2 + ln(d)/2, √3),
+    /// whose median `e^{√2}·√d` grows with the dimension `d` as typical distances do, outputscale
+    /// Gamma(2, 0.15), noise LogNormal(−4, 1), as densities of the parameters like
+    /// `fit_gpytorch_mll`. Pair with lengthscales of at least 0.025 and noise of at least 1e-4.
+    pub fn botorch_dimension_scaled(dim: usize) -> Self {
+        Self {
+            lengthscale: Some(Prior::LogNormal {
+                mu: std::f64::consts::SQRT_2 + 0.5 * (dim.max(1) as f64).ln(),
+                sigma: 3f64.sqrt(),
+            }),
+            signal_variance: Some(Prior::Gamma {
+                shape: 2.0,
+                rate: 0.15,
+            }),
+            noise_variance: Some(Prior::LogNormal {
+                mu: -4.0,
+                sigma: 1.0,
+            }),
+            space: PriorSpace::Parameter,
+        }
+    }
+
+    /// UHE-BO's priors (`specs/uhe-bo.md` §3.4): Gamma(1e-3, 10) on every hyperparameter, as
+    /// densities of `ln h` (Jacobian included).
+    pub fn uhe_bo() -> Self {
+        let g = Prior::Gamma {
+            shape: 1e-3,
+            rate: 10.0,
+        };
+        Self {
+            lengthscale: Some(g),
+            signal_variance: Some(g),
+            noise_variance: Some(g),
+            space: PriorSpace::LogParameter,
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), EngineError> {
+        for p in [
+            &self.lengthscale,
+            &self.signal_variance,
+            &self.noise_variance,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            p.validate()?;
+        }
+        Ok(())
+    }
+
+    /// Adds `(value, d/dφ)` of an optional prior at `φ`.
+    pub fn term(prior: &Option<Prior>, phi: f64, space: PriorSpace) -> (f64, f64) {
+        prior.map_or((0.0, 0.0), |p| p.log_density_log_space(phi, space))
+    }
+}
+
+/// `ln Γ(x)` for `x > 0` (Lanczos, g = 7, 9 terms; relative error about 1e-15), with the
+/// reflection-free shift `ln Γ(x) = ln Γ(x + 1) − ln x` below 0.5.
+pub fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        return ln_gamma(x + 1.0) - x.ln();
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + G + 0.5;
+    for (i, c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    HALF_LN_2PI + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ln_gamma_known_values() {
+        assert!((ln_gamma(1.0)).abs() < 1e-14);
+        assert!((ln_gamma(2.0)).abs() < 1e-14);
+        assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-13);
+        assert!((ln_gamma(0.5) - std::f64::consts::PI.sqrt().ln()).abs() < 1e-13);
+        // Γ(1e-3) ≈ 999.4237724845955
+        assert!((ln_gamma(1e-3) - 999.423_772_484_595_5f64.ln()).abs() < 1e-12);
+        // Γ(1.1) = 0.9513507698668732
+        assert!((ln_gamma(1.1) - 0.951_350_769_866_873_2f64.ln()).abs() < 1e-14);
+    }
+
+    #[test]
+    fn gamma_density_integrates_like_the_closed_form() {
+        // Gamma(2, 3) at h = 0.5: 9 · 0.5 · e^{−1.5}
+        let p = Prior::gamma(2.0, 3.0).unwrap();
+        let expect = (9.0 * 0.5 * (-1.5f64).exp()).ln();
+        assert!((p.log_density(0.5) - expect).abs() < 1e-13);
+    }
+}

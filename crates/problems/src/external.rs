@@ -1,0 +1,227 @@
+//! An objective computed by an external command, once per evaluation: the point goes to the
+//! command's stdin as a JSON array, one number comes back on its stdout.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::process_group::GroupChild;
+use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use bosweep_core::params::ParamValue;
+
+/// Runs `sh -c CMD` per evaluation, in a process group of its own that is killed, with every
+/// process the command started, when the evaluation ends or times out. A non-zero exit, no
+/// answer within the timeout, or an answer that is not one finite number is an evaluation
+/// error; the run stops there, with every earlier evaluation already in the trace.
+#[derive(Debug)]
+pub struct ExternalObjective {
+    command: String,
+    domain: Domain,
+    sense: Sense,
+    timeout: Duration,
+}
+
+impl ExternalObjective {
+    pub fn new(
+        command: &str,
+        domain: Domain,
+        sense: Sense,
+        timeout: Duration,
+    ) -> Result<Self, ProblemError> {
+        if command.trim().is_empty() {
+            return Err(ProblemError::config(
+                "--objective-cmd: the command is empty",
+            ));
+        }
+        if timeout.is_zero() {
+            return Err(ProblemError::config(
+                "--objective-timeout: value 0 (must be positive)",
+            ));
+        }
+        Ok(Self {
+            command: command.to_owned(),
+            domain,
+            sense,
+            timeout,
+        })
+    }
+
+    /// One run of the command at `x`.
+    fn call(&self, x: &[f64]) -> Result<f64, ProblemError> {
+        let fail = |msg: String| {
+            ProblemError::evaluation(format!(
+                "objective command `{}` at {x:?}: {msg}",
+                self.command
+            ))
+        };
+        let mut group = GroupChild::spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(&self.command)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped()),
+        )
+        .map_err(|e| fail(format!("could not start: {e}")))?;
+        let child = group.child();
+        let input = serde_json::to_string(x).expect("finite coordinates serialise");
+        if let Some(mut stdin) = child.stdin.take() {
+            // A command that does not read its input closes the pipe early; that is its business.
+            let _ = stdin
+                .write_all(input.as_bytes())
+                .and_then(|_| stdin.write_all(b"\n"));
+        }
+        // stdout and stderr are drained concurrently, so that a command filling one pipe while
+        // the other is read cannot block itself into a timeout.
+        let stdout = drain(child.stdout.take());
+        let stderr = drain(child.stderr.take());
+        let start = Instant::now();
+        let status = loop {
+            match group
+                .child()
+                .try_wait()
+                .map_err(|e| fail(format!("waiting failed: {e}")))?
+            {
+                Some(status) => break status,
+                None if start.elapsed() > self.timeout => {
+                    // Dropping the group kills the command and everything it started.
+                    drop(group);
+                    return Err(fail(format!(
+                        "no answer within {:?}; killed with every process it started",
+                        self.timeout
+                    )));
+                }
+                None => std::thread::sleep(Duration::from_millis(2)),
+            }
+        };
+        // The evaluation is over: what the command left running in the background goes with
+        // it, which also closes the pipes such a process held.
+        group.kill_group();
+        // A process that left the group (setsid) may still hold the pipes open; waiting for
+        // their end is bounded by what is left of the timeout.
+        let collect = |pipe: mpsc::Receiver<Vec<u8>>| {
+            pipe.recv_timeout(self.timeout.saturating_sub(start.elapsed()))
+                .map_err(|_| {
+                    fail(format!(
+                        "exited, but its output stayed open for more than {:?} (a background \
+                         process holding stdout or stderr?)",
+                        self.timeout
+                    ))
+                })
+        };
+        let (out, err) = (collect(stdout)?, collect(stderr)?);
+        if !status.success() {
+            let err = String::from_utf8_lossy(&err);
+            let err = err.trim();
+            let detail = if err.is_empty() {
+                String::new()
+            } else {
+                let last = err.lines().last().unwrap_or(err);
+                format!(": {}", last.chars().take(200).collect::<String>())
+            };
+            return Err(fail(format!("exited with {status}{detail}")));
+        }
+        parse_objective_output(&out).map_err(fail)
+    }
+}
+
+/// The most bytes read from an external command's stdout or stderr; one number needs far fewer.
+const OUTPUT_LIMIT: usize = 64 * 1024;
+
+/// Reads up to [`OUTPUT_LIMIT`] + 1 bytes of `pipe` on its own thread and sends them when the
+/// pipe closes (or the limit is reached: the command then gets a broken pipe, as it deserves).
+fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(pipe) = pipe {
+            let _ = pipe.take(OUTPUT_LIMIT as u64 + 1).read_to_end(&mut bytes);
+        }
+        let _ = send.send(bytes);
+    });
+    receive
+}
+
+/// The value an external objective printed: its whole stdout, surrounding whitespace aside, must
+/// be one finite number in Rust's (and C's `strtod`'s) decimal or exponent notation. The error
+/// says what was printed, shortened and escaped to one line, so that it can go into a message.
+pub fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
+    if stdout.len() > OUTPUT_LIMIT {
+        return Err(format!(
+            "printed more than {OUTPUT_LIMIT} bytes (expected one number)"
+        ));
+    }
+    let text = String::from_utf8_lossy(stdout);
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("printed nothing (expected one finite number)".into());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) => Err(format!("printed {v} (must be a finite number)")),
+        Err(_) => Err(format!("printed \"{}\", not a number", excerpt(text))),
+    }
+}
+
+/// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
+/// several bytes each (found by fuzzing: 80 of them made a 470-byte message).
+fn excerpt(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        let escaped: String = c.escape_debug().collect();
+        if out.len() + escaped.len() > 120 {
+            out.push('…');
+            break;
+        }
+        out.push_str(&escaped);
+    }
+    out
+}
+
+impl Problem for ExternalObjective {
+    fn name(&self) -> &str {
+        "external"
+    }
+
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        self.sense
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        vec![
+            ("command".into(), ParamValue::from(self.command.as_str())),
+            (
+                "timeout_seconds".into(),
+                ParamValue::Number(self.timeout.as_secs_f64()),
+            ),
+        ]
+    }
+
+    fn observe(
+        &self,
+        x: &[f64],
+        step: &Step,
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Observation, ProblemError> {
+        let values = (0..step.repeats())
+            .map(|_| self.call(x))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Observation::new(values, None))
+    }
+
+    /// Unknown: the command's value may be noisy, and calling it again would cost an evaluation.
+    fn objective_of_interest(&self, _x: &[f64], _t: usize) -> Option<f64> {
+        None
+    }
+
+    fn optimum(&self, _t: usize) -> Option<Optimum> {
+        None
+    }
+}

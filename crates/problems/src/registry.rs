@@ -1,0 +1,203 @@
+//! Every problem `bosweep` can build, by kebab-case name, with its declared parameters.
+//!
+//! Each family of problems exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
+//! order, so that adding a paper's problems touches one line here.
+
+use super::functions::{
+    Ackley, Branin, Deceptive, Forrester, GoldsteinPrice, H1, H1Form, Hartmann3, Hartmann6, Levy,
+    Michalewicz, Rosenbrock, SixHumpCamel, Sphere, StyblinskiTang, TestFunction,
+};
+use super::{Noisy, Problem, ProblemError};
+use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+
+/// One buildable problem.
+///
+/// Its dimension, bounds, sense and optimum at the defaults are those of `entry.build(&[])`, so
+/// that a listing shows what the code computes rather than a second copy of the numbers.
+#[derive(Debug)]
+pub struct Entry {
+    /// kebab-case name (`six-hump-camel`).
+    pub name: &'static str,
+    /// One line: the definition's source, domain and optimum.
+    pub description: &'static str,
+    /// The parameters it accepts, with their defaults.
+    pub parameters: &'static [ParamSpec],
+    pub(super) build: fn(&Params) -> Result<Box<dyn Problem>, ProblemError>,
+}
+
+impl Entry {
+    /// Builds the problem from `(key, value)` pairs; keys not given take their defaults.
+    pub fn build(&self, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem>, ProblemError> {
+        let params = Params::resolve("problem", self.name, self.parameters, given)?;
+        (self.build)(&params)
+    }
+}
+
+/// Every family of problems, in listing order.
+const FAMILIES: &[&[Entry]] = &[
+    TEST_FUNCTIONS,
+    super::boke::ENTRIES,
+    super::rahbo::ENTRIES,
+    super::contextual::ENTRIES,
+    super::time_varying::ENTRIES,
+];
+
+/// All problems, in listing order.
+pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
+    FAMILIES.iter().flat_map(|family| family.iter())
+}
+
+/// The entry called `name`, or an error listing the known names.
+pub fn find(name: &str) -> Result<&'static Entry, ProblemError> {
+    registry().find(|e| e.name == name).ok_or_else(|| {
+        let names: Vec<_> = registry().map(|e| e.name).collect();
+        ProblemError::config(format!(
+            "unknown problem \"{name}\" (known: {})",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Builds problem `name` with the parameters `given` (see [`Entry::build`]).
+pub fn build(name: &str, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem>, ProblemError> {
+    find(name)?.build(given)
+}
+
+pub(super) const NOISE_STD: ParamSpec = ParamSpec {
+    name: "noise_std",
+    kind: ParamKind::Real {
+        default: 0.0,
+        min: 0.0,
+        max: f64::INFINITY,
+    },
+    description: "standard deviation of the Gaussian observation noise added to every evaluation",
+};
+
+/// The largest `dim` accepted: far beyond what BO reaches, small enough that a typo cannot ask
+/// for gigabytes.
+const MAX_DIM: usize = 10_000;
+
+const fn dim(default: usize, min: usize) -> ParamSpec {
+    ParamSpec {
+        name: "dim",
+        kind: ParamKind::Integer {
+            default,
+            min,
+            max: MAX_DIM,
+        },
+        description: "dimension d",
+    }
+}
+
+const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD];
+const DIM_AND_NOISE: &[ParamSpec] = &[dim(2, 1), NOISE_STD];
+
+/// A test function observed with the `noise_std` of `params`.
+pub(super) fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
+    Box::new(Noisy::new(function, params))
+}
+
+/// The classic test functions, observed with optional homoscedastic noise.
+static TEST_FUNCTIONS: &[Entry] = &[
+    Entry {
+        name: "forrester",
+        description: "Forrester (6x−2)² sin(12x−4) on [0, 1]; min −6.020740 at x = 0.757249",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(Forrester::new(), p)),
+    },
+    Entry {
+        name: "branin",
+        description: "Branin–Hoo on [−5, 10] × [0, 15]; min 0.397887 at (−π, 12.275), (π, 2.275), (3π, 2.475)",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(Branin::new(), p)),
+    },
+    Entry {
+        name: "goldstein-price",
+        description: "Goldstein–Price on [−2, 2]²; min 3 at (0, −1)",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(GoldsteinPrice::new(), p)),
+    },
+    Entry {
+        name: "six-hump-camel",
+        description: "six-hump camel on [−3, 3] × [−2, 2]; min −1.031628 at ±(0.0898, −0.7126)",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(SixHumpCamel::new(), p)),
+    },
+    Entry {
+        name: "hartmann3",
+        description: "Hartmann-3 on [0, 1]³; min −3.862780 at (0.114589, 0.555649, 0.852547)",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(Hartmann3::new(), p)),
+    },
+    Entry {
+        name: "hartmann6",
+        description: "Hartmann-6 on [0, 1]⁶; min −3.322368 at (0.201690, 0.150011, 0.476874, 0.275332, 0.311652, 0.657301)",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(Hartmann6::new(), p)),
+    },
+    Entry {
+        name: "ackley",
+        description: "Ackley (a = 20, b = 0.2, c = 2π) on [−32.768, 32.768]^d; min 0 at the origin",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Ackley::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "levy",
+        description: "Levy on [−10, 10]^d; min 0 at (1, …, 1)",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Levy::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "rosenbrock",
+        description: "Rosenbrock on [−5, 10]^d, d ≥ 2; min 0 at (1, …, 1)",
+        parameters: &[dim(2, 2), NOISE_STD],
+        build: |p| Ok(noisy(Rosenbrock::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "sphere",
+        description: "sphere Σx² on [−5.12, 5.12]^d; min 0 at the origin",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Sphere::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "styblinski-tang",
+        description: "Styblinski–Tang on [−5, 5]^d; min −39.166166·d at x_i = −2.903534",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(StyblinskiTang::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "michalewicz",
+        description: "Michalewicz (m = 10) on [0, π]^d; min −1.801303 (d = 2), −4.687658 (5), −9.660152 (10), computed for any d",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Michalewicz::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "deceptive",
+        description: "Deceptive (scipy's continuous form, minimised) on [0, 1]^d; min −1 at x_i = i/(d+1), corners −0.64",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Deceptive::new(p.integer("dim"))?, p)),
+    },
+    Entry {
+        name: "h1",
+        description: "h1 of UHE-BO (maximised) on [−100, 100]²; max ≈ 2 at (8.6998, 6.7665)",
+        parameters: &[
+            ParamSpec {
+                name: "form",
+                kind: ParamKind::Choice {
+                    default: "paper",
+                    options: &["paper", "deap"],
+                },
+                description: "denominator: paper √(r²+1) or deap √(r²)+1 (specs/uhe-bo.md A11)",
+            },
+            NOISE_STD,
+        ],
+        build: |p| {
+            let form = match p.choice("form") {
+                "paper" => H1Form::Paper,
+                "deap" => H1Form::Deap,
+                other => unreachable!("form {other} passed the declared choices"),
+            };
+            Ok(noisy(H1::new(form), p))
+        },
+    },
+];

@@ -1,0 +1,56 @@
+//! Time-varying problems with a finite domain and a finite set of candidate GP priors
+//! (`specs/pe-gp-ucb.md` §4): the toy problem with 11 hill-shaped prior means and an alternating
+//! allowed set, and the Intel Berkeley temperature task with one prior per previous day.
+//!
+//! Each problem's candidate priors are part of its definition (the paper hands the same set to
+//! every method): the problem hands them to the unknown-prior algorithms through
+//! [`Problem::candidate_priors`](super::Problem::candidate_priors).
+
+pub mod intel;
+pub mod toy;
+
+use super::registry::Entry;
+use super::{ParamKind, ParamSpec};
+
+const NOISE_STD: ParamSpec = ParamSpec {
+    name: "noise_std",
+    kind: ParamKind::Real {
+        default: 0.1,
+        min: 0.0,
+        max: 1e6,
+    },
+    description: "standard deviation R of the Gaussian observation noise (spec default 0.1)",
+};
+
+/// The problems of the PE-GP-UCB paper.
+pub(crate) static ENTRIES: &[Entry] = &[
+    Entry {
+        name: "pe-toy",
+        description: "PE-GP-UCB toy: f ~ GP(prior-2 hill mean, RBF ℓ=0.1) on a 200-point grid of [0, 1]; even t exclude the true tall hill",
+        parameters: &[
+            NOISE_STD,
+            ParamSpec {
+                name: "instance",
+                kind: ParamKind::Integer {
+                    default: 0,
+                    min: 0,
+                    max: u32::MAX as usize,
+                },
+                description: "0: draw f from the run's random stream at the first observation; n ≥ 1: the fixed sample seeded by n",
+            },
+        ],
+        build: |p| Ok(Box::new(toy::PeToy::new(p)?)),
+    },
+    Entry {
+        name: "intel-temp-synthetic",
+        description: "synthetic stand-in of the Intel lab task: 50 sensors, 14 days × 144 ten-minute windows, pick the hottest sensor on day 14",
+        parameters: &[NOISE_STD],
+        build: |p| Ok(Box::new(intel::IntelTemp::new(intel::synthetic_task()?, p))),
+    },
+    Entry {
+        name: "intel-temp",
+        description: "Intel Berkeley lab temperatures (local data.txt named by $BOSWEEP_INTEL_DATA), 1–14 March 2004, hottest sensor on 14 March",
+        parameters: &[NOISE_STD],
+        build: |p| Ok(Box::new(intel::IntelTemp::new(intel::file_task()?, p))),
+    },
+];

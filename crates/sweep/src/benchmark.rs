@@ -1,0 +1,357 @@
+//! Throughput of every engine operation at fixed problem sizes: the measurements behind
+//! `bosweep bench` (criterion benches in `benches/` cover the same operations).
+//!
+//! Inputs are drawn from a fixed-seed generator, each operation runs once to warm up (pipeline
+//! caches, buffer allocation), then `repeats` times; the median wall time is reported with the
+//! throughput in items per second and an operation count in GFLOP/s.
+
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use bosweep_algorithms::{self as algorithms, AlgorithmError, AskContext, Feedback};
+use bosweep_engine::{Engine, EngineError, PairReduction, Points};
+use bosweep_model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep_problems as problems;
+
+/// Every operation `bosweep bench` measures, by name.
+pub const OPERATIONS: [&str; 9] = [
+    "cross-covariance",
+    "posterior",
+    "posterior-batch",
+    "pair-reduce",
+    "kde",
+    "kernel-regression",
+    "nearest",
+    "top-k",
+    "gp-ucb-step",
+];
+
+/// Problem sizes to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Seconds on any backend, lavapipe included: a smoke run.
+    Quick,
+    /// The CPU target sizes of the engine issue (posterior n = 1000, d = 10, m = 100 000).
+    Standard,
+    /// The real-GPU sizes: posterior n = 2048, d = 20, m = 2^20; KDE n = 4096, d = 8, m = 2^20.
+    Large,
+}
+
+impl Preset {
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "quick" => Some(Self::Quick),
+            "standard" => Some(Self::Standard),
+            "large" => Some(Self::Large),
+            _ => None,
+        }
+    }
+}
+
+/// Sizes of one preset: training points n, input dimension d, candidates/queries m.
+struct Sizes {
+    posterior: (usize, usize, usize),
+    batch_gps: usize,
+    cross: (usize, usize, usize),
+    /// (n, decision dim, context dim, decisions, samples)
+    pairs: (usize, usize, usize, usize, usize),
+    kde: (usize, usize, usize),
+    regression: (usize, usize, usize),
+    nearest: (usize, usize, usize),
+    top_k: (usize, usize),
+    /// Observations n of the GP-UCB step measured (on Hartmann-6, d = 6).
+    bo_steps: &'static [usize],
+}
+
+impl Preset {
+    fn sizes(self) -> Sizes {
+        match self {
+            Self::Quick => Sizes {
+                posterior: (200, 5, 4096),
+                batch_gps: 4,
+                cross: (1024, 200, 5),
+                pairs: (64, 2, 1, 128, 256),
+                kde: (512, 4, 4096),
+                regression: (512, 4, 4096),
+                nearest: (512, 4, 4096),
+                top_k: (1 << 16, 16),
+                bo_steps: &[50],
+            },
+            Self::Standard => Sizes {
+                posterior: (1000, 10, 100_000),
+                batch_gps: 11,
+                cross: (10_000, 1000, 10),
+                pairs: (200, 3, 1, 1024, 1024),
+                kde: (4096, 8, 65_536),
+                regression: (2000, 4, 65_536),
+                nearest: (2000, 4, 65_536),
+                top_k: (1 << 22, 64),
+                bo_steps: &[100, 500, 1000],
+            },
+            Self::Large => Sizes {
+                posterior: (2048, 20, 1 << 20),
+                batch_gps: 11,
+                cross: (1 << 16, 2048, 20),
+                pairs: (500, 3, 1, 1 << 14, 1024),
+                kde: (4096, 8, 1 << 20),
+                regression: (4096, 8, 1 << 20),
+                nearest: (4096, 8, 1 << 20),
+                top_k: (1 << 22, 64),
+                bo_steps: &[100, 500, 1000],
+            },
+        }
+    }
+}
+
+/// One measured operation.
+#[derive(Clone, Debug)]
+pub struct Measurement {
+    pub operation: &'static str,
+    pub size: String,
+    /// Median wall seconds of one call.
+    pub seconds: f64,
+    /// Candidates, pairs or queries per second.
+    pub items_per_second: f64,
+    /// Floating-point operations per second, by the counts documented in `flops_*`; `None` for
+    /// top-k, which does comparisons.
+    pub gflops: Option<f64>,
+}
+
+fn points(rng: &mut ChaCha8Rng, rows: usize, dim: usize) -> Points {
+    Points::new((0..rows * dim).map(|_| rng.random::<f64>()).collect(), dim)
+        .expect("uniform coordinates are finite")
+}
+
+/// A GP on `n` random points of dimension `d` with a Matérn-5/2 kernel.
+fn random_gp(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Result<GpState, EngineError> {
+    let train = points(rng, n, d);
+    let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
+    let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; d], 1.0)?;
+    GpState::fit(train, &y, kernel, &Noise::Homoscedastic(1e-4), 0.0, 1.0)
+}
+
+/// Median seconds of `repeats` calls after one warm-up call.
+fn time<T>(
+    repeats: usize,
+    mut f: impl FnMut() -> Result<T, EngineError>,
+) -> Result<f64, EngineError> {
+    f()?;
+    let mut times = Vec::with_capacity(repeats);
+    for _ in 0..repeats.max(1) {
+        let start = Instant::now();
+        std::hint::black_box(f()?);
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// Flops of one kernel value between d-dimensional points: difference, square and add per
+/// dimension, plus the profile (counted as 10).
+fn flops_kernel(d: usize) -> f64 {
+    (3 * d + 10) as f64
+}
+
+/// Flops of one posterior (mean and variance) from n training points: the kernel row, the
+/// triangular product ‖L⁻¹k‖² (n² multiply-adds halved by the triangle, so n² flops), the mean.
+fn flops_posterior(n: usize, d: usize) -> f64 {
+    n as f64 * flops_kernel(d) + (n * n) as f64 + 2.0 * n as f64
+}
+
+/// Runs the operations named in `only` (all when empty) at `preset` sizes on `engine`.
+pub fn run(
+    engine: &dyn Engine,
+    preset: Preset,
+    only: &[String],
+    repeats: usize,
+) -> Result<Vec<Measurement>, EngineError> {
+    let sz = preset.sizes();
+    let mut rng = ChaCha8Rng::seed_from_u64(20261121);
+    let mut out = Vec::new();
+    let wanted = |op: &str| only.is_empty() || only.iter().any(|o| o == op);
+    let mut record =
+        |operation: &'static str, size: String, seconds: f64, items: usize, flops: Option<f64>| {
+            out.push(Measurement {
+                operation,
+                size,
+                seconds,
+                items_per_second: items as f64 / seconds,
+                gflops: flops.map(|f| f / seconds / 1e9),
+            });
+        };
+
+    if wanted("cross-covariance") {
+        let (m, n, d) = sz.cross;
+        let (a, b) = (points(&mut rng, m, d), points(&mut rng, n, d));
+        let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; d], 1.0)?;
+        let secs = time(repeats, || engine.cross_covariance(&kernel, &a, &b))?;
+        record(
+            "cross-covariance",
+            format!("m={m} n={n} d={d}"),
+            secs,
+            m,
+            Some((m * n) as f64 * flops_kernel(d)),
+        );
+    }
+    if wanted("posterior") || wanted("posterior-batch") {
+        let (n, d, m) = sz.posterior;
+        let gp = random_gp(&mut rng, n, d)?;
+        let cand = points(&mut rng, m, d);
+        if wanted("posterior") {
+            let secs = time(repeats, || engine.posterior(&gp, &cand))?;
+            record(
+                "posterior",
+                format!("n={n} d={d} m={m}"),
+                secs,
+                m,
+                Some(m as f64 * flops_posterior(n, d)),
+            );
+        }
+        if wanted("posterior-batch") {
+            let p = sz.batch_gps;
+            let nb = n / 4;
+            let gps: Vec<GpState> = (0..p)
+                .map(|_| random_gp(&mut rng, nb, d))
+                .collect::<Result<_, _>>()?;
+            let refs: Vec<&GpState> = gps.iter().collect();
+            let mb = m / 4;
+            let cand = cand.slice_rows(0, mb);
+            let secs = time(repeats, || engine.posterior_batch(&refs, &cand))?;
+            record(
+                "posterior-batch",
+                format!("P={p} n={nb} d={d} m={mb}"),
+                secs,
+                p * mb,
+                Some((p * mb) as f64 * flops_posterior(nb, d)),
+            );
+        }
+    }
+    if wanted("pair-reduce") {
+        let (n, dx, dc, m, samples) = sz.pairs;
+        let gp = random_gp(&mut rng, n, dx + dc)?;
+        let (dec, ctx) = (points(&mut rng, m, dx), points(&mut rng, samples, dc));
+        let infimum = vec![-10.0; m];
+        let reduction = PairReduction::WorstCaseTv {
+            delta: 0.2,
+            infimum: &infimum,
+        };
+        let secs = time(repeats, || {
+            engine.pair_reduce(&gp, &dec, &ctx, 1.5, reduction)
+        })?;
+        let pairs = m * samples;
+        record(
+            "pair-reduce",
+            format!("n={n} dx={dx} dc={dc} m={m} M={samples} (TV)"),
+            secs,
+            pairs,
+            Some(pairs as f64 * flops_posterior(n, dx + dc)),
+        );
+    }
+    if wanted("kde") {
+        let (n, d, m) = sz.kde;
+        let (data, q) = (points(&mut rng, n, d), points(&mut rng, m, d));
+        let h = vec![0.1; d];
+        let secs = time(repeats, || engine.kde_log_density(&data, &h, None, &q))?;
+        record(
+            "kde",
+            format!("n={n} d={d} m={m}"),
+            secs,
+            m,
+            Some((m * n) as f64 * flops_kernel(d)),
+        );
+    }
+    if wanted("kernel-regression") {
+        let (n, d, m) = sz.regression;
+        let (data, q) = (points(&mut rng, n, d), points(&mut rng, m, d));
+        let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
+        let secs = time(repeats, || {
+            engine.kernel_regression(&data, &y, SmoothingKernel::Gaussian, 0.1, &q)
+        })?;
+        record(
+            "kernel-regression",
+            format!("n={n} d={d} m={m}"),
+            secs,
+            m,
+            Some((m * n) as f64 * flops_kernel(d)),
+        );
+    }
+    if wanted("nearest") {
+        let (n, d, m) = sz.nearest;
+        let (data, q) = (points(&mut rng, n, d), points(&mut rng, m, d));
+        let secs = time(repeats, || engine.nearest(&data, &q))?;
+        record(
+            "nearest",
+            format!("n={n} d={d} m={m}"),
+            secs,
+            m,
+            Some((m * n * 3 * d) as f64),
+        );
+    }
+    if wanted("top-k") {
+        let (len, k) = sz.top_k;
+        let values: Vec<f64> = (0..len).map(|_| rng.random::<f64>()).collect();
+        let secs = time(repeats, || engine.top_k(&values, k))?;
+        record("top-k", format!("len={len} k={k}"), secs, len, None);
+    }
+    if wanted("gp-ucb-step") {
+        for &n in sz.bo_steps {
+            let (secs, fit, acq) = time_bo_step(engine, n, repeats, &mut rng)?;
+            record(
+                "gp-ucb-step",
+                format!("n={n} d=6: fit {fit:.3} s + acquisition {acq:.3} s"),
+                secs,
+                1,
+                None,
+            );
+        }
+    }
+    Ok(out)
+}
+
+/// Median seconds of one GP-UCB step (ML-II fit from scratch, then the default grid and
+/// refinement) after `n` uniform observations of Hartmann-6, and the mean seconds of its two
+/// parts.
+fn time_bo_step(
+    engine: &dyn Engine,
+    n: usize,
+    repeats: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<(f64, f64, f64), EngineError> {
+    let as_engine = |e: AlgorithmError| match e {
+        AlgorithmError::Engine(e) => e,
+        AlgorithmError::Config(m) => EngineError::invalid(m),
+    };
+    let problem =
+        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
+    let mut algorithm = algorithms::build("gp-ucb", &[]).map_err(as_engine)?;
+    for _ in 0..n {
+        let x = problem.domain().sample(rng);
+        let y = -problem
+            .objective_of_interest(&x, 1)
+            .expect("Hartmann-6 is known");
+        let feedback = Feedback {
+            x: &x,
+            y,
+            repeats: &[y],
+            context: None,
+            t: 1,
+        };
+        algorithm.tell(&feedback).map_err(as_engine)?;
+    }
+    let median = time(repeats, || {
+        let mut ctx = AskContext {
+            engine,
+            domain: problem.domain(),
+            allowed: None,
+            t: n + 1,
+            rng: &mut *rng,
+        };
+        algorithm.ask(&mut ctx).map_err(as_engine)
+    })?;
+    // The warm-up call and the timed ones all accumulated into the cost.
+    let calls = (repeats.max(1) + 1) as f64;
+    let cost = algorithm.take_cost();
+    Ok((median, cost.model_seconds / calls, cost.acq_seconds / calls))
+}

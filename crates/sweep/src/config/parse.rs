@@ -1,0 +1,532 @@
+//! Reading a config's TOML: every key checked against the schema and the registries' parameter
+//! declarations, with the line of each value kept for error messages.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use toml::Spanned;
+use toml::de::{DeString, DeTable, DeValue};
+
+use super::schema::{
+    ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, TOP_LEVEL_KEYS,
+};
+use crate::plan::{Setting, SettingValue};
+use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+
+/// One value of a parameter and the line it is on.
+#[derive(Clone, Debug)]
+pub(super) struct Located {
+    pub(super) value: SettingValue,
+    pub(super) line: usize,
+}
+
+/// One parsed `[[algorithm]]` or `[[problem]]` table, before grid expansion.
+pub(super) struct Entry {
+    pub(super) kind: Kind,
+    pub(super) name: &'static str,
+    pub(super) header_line: usize,
+    /// Parameter keys in sorted order, each with its values (one unless a list was given).
+    pub(super) params: Vec<(String, Vec<Located>)>,
+    /// Problem overrides: value and line.
+    pub(super) budget: Option<(usize, usize)>,
+    pub(super) init: Option<(usize, usize)>,
+}
+
+/// Top-level values with the lines they were given on.
+#[derive(Default)]
+struct TopLevel {
+    seed: Option<(u64, usize)>,
+    replicates: Option<(usize, usize)>,
+    budget: Option<(usize, usize)>,
+    init: Option<(usize, usize)>,
+    algorithms: Option<(Vec<Entry>, usize)>,
+    problems: Option<(Vec<Entry>, usize)>,
+}
+
+pub(super) struct Parser<'a> {
+    pub(super) file: &'a str,
+    pub(super) text: &'a str,
+    /// Byte offsets of the text's line breaks.
+    pub(super) newlines: Vec<usize>,
+}
+
+type Key<'i> = Spanned<DeString<'i>>;
+type Value<'i> = Spanned<DeValue<'i>>;
+
+/// A table's entries in the order they appear in the file.
+fn in_file_order<'t, 'i>(table: &'t DeTable<'i>) -> Vec<(&'t Key<'i>, &'t Value<'i>)> {
+    let mut entries: Vec<_> = table.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    entries
+}
+
+/// `"string \"abc\""`, `"a table"`: what was found where something else was expected.
+fn describe(value: &DeValue<'_>) -> String {
+    match value {
+        DeValue::String(s) => format!("string \"{s}\""),
+        DeValue::Integer(i) => format!("integer {i}"),
+        DeValue::Float(x) => format!("float {x}"),
+        DeValue::Boolean(b) => format!("boolean {b}"),
+        DeValue::Datetime(d) => format!("date-time {d}"),
+        DeValue::Array(_) => "a list".to_owned(),
+        DeValue::Table(_) => "a table".to_owned(),
+    }
+}
+
+/// The registry's message without its `algorithm gp-ucb: ` prefix, which the config error
+/// states itself.
+pub(super) fn strip_owner(message: String, kind: Kind, name: &str) -> String {
+    let prefix = format!("{} {name}: ", kind.word());
+    match message.strip_prefix(&prefix) {
+        Some(rest) => rest.to_owned(),
+        None => message,
+    }
+}
+
+impl Parser<'_> {
+    /// The 1-based line of byte `offset`.
+    fn line(&self, offset: usize) -> usize {
+        self.newlines.partition_point(|&nl| nl < offset) + 1
+    }
+
+    fn line_of(&self, span: Range<usize>) -> usize {
+        self.line(span.start)
+    }
+
+    pub(super) fn error(&self, line: usize, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: self.file.to_owned(),
+            line: Some(line),
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    fn syntax_error(&self, e: &toml::de::Error) -> ConfigError {
+        let offset = e.span().map_or(0, |s| s.start).min(self.text.len());
+        let mut offset = offset;
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let column = self.text[line_start..offset].chars().count() + 1;
+        ConfigError {
+            file: self.file.to_owned(),
+            line: Some(self.line(offset)),
+            column: Some(column),
+            message: format!("invalid TOML: {}", e.message().trim()),
+        }
+    }
+
+    pub(super) fn parse(&self) -> Result<SweepConfig, ConfigError> {
+        let document = DeTable::parse(self.text).map_err(|e| self.syntax_error(&e))?;
+        let mut top = TopLevel::default();
+        for (key, value) in in_file_order(document.get_ref()) {
+            let line = self.line_of(key.span());
+            let name: &str = key.get_ref();
+            match name {
+                "seed" => {
+                    let seed = self.integer(name, value, 0, "an integer ≥ 0")?;
+                    top.seed = Some((seed as u64, line));
+                }
+                "replicates" => {
+                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    top.replicates = Some((n as usize, line));
+                }
+                "budget" => {
+                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    top.budget = Some((n as usize, line));
+                }
+                "init" => {
+                    let n = self.integer(name, value, 0, "an integer ≥ 0, at most the budget")?;
+                    top.init = Some((n as usize, line));
+                }
+                "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
+                "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
+                other => {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "unknown key \"{other}\" (allowed: {})",
+                            TOP_LEVEL_KEYS.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        self.assemble(top)
+    }
+
+    /// An integer `≥ min` (`accepted` says so in words for the message).
+    fn integer(
+        &self,
+        key: &str,
+        value: &Value<'_>,
+        min: i64,
+        accepted: &str,
+    ) -> Result<i64, ConfigError> {
+        let line = self.line_of(value.span());
+        let DeValue::Integer(i) = value.get_ref() else {
+            return Err(self.error(
+                line,
+                format!(
+                    "key \"{key}\": expected {accepted}, found {}",
+                    describe(value.get_ref())
+                ),
+            ));
+        };
+        let n = i64::from_str_radix(i.as_str(), i.radix()).map_err(|_| {
+            self.error(
+                line,
+                format!("key \"{key}\": value {i} is too large (must be {accepted})"),
+            )
+        })?;
+        if n < min {
+            return Err(self.error(
+                line,
+                format!("key \"{key}\": value {n} is invalid (must be {accepted})"),
+            ));
+        }
+        Ok(n)
+    }
+
+    /// The `[[algorithm]]` or `[[problem]]` tables.
+    fn entries(&self, kind: Kind, value: &Value<'_>) -> Result<Vec<Entry>, ConfigError> {
+        let word = kind.word();
+        let line = self.line_of(value.span());
+        let DeValue::Array(tables) = value.get_ref() else {
+            return Err(self.error(
+                line,
+                format!(
+                    "key \"{word}\": expected [[{word}]] tables (an array of tables), found {}",
+                    describe(value.get_ref())
+                ),
+            ));
+        };
+        tables
+            .iter()
+            .map(|table| match table.get_ref() {
+                DeValue::Table(t) => self.entry(kind, t, self.line_of(table.span())),
+                other => Err(self.error(
+                    self.line_of(table.span()),
+                    format!(
+                        "key \"{word}\": expected a table for each {word}, found {}",
+                        describe(other)
+                    ),
+                )),
+            })
+            .collect()
+    }
+
+    fn entry(
+        &self,
+        kind: Kind,
+        table: &DeTable<'_>,
+        header_line: usize,
+    ) -> Result<Entry, ConfigError> {
+        let word = kind.word();
+        let Some((name_key, name_value)) = table.get_key_value("name") else {
+            return Err(self.error(
+                header_line,
+                format!(
+                    "[[{word}]] table without a \"name\" key (known {word}s: {})",
+                    kind.known()
+                ),
+            ));
+        };
+        let name_line = self.line_of(name_key.span());
+        let DeValue::String(given_name) = name_value.get_ref() else {
+            return Err(self.error(
+                name_line,
+                format!(
+                    "{word} key \"name\": expected the {word}'s name as a string, found {}",
+                    describe(name_value.get_ref())
+                ),
+            ));
+        };
+        let (name, specs) = kind
+            .find(given_name)
+            .map_err(|m| self.error(name_line, format!("{word} key \"name\": {m}")))?;
+        let context = format!("{word} \"{name}\"");
+        let mut entry = Entry {
+            kind,
+            name,
+            header_line,
+            params: Vec::new(),
+            budget: None,
+            init: None,
+        };
+        for (key, value) in in_file_order(table) {
+            let key_name: &str = key.get_ref();
+            let key_line = self.line_of(key.span());
+            if key_name == "name" {
+                continue;
+            }
+            if kind.reserved().contains(&key_name) {
+                let (min, accepted) = if key_name == "budget" {
+                    (1, "an integer ≥ 1")
+                } else {
+                    (0, "an integer ≥ 0, at most the budget")
+                };
+                let n = self
+                    .integer(key_name, value, min, accepted)
+                    .map_err(|e| ConfigError {
+                        message: format!("{context}: {}", e.message),
+                        ..e
+                    })?;
+                let slot = (n as usize, key_line);
+                if key_name == "budget" {
+                    entry.budget = Some(slot);
+                } else {
+                    entry.init = Some(slot);
+                }
+                continue;
+            }
+            if let DeValue::Table(_) = value.get_ref() {
+                return Err(self.error(
+                    key_line,
+                    format!(
+                        "{context}: key \"{key_name}\": a table is not allowed here (values are numbers, strings, booleans, or a list of them)"
+                    ),
+                ));
+            }
+            let Some(spec) = specs.iter().find(|s| s.name == key_name) else {
+                let message =
+                    Params::resolve(word, name, specs, &[(key_name, ParamValue::Number(0.0))])
+                        .err()
+                        .map_or_else(|| format!("unknown parameter \"{key_name}\""), |e| e.0);
+                let mut message = strip_owner(message, kind, name);
+                if !kind.reserved().is_empty() {
+                    message = message.replacen(
+                        "(allowed: ",
+                        &format!("(allowed: {}, ", kind.reserved().join(", ")),
+                        1,
+                    );
+                    message = message.replacen(
+                        "(it takes no parameters)",
+                        &format!("(allowed: {})", kind.reserved().join(", ")),
+                        1,
+                    );
+                }
+                return Err(self.error(key_line, format!("{context}: {message}")));
+            };
+            let values = self.values(&context, key_name, value)?;
+            // Values that print the same give the same labels, hence the same runs.
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            for v in &values {
+                self.check_value(kind, name, specs, spec, v, &context)?;
+                if let Some(earlier) = seen.insert(v.value.to_string(), v.line) {
+                    return Err(self.error(
+                        v.line,
+                        format!(
+                            "{context}: parameter {key_name}: value {} is listed twice (lines {earlier} and {}), which would repeat runs",
+                            v.value, v.line
+                        ),
+                    ));
+                }
+            }
+            entry.params.push((key_name.to_owned(), values));
+        }
+        entry.params.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(entry)
+    }
+
+    /// The value or list of values of a parameter key.
+    fn values(
+        &self,
+        context: &str,
+        key: &str,
+        value: &Value<'_>,
+    ) -> Result<Vec<Located>, ConfigError> {
+        match value.get_ref() {
+            DeValue::Array(items) => {
+                if items.is_empty() {
+                    return Err(self.error(
+                        self.line_of(value.span()),
+                        format!("{context}: parameter {key}: empty list (give at least one value)"),
+                    ));
+                }
+                items
+                    .iter()
+                    .map(|item| self.scalar(context, key, item, true))
+                    .collect()
+            }
+            _ => Ok(vec![self.scalar(context, key, value, false)?]),
+        }
+    }
+
+    fn scalar(
+        &self,
+        context: &str,
+        key: &str,
+        value: &Value<'_>,
+        in_list: bool,
+    ) -> Result<Located, ConfigError> {
+        let line = self.line_of(value.span());
+        let wrong = |what: &str| {
+            self.error(
+                line,
+                format!(
+                    "{context}: parameter {key}: {what} is not allowed (values are numbers, strings, booleans, or a list of them)"
+                ),
+            )
+        };
+        let value = match value.get_ref() {
+            DeValue::String(s) => SettingValue::Text(s.to_string()),
+            DeValue::Boolean(b) => SettingValue::Text(b.to_string()),
+            DeValue::Integer(i) => {
+                let n = i64::from_str_radix(i.as_str(), i.radix()).map_err(|_| {
+                    self.error(
+                        line,
+                        format!("{context}: parameter {key}: value {i} is too large"),
+                    )
+                })?;
+                SettingValue::Number(n as f64)
+            }
+            DeValue::Float(x) => match x.as_str().parse::<f64>() {
+                Ok(v) if v.is_finite() => SettingValue::Number(v),
+                _ => {
+                    return Err(self.error(
+                        line,
+                        format!("{context}: parameter {key}: value {x} is not a finite number"),
+                    ));
+                }
+            },
+            DeValue::Array(_) if in_list => return Err(wrong("a list inside a list")),
+            DeValue::Table(_) => return Err(wrong("a table")),
+            other => return Err(wrong(&describe(other))),
+        };
+        Ok(Located { value, line })
+    }
+
+    /// One value against its declaration, with the registry's message on failure.
+    fn check_value(
+        &self,
+        kind: Kind,
+        name: &'static str,
+        specs: &[ParamSpec],
+        spec: &ParamSpec,
+        v: &Located,
+        context: &str,
+    ) -> Result<(), ConfigError> {
+        let numeric = matches!(
+            spec.kind,
+            ParamKind::Real { .. } | ParamKind::Integer { .. }
+        );
+        if let (true, SettingValue::Text(s)) = (numeric, &v.value) {
+            return Err(self.error(
+                v.line,
+                format!(
+                    "{context}: parameter {} = \"{s}\" is invalid: expected a number (must be {})",
+                    spec.name,
+                    spec.kind.accepted()
+                ),
+            ));
+        }
+        Params::resolve(
+            kind.word(),
+            name,
+            specs,
+            &[(spec.name, ParamValue::from(&v.value))],
+        )
+        .map(drop)
+        .map_err(|e| {
+            self.error(
+                v.line,
+                format!("{context}: {}", strip_owner(e.0, kind, name)),
+            )
+        })
+    }
+
+    /// Defaults, cross-key checks, grid expansion, builds and duplicate detection.
+    fn assemble(&self, top: TopLevel) -> Result<SweepConfig, ConfigError> {
+        let Some((budget, budget_line)) = top.budget else {
+            return Err(self.error(
+                1,
+                "missing key \"budget\" (evaluations per run, an integer ≥ 1)",
+            ));
+        };
+        let (init, init_line) = top.init.unwrap_or((DEFAULT_INIT, budget_line));
+        let default_note = if top.init.is_some() {
+            ""
+        } else {
+            " (the default)"
+        };
+        let (algorithm_entries, _) = match top.algorithms {
+            Some((entries, line)) if entries.is_empty() => {
+                return Err(self.error(line, "no algorithms: add at least one [[algorithm]] table"));
+            }
+            Some(found) => found,
+            None => {
+                return Err(self.error(1, "no algorithms: add at least one [[algorithm]] table"));
+            }
+        };
+        let (problem_entries, _) = match top.problems {
+            Some((entries, line)) if entries.is_empty() => {
+                return Err(self.error(line, "no problems: add at least one [[problem]] table"));
+            }
+            Some(found) => found,
+            None => return Err(self.error(1, "no problems: add at least one [[problem]] table")),
+        };
+
+        let algorithms = self.expand_all(&algorithm_entries)?;
+        let problem_settings = self.expand_all(&problem_entries)?;
+        let mut problems = Vec::with_capacity(problem_settings.len());
+        for (entry, setting) in problem_settings {
+            let budget_for = entry.budget.map_or(budget, |b| b.0);
+            let init_for = entry.init.map_or(init, |i| i.0);
+            if init_for > budget_for {
+                let message = match entry.init.or(entry.budget) {
+                    Some((_, line)) => self.error(
+                        line,
+                        format!(
+                            "problem \"{}\": init {init_for}{} exceeds the budget of {budget_for} evaluations (init must be ≤ budget)",
+                            entry.name,
+                            if entry.init.is_some() { "" } else { default_note },
+                        ),
+                    ),
+                    None => self.error(
+                        init_line,
+                        format!(
+                            "key \"init\": value {init}{default_note} exceeds the budget of {budget} evaluations (init must be ≤ budget)"
+                        ),
+                    ),
+                };
+                return Err(message);
+            }
+            problems.push(ProblemSetting {
+                setting,
+                budget: budget_for,
+                init: init_for,
+            });
+        }
+        self.check_pairs(&algorithms, &problems)?;
+        let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s)| s).collect();
+
+        let replicates = top.replicates.map_or(1, |r| r.0);
+        let runs = problems
+            .len()
+            .checked_mul(algorithms.len())
+            .and_then(|n| n.checked_mul(replicates));
+        if runs.is_none_or(|n| n > MAX_RUNS) {
+            return Err(self.error(
+                top.replicates.map_or(1, |r| r.1),
+                format!(
+                    "{} problem settings × {} algorithm settings × {replicates} replicates is more than {MAX_RUNS} runs",
+                    problems.len(),
+                    algorithms.len()
+                ),
+            ));
+        }
+        Ok(SweepConfig {
+            file_name: self.file.to_owned(),
+            text: self.text.to_owned(),
+            seed: top.seed.map_or(0, |s| s.0),
+            replicates,
+            budget,
+            init,
+            algorithms,
+            problems,
+        })
+    }
+}

@@ -1,0 +1,238 @@
+//! The validated config and what it expands into: [`SweepConfig`], its problem settings, the
+//! errors that name file and line, and the two kinds of entry (`[[algorithm]]`, `[[problem]]`).
+
+use std::hash::Hasher;
+use std::path::Path;
+
+use super::parse::Parser;
+use crate::plan::{RunSpec, Setting, design_key, run_seed};
+use bosweep_algorithms as algorithms;
+use bosweep_core::params::ParamSpec;
+use bosweep_problems as problems;
+
+/// The initial design when the config gives no `init` (the default of `bosweep run`).
+pub const DEFAULT_INIT: usize = 10;
+
+/// The most runs one config may expand into (a guard against a mistyped grid).
+pub const MAX_RUNS: usize = 1_000_000;
+
+pub(super) const TOP_LEVEL_KEYS: &[&str] = &[
+    "seed",
+    "replicates",
+    "budget",
+    "init",
+    "algorithm",
+    "problem",
+];
+
+/// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
+/// message naming the key and value.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", location(file, *line, *column))]
+pub struct ConfigError {
+    /// The file name as given to [`SweepConfig::parse`] or [`SweepConfig::load`].
+    pub file: String,
+    /// 1-based line; `None` when the file could not be read.
+    pub line: Option<usize>,
+    /// 1-based column (in characters), for TOML syntax errors.
+    pub column: Option<usize>,
+    pub message: String,
+}
+
+/// `file line L, column C`, `file line L` or `file`.
+fn location(file: &str, line: Option<usize>, column: Option<usize>) -> String {
+    match (line, column) {
+        (Some(line), Some(column)) => format!("{file} line {line}, column {column}"),
+        (Some(line), None) => format!("{file} line {line}"),
+        (None, _) => file.to_owned(),
+    }
+}
+
+impl bosweep_core::data::Failure for ConfigError {
+    fn blame(&self) -> bosweep_core::data::Blame {
+        bosweep_core::data::Blame::Input
+    }
+}
+
+/// One problem setting of a sweep with the budget and initial design of its runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProblemSetting {
+    pub setting: Setting,
+    pub budget: usize,
+    pub init: usize,
+}
+
+/// A validated sweep config: every algorithm and problem setting builds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepConfig {
+    pub(super) file_name: String,
+    pub(super) text: String,
+    pub(super) seed: u64,
+    pub(super) replicates: usize,
+    pub(super) budget: usize,
+    pub(super) init: usize,
+    pub(super) algorithms: Vec<Setting>,
+    pub(super) problems: Vec<ProblemSetting>,
+}
+
+impl SweepConfig {
+    /// Parses and validates the config `text`; `file_name` is what error messages call it.
+    pub fn parse(text: &str, file_name: &str) -> Result<Self, ConfigError> {
+        Parser {
+            file: file_name,
+            text,
+            newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
+        }
+        .parse()
+    }
+
+    /// Reads and parses the config at `path` (errors name the path as given).
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            line: None,
+            column: None,
+            message: format!("cannot read the sweep config: {e}"),
+        })?;
+        Self::parse(&text, &file)
+    }
+
+    /// Every run, in sweep order (see the module documentation), with its index and seed.
+    pub fn runs(&self) -> Vec<RunSpec> {
+        let mut runs = Vec::with_capacity(self.run_count());
+        for problem in &self.problems {
+            for algorithm in &self.algorithms {
+                for replicate in 0..self.replicates {
+                    let mut spec = RunSpec {
+                        index: runs.len(),
+                        algorithm: algorithm.clone(),
+                        problem: problem.setting.clone(),
+                        replicate,
+                        budget: problem.budget,
+                        init: problem.init,
+                        seed: 0,
+                        design_seed: run_seed(self.seed, &design_key(&problem.setting, replicate)),
+                    };
+                    spec.seed = run_seed(self.seed, &spec.key());
+                    runs.push(spec);
+                }
+            }
+        }
+        runs
+    }
+
+    /// The number of runs [`SweepConfig::runs`] returns.
+    pub fn run_count(&self) -> usize {
+        self.problems.len() * self.algorithms.len() * self.replicates
+    }
+
+    /// The sweep seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn replicates(&self) -> usize {
+        self.replicates
+    }
+
+    /// The top-level budget (a problem entry may override it; see [`ProblemSetting::budget`]).
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// The top-level initial design (a problem entry may override it).
+    pub fn init(&self) -> usize {
+        self.init
+    }
+
+    /// The expanded algorithm settings, in sweep order.
+    pub fn algorithms(&self) -> &[Setting] {
+        &self.algorithms
+    }
+
+    /// The expanded problem settings with their budgets, in sweep order.
+    pub fn problems(&self) -> &[ProblemSetting] {
+        &self.problems
+    }
+
+    /// The file name the config was parsed under.
+    pub fn file_name(&self) -> &str {
+        &self.file_name
+    }
+
+    /// The config text as given.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// [`config_hash`] of the text.
+    pub fn hash(&self) -> String {
+        config_hash(&self.text)
+    }
+}
+
+/// The hash that identifies a config: FNV-1a (64-bit) of its text, as 16 lower-case hex digits.
+pub fn config_hash(text: &str) -> String {
+    let mut h = fnv::FnvHasher::default();
+    h.write(text.as_bytes());
+    format!("{:016x}", h.finish())
+}
+
+/// Algorithm or problem: what differs between the two kinds of entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Algorithm,
+    Problem,
+}
+
+impl Kind {
+    pub(super) fn word(self) -> &'static str {
+        match self {
+            Self::Algorithm => "algorithm",
+            Self::Problem => "problem",
+        }
+    }
+
+    pub(super) fn reserved(self) -> &'static [&'static str] {
+        match self {
+            Self::Algorithm => &["name"],
+            Self::Problem => &["name", "budget", "init"],
+        }
+    }
+
+    /// The registry entry's name and parameters, or the registry's message listing the names.
+    pub(super) fn find(self, name: &str) -> Result<(&'static str, &'static [ParamSpec]), String> {
+        match self {
+            Self::Algorithm => algorithms::find(name)
+                .map(|e| (e.name, e.parameters))
+                .map_err(|e| e.to_string()),
+            Self::Problem => problems::find(name)
+                .map(|e| (e.name, e.parameters))
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Every registered name, comma-separated.
+    pub(super) fn known(self) -> String {
+        let names: Vec<&str> = match self {
+            Self::Algorithm => algorithms::registry().map(|e| e.name).collect(),
+            Self::Problem => problems::registry().map(|e| e.name).collect(),
+        };
+        names.join(", ")
+    }
+
+    /// Builds the setting once, as a run will, and returns the registry's message on failure.
+    pub(super) fn build(self, setting: &Setting) -> Result<(), String> {
+        let given = setting.param_values();
+        match self {
+            Self::Algorithm => algorithms::build(&setting.name, &given)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+            Self::Problem => problems::build(&setting.name, &given)
+                .map(drop)
+                .map_err(|e| e.to_string()),
+        }
+    }
+}

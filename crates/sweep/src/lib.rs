@@ -1,0 +1,27 @@
+//! Running optimisations: one run (`bosweep run`), and sweeps of many runs from a config,
+//! in parallel, resumable and shardable, into one directory per sweep.
+
+pub mod benchmark;
+mod conditioning;
+mod config;
+pub mod fuzz;
+mod lock;
+mod manifest;
+mod memory;
+mod plan;
+mod progress;
+pub mod report;
+mod run;
+mod runner;
+mod trace;
+
+pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
+pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
+pub use memory::{MemoryEstimate, available_bytes, human_bytes};
+pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
+pub use run::{RunConfig, RunError, RunSummary, run};
+pub use runner::{
+    MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
+};
+pub use trace::{Phase, StepRecord, TraceWriter, check_complete};

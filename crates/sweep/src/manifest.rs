@@ -1,0 +1,55 @@
+//! The manifest of a sweep directory: which config it belongs to and every run it holds.
+//!
+//! Layout of a sweep directory:
+//! - `config.toml`: the config, copied as given;
+//! - `manifest.json`: this file, the full run list (all shards);
+//! - `runs/<RunSpec::trace_file>`: one JSONL trace per *completed* run (written as
+//!   `<name>.partial` and renamed when complete; resume checks each one again and moves one
+//!   that is not whole aside as `<name>.invalid`, then redoes the run);
+//! - `.bosweep.lock`: the lock of the sweep writing into the directory ([`super::SweepLock`]);
+//! - the reports of `bosweep report`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::plan::RunSpec;
+
+pub const MANIFEST_FILE: &str = "manifest.json";
+pub const CONFIG_FILE: &str = "config.toml";
+pub const RUNS_DIR: &str = "runs";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// FNV-1a hash of the config text; `merge` refuses directories whose hashes differ.
+    pub config_hash: String,
+    pub bosweep_version: String,
+    /// The device the sweep's runs use ([`bosweep_engine::Engine::identity`]); resuming on
+    /// another is refused unless asked for. Absent in manifests written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device: Option<String>,
+    pub runs: Vec<RunSpec>,
+}
+
+impl Manifest {
+    pub fn read(dir: &Path) -> std::io::Result<Self> {
+        let text = std::fs::read_to_string(dir.join(MANIFEST_FILE))?;
+        serde_json::from_str(&text)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// Writes atomically (temporary file, then rename).
+    pub fn write(&self, dir: &Path) -> std::io::Result<()> {
+        let tmp = dir.join(format!("{MANIFEST_FILE}.partial"));
+        std::fs::write(
+            &tmp,
+            serde_json::to_string_pretty(self).expect("manifest serialises"),
+        )?;
+        std::fs::rename(tmp, dir.join(MANIFEST_FILE))
+    }
+
+    /// Where run `spec`'s completed trace lives in `dir`.
+    pub fn trace_path(dir: &Path, spec: &RunSpec) -> PathBuf {
+        dir.join(RUNS_DIR).join(spec.trace_file())
+    }
+}

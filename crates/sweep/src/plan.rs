@@ -1,0 +1,192 @@
+//! A sweep's runs: one per algorithm setting × problem setting × replicate, each with a stable
+//! key and a seed derived from the sweep seed and that key, so that results do not depend on the
+//! thread count, the order of execution or the shard.
+
+use std::hash::Hasher;
+
+use serde::{Deserialize, Serialize};
+
+use bosweep_core::params::ParamValue;
+
+/// A parameter value as the sweep records it (JSON/TOML friendly).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SettingValue {
+    Number(f64),
+    Text(String),
+}
+
+impl From<&SettingValue> for ParamValue {
+    fn from(v: &SettingValue) -> Self {
+        match v {
+            SettingValue::Number(x) => ParamValue::Number(*x),
+            SettingValue::Text(s) => ParamValue::Text(s.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for SettingValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Number(x) => write!(f, "{x}"),
+            Self::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+/// One algorithm or problem with fixed parameters (after grid expansion), parameters sorted by
+/// key so that the same setting always prints and hashes the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    pub name: String,
+    pub params: Vec<(String, SettingValue)>,
+}
+
+impl Setting {
+    pub fn new(name: impl Into<String>, mut params: Vec<(String, SettingValue)>) -> Self {
+        params.sort_by(|a, b| a.0.cmp(&b.0));
+        Self {
+            name: name.into(),
+            params,
+        }
+    }
+
+    /// `name` alone, or `name[k1=v1,k2=v2]`: the label of reports and file names.
+    pub fn label(&self) -> String {
+        if self.params.is_empty() {
+            self.name.clone()
+        } else {
+            let params: Vec<String> = self
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            format!("{}[{}]", self.name, params.join(","))
+        }
+    }
+
+    /// The parameters as the registries take them.
+    pub fn param_values(&self) -> Vec<(&str, ParamValue)> {
+        self.params
+            .iter()
+            .map(|(k, v)| (k.as_str(), ParamValue::from(v)))
+            .collect()
+    }
+}
+
+/// One run of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// Position in the sweep's run list (the order of the config), used by `--shard I/N`.
+    pub index: usize,
+    pub algorithm: Setting,
+    pub problem: Setting,
+    /// 0-based replicate number.
+    pub replicate: usize,
+    pub budget: usize,
+    pub init: usize,
+    /// Derived with [`run_seed`] from the sweep seed and [`RunSpec::key`].
+    pub seed: u64,
+    /// Derived with [`run_seed`] from the sweep seed and [`design_key`]: the same for every
+    /// algorithm of a problem setting and replicate, so that they share an initial design.
+    pub design_seed: u64,
+}
+
+impl RunSpec {
+    /// The run's identity: algorithm and problem labels and the replicate.
+    pub fn key(&self) -> String {
+        run_key(&self.algorithm, &self.problem, self.replicate)
+    }
+
+    /// The trace's file name inside the sweep's `runs/` directory: index, algorithm, problem and
+    /// replicate, with characters outside `[A-Za-z0-9._=-]` replaced by `_`. Names longer than
+    /// `MAX_NAME` characters are cut and end in a hash of the run key instead, so that long
+    /// parameter grids stay within file-system limits and names stay unique.
+    pub fn trace_file(&self) -> String {
+        let raw = format!(
+            "{:05}-{}-{}-r{}",
+            self.index,
+            self.algorithm.label(),
+            self.problem.label(),
+            self.replicate
+        );
+        let safe: String = raw
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "._=-".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if safe.len() <= MAX_NAME {
+            format!("{safe}.jsonl")
+        } else {
+            format!(
+                "{}-{:016x}.jsonl",
+                &safe[..MAX_NAME - 17],
+                run_seed(0, &self.key())
+            )
+        }
+    }
+}
+
+/// Longest trace file name before the extension (file systems allow 255 bytes).
+pub const MAX_NAME: usize = 160;
+
+/// The key of a run, as hashed into its seed.
+/// The key of the initial design shared by every algorithm on `problem` in `replicate`.
+pub fn design_key(problem: &Setting, replicate: usize) -> String {
+    format!("design|{}|{replicate}", problem.label())
+}
+
+pub fn run_key(algorithm: &Setting, problem: &Setting, replicate: usize) -> String {
+    format!("{}|{}|{replicate}", algorithm.label(), problem.label())
+}
+
+/// A run's seed: FNV-1a (64-bit, a fixed and documented function, unlike std's hasher) of the
+/// sweep seed and the run key.
+pub fn run_seed(sweep_seed: u64, key: &str) -> u64 {
+    let mut h = fnv::FnvHasher::default();
+    h.write_u64(sweep_seed);
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MAX_NAME, RunSpec, Setting, SettingValue};
+
+    fn spec(value: &str) -> RunSpec {
+        let algorithm = Setting::new(
+            "gp-ucb",
+            vec![("kernel".into(), SettingValue::Text(value.into()))],
+        );
+        RunSpec {
+            index: 3,
+            algorithm,
+            problem: Setting::new("branin", vec![]),
+            replicate: 1,
+            budget: 5,
+            init: 2,
+            seed: 0,
+            design_seed: 0,
+        }
+    }
+
+    #[test]
+    fn trace_names_are_sanitised_and_bounded() {
+        assert_eq!(
+            spec("se").trace_file(),
+            "00003-gp-ucb_kernel=se_-branin-r1.jsonl"
+        );
+        let (a, b) = (
+            spec(&"x".repeat(300)),
+            spec(&format!("{}y", "x".repeat(299))),
+        );
+        let (na, nb) = (a.trace_file(), b.trace_file());
+        assert!(na.len() <= MAX_NAME + ".jsonl".len(), "{}", na.len());
+        assert_ne!(na, nb, "cut names stay unique through the key hash");
+    }
+}

@@ -1,0 +1,432 @@
+//! Reports on a sweep directory (`crate` fixes its layout): a CSV summary, a Markdown
+//! report and plots, all written into the directory.
+//!
+//! [`write_report`] reads `manifest.json`, `config.toml` and the trace of every completed run
+//! (`runs/<trace_file>`; a run without one is *missing*: not run yet, still running or failed)
+//! and writes:
+//!
+//! - `summary.csv`: one row per problem × algorithm pair of the manifest (problems, then
+//!   algorithms, in manifest order; labels from [`crate::Setting::label`]) with the
+//!   columns of [`SUMMARY_COLUMNS`]: completed runs; the final simple regret's mean, standard
+//!   error (sample standard deviation over √n; empty for a single run) and median; the final
+//!   cumulative regret's mean; the mean of the last `best_value` (in the problem's own sense);
+//!   the mean of the final `evals`; seconds per iteration, the mean of
+//!   `model_seconds + acq_seconds` over every step of every run; the standard error of the
+//!   final best value; and the rank, `best`, `tied` (within one standard error of the best,
+//!   [`within_one_se`]) or empty. Empty cells where a quantity is unknown (regrets are `null`
+//!   where the optimum is unknown) or no run has completed.
+//! - `report.md`: the config, then per problem a table of the same columns with the best
+//!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
+//!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
+//!   the missing runs.
+//! - `plots/<problem>-regret.{svg,png}` (or `-best-value` where the problem's regrets are
+//!   unknown) and `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates
+//!   with a ± one standard error band against evaluations, 900×600 by default. The y axis of
+//!   regret and seconds is logarithmic where every plotted mean is positive ([`YScale::Auto`],
+//!   the default; [`YScale::Linear`] turns that off); best values are always on a linear axis. Runs of different lengths are
+//!   aggregated at each `evals` value over the runs that reached it: simple regret and best
+//!   value hold from one step to the next, seconds count at the step's own `evals` only.
+//!   File names are the problem label with characters outside `[A-Za-z0-9._=-]` replaced by `_`
+//!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
+//!
+//! Everything is read and checked before anything is written: a missing manifest, a malformed
+//! trace (the error names the file and line) or a sweep without any completed run writes nothing.
+
+mod curves;
+mod error;
+mod load;
+mod plot;
+mod tables;
+mod text;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+pub use error::ReportError;
+
+use crate::RunSpec;
+use bosweep_core::stats::{describe, mean};
+use bosweep_problems::Sense;
+use curves::{Sampling, curve};
+use load::{CompletedRun, Trace};
+use plot::{PlotSpec, Series};
+
+/// The summary table's file name inside the sweep directory.
+pub const SUMMARY_FILE: &str = "summary.csv";
+/// The Markdown report's file name inside the sweep directory.
+pub const REPORT_FILE: &str = "report.md";
+/// The plots' directory inside the sweep directory.
+pub const PLOTS_DIR: &str = "plots";
+
+/// The columns of `summary.csv`, in order.
+pub const SUMMARY_COLUMNS: [&str; 12] = [
+    "problem",
+    "algorithm",
+    "runs",
+    "simple_regret_mean",
+    "simple_regret_se",
+    "simple_regret_median",
+    "cumulative_regret_mean",
+    "best_value_mean",
+    "evals_mean",
+    "seconds_per_iter_mean",
+    "best_value_se",
+    "rank",
+];
+
+/// The y axis of the regret (or best value) and timing plots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum YScale {
+    /// Logarithmic regret and seconds axes where every plotted mean is positive, else linear
+    /// (best-value plots are always linear).
+    #[default]
+    Auto,
+    /// Always linear.
+    Linear,
+}
+
+/// How [`write_report_with`] draws its plots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReportOptions {
+    pub y_scale: YScale,
+    /// Plot size in pixels (also the SVG's).
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        Self {
+            y_scale: YScale::Auto,
+            width: 900,
+            height: 600,
+        }
+    }
+}
+
+/// One row of `summary.csv`: a problem × algorithm pair. Statistics are over completed runs;
+/// `None` is an empty cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryRow {
+    pub problem: String,
+    pub algorithm: String,
+    /// Completed runs.
+    pub runs: usize,
+    pub simple_regret_mean: Option<f64>,
+    /// Standard error of the mean; `None` with fewer than two values.
+    pub simple_regret_se: Option<f64>,
+    pub simple_regret_median: Option<f64>,
+    pub cumulative_regret_mean: Option<f64>,
+    pub best_value_mean: Option<f64>,
+    /// Standard error of the final best value's mean; `None` with fewer than two values.
+    pub best_value_se: Option<f64>,
+    pub evals_mean: Option<f64>,
+    pub seconds_per_iter_mean: Option<f64>,
+    /// The problem's best algorithm (bold in `report.md`).
+    pub best: bool,
+    /// Not the best, but its mean lies within one standard error of the best's (see
+    /// [`within_one_se`]); italic in `report.md`.
+    pub tied: bool,
+}
+
+/// Whether two means are within one standard error of their difference,
+/// `|m₁ − m₂| ≤ √(se₁² + se₂²)`: at this many replicates the sweep cannot tell them apart.
+/// Never with an unknown standard error (a single run).
+pub fn within_one_se(a: (f64, Option<f64>), b: (f64, Option<f64>)) -> bool {
+    match (a.1, b.1) {
+        (Some(sa), Some(sb)) => (a.0 - b.0).abs() <= (sa * sa + sb * sb).sqrt(),
+        _ => false,
+    }
+}
+
+/// What [`write_report`] found and wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportSummary {
+    /// The rows of `summary.csv`, in its order.
+    pub rows: Vec<SummaryRow>,
+    pub total_runs: usize,
+    pub completed_runs: usize,
+    /// The manifest's runs without a trace, in manifest order.
+    pub missing: Vec<RunSpec>,
+    /// Every file written: `summary.csv`, `report.md`, then the plots (SVG and PNG).
+    pub files: Vec<PathBuf>,
+}
+
+/// Writes `summary.csv`, `report.md` and `plots/` into the sweep directory `dir`, with the
+/// default options (log-scale y where possible, 900×600 plots).
+pub fn write_report(dir: &Path) -> Result<ReportSummary, ReportError> {
+    write_report_with(dir, &ReportOptions::default())
+}
+
+/// [`write_report`] with explicit plot options.
+pub fn write_report_with(
+    dir: &Path,
+    options: &ReportOptions,
+) -> Result<ReportSummary, ReportError> {
+    let sweep = load::load_sweep(dir)?;
+    let problems = ordered_labels(sweep.runs.iter().map(|r| r.problem.label()));
+    let algorithms = ordered_labels(sweep.runs.iter().map(|r| r.algorithm.label()));
+
+    let mut rows = Vec::new();
+    let mut sections = Vec::new();
+    let mut plot_jobs = Vec::new();
+    let mut used_names = HashSet::new();
+    for problem in &problems {
+        let of_problem = |r: &RunSpec| &r.problem.label() == problem;
+        let cells: Vec<(usize, &String, Vec<&CompletedRun>)> = algorithms
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| {
+                sweep
+                    .runs
+                    .iter()
+                    .any(|r| of_problem(r) && &r.algorithm.label() == *a)
+            })
+            .map(|(i, a)| {
+                let done = sweep
+                    .completed
+                    .iter()
+                    .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
+                    .collect();
+                (i, a, done)
+            })
+            .collect();
+        let sense = sweep
+            .completed
+            .iter()
+            .filter(|c| of_problem(&c.spec))
+            .find_map(|c| c.trace.sense);
+
+        let first_row = rows.len();
+        for (_, algorithm, done) in &cells {
+            let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+            rows.push(summary_row(problem, algorithm, &traces));
+        }
+        let best_by = mark_best(&mut rows[first_row..], sense);
+
+        // Plots: regret where any run of the problem knows it, else the best value.
+        let regrets_known = cells
+            .iter()
+            .flat_map(|(_, _, done)| done.iter())
+            .any(|c| c.trace.steps.iter().any(|s| s.simple_regret.is_some()));
+        let series = |value: fn(&load::Step) -> Option<f64>, sampling: Sampling| -> Vec<Series> {
+            cells
+                .iter()
+                .filter(|(_, _, done)| !done.is_empty())
+                .map(|(color, algorithm, done)| {
+                    let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+                    Series {
+                        label: (*algorithm).clone(),
+                        color: *color,
+                        points: curve(&traces, value, sampling),
+                    }
+                })
+                .collect()
+        };
+        let base = unique_name(&sanitize(problem), &mut used_names);
+        let (quality, quality_name, quality_label) = if regrets_known {
+            (
+                series(|s| s.simple_regret, Sampling::Hold),
+                format!("{base}-regret"),
+                "simple regret (mean ± s.e.)".to_string(),
+            )
+        } else {
+            let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
+            (
+                series(|s| s.best_value, Sampling::Hold),
+                format!("{base}-best-value"),
+                format!("best value (mean ± s.e.{sense})"),
+            )
+        };
+        let seconds = series(|s| Some(s.seconds), Sampling::Exact);
+        let has_plots = cells.iter().any(|(_, _, done)| !done.is_empty());
+        let missing: Vec<&RunSpec> = sweep.missing.iter().filter(|r| of_problem(r)).collect();
+        sections.push(tables::Section {
+            problem: problem.clone(),
+            first_row,
+            rows: rows.len() - first_row,
+            best_by,
+            quality_plot: quality_name.clone(),
+            quality_what: if regrets_known {
+                "simple regret"
+            } else {
+                "best value"
+            },
+            seconds_plot: format!("{base}-seconds"),
+            missing: missing.into_iter().cloned().collect(),
+            has_plots,
+        });
+        if has_plots {
+            // Best values have any sign and no natural zero: always a linear axis.
+            plot_jobs.push((
+                problem.clone(),
+                quality_name,
+                quality_label,
+                quality,
+                regrets_known,
+            ));
+            plot_jobs.push((
+                problem.clone(),
+                format!("{base}-seconds"),
+                "seconds per iteration (mean ± s.e.)".to_string(),
+                seconds,
+                true,
+            ));
+        }
+    }
+
+    // Everything is read and checked: write.
+    let mut files = Vec::new();
+    let summary_path = dir.join(SUMMARY_FILE);
+    tables::write_csv(&summary_path, &rows)?;
+    files.push(summary_path);
+    let report_path = dir.join(REPORT_FILE);
+    let report = tables::markdown(dir, sweep.config.as_deref(), &sweep, &rows, &sections);
+    std::fs::write(&report_path, report).map_err(|source| ReportError::Write {
+        path: report_path.clone(),
+        source,
+    })?;
+    files.push(report_path);
+
+    let plots_dir = dir.join(PLOTS_DIR);
+    std::fs::create_dir_all(&plots_dir).map_err(|source| ReportError::Write {
+        path: plots_dir.clone(),
+        source,
+    })?;
+    for (title, name, y_label, series, may_log) in &plot_jobs {
+        let all_positive = series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .all(|p| p.mean > 0.0)
+            && series.iter().any(|s| !s.points.is_empty());
+        let spec = PlotSpec {
+            title,
+            x_label: "evaluations",
+            y_label,
+            series,
+            log_y: *may_log && options.y_scale == YScale::Auto && all_positive,
+            width: options.width,
+            height: options.height,
+        };
+        let svg = plots_dir.join(format!("{name}.svg"));
+        let png = plots_dir.join(format!("{name}.png"));
+        plot::draw(&spec, &svg, &png)?;
+        files.push(svg);
+        files.push(png);
+    }
+
+    Ok(ReportSummary {
+        rows,
+        total_runs: sweep.runs.len(),
+        completed_runs: sweep.completed.len(),
+        missing: sweep.missing,
+        files,
+    })
+}
+
+/// Distinct labels in order of first appearance.
+fn ordered_labels(labels: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    labels.filter(|l| seen.insert(l.clone())).collect()
+}
+
+fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow {
+    let finals = |f: fn(&load::Step) -> Option<f64>| -> Vec<f64> {
+        traces.iter().filter_map(|t| f(t.last())).collect()
+    };
+    let simple = describe(&finals(|s| s.simple_regret));
+    let best_value = describe(&finals(|s| s.best_value));
+    let seconds: Vec<f64> = traces
+        .iter()
+        .flat_map(|t| t.steps.iter().map(|s| s.seconds))
+        .collect();
+    SummaryRow {
+        problem: problem.to_string(),
+        algorithm: algorithm.to_string(),
+        runs: traces.len(),
+        simple_regret_mean: simple.map(|d| d.mean),
+        simple_regret_se: simple.and_then(|d| d.se),
+        simple_regret_median: simple.map(|d| d.median),
+        cumulative_regret_mean: mean(&finals(|s| s.cumulative_regret)),
+        best_value_mean: best_value.map(|d| d.mean),
+        best_value_se: best_value.and_then(|d| d.se),
+        evals_mean: mean(&finals(|s| Some(s.evals as f64))),
+        seconds_per_iter_mean: mean(&seconds),
+        best: false,
+        tied: false,
+    }
+}
+
+/// How a problem's best algorithm was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BestBy {
+    SimpleRegret,
+    BestValue(Sense),
+    /// No regrets and no recorded sense (or no completed run): no best algorithm.
+    Undecided,
+}
+
+/// Marks the row of lowest mean final simple regret, or where no row has one, of the best mean
+/// best value in `sense` (ties of the means go to the first in manifest order), and the rows
+/// whose mean lies within one standard error of it ([`within_one_se`]).
+fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
+    type Key = fn(&SummaryRow) -> Option<(f64, Option<f64>)>;
+    let simple: Key = |r| r.simple_regret_mean.map(|m| (m, r.simple_regret_se));
+    let value: Key = |r| r.best_value_mean.map(|m| (m, r.best_value_se));
+    let (key, by) = if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
+        (simple, BestBy::SimpleRegret)
+    } else if let Some(sense) = sense {
+        (value, BestBy::BestValue(sense))
+    } else {
+        return BestBy::Undecided;
+    };
+    let better = |a: f64, b: f64| match by {
+        BestBy::BestValue(sense) => sense.is_better(a, b),
+        _ => a < b,
+    };
+    let mut best: Option<(usize, (f64, Option<f64>))> = None;
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(v) = key(row)
+            && best.is_none_or(|(_, b)| better(v.0, b.0))
+        {
+            best = Some((i, v));
+        }
+    }
+    let Some((index, best)) = best else {
+        return BestBy::Undecided;
+    };
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.best = i == index;
+        row.tied = i != index && key(row).is_some_and(|v| within_one_se(v, best));
+    }
+    by
+}
+
+/// A label as a file name: characters outside `[A-Za-z0-9._=-]` become `_`, and names are cut at
+/// 100 characters (file systems limit names to 255 bytes; [`unique_name`] separates labels
+/// that then coincide).
+fn sanitize(label: &str) -> String {
+    let s: String = label
+        .chars()
+        .take(100)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._=-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "_".into() } else { s }
+}
+
+/// `name`, or `name-2`, `name-3`, … where an earlier label sanitised to the same name.
+fn unique_name(name: &str, used: &mut HashSet<String>) -> String {
+    let mut candidate = name.to_string();
+    let mut k = 2;
+    while !used.insert(candidate.clone()) {
+        candidate = format!("{name}-{k}");
+        k += 1;
+    }
+    candidate
+}

@@ -1,0 +1,299 @@
+//! `summary.csv` and `report.md`.
+
+use std::path::Path;
+
+use super::load::{Sweep, relative_trace_path};
+use super::{BestBy, PLOTS_DIR, ReportError, SUMMARY_COLUMNS, SummaryRow};
+use crate::{CONFIG_FILE, RunSpec};
+use bosweep_core::io::format_number;
+
+/// One problem's part of the report.
+pub(crate) struct Section {
+    pub problem: String,
+    /// Its rows: `rows[first_row..first_row + rows]`.
+    pub first_row: usize,
+    pub rows: usize,
+    pub best_by: BestBy,
+    /// Plot file stems under `plots/`.
+    pub quality_plot: String,
+    /// `"simple regret"` or `"best value"`.
+    pub quality_what: &'static str,
+    pub seconds_plot: String,
+    pub missing: Vec<RunSpec>,
+    /// False where no run of the problem has completed (no plots drawn).
+    pub has_plots: bool,
+}
+
+/// A CSV number ([`format_number`]); an empty cell where unknown.
+fn csv_number(v: Option<f64>) -> String {
+    v.map(format_number).unwrap_or_default()
+}
+
+/// `summary.csv`'s rank cell: `best`, `tied` (within one standard error of the best) or empty.
+fn rank(row: &SummaryRow) -> &'static str {
+    match (row.best, row.tied) {
+        (true, _) => "best",
+        (false, true) => "tied",
+        _ => "",
+    }
+}
+
+pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportError> {
+    let err = |e: csv::Error| ReportError::Write {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    };
+    let mut w = csv::Writer::from_path(path).map_err(err)?;
+    w.write_record(SUMMARY_COLUMNS).map_err(err)?;
+    for r in rows {
+        w.write_record([
+            r.problem.clone(),
+            r.algorithm.clone(),
+            r.runs.to_string(),
+            csv_number(r.simple_regret_mean),
+            csv_number(r.simple_regret_se),
+            csv_number(r.simple_regret_median),
+            csv_number(r.cumulative_regret_mean),
+            csv_number(r.best_value_mean),
+            csv_number(r.evals_mean),
+            csv_number(r.seconds_per_iter_mean),
+            csv_number(r.best_value_se),
+            rank(r).to_owned(),
+        ])
+        .map_err(err)?;
+    }
+    w.flush().map_err(|source| ReportError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
+pub(crate) fn md_number(v: Option<f64>) -> String {
+    let Some(v) = v else { return "–".into() };
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if (1e-3..1e5).contains(&a) {
+        let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.3e}")
+    }
+}
+
+/// A label as inline code that is safe inside a table cell.
+fn code(label: &str) -> String {
+    format!("`{}`", label.replace('`', "'").replace('|', "\\|"))
+}
+
+/// A fence longer than any run of backticks in `text`.
+fn fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// `Devices: `cpu (…)` (78 runs), `gpu (…)` (2 runs).`: the device each completed run's trace
+/// header names, most runs first, so that a sweep resumed on another device says so.
+fn devices_line(sweep: &Sweep) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for run in &sweep.completed {
+        let device = run
+            .trace
+            .device
+            .clone()
+            .unwrap_or_else(|| "unrecorded".into());
+        match counts.iter_mut().find(|(d, _)| *d == device) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((device, 1)),
+        }
+    }
+    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    let listed: Vec<String> = counts
+        .iter()
+        .map(|(d, n)| format!("{} ({n} run{})", code(d), if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!("Devices: {}.\n\n", listed.join(", "))
+}
+
+pub(crate) fn markdown(
+    dir: &Path,
+    config: Option<&str>,
+    sweep: &Sweep,
+    rows: &[SummaryRow],
+    sections: &[Section],
+) -> String {
+    let mut out = String::new();
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| dir.display().to_string());
+    out.push_str(&format!("# Sweep report: {name}\n\n"));
+    out.push_str(&format!(
+        "{} of {} runs completed ({} missing). Written by bosweep {}.\n\n\
+         The tables hold the columns of `summary.csv`, over each pair's completed runs: the mean, \
+         standard error (s.e.) and median of the final simple regret, the mean final cumulative \
+         regret, best value (in the problem's own sense) and evaluations, all taken at each run's \
+         last step, and the seconds per iteration (model fitting + acquisition) averaged over \
+         every step. A dash marks a value that is unknown (regrets where the optimum is unknown) \
+         or undefined. The best algorithm is in bold; algorithms whose mean is within one standard \
+         error of the best's (|m − m_best| ≤ √(se² + se_best²): not distinguishable at this many \
+         replicates) are in italics.\n\n",
+        sweep.completed.len(),
+        sweep.runs.len(),
+        sweep.missing.len(),
+        env!("CARGO_PKG_VERSION"),
+    ));
+    out.push_str(&devices_line(sweep));
+    out.push_str(&format!("## Config (`{CONFIG_FILE}`)\n\n"));
+    match config {
+        Some(text) => {
+            let f = fence(text);
+            out.push_str(&format!("{f}toml\n{}", text));
+            if !text.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!("{f}\n\n"));
+        }
+        None => out.push_str(&format!("(no `{CONFIG_FILE}` in the sweep directory)\n\n")),
+    }
+
+    for section in sections {
+        out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
+        out.push_str(
+            "| algorithm | runs | simple regret (mean) | s.e. | median | cumulative regret (mean) \
+             | best value (mean) | evaluations (mean) | seconds / iteration |\n",
+        );
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for row in &rows[section.first_row..section.first_row + section.rows] {
+            let bold = |s: String| match (row.best, row.tied) {
+                (true, _) => format!("**{s}**"),
+                (false, true) => format!("*{s}*"),
+                _ => s,
+            };
+            let (regret, best_value) = match section.best_by {
+                BestBy::SimpleRegret => (
+                    bold(md_number(row.simple_regret_mean)),
+                    md_number(row.best_value_mean),
+                ),
+                BestBy::BestValue(_) => (
+                    md_number(row.simple_regret_mean),
+                    bold(md_number(row.best_value_mean)),
+                ),
+                BestBy::Undecided => (
+                    md_number(row.simple_regret_mean),
+                    md_number(row.best_value_mean),
+                ),
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                bold(code(&row.algorithm)),
+                row.runs,
+                regret,
+                md_number(row.simple_regret_se),
+                md_number(row.simple_regret_median),
+                md_number(row.cumulative_regret_mean),
+                best_value,
+                md_number(row.evals_mean),
+                md_number(row.seconds_per_iter_mean),
+            ));
+        }
+        out.push('\n');
+        let best = rows[section.first_row..section.first_row + section.rows]
+            .iter()
+            .find(|r| r.best);
+        let tied: Vec<String> = rows[section.first_row..section.first_row + section.rows]
+            .iter()
+            .filter(|r| r.tied)
+            .map(|r| code(&r.algorithm))
+            .collect();
+        let ties = if tied.is_empty() {
+            String::new()
+        } else {
+            format!(" Within one standard error of it: {}.", tied.join(", "))
+        };
+        match (section.best_by, best) {
+            (BestBy::SimpleRegret, Some(r)) => out.push_str(&format!(
+                "Best: **{}** (lowest mean final simple regret).{ties}\n\n",
+                code(&r.algorithm)
+            )),
+            (BestBy::BestValue(sense), Some(r)) => out.push_str(&format!(
+                "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).{ties}\n\n",
+                code(&r.algorithm),
+                sense.as_str()
+            )),
+            _ => out.push_str(
+                "Best: undecided (no regrets, and the traces record no optimisation sense).\n\n",
+            ),
+        }
+        if !section.has_plots {
+            out.push_str("No plots: no run of this problem has completed.\n\n");
+        }
+        let q = &section.quality_plot;
+        let s = &section.seconds_plot;
+        if section.has_plots {
+            out.push_str(&format!(
+            "Plots: {what} vs evaluations [PNG]({PLOTS_DIR}/{q}.png) · [SVG]({PLOTS_DIR}/{q}.svg); \
+             seconds per iteration vs evaluations [PNG]({PLOTS_DIR}/{s}.png) · [SVG]({PLOTS_DIR}/{s}.svg)\n\n",
+            what = section.quality_what,
+        ));
+            out.push_str(&format!(
+                "![{what} vs evaluations]({PLOTS_DIR}/{q}.png)\n\n",
+                what = section.quality_what
+            ));
+        }
+        if !section.missing.is_empty() {
+            let list: Vec<String> = section
+                .missing
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} replicate {} (`{}`)",
+                        code(&r.algorithm.label()),
+                        r.replicate,
+                        relative_trace_path(r).display()
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "Missing runs ({}): {}\n\n",
+                section.missing.len(),
+                list.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_compactly() {
+        assert_eq!(md_number(None), "–");
+        assert_eq!(md_number(Some(0.0)), "0");
+        assert_eq!(md_number(Some(0.11547005)), "0.1155");
+        assert_eq!(md_number(Some(3.6666667)), "3.667");
+        assert_eq!(md_number(Some(40.0)), "40");
+        assert_eq!(md_number(Some(12345.6)), "12346");
+        assert_eq!(md_number(Some(-2.5e-7)), "-2.500e-7");
+        assert_eq!(csv_number(None), "");
+        assert_eq!(csv_number(Some(0.25)), "0.25");
+        assert_eq!(csv_number(Some(1e-9)), "1e-9");
+        assert_eq!(fence("a ``` b"), "````");
+        assert_eq!(fence("plain"), "```");
+        assert_eq!(code("a|b"), "`a\\|b`");
+    }
+}

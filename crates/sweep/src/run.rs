@@ -1,0 +1,303 @@
+//! One optimisation run: initial design, then ask/tell until the evaluation budget is spent,
+//! with one trace line per step.
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value, json};
+
+use super::conditioning::ConditioningMonitor;
+use super::trace::{Phase, StepRecord, TraceWriter};
+use bosweep_algorithms::acquisition::{Bounds, SobolGrid};
+use bosweep_algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
+use bosweep_core::data::{Blame, Failure};
+use bosweep_core::io::io_reason;
+use bosweep_core::params::ParamValue;
+use bosweep_engine::{Engine, EngineError};
+use bosweep_problems::{Problem, ProblemError, Step};
+
+/// The budget and seed of one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Evaluations to spend, repeats included.
+    pub budget: usize,
+    /// Points of the initial design (scrambled Sobol in the box, or distinct members of the
+    /// allowed set), evaluated before the algorithm is asked.
+    pub init: usize,
+    /// Seeds the run's own random stream: the algorithm's choices and the observation noise.
+    pub seed: u64,
+    /// Seeds the initial design only, so that the methods of one sweep replicate start from the
+    /// same points, as the papers' paired comparisons do.
+    pub design_seed: u64,
+}
+
+/// What a finished run reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub steps: usize,
+    pub evals: usize,
+    pub recommended_x: Vec<f64>,
+    /// Objective of interest at the recommendation, when computable.
+    pub recommended_f: Option<f64>,
+    pub best_value: f64,
+    pub simple_regret: Option<f64>,
+    pub cumulative_regret: Option<f64>,
+}
+
+/// Why a run stopped early. Every step completed before the error is already in the trace.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Bad configuration: budget, initial design.
+    #[error("{0}")]
+    Config(String),
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
+    #[error(transparent)]
+    Algorithm(#[from] AlgorithmError),
+    #[error("writing the trace failed: {}", io_reason(.0))]
+    Io(#[from] std::io::Error),
+}
+
+impl Failure for RunError {
+    fn blame(&self) -> Blame {
+        match self {
+            Self::Config(_) => Blame::Input,
+            Self::Problem(e) => e.blame(),
+            Self::Algorithm(e) => e.blame(),
+            Self::Io(_) => Blame::Running,
+        }
+    }
+}
+
+impl From<EngineError> for RunError {
+    fn from(e: EngineError) -> Self {
+        Self::Algorithm(AlgorithmError::Engine(e))
+    }
+}
+
+fn params_json(params: &[(String, ParamValue)]) -> Value {
+    let map: Map<String, Value> = params
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                // Integer-valued parameters (sizes, counts) read better as JSON integers.
+                ParamValue::Number(x) if x.fract() == 0.0 && x.abs() < 9e15 => json!(*x as i64),
+                ParamValue::Number(x) => json!(x),
+                ParamValue::Text(s) => json!(s),
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The initial design: `count` scrambled-Sobol points in the box, or `count` distinct members
+/// of the allowed set at step 1 (all of them if it has fewer), or for a time-varying allowed set
+/// one member of the set at each step.
+fn initial_design(
+    problem: &dyn Problem,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Vec<f64>>, RunError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if problem.time_varying() && problem.allowed_set(1).is_some() {
+        return time_varying_design(problem, count, rng);
+    }
+    if let Some(set) = problem.allowed_set(1) {
+        let mut rows: Vec<usize> = (0..set.rows()).collect();
+        for i in 0..count.min(rows.len()) {
+            let j = rng.random_range(i..rows.len());
+            rows.swap(i, j);
+        }
+        return Ok(rows
+            .iter()
+            .take(count)
+            .map(|&i| set.row(i).to_vec())
+            .collect());
+    }
+    let domain = problem.domain();
+    let bounds = Bounds::new(domain.lower().to_vec(), domain.upper().to_vec())?;
+    let grid = SobolGrid::new(bounds, count, rng.random())?;
+    Ok((0..count).map(|i| grid.point(i)).collect())
+}
+
+/// The initial design of a problem whose allowed set changes with time: the point of step `t`
+/// is drawn from the allowed set at `t`, among its members not drawn yet where there are any.
+fn time_varying_design(
+    problem: &dyn Problem,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Vec<f64>>, RunError> {
+    let mut design: Vec<Vec<f64>> = Vec::with_capacity(count);
+    for t in 1..=count {
+        let Some(set) = problem.allowed_set(t).filter(|s| s.rows() > 0) else {
+            return Err(RunError::Config(format!(
+                "{}: the allowed set at step {t} is empty",
+                problem.name()
+            )));
+        };
+        let fresh: Vec<usize> = (0..set.rows())
+            .filter(|&i| !design.iter().any(|x| x.as_slice() == set.row(i)))
+            .collect();
+        let row = if fresh.is_empty() {
+            rng.random_range(0..set.rows())
+        } else {
+            fresh[rng.random_range(0..fresh.len())]
+        };
+        design.push(set.row(row).to_vec());
+    }
+    Ok(design)
+}
+
+/// Runs `algorithm` on `problem` with `engine` for `config.budget` evaluations, writing the
+/// header and one line per step to `trace`.
+pub fn run(
+    problem: &dyn Problem,
+    algorithm: &mut dyn Algorithm,
+    algorithm_name: &str,
+    engine: &dyn Engine,
+    config: &RunConfig,
+    trace: &mut TraceWriter,
+) -> Result<RunSummary, RunError> {
+    if config.budget == 0 {
+        return Err(RunError::Config(
+            "--budget: value 0 (must be at least 1)".into(),
+        ));
+    }
+    if config.init > config.budget {
+        return Err(RunError::Config(format!(
+            "--init: value {} exceeds the budget of {} evaluations",
+            config.init, config.budget
+        )));
+    }
+    algorithm.prepare(problem)?;
+    let monitor = ConditioningMonitor::new(engine);
+    let engine: &dyn Engine = &monitor;
+    trace.header(&json!({
+        "algorithm": algorithm_name,
+        "algorithm_parameters": params_json(&algorithm.parameters()),
+        "problem": problem.name(),
+        "problem_parameters": params_json(&problem.parameters()),
+        "sense": problem.sense().as_str(),
+        "budget": config.budget,
+        "init": config.init,
+        "seed": config.seed,
+        "design_seed": config.design_seed,
+        "device": engine.describe(),
+        "bosweep_version": env!("CARGO_PKG_VERSION"),
+    }))?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let design = initial_design(
+        problem,
+        config.init,
+        &mut ChaCha8Rng::seed_from_u64(config.design_seed),
+    )?;
+    let sense = problem.sense();
+    let time_varying = problem.time_varying();
+    let mut evals = 0;
+    let mut step = 0;
+    let mut cumulative: Option<f64> = Some(0.0);
+    let mut best: Option<f64> = None;
+    let mut summary = None;
+    let mut warnings_seen = engine.warnings().len();
+    while evals < config.budget {
+        step += 1;
+        let (phase, proposal) = match design.get(step - 1) {
+            Some(x) => (
+                Phase::Init,
+                Proposal {
+                    x: x.clone(),
+                    repeats: algorithm.initial_repeats(),
+                },
+            ),
+            None => {
+                let mut ctx = AskContext {
+                    engine,
+                    domain: problem.domain(),
+                    allowed: problem.allowed_set(step),
+                    t: step,
+                    rng: &mut rng,
+                };
+                (Phase::Opt, algorithm.ask(&mut ctx)?)
+            }
+        };
+        let repeats = proposal.repeats.clamp(1, config.budget - evals);
+        let observation = problem.evaluate(&proposal.x, &Step::new(step, repeats)?, &mut rng)?;
+        evals += repeats;
+        let internal: Vec<f64> = observation
+            .repeats
+            .iter()
+            .map(|v| sense.to_maximization(*v))
+            .collect();
+        algorithm.tell(&Feedback {
+            x: &proposal.x,
+            y: sense.to_maximization(observation.y),
+            repeats: &internal,
+            context: observation.context.as_deref(),
+            t: step,
+        })?;
+        let cost = algorithm.take_cost();
+        let recommended_x = algorithm.recommend(engine)?;
+
+        let f = problem.objective_of_interest(&proposal.x, step);
+        let optimum = problem.optimum(step).map(|o| o.value);
+        let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
+        cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
+        let candidate = f.unwrap_or(observation.y);
+        best = Some(match best {
+            Some(b) if !sense.is_better(candidate, b) => b,
+            _ => candidate,
+        });
+        let recommended_f = problem.objective_of_interest(&recommended_x, step);
+        let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
+        let best_value = best.expect("set above");
+        let mut warnings = engine.warnings().split_off(warnings_seen);
+        warnings_seen += warnings.len();
+        warnings.extend(monitor.take());
+        let mut extra = algorithm.extra();
+        for (key, x) in [
+            ("metrics", &proposal.x),
+            ("recommended_metrics", &recommended_x),
+        ] {
+            let metrics = problem.point_metrics(x, step);
+            if !metrics.is_empty() {
+                let map: Map<String, Value> = metrics
+                    .into_iter()
+                    .map(|(k, v)| (k.into(), json!(v)))
+                    .collect();
+                extra.insert(key.into(), Value::Object(map));
+            }
+        }
+        trace.step(&StepRecord {
+            iter: step,
+            phase,
+            x: proposal.x,
+            y: observation.y,
+            repeats,
+            evals,
+            context: observation.context,
+            t: time_varying.then_some(step),
+            f,
+            best_value,
+            recommended_x: recommended_x.clone(),
+            instant_regret: instant,
+            cumulative_regret: cumulative,
+            simple_regret: simple,
+            model_seconds: cost.model_seconds,
+            acq_seconds: cost.acq_seconds,
+            extra,
+            warnings,
+        })?;
+        summary = Some(RunSummary {
+            steps: step,
+            evals,
+            recommended_x,
+            recommended_f,
+            best_value,
+            simple_regret: simple,
+            cumulative_regret: cumulative,
+        });
+    }
+    Ok(summary.expect("the budget is at least one evaluation"))
+}

@@ -1,0 +1,370 @@
+//! Running a sweep's runs in parallel into one directory, resumably.
+//!
+//! Each run writes its trace to `runs/<name>.partial` and renames it to `runs/<name>` when
+//! complete, so a trace file under its final name is always whole: killing the process at any
+//! moment loses at most the runs in progress, and re-running the same command skips the
+//! completed runs and restarts the others. Runs share one engine (engines are `Sync`; the GPU
+//! backend queues calls from many threads behind its mutex).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
+use super::plan::RunSpec;
+use super::progress::Progress;
+use super::run::{RunConfig, RunError, run};
+use super::trace::{TraceWriter, check_complete};
+use bosweep_algorithms as algorithms;
+use bosweep_core::data::{Blame, Failure};
+use bosweep_core::io::io_reason;
+use bosweep_engine::Engine;
+use bosweep_problems as problems;
+
+/// Which runs of the sweep this process executes: those with `index % count == shard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N` with `0 ≤ I < N`.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("--shard: \"{text}\" is not of the form I/N with 0 ≤ I < N");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Self { index, count })
+    }
+
+    pub fn includes(&self, spec: &RunSpec) -> bool {
+        spec.index % self.count == self.index
+    }
+}
+
+/// Why a sweep could not start or did not complete.
+#[derive(Debug, thiserror::Error)]
+pub enum SweepError {
+    /// The directory belongs to another config, or cannot be used.
+    #[error("{0}")]
+    Directory(String),
+    /// Reading or writing `path` failed (`what` says what was being done).
+    #[error("cannot {what} {path}: {}", io_reason(source))]
+    Io {
+        what: String,
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Some runs failed; every other run completed and is on disk.
+    #[error("{}", runs_failed(.0))]
+    RunsFailed(Vec<(String, String)>),
+}
+
+fn runs_failed(failures: &[(String, String)]) -> String {
+    let mut text = format!(
+        "{} run(s) failed (the others completed and are saved):",
+        failures.len()
+    );
+    for (key, err) in failures {
+        text.push_str(&format!("\n  {key}: {err}"));
+    }
+    text
+}
+
+impl Failure for SweepError {
+    fn blame(&self) -> Blame {
+        match self {
+            Self::Directory(_) => Blame::Input,
+            Self::Io { .. } | Self::RunsFailed(_) => Blame::Running,
+        }
+    }
+}
+
+/// What one invocation did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepOutcome {
+    /// Runs of this shard in the sweep.
+    pub selected: usize,
+    /// Runs found complete and skipped.
+    pub skipped: usize,
+    /// Runs completed by this invocation.
+    pub completed: usize,
+}
+
+fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
+    let path = path.display().to_string();
+    let what = what.to_owned();
+    move |source| SweepError::Io {
+        what: what.clone(),
+        path: path.clone(),
+        source,
+    }
+}
+
+/// Whether a sweep may resume on a device other than the one its manifest records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MixedDevices {
+    Refuse,
+    Allow,
+}
+
+/// Creates (or checks) `dir` for the sweep of `config_text` on `device` (the engine's
+/// [`Engine::identity`]): the config copy and the manifest of all `runs`. A directory holding
+/// another config's sweep is refused, and so is one whose runs used another device unless
+/// `mixed` allows it. Returns what the user should be told (a resume on another device).
+pub fn prepare_directory(
+    dir: &Path,
+    config_text: &str,
+    config_hash: &str,
+    runs: &[RunSpec],
+    device: &str,
+    mixed: MixedDevices,
+) -> Result<Vec<String>, SweepError> {
+    std::fs::create_dir_all(dir.join(RUNS_DIR)).map_err(io(dir, "create"))?;
+    match Manifest::read(dir) {
+        Ok(existing) if existing.config_hash != config_hash => {
+            return Err(SweepError::Directory(format!(
+                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another --out directory",
+                dir.display(),
+                existing.config_hash
+            )));
+        }
+        Ok(existing) => return check_device(dir, existing, device, mixed),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => {
+            return Err(SweepError::Directory(format!(
+                "{}: unreadable manifest: {e}",
+                dir.display()
+            )));
+        }
+    }
+    let config_path = dir.join(CONFIG_FILE);
+    std::fs::write(&config_path, config_text).map_err(io(&config_path, "write"))?;
+    let manifest = Manifest {
+        config_hash: config_hash.to_owned(),
+        bosweep_version: env!("CARGO_PKG_VERSION").to_owned(),
+        device: Some(device.to_owned()),
+        runs: runs.to_vec(),
+    };
+    manifest
+        .write(dir)
+        .map_err(io(dir, "write the manifest in"))?;
+    Ok(Vec::new())
+}
+
+/// Resuming `existing` on `device`: the same device, or a manifest from before devices were
+/// recorded (which then records this one), goes on quietly; another device is refused unless
+/// `mixed` allows it, and then said.
+fn check_device(
+    dir: &Path,
+    mut existing: Manifest,
+    device: &str,
+    mixed: MixedDevices,
+) -> Result<Vec<String>, SweepError> {
+    match existing.device.as_deref() {
+        Some(recorded) if recorded == device => Ok(Vec::new()),
+        Some(recorded) => match mixed {
+            MixedDevices::Refuse => Err(SweepError::Directory(format!(
+                "{}: this sweep's runs so far used {recorded}, this invocation would use \
+                 {device}; resume with the same --device (and --precision), or pass \
+                 --allow-mixed-devices to mix them (the report names the devices of every run)",
+                dir.display()
+            ))),
+            MixedDevices::Allow => Ok(vec![format!(
+                "{}: this sweep's runs so far used {recorded}; the runs completed now use \
+                 {device} (--allow-mixed-devices)",
+                dir.display()
+            )]),
+        },
+        None => {
+            existing.device = Some(device.to_owned());
+            existing
+                .write(dir)
+                .map_err(io(dir, "write the manifest in"))?;
+            Ok(Vec::new())
+        }
+    }
+}
+
+/// The runs of `selected` whose trace is not complete in `dir`. A trace under its final name
+/// that does not hold its whole run ([`check_complete`]: a line cut off, another run's header,
+/// too few evaluations) is moved aside as `<name>.invalid`, with a warning, and counts as
+/// pending.
+fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
+    selected
+        .iter()
+        .copied()
+        .filter(|spec| {
+            let path = Manifest::trace_path(dir, spec);
+            if !path.exists() {
+                return true;
+            }
+            match check_complete(&path, spec.seed, spec.budget) {
+                Ok(()) => false,
+                Err(reason) => {
+                    let aside = path.with_extension("jsonl.invalid");
+                    let moved = std::fs::rename(&path, &aside).map_or_else(
+                        |e| format!("; cannot move it aside: {e}"),
+                        |()| format!("; moved to {}", aside.display()),
+                    );
+                    eprintln!(
+                        "warning: {} is not a complete trace ({reason}){moved}; running it again",
+                        path.display()
+                    );
+                    true
+                }
+            }
+        })
+        .collect()
+}
+
+/// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
+/// current rayon pool, reporting progress on stderr.
+pub fn run_sweep(
+    dir: &Path,
+    runs: &[RunSpec],
+    shard: Option<Shard>,
+    engine: &dyn Engine,
+) -> Result<SweepOutcome, SweepError> {
+    let selected: Vec<&RunSpec> = runs
+        .iter()
+        .filter(|r| shard.is_none_or(|s| s.includes(r)))
+        .collect();
+    let pending = pending_runs(dir, &selected);
+    let outcome = SweepOutcome {
+        selected: selected.len(),
+        skipped: selected.len() - pending.len(),
+        completed: 0,
+    };
+    let progress = Progress::new(pending.len(), pending.iter().map(|r| r.budget).sum());
+    let failures = Mutex::new(Vec::new());
+    let completed = AtomicUsize::new(0);
+    let start = Instant::now();
+    pending
+        .par_iter()
+        .for_each(|spec| match run_one(dir, spec, engine) {
+            Ok(evals) => {
+                completed.fetch_add(1, Ordering::Relaxed);
+                progress.run_done(evals, start.elapsed());
+            }
+            Err(e) => {
+                progress.run_done(0, start.elapsed());
+                failures
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((spec.key(), e));
+            }
+        });
+    progress.finish();
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    if !failures.is_empty() {
+        failures.sort();
+        return Err(SweepError::RunsFailed(failures));
+    }
+    Ok(SweepOutcome {
+        completed: completed.into_inner(),
+        ..outcome
+    })
+}
+
+/// One run into `runs/<name>.partial`, renamed when complete. Returns the evaluations spent.
+fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, String> {
+    let problem = problems::build(&spec.problem.name, &spec.problem.param_values())
+        .map_err(|e| e.to_string())?;
+    let mut algorithm = algorithms::build(&spec.algorithm.name, &spec.algorithm.param_values())
+        .map_err(|e| e.to_string())?;
+    let done = Manifest::trace_path(dir, spec);
+    let partial: PathBuf = done.with_extension("jsonl.partial");
+    let mut trace = TraceWriter::create(&partial)
+        .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
+    let config = RunConfig {
+        budget: spec.budget,
+        init: spec.init,
+        seed: spec.seed,
+        design_seed: spec.design_seed,
+    };
+    let summary = run(
+        problem.as_ref(),
+        algorithm.as_mut(),
+        &spec.algorithm.name,
+        engine,
+        &config,
+        &mut trace,
+    )
+    .map_err(|e: RunError| e.to_string())?;
+    drop(trace);
+    std::fs::rename(&partial, &done)
+        .map_err(|e| format!("cannot rename {}: {e}", partial.display()))?;
+    Ok(summary.evals)
+}
+
+/// Combines shard directories of the same config into `out`: the config, the manifest and every
+/// completed trace. Returns the number of completed runs in `out`.
+pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
+    let first = shards
+        .first()
+        .ok_or_else(|| SweepError::Directory("merge needs at least one directory".into()))?;
+    let manifest = Manifest::read(first).map_err(|e| {
+        SweepError::Directory(format!("{}: no readable manifest: {e}", first.display()))
+    })?;
+    // The devices the shards recorded, each once: `a + b` where they differ (each trace header
+    // still names its own).
+    let mut devices: Vec<String> = Vec::new();
+    for dir in shards {
+        let other = Manifest::read(dir).map_err(|e| {
+            SweepError::Directory(format!("{}: no readable manifest: {e}", dir.display()))
+        })?;
+        let device = other.device.unwrap_or_else(|| "unrecorded".into());
+        if !devices.contains(&device) {
+            devices.push(device);
+        }
+        if other.config_hash != manifest.config_hash {
+            return Err(SweepError::Directory(format!(
+                "{} is a sweep of a different config than {} (hash {} ≠ {}); refusing to merge",
+                dir.display(),
+                first.display(),
+                other.config_hash,
+                manifest.config_hash
+            )));
+        }
+    }
+    let config_path = first.join(CONFIG_FILE);
+    let config_text = std::fs::read_to_string(&config_path).map_err(io(&config_path, "read"))?;
+    prepare_directory(
+        out,
+        &config_text,
+        &manifest.config_hash,
+        &manifest.runs,
+        &devices.join(" + "),
+        MixedDevices::Allow,
+    )?;
+    let mut complete = 0;
+    for spec in &manifest.runs {
+        let target = Manifest::trace_path(out, spec);
+        if target.exists() {
+            complete += 1;
+            continue;
+        }
+        if let Some(source) = shards
+            .iter()
+            .map(|d| Manifest::trace_path(d, spec))
+            .find(|p| p.exists())
+        {
+            let partial = target.with_extension("jsonl.partial");
+            std::fs::copy(&source, &partial).map_err(io(&source, "copy"))?;
+            std::fs::rename(&partial, &target).map_err(io(&target, "write"))?;
+            complete += 1;
+        }
+    }
+    Ok(complete)
+}

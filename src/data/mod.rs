@@ -1,9 +1,0 @@
-//! The two types every layer shares: the row-major point matrix that batch operations take, and
-//! the error they return. They sit below [`crate::model`] and [`crate::compute`] so that neither
-//! has to import the other to name them.
-
-mod error;
-mod points;
-
-pub use error::{Blame, EngineError, Failure};
-pub use points::Points;

@@ -1,9 +1,0 @@
-//! Statistics every layer uses: summaries of a sample (reports, KDE error studies) and the
-//! standard normal's density and distribution (acquisitions, problem laws).
-
-mod describe;
-mod normal;
-
-pub use describe::{Describe, describe, mean};
-pub(crate) use normal::H_IS_Z;
-pub use normal::{h, log_h, normal_cdf, normal_log_pdf, normal_pdf};
