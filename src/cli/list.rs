@@ -62,7 +62,7 @@ fn write_listing(w: &mut dyn Write) -> io::Result<()> {
                 accepted[index].1.join(", ")
             )?;
         }
-        write_params(w, entry.parameters)?;
+        write_params(w, &entry.parameters.to_vec())?;
     }
     writeln!(w)?;
     writeln!(

@@ -15,7 +15,7 @@ use crate::acquisition::{
     PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
 };
 use crate::surrogate::{GpModel, ModelOptions};
-use bosweep_core::params::{ParamValue, Params};
+use bosweep_core::params::{ChoiceParam, ParamSpec, ParamValue, Params, RealParam};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
     Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
@@ -33,6 +33,122 @@ pub enum Acquisition {
     /// Expected improvement over the best observed value, maximised as log EI (same arg-max,
     /// finite where EI underflows).
     ExpectedImprovement,
+}
+
+const KERNEL: ChoiceParam<KernelKind> = ChoiceParam::new(
+    "kernel",
+    &["se", "matern12", "matern32", "matern52", "rq"],
+    &[
+        KernelKind::SquaredExponential,
+        KernelKind::Matern12,
+        KernelKind::Matern32,
+        KernelKind::Matern52,
+        // The shape is `rq_alpha`'s, set when read.
+        KernelKind::RationalQuadratic { alpha: 1.0 },
+    ],
+    "matern52",
+    "covariance kernel (ARD lengthscales)",
+);
+const RQ_ALPHA: RealParam = RealParam::new(
+    "rq_alpha",
+    1.0,
+    1e-6,
+    1e6,
+    "shape of the rational-quadratic kernel",
+);
+const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
+    "fit",
+    &["map", "map-dsp", "mle", "fixed"],
+    &[
+        FitChoice::Map,
+        FitChoice::MapDimensionScaled,
+        FitChoice::Mle,
+        FitChoice::Fixed,
+    ],
+    "map",
+    "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values",
+);
+const LENGTHSCALE: RealParam = RealParam::new(
+    "lengthscale",
+    0.2,
+    1e-6,
+    1e6,
+    "initial (or fixed) lengthscale, in unit-cube units",
+);
+const SIGNAL_VAR: RealParam = RealParam::new(
+    "signal_var",
+    1.0,
+    1e-8,
+    1e8,
+    "initial (or fixed) signal variance, in standardised output units",
+);
+const NOISE_VAR: RealParam = RealParam::new(
+    "noise_var",
+    1e-4,
+    1e-6,
+    10.0,
+    "initial (or fixed) noise variance, in standardised output units",
+);
+const MIN_NOISE_VAR: RealParam = RealParam::new(
+    "min_noise_var",
+    1e-6,
+    1e-12,
+    1.0,
+    "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
+);
+/// The GP model's parameters, shared by GP-UCB and EI (the maximiser's follow in the table).
+pub(super) const GP_PARAMS: &[ParamSpec] = &[
+    KERNEL.spec(),
+    RQ_ALPHA.spec(),
+    FIT.spec(),
+    LENGTHSCALE.spec(),
+    SIGNAL_VAR.spec(),
+    NOISE_VAR.spec(),
+    MIN_NOISE_VAR.spec(),
+];
+
+/// How GP-UCB's multiplier is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum UcbSchedule {
+    Constant,
+    Srinivas,
+}
+
+const BETA_SCHEDULE: ChoiceParam<UcbSchedule> = ChoiceParam::new(
+    "beta_schedule",
+    &["constant", "srinivas"],
+    &[UcbSchedule::Constant, UcbSchedule::Srinivas],
+    "constant",
+    "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size",
+);
+const UCB_MULTIPLIER: RealParam = RealParam::new(
+    "ucb_multiplier",
+    2.0,
+    0.0,
+    1e6,
+    "κ multiplying σ (the square root of β in the β-under-root convention)",
+);
+const DELTA: RealParam = RealParam::new(
+    "delta",
+    0.1,
+    1e-12,
+    0.999_999,
+    "confidence δ of the Srinivas schedule",
+);
+/// GP-UCB's own parameters.
+pub(super) const UCB_PARAMS: &[ParamSpec] =
+    &[BETA_SCHEDULE.spec(), UCB_MULTIPLIER.spec(), DELTA.spec()];
+
+impl Acquisition {
+    /// GP-UCB's acquisition as its parameters choose it.
+    pub(super) fn ucb_of(params: &Params) -> Self {
+        match BETA_SCHEDULE.of(params) {
+            UcbSchedule::Constant => Self::UcbMultiplier(UCB_MULTIPLIER.of(params)),
+            UcbSchedule::Srinivas => Self::UcbSrinivas {
+                delta: DELTA.of(params),
+            },
+        }
+    }
 }
 
 /// How [`GpBo`] chooses its hyperparameters at every step.
@@ -68,34 +184,22 @@ pub struct GpBo {
 impl GpBo {
     /// Builds the algorithm from its checked parameters (see the registry for their meaning).
     pub fn new(params: Params, acquisition: Acquisition) -> Result<Self, AlgorithmError> {
-        let kind = KernelKind::parse(params.choice("kernel"), params.number("rq_alpha"))
-            .ok_or_else(|| AlgorithmError::Config("unknown kernel".into()))?;
-        let fit = match params.choice("fit") {
-            "map" => FitChoice::Map,
-            "map-dsp" => FitChoice::MapDimensionScaled,
-            "fixed" => FitChoice::Fixed,
-            _ => FitChoice::Mle,
-        };
-        let maximize = MaximizeConfig {
-            grid_size: match params.integer("grid_size") {
-                0 => None,
-                n => Some(n),
+        let kind = match KERNEL.of(&params) {
+            KernelKind::RationalQuadratic { .. } => KernelKind::RationalQuadratic {
+                alpha: RQ_ALPHA.of(&params),
             },
-            top_k: params.integer("top_k"),
-            refine: params.choice("refine") == "true",
-            max_iters: params.integer("max_iters"),
-            ..MaximizeConfig::default()
+            kind => kind,
         };
         Ok(Self {
             kind,
-            initial_lengthscale: params.number("lengthscale"),
-            initial_signal_variance: params.number("signal_var"),
-            initial_noise_variance: params.number("noise_var"),
-            min_noise_variance: params.number("min_noise_var"),
+            initial_lengthscale: LENGTHSCALE.of(&params),
+            initial_signal_variance: SIGNAL_VAR.of(&params),
+            initial_noise_variance: NOISE_VAR.of(&params),
+            min_noise_variance: MIN_NOISE_VAR.of(&params),
+            fit: FIT.of(&params),
+            maximize: MaximizeConfig::from_params(&params),
             params,
-            fit,
             acquisition,
-            maximize,
             history: History::default(),
             model: None,
             cost: StepCost::default(),

@@ -12,15 +12,6 @@ pub enum SmoothingKernel {
 }
 
 impl SmoothingKernel {
-    pub fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "gaussian" => Self::Gaussian,
-            "epanechnikov" => Self::Epanechnikov,
-            "uniform" => Self::Uniform,
-            _ => return None,
-        })
-    }
-
     /// The kernel weight at `z2 = ‖u−u'‖²/h²`.
     pub fn weight(self, z2: f64) -> f64 {
         match self {

@@ -4,6 +4,7 @@ use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
 use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination};
+use bosweep_core::params::{FlagParam, IntegerParam, ParamSpec, Params};
 use bosweep_engine::{CpuEngine, Engine, EngineError, Points};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
@@ -65,6 +66,53 @@ impl Default for MaximizeConfig {
             fd_step: 1e-6,
             memory: 10,
             chunk_size: None,
+        }
+    }
+}
+
+/// The grid size of [`maximize`]; `0` chooses [`default_grid_size`]. Families whose spec
+/// prescribes another automatic size restate the description ([`IntegerParam::described`]).
+pub const GRID_SIZE: IntegerParam = IntegerParam::new(
+    "grid_size",
+    0,
+    0,
+    1 << 24,
+    "Sobol candidates per step; 0 = min(2^12·d, 2^20)",
+);
+/// Starts refined by [`maximize`]: 8 for the GP baselines; UHE-BO's spec (§3.6) says 10, and
+/// takes it with [`IntegerParam::with_default`].
+pub const TOP_K: IntegerParam =
+    IntegerParam::new("top_k", 8, 1, 1024, "best grid points refined by L-BFGS-B");
+pub const REFINE: FlagParam = FlagParam::new(
+    "refine",
+    true,
+    "refine the best grid points with bounded L-BFGS",
+);
+pub const MAX_ITERS: IntegerParam = IntegerParam::new(
+    "max_iters",
+    100,
+    1,
+    100_000,
+    "L-BFGS iterations per refined start",
+);
+/// The maximiser's parameters as the GP baselines declare them.
+pub const MAXIMIZER_PARAMS: &[ParamSpec] = &[
+    GRID_SIZE.spec(),
+    TOP_K.spec(),
+    REFINE.spec(),
+    MAX_ITERS.spec(),
+];
+
+impl MaximizeConfig {
+    /// The settings an owner declaring [`GRID_SIZE`], [`TOP_K`], [`REFINE`] and [`MAX_ITERS`]
+    /// (with whatever defaults) was given; the rest take their defaults.
+    pub fn from_params(params: &Params) -> Self {
+        Self {
+            grid_size: GRID_SIZE.nonzero_of(params),
+            top_k: TOP_K.of(params),
+            refine: REFINE.of(params),
+            max_iters: MAX_ITERS.of(params),
+            ..Self::default()
         }
     }
 }

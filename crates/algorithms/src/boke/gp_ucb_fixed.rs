@@ -44,7 +44,7 @@ pub struct GpUcbFixed {
 impl GpUcbFixed {
     pub fn new(params: Params, settings: GpUcbSettings) -> Self {
         Self {
-            design: LatinHypercube::new(params.integer("lhs_init")),
+            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
             params,
             lengthscale: settings.lengthscale,
             settings,

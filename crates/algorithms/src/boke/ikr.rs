@@ -65,7 +65,7 @@ pub struct Boke {
 impl Boke {
     pub fn new(params: Params, settings: KrSettings, rule: StepRule) -> Self {
         Self {
-            design: LatinHypercube::new(params.integer("lhs_init")),
+            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
             params,
             settings,
             rule,

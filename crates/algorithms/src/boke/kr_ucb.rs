@@ -47,7 +47,7 @@ pub struct KrUcb {
 impl KrUcb {
     pub fn new(params: Params, settings: KrSettings, widening: Widening) -> Self {
         Self {
-            design: LatinHypercube::new(params.integer("lhs_init")),
+            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
             params,
             settings,
             widening,

@@ -27,6 +27,7 @@ use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid, pair_values};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
+use super::{MMD_GRID, MMD_RADIUS_SCALE, PAPER_PROFILE, RAW_SAMPLES, RESTARTS};
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::surrogate::GpModel;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
@@ -68,20 +69,16 @@ pub struct DrboMmd {
 impl DrboMmd {
     pub fn new(params: Params) -> Result<Self, AlgorithmError> {
         // Spec §2.9: the paper gave DRBO-MMD 32 raw samples and 5 restarts (CVXPY's cost).
-        let (raw, starts) = if params.choice("optimizer_profile") == "paper" {
+        let (raw, starts) = if PAPER_PROFILE.of(&params) {
             (32, 5)
         } else {
             (1024, 50)
         };
-        let pick = |name: &str, profile: usize| match params.integer(name) {
-            0 => profile,
-            n => n,
-        };
         Ok(Self {
-            grid_size: params.integer("grid_size"),
-            radius_scale: params.number("mmd_radius_scale"),
-            raw_samples: pick("raw_samples", raw),
-            restarts: pick("restarts", starts),
+            grid_size: MMD_GRID.of(&params),
+            radius_scale: MMD_RADIUS_SCALE.of(&params),
+            raw_samples: RAW_SAMPLES.nonzero_of(&params).unwrap_or(raw),
+            restarts: RESTARTS.nonzero_of(&params).unwrap_or(starts),
             base: KdeBo::new(params.clone(), Method::MinimaxApprox)?,
             params,
             history: History::default(),

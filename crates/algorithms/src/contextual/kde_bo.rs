@@ -12,6 +12,12 @@ use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
 use super::refine::{RefineSettings, maximize_pairs};
 use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
+use super::{
+    BANDWIDTH, BETA_SCHEDULE, CONTEXT_HI, CONTEXT_LO, FIT_MAP, GRADIENT_TOLERANCE, INFIMUM_POINTS,
+    KDE_SAMPLES, KERNEL, KappaChoice, LENGTHSCALE, MAX_ITERS, MINIMAX_GRID, NOISE_VAR,
+    PAPER_PROFILE, RADIUS_SCALE, RAW_SAMPLES, RESTARTS, SIGNAL_VAR, THEORY_A, THEORY_B, THEORY_R,
+    TOLERANCE, UCB_MULTIPLIER,
+};
 use crate::acquisition::{Acquisition as _, Bounds, SobolGrid};
 use crate::surrogate::{GpModel, ModelOptions};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
@@ -84,40 +90,35 @@ pub struct KdeBo {
 impl KdeBo {
     /// Builds the method from its checked parameters (see the registry for their meaning).
     pub fn new(params: Params, method: Method) -> Result<Self, AlgorithmError> {
-        let kind = KernelKind::parse(params.choice("kernel"), 1.0)
-            .ok_or_else(|| AlgorithmError::Config("unknown kernel".into()))?;
-        let mode = match params.choice("fit") {
-            "mle" => FitMode::Mle,
-            _ => FitMode::Map {
+        let kind = KERNEL.of(&params);
+        let mode = if FIT_MAP.of(&params) {
+            FitMode::Map {
                 priors: Priors::botorch(),
-            },
+            }
+        } else {
+            FitMode::Mle
         };
         let fit = FitOptions {
             mode,
             noise: NoiseSpec::Fitted {
-                initial: params.number("noise_var"),
+                initial: NOISE_VAR.of(&params),
             },
             noise_bounds: bosweep_model::Bounds::new(1e-4, 10.0),
             ..FitOptions::default()
         };
-        let kappa = match params.choice("beta_schedule") {
-            "theory" => Kappa::Theory {
-                a: params.number("theory_a"),
-                b: params.number("theory_b"),
-                r: params.number("theory_r"),
+        let kappa = match BETA_SCHEDULE.of(&params) {
+            KappaChoice::Theory => Kappa::Theory {
+                a: THEORY_A.of(&params),
+                b: THEORY_B.of(&params),
+                r: THEORY_R.of(&params),
             },
-            _ => Kappa::Constant(params.number("ucb_multiplier")),
+            KappaChoice::Constant => Kappa::Constant(UCB_MULTIPLIER.of(&params)),
         };
         // Spec §2.9: the paper gave DRBO-KDE (and DRBO-MMD) 32 raw samples and 5 restarts, the
         // others 1024 and 50; `full` gives every method 1024 and 50.
-        let paper_small =
-            method == Method::DrboKde && params.choice("optimizer_profile") == "paper";
+        let paper_small = method == Method::DrboKde && PAPER_PROFILE.of(&params);
         let (raw, starts) = if paper_small { (32, 5) } else { (1024, 50) };
-        let pick = |name: &str, profile: usize| match params.integer(name) {
-            0 => profile,
-            n => n,
-        };
-        let (context_lo, context_hi) = (params.number("context_lo"), params.number("context_hi"));
+        let (context_lo, context_hi) = (CONTEXT_LO.of(&params), CONTEXT_HI.of(&params));
         if context_lo >= context_hi {
             return Err(AlgorithmError::Config(format!(
                 "{}: context_lo = {context_lo} must be below context_hi = {context_hi}",
@@ -132,36 +133,35 @@ impl KdeBo {
             samples: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
                 0
             } else {
-                params.integer("samples")
+                KDE_SAMPLES.of(&params)
             },
             infimum_points: if matches!(method, Method::SboKde | Method::MinimaxApprox) {
                 0
             } else {
-                params.integer("infimum_points")
+                INFIMUM_POINTS.of(&params)
             },
             radius_scale: if method == Method::DrboKde {
-                params.number("l1_radius_scale")
+                RADIUS_SCALE.of(&params)
             } else {
                 0.0
             },
             grid_size: if method == Method::MinimaxApprox {
-                params.integer("grid_size")
+                MINIMAX_GRID.of(&params)
             } else {
                 0
             },
             bandwidth_rule: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
                 BandwidthRule::Silverman
             } else {
-                BandwidthRule::parse(params.choice("bandwidth"))
-                    .ok_or_else(|| AlgorithmError::Config("unknown bandwidth rule".into()))?
+                BANDWIDTH.of(&params)
             },
-            raw_samples: pick("raw_samples", raw),
-            restarts: pick("restarts", starts),
-            max_iters: params.integer("max_iters"),
-            tolerance: params.number("tolerance"),
-            gradient_tolerance: params.number("gradient_tolerance"),
-            lengthscale: params.number("lengthscale"),
-            signal_var: params.number("signal_var"),
+            raw_samples: RAW_SAMPLES.nonzero_of(&params).unwrap_or(raw),
+            restarts: RESTARTS.nonzero_of(&params).unwrap_or(starts),
+            max_iters: MAX_ITERS.of(&params),
+            tolerance: TOLERANCE.of(&params),
+            gradient_tolerance: GRADIENT_TOLERANCE.of(&params),
+            lengthscale: LENGTHSCALE.of(&params),
+            signal_var: SIGNAL_VAR.of(&params),
             context_lo,
             context_hi,
             params,

@@ -21,107 +21,211 @@ pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
 use super::requirement::Requirement;
-use bosweep_core::params::{ParamKind, ParamSpec};
+use crate::acquisition::MAX_ITERS as ACQUISITION_MAX_ITERS;
+use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamTable, RealParam};
+use bosweep_model::{BandwidthRule, KernelKind};
 
-const fn real(
-    name: &'static str,
-    default: f64,
-    min: f64,
-    max: f64,
-    description: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        kind: ParamKind::Real { default, min, max },
-        description,
-    }
+pub(super) const KERNEL: ChoiceParam<KernelKind> = ChoiceParam::new(
+    "kernel",
+    &["matern52", "se"],
+    &[KernelKind::Matern52, KernelKind::SquaredExponential],
+    "matern52",
+    "joint-space GP kernel (ARD lengthscales, with outputscale)",
+);
+/// MAP (`true`) or ML-II.
+pub(super) const FIT_MAP: ChoiceParam<bool> = ChoiceParam::new(
+    "fit",
+    &["map", "mle"],
+    &[true, false],
+    "map",
+    "hyperparameters refitted every step: MAP with BoTorch's late-2023 Gamma priors, or ML-II",
+);
+pub(super) const LENGTHSCALE: RealParam = RealParam::new(
+    "lengthscale",
+    1.0 / 3.0,
+    1e-3,
+    1e3,
+    "initial lengthscale (unit cube; the Gamma(3, 6) prior mode)",
+);
+pub(super) const SIGNAL_VAR: RealParam = RealParam::new(
+    "signal_var",
+    1.0,
+    1e-4,
+    1e4,
+    "initial outputscale (standardised outputs)",
+);
+pub(super) const NOISE_VAR: RealParam = RealParam::new(
+    "noise_var",
+    2.0,
+    1e-4,
+    10.0,
+    "initial noise variance (standardised outputs; the Gamma(1.1, 0.05) prior mode)",
+);
+
+/// How the UCB multiplier κ is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum KappaChoice {
+    Constant,
+    Theory,
 }
 
-const fn integer(
-    name: &'static str,
-    default: usize,
-    min: usize,
-    max: usize,
-    description: &'static str,
-) -> ParamSpec {
-    ParamSpec {
-        name,
-        kind: ParamKind::Integer { default, min, max },
-        description,
-    }
-}
+pub(super) const BETA_SCHEDULE: ChoiceParam<KappaChoice> = ChoiceParam::new(
+    "beta_schedule",
+    &["constant", "theory"],
+    &[KappaChoice::Constant, KappaChoice::Theory],
+    "constant",
+    "constant: κ = ucb_multiplier; theory: κ = √β_t, β_t = 2 ln(t²/√(2π)) + 2Dx ln(t² Dx a b r √π/2)",
+);
+pub(super) const UCB_MULTIPLIER: RealParam = RealParam::new(
+    "ucb_multiplier",
+    1.5,
+    0.0,
+    1e6,
+    "κ in μ + κσ (the paper's √β = 1.5 for every method)",
+);
+pub(super) const THEORY_A: RealParam = RealParam::new(
+    "theory_a",
+    1.0,
+    1e-12,
+    1e12,
+    "a of the theory schedule (derivative tail constant)",
+);
+pub(super) const THEORY_B: RealParam = RealParam::new(
+    "theory_b",
+    1.0,
+    1e-12,
+    1e12,
+    "b of the theory schedule (derivative tail constant)",
+);
+pub(super) const THEORY_R: RealParam = RealParam::new(
+    "theory_r",
+    1.0,
+    1e-12,
+    1e12,
+    "r of the theory schedule (side of the box [0, r]^D)",
+);
+/// The paper's optimiser budget (`true`) or the full one for every method.
+pub(super) const PAPER_PROFILE: ChoiceParam<bool> = ChoiceParam::new(
+    "optimizer_profile",
+    &["paper", "full"],
+    &[true, false],
+    "paper",
+    "paper: 32 raw samples and 5 restarts for DRBO-KDE and DRBO-MMD, 1024 and 50 otherwise; full: 1024 and 50 for all",
+);
+pub(super) const RAW_SAMPLES: IntegerParam = IntegerParam::new(
+    "raw_samples",
+    0,
+    0,
+    1 << 20,
+    "Sobol candidates of the acquisition grid; 0 = the profile's",
+);
+pub(super) const RESTARTS: IntegerParam = IntegerParam::new(
+    "restarts",
+    0,
+    0,
+    4096,
+    "best grid points refined by L-BFGS-B; 0 = the profile's",
+);
+pub(super) const MAX_ITERS: IntegerParam =
+    ACQUISITION_MAX_ITERS.described("L-BFGS-B iterations per restart");
+pub(super) const TOLERANCE: RealParam = RealParam::new(
+    "tolerance",
+    2.2e-9,
+    0.0,
+    1.0,
+    "L-BFGS-B stops at this relative decrease of the acquisition (scipy's default ftol, as BoTorch's optimize_acqf)",
+);
+pub(super) const GRADIENT_TOLERANCE: RealParam = RealParam::new(
+    "gradient_tolerance",
+    1e-5,
+    0.0,
+    1.0,
+    "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf)",
+);
+pub(super) const CONTEXT_LO: RealParam = RealParam::new(
+    "context_lo",
+    0.0,
+    -1e12,
+    1e12,
+    "lower bound of every context coordinate (the box C)",
+);
+pub(super) const CONTEXT_HI: RealParam = RealParam::new(
+    "context_hi",
+    1.0,
+    -1e12,
+    1e12,
+    "upper bound of every context coordinate (the box C)",
+);
+/// Parameters shared by the methods (spec §2.2, §2.6, §2.9, §2.11).
+const SHARED: &[ParamSpec] = &[
+    KERNEL.spec(),
+    FIT_MAP.spec(),
+    LENGTHSCALE.spec(),
+    SIGNAL_VAR.spec(),
+    NOISE_VAR.spec(),
+    BETA_SCHEDULE.spec(),
+    UCB_MULTIPLIER.spec(),
+    THEORY_A.spec(),
+    THEORY_B.spec(),
+    THEORY_R.spec(),
+    PAPER_PROFILE.spec(),
+    RAW_SAMPLES.spec(),
+    RESTARTS.spec(),
+    MAX_ITERS.spec(),
+    TOLERANCE.spec(),
+    GRADIENT_TOLERANCE.spec(),
+    CONTEXT_LO.spec(),
+    CONTEXT_HI.spec(),
+];
 
-/// Parameters shared by the three methods (spec §2.2, §2.6, §2.9, §2.11).
-macro_rules! kde_bo_params {
-    ($($extra:expr),* $(,)?) => {
-        &[
-            ParamSpec {
-                name: "kernel",
-                kind: ParamKind::Choice { default: "matern52", options: &["matern52", "se"] },
-                description: "joint-space GP kernel (ARD lengthscales, with outputscale)",
-            },
-            ParamSpec {
-                name: "fit",
-                kind: ParamKind::Choice { default: "map", options: &["map", "mle"] },
-                description: "hyperparameters refitted every step: MAP with BoTorch's late-2023 Gamma priors, or ML-II",
-            },
-            real("lengthscale", 1.0 / 3.0, 1e-3, 1e3, "initial lengthscale (unit cube; the Gamma(3, 6) prior mode)"),
-            real("signal_var", 1.0, 1e-4, 1e4, "initial outputscale (standardised outputs)"),
-            real("noise_var", 2.0, 1e-4, 10.0, "initial noise variance (standardised outputs; the Gamma(1.1, 0.05) prior mode)"),
-            ParamSpec {
-                name: "beta_schedule",
-                kind: ParamKind::Choice { default: "constant", options: &["constant", "theory"] },
-                description: "constant: κ = ucb_multiplier; theory: κ = √β_t, β_t = 2 ln(t²/√(2π)) + 2Dx ln(t² Dx a b r √π/2)",
-            },
-            real("ucb_multiplier", 1.5, 0.0, 1e6, "κ in μ + κσ (the paper's √β = 1.5 for every method)"),
-            real("theory_a", 1.0, 1e-12, 1e12, "a of the theory schedule (derivative tail constant)"),
-            real("theory_b", 1.0, 1e-12, 1e12, "b of the theory schedule (derivative tail constant)"),
-            real("theory_r", 1.0, 1e-12, 1e12, "r of the theory schedule (side of the box [0, r]^D)"),
-            ParamSpec {
-                name: "optimizer_profile",
-                kind: ParamKind::Choice { default: "paper", options: &["paper", "full"] },
-                description: "paper: 32 raw samples and 5 restarts for DRBO-KDE and DRBO-MMD, 1024 and 50 otherwise; full: 1024 and 50 for all",
-            },
-            integer("raw_samples", 0, 0, 1 << 20, "Sobol candidates of the acquisition grid; 0 = the profile's"),
-            integer("restarts", 0, 0, 4096, "best grid points refined by L-BFGS-B; 0 = the profile's"),
-            integer("max_iters", 100, 1, 100_000, "L-BFGS-B iterations per restart"),
-            real("tolerance", 2.2e-9, 0.0, 1.0, "L-BFGS-B stops at this relative decrease of the acquisition (scipy's default ftol, as BoTorch's optimize_acqf)"),
-            real("gradient_tolerance", 1e-5, 0.0, 1.0, "L-BFGS-B stops when the projected gradient's ∞-norm is ≤ this (scipy's default pgtol, as BoTorch's optimize_acqf)"),
-            real("context_lo", 0.0, -1e12, 1e12, "lower bound of every context coordinate (the box C)"),
-            real("context_hi", 1.0, -1e12, 1e12, "upper bound of every context coordinate (the box C)"),
-            $($extra),*
-        ]
-    };
-}
-
-const KDE_SAMPLES: ParamSpec = integer(
+pub(super) const KDE_SAMPLES: IntegerParam = IntegerParam::new(
     "samples",
     1024,
     1,
     1 << 20,
     "M, KDE samples drawn per step and held fixed while maximising",
 );
-const BANDWIDTH: ParamSpec = ParamSpec {
-    name: "bandwidth",
-    kind: ParamKind::Choice {
-        default: "silverman",
-        options: &["silverman", "scott"],
-    },
-    description: "KDE bandwidth rule c(Dc) σ̂_d n^{−1/(Dc+4)}: silverman c = (4/(Dc+2))^{1/(Dc+4)}, scott c = 1",
-};
-const INFIMUM_POINTS: ParamSpec = integer(
+pub(super) const BANDWIDTH: ChoiceParam<BandwidthRule> = ChoiceParam::new(
+    "bandwidth",
+    &["silverman", "scott"],
+    &[BandwidthRule::Silverman, BandwidthRule::Scott],
+    "silverman",
+    "KDE bandwidth rule c(Dc) σ̂_d n^{−1/(Dc+4)}: silverman c = (4/(Dc+2))^{1/(Dc+4)}, scott c = 1",
+);
+pub(super) const INFIMUM_POINTS: IntegerParam = IntegerParam::new(
     "infimum_points",
     1024,
     1,
     1 << 20,
     "scrambled-Sobol context points, drawn once per step, for the infimum over C (DRBO-KDE) or over the confidence box (StableOpt)",
 );
-const RADIUS_SCALE: ParamSpec = real(
+pub(super) const RADIUS_SCALE: RealParam = RealParam::new(
     "l1_radius_scale",
     1.0,
     0.0,
     1e6,
     "DRBO-KDE's L1 radius (twice TV) is δ = l1_radius_scale · n^{−2/(4+Dc)}; 0 gives SBO-KDE",
+);
+pub(super) const MINIMAX_GRID: IntegerParam = IntegerParam::new(
+    "grid_size",
+    1024,
+    1,
+    1 << 16,
+    "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate",
+);
+pub(super) const MMD_GRID: IntegerParam = IntegerParam::new(
+    "grid_size",
+    100,
+    1,
+    1 << 12,
+    "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate",
+);
+pub(super) const MMD_RADIUS_SCALE: RealParam = RealParam::new(
+    "mmd_radius_scale",
+    1.0,
+    0.0,
+    1e6,
+    "the MMD radius is ε = mmd_radius_scale · (2 + √(2 ln 10))/√n; 0 gives the expectation under the empirical grid distribution",
 );
 
 /// The methods of this family.
@@ -130,56 +234,43 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
         name: "sbo-kde",
         requires: Requirement::Context,
         description: "SBO-KDE: joint GP over (x, c), maximises the mean UCB over M samples of a KDE of the observed contexts",
-        parameters: kde_bo_params![KDE_SAMPLES, BANDWIDTH],
+        parameters: ParamTable(&[SHARED, &[KDE_SAMPLES.spec(), BANDWIDTH.spec()]]),
         build: |p| Ok(Box::new(KdeBo::new(p, Method::SboKde)?)),
     },
     AlgorithmEntry {
         name: "drbo-kde",
         requires: Requirement::Context,
         description: "DRBO-KDE: the worst-case mean UCB over an L1 (total-variation) ball around the KDE, closed form",
-        parameters: kde_bo_params![KDE_SAMPLES, BANDWIDTH, INFIMUM_POINTS, RADIUS_SCALE],
+        parameters: ParamTable(&[
+            SHARED,
+            &[
+                KDE_SAMPLES.spec(),
+                BANDWIDTH.spec(),
+                INFIMUM_POINTS.spec(),
+                RADIUS_SCALE.spec(),
+            ],
+        ]),
         build: |p| Ok(Box::new(KdeBo::new(p, Method::DrboKde)?)),
     },
     AlgorithmEntry {
         name: "drbo-mmd-minimax",
         requires: Requirement::Context,
         description: "DRBO-MMD-MinimaxApprox: closed-form minimax approximation of the worst case over an MMD ball on a context grid",
-        parameters: kde_bo_params![integer(
-            "grid_size",
-            1024,
-            1,
-            1 << 16,
-            "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
-        )],
+        parameters: ParamTable(&[SHARED, &[MINIMAX_GRID.spec()]]),
         build: |p| Ok(Box::new(KdeBo::new(p, Method::MinimaxApprox)?)),
     },
     AlgorithmEntry {
         name: "drbo-mmd",
         requires: Requirement::Context,
         description: "DRBO-MMD (Kirschner et al. 2020): the exact worst-case mean UCB over an MMD ball around the empirical context distribution on a grid (a convex program per candidate, Clarabel)",
-        parameters: kde_bo_params![
-            integer(
-                "grid_size",
-                100,
-                1,
-                1 << 12,
-                "context grid: the Cartesian product of ⌈grid_size^{1/Dc}⌉ points per coordinate"
-            ),
-            real(
-                "mmd_radius_scale",
-                1.0,
-                0.0,
-                1e6,
-                "the MMD radius is ε = mmd_radius_scale · (2 + √(2 ln 10))/√n; 0 gives the expectation under the empirical grid distribution"
-            )
-        ],
+        parameters: ParamTable(&[SHARED, &[MMD_GRID.spec(), MMD_RADIUS_SCALE.spec()]]),
         build: |p| Ok(Box::new(DrboMmd::new(p)?)),
     },
     AlgorithmEntry {
         name: "stableopt",
         requires: Requirement::Context,
         description: "StableOpt: maximises min UCB over the context box mean ± std of the observed contexts",
-        parameters: kde_bo_params![INFIMUM_POINTS],
+        parameters: ParamTable(&[SHARED, &[INFIMUM_POINTS.spec()]]),
         build: |p| Ok(Box::new(KdeBo::new(p, Method::StableOpt)?)),
     },
 ];

@@ -19,50 +19,76 @@ pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
 use super::registry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError};
-use bosweep_core::params::{ParamKind, ParamSpec, Params};
-
-/// The parameters every unknown-prior algorithm takes, then `$extra`.
-macro_rules! prior_params {
-    ($($extra:expr),* $(,)?) => {
-        &[
-            ParamSpec {
-                name: "noise_std",
-                kind: ParamKind::Real { default: 0.1, min: 1e-9, max: 1e6 },
-                description: "known noise std R of the model (set it to the problem's noise_std)",
-            },
-            ParamSpec {
-                name: "delta",
-                kind: ParamKind::Real { default: 0.1, min: 1e-12, max: 0.999_999 },
-                description: "failure probability δ of β_t and ξ_t",
-            },
-            ParamSpec {
-                name: "horizon",
-                kind: ParamKind::Integer { default: 0, min: 0, max: 1 << 24 },
-                description: "planned horizon T inside β_t; 0 = the prior set's (toy 100, Intel 144)",
-            },
-            ParamSpec {
-                name: "beta_scale",
-                kind: ParamKind::Real { default: 1.0, min: 0.0, max: 1e6 },
-                description: "multiplier of β_t (1 = Theorem 4.1; < 1 voids the guarantee that the true prior survives)",
-            },
-            ParamSpec {
-                name: "posterior",
-                kind: ParamKind::Choice { default: "incremental", options: &["incremental", "engine"] },
-                description: "incremental exact algebra, or refactorise every step through the engine (reference; stationary kernels only)",
-            },
-            $($extra),*
-        ]
-    };
-}
-
-const XI_STRICT: ParamSpec = ParamSpec {
-    name: "xi_strict",
-    kind: ParamKind::Choice {
-        default: "false",
-        options: &["false", "true"],
-    },
-    description: "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)",
+use bosweep_core::params::{
+    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, Params, RealParam,
 };
+
+const NOISE_STD: RealParam = RealParam::new(
+    "noise_std",
+    0.1,
+    1e-9,
+    1e6,
+    "known noise std R of the model (set it to the problem's noise_std)",
+);
+const DELTA: RealParam = RealParam::new(
+    "delta",
+    0.1,
+    1e-12,
+    0.999_999,
+    "failure probability δ of β_t and ξ_t",
+);
+const HORIZON: IntegerParam = IntegerParam::new(
+    "horizon",
+    0,
+    0,
+    1 << 24,
+    "planned horizon T inside β_t; 0 = the prior set's (toy 100, Intel 144)",
+);
+const BETA_SCALE: RealParam = RealParam::new(
+    "beta_scale",
+    1.0,
+    0.0,
+    1e6,
+    "multiplier of β_t (1 = Theorem 4.1; < 1 voids the guarantee that the true prior survives)",
+);
+const POSTERIOR: ChoiceParam<PosteriorPath> = ChoiceParam::new(
+    "posterior",
+    &["incremental", "engine"],
+    &[PosteriorPath::Incremental, PosteriorPath::Engine],
+    "incremental",
+    "incremental exact algebra, or refactorise every step through the engine (reference; stationary kernels only)",
+);
+/// The parameters every unknown-prior algorithm takes.
+const SHARED: &[ParamSpec] = &[
+    NOISE_STD.spec(),
+    DELTA.spec(),
+    HORIZON.spec(),
+    BETA_SCALE.spec(),
+    POSTERIOR.spec(),
+];
+
+const XI_STRICT: FlagParam = FlagParam::new(
+    "xi_strict",
+    false,
+    "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)",
+);
+const GUARD: FlagParam = FlagParam::new(
+    "guard",
+    true,
+    "never eliminate the last surviving prior (log a misspecification event instead)",
+);
+const RB_LITERAL_LHS: FlagParam = FlagParam::new(
+    "rb_literal_lhs",
+    false,
+    "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)",
+);
+const PRIOR: IntegerParam = IntegerParam::new(
+    "prior",
+    2,
+    0,
+    1 << 16,
+    "index of the prior used (the toy's true prior is 2)",
+);
 
 fn build(
     params: Params,
@@ -70,15 +96,12 @@ fn build(
     keep: Option<usize>,
 ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
     let settings = Settings {
-        noise_std: params.number("noise_std"),
-        delta: params.number("delta"),
-        horizon: params.integer("horizon"),
-        beta_scale: params.number("beta_scale"),
-        xi_strict: flag(&params, "xi_strict"),
-        path: match params.choice("posterior") {
-            "engine" => PosteriorPath::Engine,
-            _ => PosteriorPath::Incremental,
-        },
+        noise_std: NOISE_STD.of(&params),
+        delta: DELTA.of(&params),
+        horizon: HORIZON.of(&params),
+        beta_scale: BETA_SCALE.of(&params),
+        xi_strict: params.declares(XI_STRICT.spec().name) && XI_STRICT.of(&params),
+        path: POSTERIOR.of(&params),
     };
     // The candidate priors are the problem's, installed by `prepare`.
     Ok(Box::new(UnknownPriorUcb::awaiting_priors(
@@ -89,30 +112,15 @@ fn build(
     )?))
 }
 
-/// Whether the on/off parameter `name` is declared by this algorithm and on.
-fn flag(params: &Params, name: &str) -> bool {
-    params.declares(name) && params.choice(name) == "true"
-}
-
 /// The unknown-prior algorithms of the PE-GP-UCB paper.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
         name: "pe-gp-ucb",
         requires: Requirement::CandidatePriors,
         description: "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence",
-        parameters: prior_params![
-            XI_STRICT,
-            ParamSpec {
-                name: "guard",
-                kind: ParamKind::Choice {
-                    default: "true",
-                    options: &["true", "false"]
-                },
-                description: "never eliminate the last surviving prior (log a misspecification event instead)",
-            },
-        ],
+        parameters: ParamTable(&[SHARED, &[XI_STRICT.spec(), GUARD.spec()]]),
         build: |p| {
-            let guard = flag(&p, "guard");
+            let guard = GUARD.of(&p);
             build(p, Rule::PriorElimination { guard }, None)
         },
     },
@@ -120,19 +128,9 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
         name: "regret-balancing",
         requires: Requirement::CandidatePriors,
         description: "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward",
-        parameters: prior_params![
-            XI_STRICT,
-            ParamSpec {
-                name: "rb_literal_lhs",
-                kind: ParamKind::Choice {
-                    default: "false",
-                    options: &["false", "true"]
-                },
-                description: "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)",
-            },
-        ],
+        parameters: ParamTable(&[SHARED, &[XI_STRICT.spec(), RB_LITERAL_LHS.spec()]]),
         build: |p| {
-            let literal = flag(&p, "rb_literal_lhs");
+            let literal = RB_LITERAL_LHS.of(&p);
             build(p, Rule::RegretBalancing { literal }, None)
         },
     },
@@ -140,31 +138,23 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
         name: "mle-gp-ucb",
         requires: Requirement::CandidatePriors,
         description: "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)",
-        parameters: prior_params![],
+        parameters: ParamTable(&[SHARED]),
         build: |p| build(p, Rule::MaximumLikelihood, None),
     },
     AlgorithmEntry {
         name: "fully-bayes-gp-ucb",
         requires: Requirement::CandidatePriors,
         description: "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)",
-        parameters: prior_params![],
+        parameters: ParamTable(&[SHARED]),
         build: |p| build(p, Rule::FullyBayesian, None),
     },
     AlgorithmEntry {
         name: "oracle-gp-ucb",
         requires: Requirement::CandidatePriors,
         description: "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})",
-        parameters: prior_params![ParamSpec {
-            name: "prior",
-            kind: ParamKind::Integer {
-                default: 2,
-                min: 0,
-                max: 1 << 16
-            },
-            description: "index of the prior used (the toy's true prior is 2)",
-        }],
+        parameters: ParamTable(&[SHARED, &[PRIOR.spec()]]),
         build: |p| {
-            let prior = p.integer("prior");
+            let prior = PRIOR.of(&p);
             build(p, Rule::PriorElimination { guard: true }, Some(prior))
         },
     },

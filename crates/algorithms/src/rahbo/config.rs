@@ -2,7 +2,8 @@
 //! parameters.
 
 use super::super::AlgorithmError;
-use bosweep_core::params::Params;
+use crate::acquisition::GRID_SIZE as GRID_SIZE_AUTO;
+use bosweep_core::params::{ChoiceParam, FlagParam, IntegerParam, ParamSpec, Params, RealParam};
 use bosweep_model::{FitMode, Priors};
 
 /// Which of the paper's four methods runs (§2.7–2.8).
@@ -28,16 +29,6 @@ pub enum ObjectiveNoise {
     SampleVarOverK,
     /// `max(ŝ², ϱ_²)` (\[R\]).
     SampleVar,
-}
-
-impl ObjectiveNoise {
-    fn parse(word: &str) -> Self {
-        match word {
-            "sample_var_over_k" => Self::SampleVarOverK,
-            "sample_var" => Self::SampleVar,
-            _ => Self::UcbVarOverK,
-        }
-    }
 }
 
 /// The variance GP's homoscedastic noise `ρ²_η` (P6).
@@ -108,10 +99,243 @@ pub struct Settings {
     pub grid_size: usize,
 }
 
+const ALPHA: RealParam = RealParam::new(
+    "alpha",
+    1.0,
+    0.0,
+    1e12,
+    "risk coefficient α of f − α·ρ² (units 1/[y])",
+);
+/// α from the problem (`true`) or from `alpha`.
+const ALPHA_FROM_PROBLEM: ChoiceParam<bool> = ChoiceParam::new(
+    "alpha_source",
+    &["problem", "parameter"],
+    &[true, false],
+    "problem",
+    "α from the problem's alpha parameter where it has one (so regret and algorithm agree), or always alpha",
+);
+const K: IntegerParam = IntegerParam::new(
+    "k",
+    10,
+    1,
+    100_000,
+    "repeated evaluations per point (k ≥ 2 except rahbo-known-var)",
+);
+const LAMBDA: RealParam = RealParam::new(
+    "lambda",
+    1.0,
+    1e-12,
+    1e12,
+    "regulariser λ of K + λΣ (σ² divided by λ)",
+);
+/// Lemma 1's β (`true`) or constant multipliers.
+const BETA_THEORY: ChoiceParam<bool> = ChoiceParam::new(
+    "beta_mode",
+    &["constant", "theory"],
+    &[false, true],
+    "constant",
+    "constant multipliers, or Lemma 1's β from the data with δ/2 per GP",
+);
+const BETA_F: RealParam = RealParam::new(
+    "beta_f_mult",
+    2.0,
+    0.0,
+    1e6,
+    "β multiplying σ of the f-GP (paper 2; reference √2)",
+);
+const BETA_VAR: RealParam = RealParam::new(
+    "beta_var_mult",
+    2.0,
+    0.0,
+    1e6,
+    "β^var multiplying σ^var (paper 2; reference √2)",
+);
+const DELTA: RealParam = RealParam::new(
+    "delta",
+    0.1,
+    1e-12,
+    0.999_999,
+    "failure probability δ of the theory β",
+);
+const NORM_F: RealParam = RealParam::new(
+    "norm_bound_f",
+    1.0,
+    0.0,
+    1e12,
+    "RKHS-norm bound B_f of the theory β",
+);
+const NORM_VAR: RealParam = RealParam::new(
+    "norm_bound_var",
+    1.0,
+    0.0,
+    1e12,
+    "RKHS-norm bound B_var of the theory β^var",
+);
+/// The parameters before the objective GP's noise choice, in listing order.
+pub(super) const HEAD: &[ParamSpec] = &[
+    ALPHA.spec(),
+    ALPHA_FROM_PROBLEM.spec(),
+    K.spec(),
+    LAMBDA.spec(),
+    BETA_THEORY.spec(),
+    BETA_F.spec(),
+    BETA_VAR.spec(),
+    DELTA.spec(),
+    NORM_F.spec(),
+    NORM_VAR.spec(),
+];
+
+/// The objective GP's noise choice of the RAHBO methods.
+pub(super) const FGP_NOISE: ChoiceParam<ObjectiveNoise> = ChoiceParam::new(
+    "fgp_noise",
+    &["ucb_var_over_k", "sample_var_over_k", "sample_var"],
+    &[
+        ObjectiveNoise::UcbVarOverK,
+        ObjectiveNoise::SampleVarOverK,
+        ObjectiveNoise::SampleVar,
+    ],
+    "ucb_var_over_k",
+    "f-GP noise: clip(ucb^var, ϱ_², ϱ̄²)/k (paper), max(ŝ², ϱ_²)/k, or ŝ² (reference)",
+);
+/// The objective GP's noise choice of the risk-neutral baseline.
+pub(super) const GPUCB_NOISE: ChoiceParam<ObjectiveNoise> = ChoiceParam::new(
+    "gpucb_noise",
+    &["sample_var_over_k", "sample_var", "ucb_var_over_k"],
+    &[
+        ObjectiveNoise::SampleVarOverK,
+        ObjectiveNoise::SampleVar,
+        ObjectiveNoise::UcbVarOverK,
+    ],
+    "sample_var_over_k",
+    "f-GP noise: max(ŝ², ϱ_²)/k, ŝ² (reference), or RAHBO's Σ̂ (GP-UCB ≡ RAHBO at α = 0)",
+);
+
+/// The variance GP's noise choice; the value of `Value` is `vargp_noise_value`'s.
+const VARGP_NOISE: ChoiceParam<VarianceNoise> = ChoiceParam::new(
+    "vargp_noise",
+    &["learned", "fixed_conservative", "fixed_value"],
+    &[
+        VarianceNoise::Learned,
+        VarianceNoise::Conservative,
+        VarianceNoise::Value(f64::NAN),
+    ],
+    "learned",
+    "variance-GP noise ρ²_η: fitted, 2ϱ̄⁴/(k−1), or vargp_noise_value",
+);
+const VARGP_NOISE_VALUE: RealParam = RealParam::new(
+    "vargp_noise_value",
+    0.01,
+    1e-12,
+    1e12,
+    "ρ²_η when vargp_noise = fixed_value",
+);
+const RHO2_MAX: RealParam = RealParam::new(
+    "rho2_max",
+    0.0,
+    0.0,
+    1e12,
+    "cap ϱ̄²; 0 = twice the largest observed ŝ², every round",
+);
+const RHO2_MIN: RealParam = RealParam::new(
+    "rho2_min",
+    0.0,
+    0.0,
+    1e12,
+    "floor ϱ_² of the noise; 0 = 1e-6·max(1, var(m̂))",
+);
+const PLUGIN_FLOOR: RealParam = RealParam::new(
+    "plugin_floor",
+    0.02,
+    0.0,
+    1e12,
+    "floor of RAHBO-US's plug-in max(μ^var, floor) ([R]: 0.02)",
+);
+const CLAMP_LCB_VAR: FlagParam = FlagParam::new(
+    "clamp_lcb_var",
+    false,
+    "clamp lcb^var at ϱ_² in the acquisition (P19; the paper does not)",
+);
+const REPORT: ChoiceParam<ReportRule> = ChoiceParam::new(
+    "report",
+    &["final_lcb", "corollary", "empirical_mv", "best_observed"],
+    &[
+        ReportRule::FinalLcb,
+        ReportRule::Corollary,
+        ReportRule::EmpiricalMv,
+        ReportRule::BestObserved,
+    ],
+    "final_lcb",
+    "reported point: final-model lcb, Corollary 1.1, argmax m̂ − α·ŝ², or argmax m̂",
+);
+
+/// How the hyperparameters are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FitChoice {
+    Map,
+    Mle,
+    Fixed,
+}
+
+const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
+    "fit",
+    &["map", "mle", "fixed"],
+    &[FitChoice::Map, FitChoice::Mle, FitChoice::Fixed],
+    "map",
+    "hyperparameters: MAP with BoTorch's Gamma priors, ML-II, or fixed initial values",
+);
+/// A learned constant prior mean (`true`) or zero.
+const LEARNED_MEAN: ChoiceParam<bool> = ChoiceParam::new(
+    "prior_mean",
+    &["constant", "zero"],
+    &[true, false],
+    "constant",
+    "learned constant prior mean (practical) or zero (Alg. 1)",
+);
+const REFIT_EVERY: IntegerParam = IntegerParam::new(
+    "refit_every",
+    0,
+    0,
+    1_000_000,
+    "refit hyperparameters every this many rounds; 0 = once after the initial design",
+);
+const LENGTHSCALE: RealParam = RealParam::new(
+    "lengthscale",
+    0.3,
+    1e-6,
+    1e6,
+    "initial lengthscale in unit-cube units",
+);
+const GRID_SIZE: IntegerParam = GRID_SIZE_AUTO.described(
+    "Sobol candidates fixed for the run; 0 = min(2^12·d, 2^20); the allowed set when there is one",
+);
+/// The parameters after the objective GP's noise choice, in listing order.
+pub(super) const TAIL: &[ParamSpec] = &[
+    VARGP_NOISE.spec(),
+    VARGP_NOISE_VALUE.spec(),
+    RHO2_MAX.spec(),
+    RHO2_MIN.spec(),
+    PLUGIN_FLOOR.spec(),
+    CLAMP_LCB_VAR.spec(),
+    REPORT.spec(),
+    FIT.spec(),
+    LEARNED_MEAN.spec(),
+    REFIT_EVERY.spec(),
+    LENGTHSCALE.spec(),
+    GRID_SIZE.spec(),
+];
+/// RAHBO-US's rounds of uncertainty sampling.
+pub(super) const US_ROUNDS: IntegerParam = IntegerParam::new(
+    "us_rounds",
+    10,
+    0,
+    1_000_000,
+    "rounds of uncertainty sampling on the variance GP before GP-UCB on f − α·μ^var",
+);
+
 impl Settings {
     /// Reads the parameters of one registry entry; `method` fixes which ones apply.
     pub fn from_params(method: Method, p: &Params) -> Result<Self, AlgorithmError> {
-        let k = p.integer("k");
+        let k = K.of(p);
         if k < 2 && method != Method::KnownVariance {
             return Err(AlgorithmError::Config(format!(
                 "{}: k = {k}, but the sample variance needs k ≥ 2 repeats per point \
@@ -119,62 +343,53 @@ impl Settings {
                 p.name()
             )));
         }
-        let positive_or_auto = |name: &str| match p.number(name) {
-            v if v > 0.0 => Some(v),
-            _ => None,
+        let positive_or_auto = |param: RealParam| Some(param.of(p)).filter(|v| *v > 0.0);
+        let beta = if BETA_THEORY.of(p) {
+            BetaMode::Theory {
+                delta: DELTA.of(p),
+                norm_f: NORM_F.of(p),
+                norm_var: NORM_VAR.of(p),
+            }
+        } else {
+            BetaMode::Constant {
+                f: BETA_F.of(p),
+                var: BETA_VAR.of(p),
+            }
         };
-        let beta = match p.choice("beta_mode") {
-            "theory" => BetaMode::Theory {
-                delta: p.number("delta"),
-                norm_f: p.number("norm_bound_f"),
-                norm_var: p.number("norm_bound_var"),
-            },
-            _ => BetaMode::Constant {
-                f: p.number("beta_f_mult"),
-                var: p.number("beta_var_mult"),
-            },
+        let variance_noise = match VARGP_NOISE.of(p) {
+            VarianceNoise::Value(_) => VarianceNoise::Value(VARGP_NOISE_VALUE.of(p)),
+            choice => choice,
         };
-        let variance_noise = match p.choice("vargp_noise") {
-            "fixed_conservative" => VarianceNoise::Conservative,
-            "fixed_value" => VarianceNoise::Value(p.number("vargp_noise_value")),
-            _ => VarianceNoise::Learned,
+        let objective_noise = match method {
+            Method::GpUcb => GPUCB_NOISE.of(p),
+            _ => FGP_NOISE.of(p),
         };
-        let noise_key = match method {
-            Method::GpUcb => "gpucb_noise",
-            _ => "fgp_noise",
-        };
-        let report = match p.choice("report") {
-            "corollary" => ReportRule::Corollary,
-            "empirical_mv" => ReportRule::EmpiricalMv,
-            "best_observed" => ReportRule::BestObserved,
-            _ => ReportRule::FinalLcb,
-        };
-        let fit_mode = match p.choice("fit") {
-            "mle" => FitMode::Mle,
-            "fixed" => FitMode::Fixed,
-            _ => FitMode::Map {
+        let fit_mode = match FIT.of(p) {
+            FitChoice::Map => FitMode::Map {
                 priors: Priors::botorch(),
             },
+            FitChoice::Mle => FitMode::Mle,
+            FitChoice::Fixed => FitMode::Fixed,
         };
         Ok(Self {
             method,
-            alpha: p.number("alpha"),
-            alpha_from_problem: p.choice("alpha_source") == "problem",
+            alpha: ALPHA.of(p),
+            alpha_from_problem: ALPHA_FROM_PROBLEM.of(p),
             k,
-            lambda: p.number("lambda"),
+            lambda: LAMBDA.of(p),
             beta,
-            objective_noise: ObjectiveNoise::parse(p.choice(noise_key)),
+            objective_noise,
             variance_noise,
-            rho2_max: positive_or_auto("rho2_max"),
-            rho2_min: positive_or_auto("rho2_min"),
-            plugin_floor: p.number("plugin_floor"),
-            clamp_lcb_var: p.choice("clamp_lcb_var") == "true",
-            report,
+            rho2_max: positive_or_auto(RHO2_MAX),
+            rho2_min: positive_or_auto(RHO2_MIN),
+            plugin_floor: PLUGIN_FLOOR.of(p),
+            clamp_lcb_var: CLAMP_LCB_VAR.of(p),
+            report: REPORT.of(p),
             fit_mode,
-            learned_mean: p.choice("prior_mean") == "constant",
-            refit_every: p.integer("refit_every"),
-            initial_lengthscale: p.number("lengthscale"),
-            grid_size: p.integer("grid_size"),
+            learned_mean: LEARNED_MEAN.of(p),
+            refit_every: REFIT_EVERY.of(p),
+            initial_lengthscale: LENGTHSCALE.of(p),
+            grid_size: GRID_SIZE.of(p),
         })
     }
 

@@ -603,10 +603,9 @@ impl Algorithm for UheBo {
         let points = self.settings.m_factor.map_or(budget, |m| {
             ((m * budget as f64).ceil() as usize).max(budget)
         });
-        let samples = match self.params.declares("mcmc_samples") {
-            true => self.params.integer("mcmc_samples") as u64,
-            false => 1,
-        };
+        let samples = settings::MCMC_SAMPLES
+            .if_declared(&self.params)
+            .map_or(1, |n| n as u64);
         let grid = match self.settings.grid_size {
             0 => (1000 * dim).max(2000),
             g => g,

@@ -292,7 +292,7 @@ impl Parser<'_> {
             }
             let Some(spec) = specs.iter().find(|s| s.name == key_name) else {
                 let message =
-                    Params::resolve(word, name, specs, &[(key_name, ParamValue::Number(0.0))])
+                    Params::resolve(word, name, &specs, &[(key_name, ParamValue::Number(0.0))])
                         .err()
                         .map_or_else(|| format!("unknown parameter \"{key_name}\""), |e| e.0);
                 let mut message = strip_owner(message, kind, name);
@@ -314,7 +314,7 @@ impl Parser<'_> {
             // Values that print the same give the same labels, hence the same runs.
             let mut seen: HashMap<String, usize> = HashMap::new();
             for v in &values {
-                self.check_value(kind, name, specs, spec, v, &context)?;
+                self.check_value(kind, name, &specs, spec, v, &context)?;
                 if let Some(earlier) = seen.insert(v.value.to_string(), v.line) {
                     return Err(self.error(
                         v.line,

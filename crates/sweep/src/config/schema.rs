@@ -203,13 +203,13 @@ impl Kind {
     }
 
     /// The registry entry's name and parameters, or the registry's message listing the names.
-    pub(super) fn find(self, name: &str) -> Result<(&'static str, &'static [ParamSpec]), String> {
+    pub(super) fn find(self, name: &str) -> Result<(&'static str, Vec<ParamSpec>), String> {
         match self {
             Self::Algorithm => algorithms::find(name)
-                .map(|e| (e.name, e.parameters))
+                .map(|e| (e.name, e.parameters.to_vec()))
                 .map_err(|e| e.to_string()),
             Self::Problem => problems::find(name)
-                .map(|e| (e.name, e.parameters))
+                .map(|e| (e.name, e.parameters.to_vec()))
                 .map_err(|e| e.to_string()),
         }
     }

@@ -1,8 +1,12 @@
 //! Named parameters of problems and algorithms: what each declares, how given values are
 //! checked against that declaration, and the resolved set that goes into trace headers.
 
+mod typed;
+
 use crate::io::format_number;
 use std::fmt;
+
+pub use typed::{ChoiceParam, FlagParam, IntegerParam, RealParam};
 
 /// A given parameter set that does not fit its declaration; the message names the owner (e.g.
 /// `problem ackley`), the key and the value.
@@ -127,6 +131,34 @@ pub struct ParamSpec {
     /// One line, for `bosweep list`.
     pub description: &'static str,
 }
+
+/// An owner's declared parameters as groups, in order: a family declares the groups its members
+/// share once (the GP model, the acquisition maximiser) and each member lists them with its own.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamTable(pub &'static [&'static [ParamSpec]]);
+
+impl ParamTable {
+    pub fn iter(self) -> Flat {
+        self.0.iter().copied().flatten()
+    }
+
+    pub fn to_vec(self) -> Vec<ParamSpec> {
+        self.iter().copied().collect()
+    }
+}
+
+impl IntoIterator for ParamTable {
+    type Item = &'static ParamSpec;
+    type IntoIter = Flat;
+
+    fn into_iter(self) -> Flat {
+        self.iter()
+    }
+}
+
+/// The parameters of a [`ParamTable`], group after group.
+pub type Flat =
+    std::iter::Flatten<std::iter::Copied<std::slice::Iter<'static, &'static [ParamSpec]>>>;
 
 /// A full parameter set after checking: every declared parameter, given or default, in
 /// declaration order.

@@ -1,0 +1,321 @@
+//! Typed parameter declarations: each constant states a parameter's name, kind, default and
+//! description once, and reads the resolved value back as its Rust type, so that an owner's
+//! settings struct is filled without repeating a name as a string (a misspelt name cannot
+//! compile into a run-time panic) or comparing words where it means a boolean or an enum.
+//!
+//! ```
+//! use bosweep_core::params::{ChoiceParam, FlagParam, IntegerParam, ParamSpec, Params};
+//!
+//! #[derive(Clone, Copy, Debug, PartialEq)]
+//! enum Rule { Scott, Silverman }
+//!
+//! const STARTS: IntegerParam = IntegerParam::new("starts", 10, 1, 1024, "best candidates refined");
+//! const REFINE: FlagParam = FlagParam::new("refine", true, "refine the best candidates");
+//! const RULE: ChoiceParam<Rule> = ChoiceParam::new(
+//!     "rule",
+//!     &["scott", "silverman"],
+//!     &[Rule::Scott, Rule::Silverman],
+//!     "scott",
+//!     "bandwidth rule",
+//! );
+//! const TABLE: &[ParamSpec] = &[STARTS.spec(), REFINE.spec(), RULE.spec()];
+//!
+//! let p = Params::resolve("algorithm", "demo", TABLE, &[("rule", "silverman".into())]).unwrap();
+//! assert_eq!((STARTS.of(&p), REFINE.of(&p), RULE.of(&p)), (10, true, Rule::Silverman));
+//! ```
+
+use super::{ParamKind, ParamSpec, Params};
+
+/// A finite real parameter in `[min, max]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RealParam(ParamSpec);
+
+impl RealParam {
+    pub const fn new(
+        name: &'static str,
+        default: f64,
+        min: f64,
+        max: f64,
+        description: &'static str,
+    ) -> Self {
+        assert!(
+            min <= default && default <= max,
+            "default outside [min, max]"
+        );
+        Self(ParamSpec {
+            name,
+            kind: ParamKind::Real { default, min, max },
+            description,
+        })
+    }
+
+    pub const fn spec(self) -> ParamSpec {
+        self.0
+    }
+
+    pub fn of(self, params: &Params) -> f64 {
+        params.number(self.0.name)
+    }
+
+    /// The value where the owner declares the parameter (variants of one algorithm declare
+    /// different subsets of one family's parameters).
+    pub fn if_declared(self, params: &Params) -> Option<f64> {
+        params.declares(self.0.name).then(|| self.of(params))
+    }
+}
+
+/// An integer parameter in `min..=max`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntegerParam(ParamSpec);
+
+impl IntegerParam {
+    pub const fn new(
+        name: &'static str,
+        default: usize,
+        min: usize,
+        max: usize,
+        description: &'static str,
+    ) -> Self {
+        assert!(
+            min <= default && default <= max,
+            "default outside min..=max"
+        );
+        Self(ParamSpec {
+            name,
+            kind: ParamKind::Integer { default, min, max },
+            description,
+        })
+    }
+
+    /// The same parameter with another default (families whose specs prescribe different
+    /// values, such as the maximiser's `top_k`).
+    pub const fn with_default(self, default: usize) -> Self {
+        match self.0.kind {
+            ParamKind::Integer { min, max, .. } => {
+                Self::new(self.0.name, default, min, max, self.0.description)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// The same parameter with another description.
+    pub const fn described(self, description: &'static str) -> Self {
+        Self(ParamSpec {
+            description,
+            ..self.0
+        })
+    }
+
+    pub const fn spec(self) -> ParamSpec {
+        self.0
+    }
+
+    pub fn of(self, params: &Params) -> usize {
+        params.integer(self.0.name)
+    }
+
+    /// `None` for `0`, the conventional "choose automatically" value.
+    pub fn nonzero_of(self, params: &Params) -> Option<usize> {
+        Some(self.of(params)).filter(|n| *n > 0)
+    }
+
+    pub fn if_declared(self, params: &Params) -> Option<usize> {
+        params.declares(self.0.name).then(|| self.of(params))
+    }
+}
+
+/// A yes/no parameter, given as `"true"` or `"false"`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FlagParam(ParamSpec);
+
+const TRUE_FALSE: &[&str] = &["true", "false"];
+
+impl FlagParam {
+    pub const fn new(name: &'static str, default: bool, description: &'static str) -> Self {
+        Self(ParamSpec {
+            name,
+            kind: ParamKind::Choice {
+                default: if default { "true" } else { "false" },
+                options: TRUE_FALSE,
+            },
+            description,
+        })
+    }
+
+    /// The same parameter with another description.
+    pub const fn described(self, description: &'static str) -> Self {
+        Self(ParamSpec {
+            description,
+            ..self.0
+        })
+    }
+
+    pub const fn spec(self) -> ParamSpec {
+        self.0
+    }
+
+    pub fn of(self, params: &Params) -> bool {
+        params.choice(self.0.name) == "true"
+    }
+}
+
+/// One of a fixed set of words, each standing for a value of `T`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChoiceParam<T: 'static> {
+    spec: ParamSpec,
+    values: &'static [T],
+}
+
+impl<T: Copy + 'static> ChoiceParam<T> {
+    /// `words[i]` stands for `values[i]`; `default` must be one of the words. Both are checked
+    /// at compile time when the parameter is declared as a constant.
+    pub const fn new(
+        name: &'static str,
+        words: &'static [&'static str],
+        values: &'static [T],
+        default: &'static str,
+        description: &'static str,
+    ) -> Self {
+        assert!(words.len() == values.len(), "one value per word");
+        let mut i = 0;
+        while i < words.len() && !same(words[i], default) {
+            i += 1;
+        }
+        assert!(i < words.len(), "the default is not one of the words");
+        Self {
+            spec: ParamSpec {
+                name,
+                kind: ParamKind::Choice {
+                    default,
+                    options: words,
+                },
+                description,
+            },
+            values,
+        }
+    }
+
+    pub const fn spec(self) -> ParamSpec {
+        self.spec
+    }
+
+    pub fn of(self, params: &Params) -> T {
+        let word = params.choice(self.spec.name);
+        let ParamKind::Choice { options, .. } = self.spec.kind else {
+            unreachable!("built by ChoiceParam::new")
+        };
+        let i = options
+            .iter()
+            .position(|w| *w == word)
+            .expect("Params::resolve admits only declared words");
+        self.values[i]
+    }
+
+    pub fn if_declared(self, params: &Params) -> Option<T> {
+        params.declares(self.spec.name).then(|| self.of(params))
+    }
+}
+
+/// Byte equality of two strings, usable in constants.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::ParamValue;
+
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Rule {
+        Scott,
+        Silverman,
+    }
+
+    const RULE: ChoiceParam<Rule> = ChoiceParam::new(
+        "rule",
+        &["scott", "silverman"],
+        &[Rule::Scott, Rule::Silverman],
+        "silverman",
+        "bandwidth rule",
+    );
+    const REFINE: FlagParam = FlagParam::new("refine", false, "refine");
+    const STARTS: IntegerParam = IntegerParam::new("starts", 0, 0, 64, "starts; 0 = automatic");
+    const SCALE: RealParam = RealParam::new("scale", 1.5, 0.0, 10.0, "scale");
+    const TABLE: &[ParamSpec] = &[RULE.spec(), REFINE.spec(), STARTS.spec(), SCALE.spec()];
+
+    fn resolve(given: &[(&str, ParamValue)]) -> Params {
+        Params::resolve("algorithm", "demo", TABLE, given).unwrap()
+    }
+
+    #[test]
+    fn defaults_and_given_values_read_back_as_their_types() {
+        let p = resolve(&[]);
+        assert_eq!(RULE.of(&p), Rule::Silverman);
+        assert!(!REFINE.of(&p));
+        assert_eq!((STARTS.of(&p), STARTS.nonzero_of(&p)), (0, None));
+        assert_eq!(SCALE.of(&p), 1.5);
+        let p = resolve(&[
+            ("rule", "scott".into()),
+            ("refine", "true".into()),
+            ("starts", "12".into()),
+            ("scale", ParamValue::Number(0.25)),
+        ]);
+        assert_eq!(RULE.of(&p), Rule::Scott);
+        assert!(REFINE.of(&p));
+        assert_eq!(STARTS.nonzero_of(&p), Some(12));
+        assert_eq!(SCALE.of(&p), 0.25);
+    }
+
+    #[test]
+    fn declarations_state_kind_default_and_accepted_words() {
+        assert_eq!(
+            RULE.spec().kind,
+            ParamKind::Choice {
+                default: "silverman",
+                options: &["scott", "silverman"]
+            }
+        );
+        assert_eq!(
+            REFINE.spec().kind,
+            ParamKind::Choice {
+                default: "false",
+                options: &["true", "false"]
+            }
+        );
+        let restated = STARTS.with_default(8).described("other");
+        assert_eq!(
+            (restated.spec().name, restated.spec().description),
+            ("starts", "other")
+        );
+        assert_eq!(
+            restated.spec().kind,
+            ParamKind::Integer {
+                default: 8,
+                min: 0,
+                max: 64
+            }
+        );
+    }
+
+    #[test]
+    fn undeclared_parameters_read_as_absent() {
+        let other = Params::resolve("algorithm", "other", &[SCALE.spec()], &[]).unwrap();
+        assert_eq!(RULE.if_declared(&other), None);
+        assert_eq!(STARTS.if_declared(&other), None);
+        assert_eq!(SCALE.if_declared(&other), Some(1.5));
+        let bogus = Params::resolve("algorithm", "demo", TABLE, &[("rule", "bogus".into())]);
+        assert!(bogus.unwrap_err().0.contains("one of scott, silverman"));
+    }
+}
