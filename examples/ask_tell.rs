@@ -48,6 +48,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for t in design.rows() + 1..=40 {
         let mut ctx = AskContext {
             engine: &engine,
+            reference: &engine,
             domain: &domain,
             allowed: None,
             t,

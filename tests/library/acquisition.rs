@@ -8,8 +8,8 @@ use crate::common;
 
 use bosweep::acquisition::{
     Acquisition, BetaSchedule, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
-    MaximizeConfig, PosteriorAcquisition, PosteriorMean, RefineDevice, SobolGrid,
-    UpperConfidenceBound, default_grid_size, maximize,
+    MaximizeConfig, PosteriorAcquisition, PosteriorMean, SobolGrid, UpperConfidenceBound,
+    default_grid_size, maximize,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points};
 use bosweep::model::{GpState, Kernel, KernelKind, Noise};
@@ -605,7 +605,7 @@ fn maximizer_refines_the_posterior_mean_of_a_1d_gp() {
     let engine = CpuEngine::new();
     let acq = GpAcquisition::new(&gp, PosteriorMean);
     let bounds = Bounds::cube(0.0, 1.0, 1).unwrap();
-    let m = maximize(&acq, &engine, &bounds, &small_config(16)).unwrap();
+    let m = maximize(&acq, &engine, &CpuEngine::new(), &bounds, &small_config(16)).unwrap();
     let (x_ref, v_ref) = lattice_max(&acq, &engine, 1, 1_000_001);
     eprintln!(
         "1-D posterior mean: grid {:.9} at {:?}, refined {:.12} at {:?}, lattice {:.12} at {:?}, counts {:?}",
@@ -632,7 +632,14 @@ fn maximizer_finds_the_ucb_maximum_of_a_2d_gp() {
     let engine = CpuEngine::new();
     let acq = GpAcquisition::new(&gp, UpperConfidenceBound::with_beta(4.0).unwrap());
     let bounds = Bounds::cube(0.0, 1.0, 2).unwrap();
-    let m = maximize(&acq, &engine, &bounds, &small_config(256)).unwrap();
+    let m = maximize(
+        &acq,
+        &engine,
+        &CpuEngine::new(),
+        &bounds,
+        &small_config(256),
+    )
+    .unwrap();
     let (x_ref, v_ref) = lattice_max(&acq, &engine, 2, 1001);
     eprintln!(
         "2-D UCB: grid {:.9} at {:?}, refined {:.12} at {:?}, lattice {:.12} at {:?}, counts {:?}",
@@ -663,7 +670,14 @@ fn maximizer_stops_on_a_bound_and_respects_fixed_coordinates() {
     let gp = fit_gp(f, 20, 3, 0.8);
     let acq = GpAcquisition::new(&gp, PosteriorMean);
     let bounds = Bounds::new(vec![0.1, 0.2, 0.25], vec![0.6, 0.7, 0.25]).unwrap();
-    let m = maximize(&acq, &CpuEngine::new(), &bounds, &small_config(64)).unwrap();
+    let m = maximize(
+        &acq,
+        &CpuEngine::new(),
+        &CpuEngine::new(),
+        &bounds,
+        &small_config(64),
+    )
+    .unwrap();
     assert_eq!(m.x, vec![0.6, 0.7, 0.25]);
     assert!(m.value > m.grid_value);
 }
@@ -697,7 +711,14 @@ fn maximizer_hits_a_known_maximum_exactly() {
         c: vec![0.3, -2.0, 0.77, 5.0, 0.5],
     };
     let bounds = Bounds::cube(-1.0, 1.0, 5).unwrap();
-    let m = maximize(&acq, &CpuEngine::new(), &bounds, &small_config(128)).unwrap();
+    let m = maximize(
+        &acq,
+        &CpuEngine::new(),
+        &CpuEngine::new(),
+        &bounds,
+        &small_config(128),
+    )
+    .unwrap();
     let want = [0.3, -1.0, 0.77, 1.0, 0.5];
     for (a, b) in m.x.iter().zip(want) {
         assert!((a - b).abs() < 1e-7, "{:?}", m.x);
@@ -707,7 +728,7 @@ fn maximizer_hits_a_known_maximum_exactly() {
         refine: false,
         ..small_config(128)
     };
-    let g = maximize(&acq, &CpuEngine::new(), &bounds, &cfg).unwrap();
+    let g = maximize(&acq, &CpuEngine::new(), &CpuEngine::new(), &bounds, &cfg).unwrap();
     let all = SobolGrid::new(bounds.clone(), 128, 0).unwrap().all();
     let v = acq.evaluate(&CpuEngine::new(), &all).unwrap();
     let best = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -724,32 +745,47 @@ fn maximizer_is_reproducible_and_chunking_does_not_matter() {
     let acq = GpAcquisition::new(&gp, LogExpectedImprovement::new(best).unwrap());
     let bounds = Bounds::cube(0.0, 1.0, 2).unwrap();
     let engine = CpuEngine::new();
-    let base = maximize(&acq, &engine, &bounds, &small_config(500)).unwrap();
-    let again = maximize(&acq, &engine, &bounds, &small_config(500)).unwrap();
+    let base = maximize(
+        &acq,
+        &engine,
+        &CpuEngine::new(),
+        &bounds,
+        &small_config(500),
+    )
+    .unwrap();
+    let again = maximize(
+        &acq,
+        &engine,
+        &CpuEngine::new(),
+        &bounds,
+        &small_config(500),
+    )
+    .unwrap();
     assert_eq!(base, again);
     let chunked = MaximizeConfig {
         chunk_size: Some(37),
         ..small_config(500)
     };
-    let c = maximize(&acq, &engine, &bounds, &chunked).unwrap();
+    let c = maximize(&acq, &engine, &CpuEngine::new(), &bounds, &chunked).unwrap();
     assert_eq!(c.x, base.x);
     assert_eq!(c.counts.grid_calls, 500usize.div_ceil(37));
     let other_seed = MaximizeConfig {
         seed: 1,
         ..small_config(500)
     };
-    let o = maximize(&acq, &engine, &bounds, &other_seed).unwrap();
+    let o = maximize(&acq, &engine, &CpuEngine::new(), &bounds, &other_seed).unwrap();
     assert_ne!(o.grid_x, base.grid_x);
     // Bad configuration and shapes.
     let bad = MaximizeConfig {
         top_k: 0,
         ..Default::default()
     };
-    assert!(maximize(&acq, &engine, &bounds, &bad).is_err());
+    assert!(maximize(&acq, &engine, &CpuEngine::new(), &bounds, &bad).is_err());
     assert!(
         maximize(
             &acq,
             &engine,
+            &CpuEngine::new(),
             &Bounds::cube(0.0, 1.0, 3).unwrap(),
             &small_config(8)
         )
@@ -772,7 +808,7 @@ fn maximizer_works_in_256_dimensions() {
         ..Default::default()
     };
     let t = std::time::Instant::now();
-    let m = maximize(&acq, &CpuEngine::new(), &bounds, &cfg).unwrap();
+    let m = maximize(&acq, &CpuEngine::new(), &CpuEngine::new(), &bounds, &cfg).unwrap();
     eprintln!(
         "d = 256: grid {:.6}, refined {:.6}, counts {:?}, {:.2} s",
         m.grid_value,
@@ -811,8 +847,16 @@ fn gpu_engine_chooses_the_same_maximiser() {
     for gpu in common::gpus() {
         let precision = gpu.precision();
         for acq in acqs {
-            let cpu = maximize(acq, &CpuEngine::new(), &bounds, &small_config(1024)).unwrap();
-            let on_gpu = maximize(acq, &gpu, &bounds, &small_config(1024)).unwrap();
+            let cpu = maximize(
+                acq,
+                &CpuEngine::new(),
+                &CpuEngine::new(),
+                &bounds,
+                &small_config(1024),
+            )
+            .unwrap();
+            let on_gpu =
+                maximize(acq, &gpu, &CpuEngine::new(), &bounds, &small_config(1024)).unwrap();
             let dx = max_abs_dx(&cpu.x, &on_gpu.x);
             eprintln!(
                 "{precision:?} GPU grid + CPU refinement: |Δx| = {dx:.2e}, values {} vs {}",
@@ -824,11 +868,10 @@ fn gpu_engine_chooses_the_same_maximiser() {
                 Precision::F64 => (1e-6, 1e-5),
             };
             let cfg = MaximizeConfig {
-                refine_device: RefineDevice::Engine,
                 fd_step,
                 ..small_config(1024)
             };
-            let all_gpu = maximize(acq, &gpu, &bounds, &cfg).unwrap();
+            let all_gpu = maximize(acq, &gpu, &gpu, &bounds, &cfg).unwrap();
             let dx = max_abs_dx(&cpu.x, &all_gpu.x);
             eprintln!(
                 "{precision:?} GPU grid + GPU refinement: |Δx| = {dx:.2e}, values {} vs {}",
@@ -865,7 +908,7 @@ fn default_grid_in_256_dimensions_timing() {
         ..Default::default()
     };
     let t = std::time::Instant::now();
-    let m = maximize(&acq, &CpuEngine::new(), &bounds, &cfg).unwrap();
+    let m = maximize(&acq, &CpuEngine::new(), &CpuEngine::new(), &bounds, &cfg).unwrap();
     eprintln!(
         "d = 256, n = 64, default grid: grid {:.6}, refined {:.6}, counts {:?}, {:.2} s",
         m.grid_value,

@@ -469,3 +469,83 @@ fn default_fit_keeps_lengthscales_off_their_bounds() {
         "ML-II at a bound in {mle_at_bounds} steps"
     );
 }
+
+/// The CPU engine, counting the operations that reach it.
+#[derive(Default)]
+struct Counting {
+    cpu: CpuEngine,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl bosweep::compute::EngineLayer for Counting {
+    fn inner(&self) -> &dyn Engine {
+        &self.cpu
+    }
+
+    fn dispatch<T>(
+        &self,
+        _gps: &[&bosweep::model::GpState],
+        op: impl Fn(&dyn Engine) -> Result<T, bosweep::compute::EngineError>,
+    ) -> Result<T, bosweep::compute::EngineError> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        op(&self.cpu)
+    }
+}
+
+/// L-BFGS refinement of the grid maxima runs on the f64 reference engine the run hands in
+/// (`AskContext::reference`), the grid on the run's engine; no algorithm makes its own.
+#[test]
+fn refinement_runs_on_the_reference_engine_the_run_hands_in() {
+    use bosweep::algorithms::{AskContext, Feedback};
+    use rand::SeedableRng;
+    let calls_of = |algorithm: &str, grid: &str, refine: &str| {
+        let mut algo = bosweep::algorithms::build(
+            algorithm,
+            &[(grid, 64.0.into()), ("refine", refine.into())],
+        )
+        .unwrap();
+        let domain = bosweep::problems::Domain::new(vec![0.0, 0.0], vec![1.0, 1.0]).unwrap();
+        for (t, x) in [[0.1, 0.2], [0.8, 0.3], [0.4, 0.9], [0.6, 0.6], [0.2, 0.7]]
+            .iter()
+            .enumerate()
+        {
+            let y = -(x[0] - 0.3f64).powi(2) - (x[1] - 0.6f64).powi(2);
+            algo.tell(&Feedback {
+                x,
+                y,
+                repeats: &[y],
+                context: None,
+                t: t + 1,
+            })
+            .unwrap();
+        }
+        let (engine, reference) = (Counting::default(), Counting::default());
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        algo.ask(&mut AskContext {
+            engine: &engine,
+            reference: &reference,
+            domain: &domain,
+            allowed: None,
+            t: 6,
+            rng: &mut rng,
+        })
+        .unwrap();
+        let count = |e: &Counting| e.calls.load(std::sync::atomic::Ordering::SeqCst);
+        (count(&engine), count(&reference))
+    };
+    for (algorithm, grid) in [
+        ("gp-ucb", "grid_size"),
+        ("ei", "grid_size"),
+        ("map-gp-ucb", "grid_size"),
+        ("gp-ucb-fixed", "candidates"),
+    ] {
+        let (on_engine, on_reference) = calls_of(algorithm, grid, "true");
+        assert!(on_engine > 0, "{algorithm}: the grid ran elsewhere");
+        assert!(
+            on_reference > 0,
+            "{algorithm}: refinement missed the reference engine"
+        );
+        let (_, reference) = calls_of(algorithm, grid, "false");
+        assert_eq!(reference, 0, "{algorithm}: refine = false still refined");
+    }
+}

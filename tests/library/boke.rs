@@ -627,6 +627,7 @@ fn drive(
         let proposal = algorithm
             .ask(&mut AskContext {
                 engine: &engine,
+                reference: &CpuEngine::new(),
                 domain,
                 allowed: None,
                 t,

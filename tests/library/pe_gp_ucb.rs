@@ -107,6 +107,7 @@ fn drive(
         let proposal = algo
             .ask(&mut AskContext {
                 engine,
+                reference: &CpuEngine::new(),
                 domain,
                 allowed: set.as_ref(),
                 t,
@@ -448,6 +449,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
     let x = algo
         .ask(&mut AskContext {
             engine: &engine,
+            reference: &CpuEngine::new(),
             domain: &domain,
             allowed: None,
             t: 1,
@@ -467,6 +469,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
     let err = algo
         .ask(&mut AskContext {
             engine: &engine,
+            reference: &CpuEngine::new(),
             domain: &domain,
             allowed: None,
             t: 2,
@@ -749,6 +752,7 @@ fn t12_fully_bayesian_weights_and_acquisition() {
         let x = algo
             .ask(&mut AskContext {
                 engine: &engine,
+                reference: &CpuEngine::new(),
                 domain: problem.domain(),
                 allowed: Some(allowed),
                 t,
@@ -848,6 +852,7 @@ fn the_candidate_priors_come_from_the_problem() {
         let mut r = rng(0);
         algo.ask(&mut AskContext {
             engine: &engine,
+            reference: &CpuEngine::new(),
             domain: problem.domain(),
             allowed: problem.allowed_set(1),
             t: 1,
@@ -875,6 +880,7 @@ fn the_candidate_priors_come_from_the_problem() {
     let err = algo
         .ask(&mut AskContext {
             engine: &engine,
+            reference: &CpuEngine::new(),
             domain: toy.domain(),
             allowed: toy.allowed_set(1),
             t: 1,

@@ -281,7 +281,7 @@ impl GpBo {
                     ..self.maximize.clone()
                 };
                 let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
-                let best = maximize(&acquisition, ctx.engine, &unit, &config)?;
+                let best = maximize(&acquisition, ctx.engine, ctx.reference, &unit, &config)?;
                 Ok(ctx.domain.from_unit(&best.x))
             }
         }

@@ -40,7 +40,13 @@ use bosweep_problems::{Domain, ParamValue, Problem};
 
 /// What an algorithm sees when asked for its next point.
 pub struct AskContext<'a> {
+    /// The run's engine for batch work over grids and samples (CPU or GPU).
     pub engine: &'a dyn Engine,
+    /// The run's f64 CPU engine: the reference for work whose result must not depend on the
+    /// device, such as L-BFGS refinement of grid maxima (`specs/boke.md` §7). The run hands it
+    /// in rather than algorithms making their own, so that one engine serves the run and a
+    /// wrapper the run installs sees its work too.
+    pub reference: &'a dyn Engine,
     pub domain: &'a Domain,
     /// The finite set of allowed points at this step, if the problem restricts the domain.
     pub allowed: Option<&'a Points>,

@@ -11,7 +11,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use bosweep_algorithms::{self as algorithms, AlgorithmError, AskContext, Feedback};
-use bosweep_engine::{Engine, EngineError, PairReduction, Points};
+use bosweep_engine::{CpuEngine, Engine, EngineError, PairReduction, Points};
 use bosweep_model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use bosweep_problems as problems;
 
@@ -340,9 +340,11 @@ fn time_bo_step(
         };
         algorithm.tell(&feedback).map_err(as_engine)?;
     }
+    let reference = CpuEngine::new();
     let median = time(repeats, || {
         let mut ctx = AskContext {
             engine,
+            reference: &reference,
             domain: problem.domain(),
             allowed: None,
             t: n + 1,

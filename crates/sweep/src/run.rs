@@ -12,7 +12,7 @@ use bosweep_algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Propos
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
-use bosweep_engine::{Engine, EngineError};
+use bosweep_engine::{CpuEngine, Engine, EngineError};
 use bosweep_problems::{Problem, ProblemError, Step};
 
 /// The budget and seed of one run.
@@ -201,6 +201,8 @@ pub fn run(
     let mut best: Option<f64> = None;
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
+    // The run's f64 reference engine (AskContext::reference), one for the whole run.
+    let reference = CpuEngine::new();
     while evals < config.budget {
         step += 1;
         let (phase, proposal) = match design.get(step - 1) {
@@ -214,6 +216,7 @@ pub fn run(
             None => {
                 let mut ctx = AskContext {
                     engine,
+                    reference: &reference,
                     domain: problem.domain(),
                     allowed: problem.allowed_set(step),
                     t: step,

@@ -5,27 +5,12 @@ use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
 use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination};
 use bosweep_core::params::{FlagParam, IntegerParam, ParamSpec, Params};
-use bosweep_engine::{CpuEngine, Engine, EngineError, Points};
+use bosweep_engine::{Engine, EngineError, Points};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
 /// (`2^21 / d` points), between 1024 and 65536.
 pub fn default_chunk_size(dim: usize) -> usize {
     ((1usize << 21) / dim.max(1)).clamp(1024, 1 << 16)
-}
-
-/// Which engine evaluates the acquisition during L-BFGS refinement.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum RefineDevice {
-    /// A [`CpuEngine`] (f64), whatever engine ran the grid: the refined point and value do not
-    /// depend on the grid device beyond the choice of starts (`specs/boke.md` §7: refinement in
-    /// f64 on the CPU reference path). Refinement is a few hundred small batches, cheap on the
-    /// CPU.
-    #[default]
-    Cpu,
-    /// The engine passed to [`maximize`]. With an f32 GPU engine raise
-    /// [`MaximizeConfig::fd_step`] to about 1e-3: central differences with a 1e-6 step are
-    /// dominated by f32 rounding.
-    Engine,
 }
 
 /// Settings of [`maximize`].
@@ -39,7 +24,6 @@ pub struct MaximizeConfig {
     pub top_k: usize,
     /// Run L-BFGS from the starts; `false` returns the best grid point.
     pub refine: bool,
-    pub refine_device: RefineDevice,
     /// L-BFGS iterations per start.
     pub max_iters: usize,
     /// L-BFGS stops when the relative decrease of the value in one iteration is ≤ `tolerance`,
@@ -60,7 +44,6 @@ impl Default for MaximizeConfig {
             seed: 0,
             top_k: 8,
             refine: true,
-            refine_device: RefineDevice::Cpu,
             max_iters: 100,
             tolerance: 1e-12,
             fd_step: 1e-6,
@@ -195,13 +178,19 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
 /// 3. refines each start (in parallel) with [`bosweep_core::optim::lbfgsb::minimize`] on `−acquisition` in the
 ///    unit-cube coordinates of the box, with central-difference gradients: one engine call of
 ///    `2d + 1` points (`x`, then `x ∓ h e_i` per coordinate, clipped to the box, one-sided at a
-///    bound) per gradient, on the engine chosen by `config.refine_device`;
+///    bound) per gradient, on `refine_engine`: the run's f64 CPU reference engine
+///    ([`AskContext::reference`](crate::AskContext::reference)), so that the refined point
+///    and value do not depend on the grid device beyond the choice of starts (`specs/boke.md`
+///    §7: refinement in f64 on the CPU reference path); pass `engine` itself to refine there
+///    (with an f32 GPU engine raise [`MaximizeConfig::fd_step`] to about 1e-3: central
+///    differences with a 1e-6 step are dominated by f32 rounding);
 /// 4. returns the refined point of largest value (ties to the better start).
 ///
 /// The acquisition is always **maximised** (negate the problem for minimisation).
 pub fn maximize(
     acquisition: &dyn Acquisition,
     engine: &dyn Engine,
+    refine_engine: &dyn Engine,
     bounds: &Bounds,
     config: &MaximizeConfig,
 ) -> Result<Maximum, EngineError> {
@@ -249,11 +238,6 @@ pub fn maximize(
         });
     }
 
-    let cpu = CpuEngine::new();
-    let refine_engine: &dyn Engine = match config.refine_device {
-        RefineDevice::Cpu => &cpu,
-        RefineDevice::Engine => engine,
-    };
     let (unit_lo, unit_hi): (Vec<f64>, Vec<f64>) = (0..dim)
         .map(|i| {
             (

@@ -11,7 +11,7 @@ use super::data::{LatinHypercube, UnitHistory};
 use super::search::{self, SearchConfig, Surface};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{CpuEngine, Engine, EngineError, Points};
+use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, GpState, Kernel, KernelKind, Noise};
 
 /// Central-difference step of the refinement gradients (unit-cube units).
@@ -106,6 +106,8 @@ fn standardise(ys: &[f64]) -> Vec<f64> {
 struct UcbSurface<'a> {
     gp: &'a GpState,
     sqrt_beta: f64,
+    /// The run's f64 CPU engine, for the refinement's gradients.
+    reference: &'a dyn Engine,
 }
 
 impl UcbSurface<'_> {
@@ -143,7 +145,7 @@ impl Surface for UcbSurface<'_> {
                 rows.extend(p);
             }
         }
-        let values = self.ucb(&CpuEngine::new(), &Points::new(rows, dim)?)?;
+        let values = self.ucb(self.reference, &Points::new(rows, dim)?)?;
         let gradient = (0..dim)
             .map(|i| (values[2 * i + 2] - values[2 * i + 1]) / spans[i])
             .collect();
@@ -189,6 +191,7 @@ impl Algorithm for GpUcbFixed {
         let surface = UcbSurface {
             gp: &gp,
             sqrt_beta: self.settings.beta.sqrt(),
+            reference: ctx.reference,
         };
         // Local candidates spread as BOKE's would (Scott's bandwidth), for a like-for-like search.
         let spread = BandwidthSchedule::default_scott().bandwidth(&data);

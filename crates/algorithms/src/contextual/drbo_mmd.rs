@@ -34,7 +34,7 @@ use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, 
 use bosweep_core::optim::lbfgsb::LbfgsbOptions;
 use bosweep_core::optim::{ascend_from_starts, best_ascent};
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{CpuEngine, Engine, EngineError, Points};
+use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::GpState;
 use bosweep_problems::Domain;
 
@@ -170,7 +170,7 @@ impl Algorithm for DrboMmd {
         let rows = pair_values(ctx.engine, gp, &candidates, &grid, kappa)?;
         let (top, grid_solves) = screened_top_k(&program, &rows, self.restarts)?;
 
-        let cpu = CpuEngine::new();
+        let cpu = ctx.reference;
         let options = LbfgsbOptions {
             max_iters: self.base.max_iters,
             gtol: self.base.gradient_tolerance,
@@ -182,7 +182,7 @@ impl Algorithm for DrboMmd {
             .iter()
             .map(|&(index, _)| candidates.row(index).to_vec())
             .collect();
-        let (cpu, grid_ref, program_ref) = (&cpu, &grid, &program);
+        let (grid_ref, program_ref) = (&grid, &program);
         let refined = ascend_from_starts(&starts, &lo, &hi, &options, || {
             let mut cache = None;
             move |u: &[f64]| value_gradient(cpu, gp, grid_ref, program_ref, kappa, u, &mut cache)

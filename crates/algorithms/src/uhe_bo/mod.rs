@@ -480,7 +480,7 @@ fn maximize_unit(
         ..MaximizeConfig::default()
     };
     let unit = UnitBounds::cube(0.0, 1.0, dim)?;
-    let best = maximize(acquisition, ctx.engine, &unit, &config)?;
+    let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
     let mut candidates: Vec<(f64, &Vec<f64>)> =
         best.starts.iter().map(|s| (s.value, &s.x)).collect();
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
