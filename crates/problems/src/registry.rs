@@ -8,7 +8,7 @@ use super::functions::{
     Michalewicz, Rosenbrock, SixHumpCamel, Sphere, StyblinskiTang, TestFunction,
 };
 use super::{Noisy, Problem, ProblemError};
-use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam};
 
 /// One buildable problem.
 ///
@@ -63,34 +63,34 @@ pub fn build(name: &str, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem
     find(name)?.build(given)
 }
 
-pub(super) const NOISE_STD: ParamSpec = ParamSpec {
-    name: "noise_std",
-    kind: ParamKind::Real {
-        default: 0.0,
-        min: 0.0,
-        max: f64::INFINITY,
-    },
-    description: "standard deviation of the Gaussian observation noise added to every evaluation",
-};
+pub(super) const NOISE_STD: RealParam = RealParam::new(
+    "noise_std",
+    0.0,
+    0.0,
+    f64::INFINITY,
+    "standard deviation of the Gaussian observation noise added to every evaluation",
+);
 
 /// The largest `dim` accepted: far beyond what BO reaches, small enough that a typo cannot ask
 /// for gigabytes.
 const MAX_DIM: usize = 10_000;
 
-const fn dim(default: usize, min: usize) -> ParamSpec {
-    ParamSpec {
-        name: "dim",
-        kind: ParamKind::Integer {
-            default,
-            min,
-            max: MAX_DIM,
-        },
-        description: "dimension d",
-    }
-}
+/// The dimension `d` of a scalable function; read as [`DIM`] whatever the entry's default.
+const DIM: IntegerParam = IntegerParam::new("dim", 2, 1, MAX_DIM, "dimension d");
 
-const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD];
-const DIM_AND_NOISE: &[ParamSpec] = &[dim(2, 1), NOISE_STD];
+/// Rosenbrock's `d ≥ 2`.
+const ROSENBROCK_DIM: IntegerParam = IntegerParam::new("dim", 2, 2, MAX_DIM, "dimension d");
+
+const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
+const DIM_AND_NOISE: &[ParamSpec] = &[DIM.spec(), NOISE_STD.spec()];
+
+const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
+    "form",
+    &["paper", "deap"],
+    &[H1Form::Paper, H1Form::Deap],
+    "paper",
+    "denominator: paper √(r²+1) or deap √(r²)+1 (specs/uhe-bo.md A11)",
+);
 
 /// A test function observed with the `noise_std` of `params`.
 pub(super) fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
@@ -139,65 +139,48 @@ static TEST_FUNCTIONS: &[Entry] = &[
         name: "ackley",
         description: "Ackley (a = 20, b = 0.2, c = 2π) on [−32.768, 32.768]^d; min 0 at the origin",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(Ackley::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(Ackley::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "levy",
         description: "Levy on [−10, 10]^d; min 0 at (1, …, 1)",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(Levy::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(Levy::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "rosenbrock",
         description: "Rosenbrock on [−5, 10]^d, d ≥ 2; min 0 at (1, …, 1)",
-        parameters: &[dim(2, 2), NOISE_STD],
-        build: |p| Ok(noisy(Rosenbrock::new(p.integer("dim"))?, p)),
+        parameters: &[ROSENBROCK_DIM.spec(), NOISE_STD.spec()],
+        build: |p| Ok(noisy(Rosenbrock::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "sphere",
         description: "sphere Σx² on [−5.12, 5.12]^d; min 0 at the origin",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(Sphere::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(Sphere::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "styblinski-tang",
         description: "Styblinski–Tang on [−5, 5]^d; min −39.166166·d at x_i = −2.903534",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(StyblinskiTang::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(StyblinskiTang::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "michalewicz",
         description: "Michalewicz (m = 10) on [0, π]^d; min −1.801303 (d = 2), −4.687658 (5), −9.660152 (10), computed for any d",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(Michalewicz::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(Michalewicz::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "deceptive",
         description: "Deceptive (scipy's continuous form, minimised) on [0, 1]^d; min −1 at x_i = i/(d+1), corners −0.64",
         parameters: DIM_AND_NOISE,
-        build: |p| Ok(noisy(Deceptive::new(p.integer("dim"))?, p)),
+        build: |p| Ok(noisy(Deceptive::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "h1",
         description: "h1 of UHE-BO (maximised) on [−100, 100]²; max ≈ 2 at (8.6998, 6.7665)",
-        parameters: &[
-            ParamSpec {
-                name: "form",
-                kind: ParamKind::Choice {
-                    default: "paper",
-                    options: &["paper", "deap"],
-                },
-                description: "denominator: paper √(r²+1) or deap √(r²)+1 (specs/uhe-bo.md A11)",
-            },
-            NOISE_STD,
-        ],
-        build: |p| {
-            let form = match p.choice("form") {
-                "paper" => H1Form::Paper,
-                "deap" => H1Form::Deap,
-                other => unreachable!("form {other} passed the declared choices"),
-            };
-            Ok(noisy(H1::new(form), p))
-        },
+        parameters: &[H1_FORM.spec(), NOISE_STD.spec()],
+        build: |p| Ok(noisy(H1::new(H1_FORM.of(p)), p)),
     },
 ];

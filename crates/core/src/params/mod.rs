@@ -224,11 +224,12 @@ impl Params {
         self.name
     }
 
-    /// The value of a numeric parameter.
+    /// The value of a numeric parameter. Owners read values through their typed declarations
+    /// ([`RealParam::of`] and its siblings), never by name.
     ///
     /// # Panics
     /// If `name` is not a declared numeric parameter: a mistake in the owner's own code.
-    pub fn number(&self, name: &str) -> f64 {
+    fn number(&self, name: &str) -> f64 {
         match self.get(name) {
             ParamValue::Number(v) => *v,
             ParamValue::Text(_) => panic!(
@@ -239,12 +240,12 @@ impl Params {
     }
 
     /// The value of an integer parameter (declared with [`ParamKind::Integer`]).
-    pub fn integer(&self, name: &str) -> usize {
+    fn integer(&self, name: &str) -> usize {
         self.number(name) as usize
     }
 
     /// The value of a [`ParamKind::Choice`] parameter.
-    pub fn choice(&self, name: &str) -> &str {
+    fn choice(&self, name: &str) -> &str {
         match self.get(name) {
             ParamValue::Text(s) => s,
             ParamValue::Number(_) => panic!(

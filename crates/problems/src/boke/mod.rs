@@ -14,79 +14,74 @@ pub use standardised::{GoldsteinPriceLog, Rosenbrock4Standardised, Sphere6Standa
 use super::Entry;
 use super::functions::{Rosenbrock, Sphere};
 use super::registry::{NOISE_STD, noisy};
-use bosweep_core::params::{ParamKind, ParamSpec};
+use bosweep_core::params::ChoiceParam;
 use tuning::{Dataset, TunedModel, TuningTask};
 
-const DATASET: ParamSpec = ParamSpec {
-    name: "dataset",
-    kind: ParamKind::Choice {
-        default: "diabetes",
-        options: Dataset::NAMES,
-    },
-    description: "stand-in data: scikit-learn's diabetes (442 × 10, shipped) or Friedman #1 (500 × 10, generated)",
-};
+/// The tuning tasks' data set, read by [`tuning::TuningTask::new`].
+pub(super) const DATASET: ChoiceParam<Dataset> = ChoiceParam::new(
+    "dataset",
+    Dataset::NAMES,
+    &[Dataset::Diabetes, Dataset::Friedman1],
+    "diabetes",
+    "stand-in data: scikit-learn's diabetes (442 × 10, shipped) or Friedman #1 (500 × 10, generated)",
+);
 
-const FORM: ParamSpec = ParamSpec {
-    name: "form",
-    kind: ParamKind::Choice {
-        default: "standardised",
-        options: &["standardised", "raw"],
-    },
-    description: "standardised (Picheny et al. 2013, DiceOptim) or the raw function",
-};
+/// The standardised form (`true`) or the raw function.
+const STANDARDISED: ChoiceParam<bool> = ChoiceParam::new(
+    "form",
+    &["standardised", "raw"],
+    &[true, false],
+    "standardised",
+    "standardised (Picheny et al. 2013, DiceOptim) or the raw function",
+);
+
+const OUTPUT: ChoiceParam<SprinklerOutput> = ChoiceParam::new(
+    "output",
+    &["range", "speed", "consumption"],
+    &[
+        SprinklerOutput::Range,
+        SprinklerOutput::Speed,
+        SprinklerOutput::Consumption,
+    ],
+    "range",
+    "objective: true range (2nd output), speed (3rd, documented as range), consumption (1st)",
+);
 
 pub(crate) static ENTRIES: &[Entry] = &[
     Entry {
         name: "goldstein-price-log",
         description: "log-standardised Goldstein–Price (ln GP − 8.6928)/2.4269 on [−2, 2]²; min −3.129172 at (0, −1)",
-        parameters: &[NOISE_STD],
+        parameters: &[NOISE_STD.spec()],
         build: |p| Ok(noisy(GoldsteinPriceLog::new(), p)),
     },
     Entry {
         name: "rosenbrock4",
         description: "Rosenbrock on [−5, 10]⁴, standardised (R − 382658.06)/375264.86 (min −1.019701) or raw (min 0); at (1, 1, 1, 1)",
-        parameters: &[FORM, NOISE_STD],
-        build: |p| match p.choice("form") {
-            "raw" => Ok(noisy(Rosenbrock::new(4)?, p)),
-            _ => Ok(noisy(Rosenbrock4Standardised::new()?, p)),
+        parameters: &[STANDARDISED.spec(), NOISE_STD.spec()],
+        build: |p| match STANDARDISED.of(p) {
+            false => Ok(noisy(Rosenbrock::new(4)?, p)),
+            true => Ok(noisy(Rosenbrock4Standardised::new()?, p)),
         },
     },
     Entry {
         name: "sphere6",
         description: "Sphere-6: DiceOptim's shifted-rotated-weighted form on [0, 1]⁶ (min −1.941389 at (1, .8, .6, .4, .2, 0)) or raw Σx² on [−5.12, 5.12]⁶",
-        parameters: &[FORM, NOISE_STD],
-        build: |p| match p.choice("form") {
-            "raw" => Ok(noisy(Sphere::new(6)?, p)),
-            _ => Ok(noisy(Sphere6Standardised::new()?, p)),
+        parameters: &[STANDARDISED.spec(), NOISE_STD.spec()],
+        build: |p| match STANDARDISED.of(p) {
+            false => Ok(noisy(Sphere::new(6)?, p)),
+            true => Ok(noisy(Sphere6Standardised::new()?, p)),
         },
     },
     Entry {
         name: "sprinkler",
         description: "8-D garden-sprinkler model (CompModels): maximise the spray range (max ≈ 8.33576 m), or the rotation speed, or minimise consumption",
-        parameters: &[
-            ParamSpec {
-                name: "output",
-                kind: ParamKind::Choice {
-                    default: "range",
-                    options: &["range", "speed", "consumption"],
-                },
-                description: "objective: true range (2nd output), speed (3rd, documented as range), consumption (1st)",
-            },
-            NOISE_STD,
-        ],
-        build: |p| {
-            let output = match p.choice("output") {
-                "speed" => SprinklerOutput::Speed,
-                "consumption" => SprinklerOutput::Consumption,
-                _ => SprinklerOutput::Range,
-            };
-            Ok(noisy(Sprinkler::new(output)?, p))
-        },
+        parameters: &[OUTPUT.spec(), NOISE_STD.spec()],
+        build: |p| Ok(noisy(Sprinkler::new(OUTPUT.of(p))?, p)),
     },
     Entry {
         name: "rf-tuning-boke",
         description: "random-forest regression, maximise the 5-fold CV R² over (n_estimators 10–200, max_depth 2–30, min_samples_split 2–20, max_features 0.1–1, min_impurity_decrease 0–0.1); deterministic",
-        parameters: &[DATASET],
+        parameters: &[DATASET.spec()],
         build: |p| {
             Ok(Box::new(TuningTask::new(
                 "rf-tuning-boke",
@@ -98,7 +93,7 @@ pub(crate) static ENTRIES: &[Entry] = &[
     Entry {
         name: "xgb-tuning-boke",
         description: "gradient-boosted trees (XGBoost-style), maximise the 5-fold CV R² over (n_estimators 10–300, max_depth 2–12, learning_rate .01–.3, subsample .5–1, colsample_bytree .5–1, gamma 0–5, min_child_weight 1–10); deterministic",
-        parameters: &[DATASET],
+        parameters: &[DATASET.spec()],
         build: |p| {
             Ok(Box::new(TuningTask::new(
                 "xgb-tuning-boke",

@@ -24,7 +24,7 @@ use rand_distr::StandardNormal;
 use super::registry::{Entry, NOISE_STD};
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::optim::lbfgsb::{self, LbfgsbOptions};
-use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+use bosweep_core::params::{ChoiceParam, FlagParam, ParamSpec, ParamValue, Params};
 
 /// A contextual benchmark: decision box `[0,1]^Dx`, context box `[0,1]^Dc`.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ impl ContextualProblem {
             context_domain: Domain::cube(0.0, 1.0, law.dim())?,
             objective,
             law,
-            noise_std: params.number("noise_std"),
+            noise_std: NOISE_STD.of(params),
             report_raw_context: false,
             optimum: None,
             parameters: params.to_list(),
@@ -197,7 +197,21 @@ impl Problem for ContextualProblem {
     }
 }
 
-const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD];
+const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
+
+const REPORT_RAW_CONTEXT: FlagParam = FlagParam::new(
+    "report_raw_context",
+    false,
+    "report the unclipped draw to the learner, as the reference code does (spec P5)",
+);
+/// The portfolio's normal context law (`true`) or the uniform one.
+const NORMAL_LAW: ChoiceParam<bool> = ChoiceParam::new(
+    "context_law",
+    &["uniform", "normal"],
+    &[false, true],
+    "uniform",
+    "c₁, c₂ iid U(0, 1), or iid N(0.5, 0.1²) clipped (the paper's two portfolio problems)",
+);
 
 fn normal(mean: f64, std: f64) -> Marginal {
     Marginal::Normal { mean, std }
@@ -221,9 +235,10 @@ fn hartmann_mixture() -> Marginal {
 /// The portfolio stand-in's context law: `uniform` (c₁, c₂ iid U(0, 1)) or `normal` (iid
 /// N(0.5, 0.1²), clipped), the paper's two variants.
 fn portfolio_law(params: &Params) -> ContextLaw {
-    match params.choice("context_law") {
-        "normal" => ContextLaw::iid(normal(0.5, 0.1), 2),
-        _ => ContextLaw::iid(Marginal::Uniform { lo: 0.0, hi: 1.0 }, 2),
+    if NORMAL_LAW.of(params) {
+        ContextLaw::iid(normal(0.5, 0.1), 2)
+    } else {
+        ContextLaw::iid(Marginal::Uniform { lo: 0.0, hi: 1.0 }, 2)
     }
 }
 
@@ -320,17 +335,7 @@ pub(super) static ENTRIES: &[Entry] = &[
     Entry {
         name: "hartmann-mixture-ctx",
         description: "Complicated Hartmann: Hartmann-ctx with c from an 8-component normal/Cauchy mixture (reward metric; no optimum)",
-        parameters: &[
-            NOISE_STD,
-            ParamSpec {
-                name: "report_raw_context",
-                kind: ParamKind::Choice {
-                    default: "false",
-                    options: &["false", "true"],
-                },
-                description: "report the unclipped draw to the learner, as the reference code does (spec P5)",
-            },
-        ],
+        parameters: &[NOISE_STD.spec(), REPORT_RAW_CONTEXT.spec()],
         build: |p| {
             let law = ContextLaw::iid(hartmann_mixture(), 1);
             let objective = Objective::hartmann(&law);
@@ -343,28 +348,18 @@ pub(super) static ENTRIES: &[Entry] = &[
                     OptimumRule::None,
                     p,
                 )?
-                .with_raw_context(p.choice("report_raw_context") == "true"),
+                .with_raw_context(REPORT_RAW_CONTEXT.of(p)),
             ))
         },
     },
     Entry {
         name: "portfolio",
         description: "portfolio stand-in (closed-form trading policy, not the paper's CVXPortfolio GP surrogate): x = (risk, trade, holding) aversion, c = (spread, borrow cost), uniform or normal context",
-        parameters: &[
-            NOISE_STD,
-            ParamSpec {
-                name: "context_law",
-                kind: ParamKind::Choice {
-                    default: "uniform",
-                    options: &["uniform", "normal"],
-                },
-                description: "c₁, c₂ iid U(0, 1), or iid N(0.5, 0.1²) clipped (the paper's two portfolio problems)",
-            },
-        ],
+        parameters: &[NOISE_STD.spec(), NORMAL_LAW.spec()],
         build: |p| {
             let law = portfolio_law(p);
             let objective = Objective::portfolio(&law, PORTFOLIO_RULE);
-            let x = PORTFOLIO_OPTIMA[usize::from(p.choice("context_law") == "normal")];
+            let x = PORTFOLIO_OPTIMA[usize::from(NORMAL_LAW.of(p))];
             Ok(boxed(ContextualProblem::new(
                 "portfolio",
                 3,

@@ -27,7 +27,7 @@ pub struct MeanVariance<F> {
 impl<F: HeteroFunction> MeanVariance<F> {
     /// Wraps `function` with the risk coefficient `alpha` of `params`.
     pub fn new(function: F, params: &Params) -> Result<Self, ProblemError> {
-        let alpha = params.number("alpha");
+        let alpha = super::ALPHA.of(params);
         let (value, location) = maximize_on_box(function.domain(), function.grid_per_dim(), |x| {
             function.mean(x) - alpha * function.noise_std(x).powi(2)
         });

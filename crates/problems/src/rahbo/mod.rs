@@ -13,31 +13,32 @@ pub use optimum::maximize_on_box;
 pub use rf::{RandomForestTuning, balanced_accuracy};
 
 use super::registry::Entry;
-use super::{ParamKind, ParamSpec, Params, Problem, ProblemError};
+use super::{Params, Problem, ProblemError};
+use bosweep_core::params::RealParam;
 
-const fn sigma_n(default: f64) -> ParamSpec {
-    ParamSpec {
-        name: "sigma_n",
-        kind: ParamKind::Real {
-            default,
-            min: 0.0,
-            max: 1e6,
-        },
-        description: "noise level σ_n of the sigmoid-shaped noise standard deviation s(x)",
-    }
-}
-
-const fn alpha(default: f64) -> ParamSpec {
-    ParamSpec {
-        name: "alpha",
-        kind: ParamKind::Real {
-            default,
-            min: 0.0,
-            max: 1e12,
-        },
-        description: "risk coefficient α of the objective of interest f − α·ρ²",
-    }
-}
+const SIGMA_N: RealParam = RealParam::new(
+    "sigma_n",
+    1.0,
+    0.0,
+    1e6,
+    "noise level σ_n of the sigmoid-shaped noise standard deviation s(x)",
+);
+/// The FEL-like stand-in's quieter default.
+const FEL_SIGMA_N: RealParam = RealParam::new(
+    "sigma_n",
+    0.5,
+    0.0,
+    1e6,
+    "noise level σ_n of the sigmoid-shaped noise standard deviation s(x)",
+);
+/// The risk coefficient, read by [`MeanVariance::new`].
+pub(super) const ALPHA: RealParam = RealParam::new(
+    "alpha",
+    1.0,
+    0.0,
+    1e12,
+    "risk coefficient α of the objective of interest f − α·ρ²",
+);
 
 fn mean_variance<F: HeteroFunction>(
     function: F,
@@ -51,20 +52,20 @@ pub(crate) static ENTRIES: &[Entry] = &[
     Entry {
         name: "sine-hetero",
         description: "sin(2πx) on [0, 2] with noise std 0.1 + σ_n·sigmoid(30(x − 1)), maximised as f − α·ρ²; x* = 0.25",
-        parameters: &[sigma_n(1.0), alpha(1.0)],
-        build: |p| mean_variance(SineHetero::new(p.number("sigma_n")), p),
+        parameters: &[SIGMA_N.spec(), ALPHA.spec()],
+        build: |p| mean_variance(SineHetero::new(SIGMA_N.of(p)), p),
     },
     Entry {
         name: "branin-hetero",
         description: "negated Branin on [−5, 10] × [0, 15] with noise std (0.2 + σ_n·sigmoid(2(x₁ − 3.2)))·(0.2 + σ_n·sigmoid(2x₂)), maximised as f − α·ρ²; x* = (−π, 12.275)",
-        parameters: &[sigma_n(1.0), alpha(1.0)],
-        build: |p| mean_variance(BraninHetero::new(p.number("sigma_n")), p),
+        parameters: &[SIGMA_N.spec(), ALPHA.spec()],
+        build: |p| mean_variance(BraninHetero::new(SIGMA_N.of(p)), p),
     },
     Entry {
         name: "swissfel-standin",
         description: "FEL-like 4-D stand-in on [−0.3, 0.3]⁴ (not the SwissFEL surrogate): a noisy high peak and a quiet lower one, maximised as f − α·ρ²",
-        parameters: &[sigma_n(0.5), alpha(1.0)],
-        build: |p| mean_variance(FelLike::new(p.number("sigma_n")), p),
+        parameters: &[FEL_SIGMA_N.spec(), ALPHA.spec()],
+        build: |p| mean_variance(FelLike::new(FEL_SIGMA_N.of(p)), p),
     },
     Entry {
         name: "rf-tuning",

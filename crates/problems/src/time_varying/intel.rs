@@ -407,7 +407,7 @@ impl IntelTemp {
             domain: Domain::cube(0.0, (m - 1) as f64, 1).expect("at least 2 sensors"),
             sensors: task.candidate_priors().candidates().clone(),
             task,
-            noise_std: params.number("noise_std"),
+            noise_std: super::NOISE_STD.of(params),
             parameters: params.to_list(),
         }
     }

@@ -10,47 +10,43 @@ pub mod intel;
 pub mod toy;
 
 use super::registry::Entry;
-use super::{ParamKind, ParamSpec};
+use bosweep_core::params::{IntegerParam, RealParam};
 
-const NOISE_STD: ParamSpec = ParamSpec {
-    name: "noise_std",
-    kind: ParamKind::Real {
-        default: 0.1,
-        min: 0.0,
-        max: 1e6,
-    },
-    description: "standard deviation R of the Gaussian observation noise (spec default 0.1)",
-};
+/// The observation noise R, read by each problem's constructor.
+const NOISE_STD: RealParam = RealParam::new(
+    "noise_std",
+    0.1,
+    0.0,
+    1e6,
+    "standard deviation R of the Gaussian observation noise (spec default 0.1)",
+);
+/// The toy's fixed sample, read by [`toy::PeToy::new`].
+const INSTANCE: IntegerParam = IntegerParam::new(
+    "instance",
+    0,
+    0,
+    u32::MAX as usize,
+    "0: draw f from the run's random stream at the first observation; n ≥ 1: the fixed sample seeded by n",
+);
 
 /// The problems of the PE-GP-UCB paper.
 pub(crate) static ENTRIES: &[Entry] = &[
     Entry {
         name: "pe-toy",
         description: "PE-GP-UCB toy: f ~ GP(prior-2 hill mean, RBF ℓ=0.1) on a 200-point grid of [0, 1]; even t exclude the true tall hill",
-        parameters: &[
-            NOISE_STD,
-            ParamSpec {
-                name: "instance",
-                kind: ParamKind::Integer {
-                    default: 0,
-                    min: 0,
-                    max: u32::MAX as usize,
-                },
-                description: "0: draw f from the run's random stream at the first observation; n ≥ 1: the fixed sample seeded by n",
-            },
-        ],
+        parameters: &[NOISE_STD.spec(), INSTANCE.spec()],
         build: |p| Ok(Box::new(toy::PeToy::new(p)?)),
     },
     Entry {
         name: "intel-temp-synthetic",
         description: "synthetic stand-in of the Intel lab task: 50 sensors, 14 days × 144 ten-minute windows, pick the hottest sensor on day 14",
-        parameters: &[NOISE_STD],
+        parameters: &[NOISE_STD.spec()],
         build: |p| Ok(Box::new(intel::IntelTemp::new(intel::synthetic_task()?, p))),
     },
     Entry {
         name: "intel-temp",
         description: "Intel Berkeley lab temperatures (local data.txt named by $BOSWEEP_INTEL_DATA), 1–14 March 2004, hottest sensor on 14 March",
-        parameters: &[NOISE_STD],
+        parameters: &[NOISE_STD.spec()],
         build: |p| Ok(Box::new(intel::IntelTemp::new(intel::file_task()?, p))),
     },
 ];

@@ -165,14 +165,14 @@ impl PeToy {
         )
         .map_err(|e| ProblemError::config(e.to_string()))?;
         let function = OnceLock::new();
-        if let n @ 1.. = params.integer("instance") {
+        if let n @ 1.. = super::INSTANCE.of(params) {
             let _ = function.set(sample_function(&mut ChaCha8Rng::seed_from_u64(n as u64)));
         }
         Ok(Self {
             domain: Domain::cube(0.0, 1.0, 1)?,
             grid,
             restricted,
-            noise_std: params.number("noise_std"),
+            noise_std: super::NOISE_STD.of(params),
             function,
             parameters: params.to_list(),
         })

@@ -35,17 +35,6 @@ pub enum Dataset {
 impl Dataset {
     pub const NAMES: &'static [&'static str] = &["diabetes", "friedman1"];
 
-    pub fn from_name(name: &str) -> Result<Self, ProblemError> {
-        match name {
-            "diabetes" => Ok(Self::Diabetes),
-            "friedman1" => Ok(Self::Friedman1),
-            other => Err(ProblemError::config(format!(
-                "dataset: unknown data set {other:?} (known: {})",
-                Self::NAMES.join(", ")
-            ))),
-        }
-    }
-
     pub fn load(self) -> Result<Table, ProblemError> {
         match self {
             Self::Diabetes => parse_csv(DIABETES, "crates/problems/data/boke/diabetes.csv"),

@@ -76,7 +76,7 @@ impl TuningTask {
         model: TunedModel,
         params: &Params,
     ) -> Result<Self, ProblemError> {
-        let table = Dataset::from_name(params.choice("dataset"))?.load()?;
+        let table = super::DATASET.of(params).load()?;
         let folds = kfold(table.rows())
             .into_iter()
             .map(|(train, test)| (table.select(&train), table.select(&test)))
