@@ -5,10 +5,10 @@
 use std::time::Instant;
 
 use rand::RngExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use crate::acquisition::{
     Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
@@ -177,8 +177,7 @@ pub struct GpBo {
     maximize: MaximizeConfig,
     history: History,
     model: Option<GpModel>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl GpBo {
@@ -202,8 +201,7 @@ impl GpBo {
             acquisition,
             history: History::default(),
             model: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         })
     }
 
@@ -292,15 +290,16 @@ impl Algorithm for GpBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         let model = self.fit_model(ctx)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.extra = Map::new();
-        self.extra
+        self.log.extra = Map::new();
+        self.log
+            .extra
             .insert("lengthscales".into(), json!(model.lengthscales_original()));
         let x = match self.acquisition {
             Acquisition::UcbMultiplier(kappa) => {
-                self.extra.insert("ucb_multiplier".into(), json!(kappa));
+                self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
                 self.maximize_rule(&model, UpperConfidenceBound::with_multiplier(kappa)?, ctx)?
             }
             Acquisition::UcbSrinivas { delta } => {
@@ -316,7 +315,8 @@ impl Algorithm for GpBo {
                     delta,
                 };
                 let ucb = UpperConfidenceBound::with_schedule(&schedule, ctx.t as u64)?;
-                self.extra
+                self.log
+                    .extra
                     .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
                 self.maximize_rule(&model, ucb, ctx)?
             }
@@ -328,7 +328,7 @@ impl Algorithm for GpBo {
                     .iter()
                     .copied()
                     .fold(f64::NEG_INFINITY, f64::max);
-                self.extra.insert("best_f".into(), json!(best));
+                self.log.extra.insert("best_f".into(), json!(best));
                 self.maximize_rule(
                     &model,
                     LogExpectedImprovement::new(output.forward(best))?,
@@ -336,7 +336,7 @@ impl Algorithm for GpBo {
                 )?
             }
         };
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.model = Some(model);
         Ok(Proposal { x, repeats: 1 })
     }
@@ -364,12 +364,8 @@ impl Algorithm for GpBo {
         }
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

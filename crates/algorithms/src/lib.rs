@@ -80,6 +80,15 @@ pub struct StepCost {
     pub acq_seconds: f64,
 }
 
+/// What an algorithm's steps spend and note, for the trace: the cost since the last
+/// [`Algorithm::take_cost`] and the last step's algorithm-specific fields, which each step
+/// rewrites or extends as the algorithm documents.
+#[derive(Clone, Debug, Default)]
+pub struct StepLog {
+    pub cost: StepCost,
+    pub extra: Map<String, Value>,
+}
+
 /// Why an algorithm could not propose a point.
 #[derive(Debug, thiserror::Error)]
 pub enum AlgorithmError {
@@ -112,14 +121,24 @@ pub trait Algorithm: Send {
     /// The point the algorithm would report now.
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError>;
 
+    /// Where the algorithm records what its steps spend and note; `None` for one that records
+    /// nothing. [`Algorithm::take_cost`] and [`Algorithm::extra`] read it.
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        None
+    }
+
     /// Model and acquisition seconds spent since the last call.
     fn take_cost(&mut self) -> StepCost {
-        StepCost::default()
+        self.step_log()
+            .map(|log| std::mem::take(&mut log.cost))
+            .unwrap_or_default()
     }
 
     /// Algorithm-specific trace fields of the last step (the trace's `extra`).
-    fn extra(&self) -> Map<String, Value> {
-        Map::new()
+    fn extra(&mut self) -> Map<String, Value> {
+        self.step_log()
+            .map(|log| log.extra.clone())
+            .unwrap_or_default()
     }
 
     /// The full parameter set, defaults included, for the trace header.

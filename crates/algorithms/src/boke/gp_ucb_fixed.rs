@@ -5,11 +5,11 @@
 
 use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::data::{LatinHypercube, UnitHistory};
 use super::search::{self, SearchConfig, Surface};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, GpState, Kernel, KernelKind, Noise};
@@ -37,8 +37,7 @@ pub struct GpUcbFixed {
     design: LatinHypercube,
     history: UnitHistory,
     lengthscale: Option<f64>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl GpUcbFixed {
@@ -49,8 +48,7 @@ impl GpUcbFixed {
             lengthscale: settings.lengthscale,
             settings,
             history: UnitHistory::default(),
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         }
     }
 
@@ -162,8 +160,8 @@ impl Algorithm for GpUcbFixed {
             ));
         }
         if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.extra = Map::new();
-            self.extra.insert("design".into(), json!("lhs"));
+            self.log.extra = Map::new();
+            self.log.extra.insert("design".into(), json!("lhs"));
             return Ok(Proposal { x, repeats: 1 });
         }
         self.history.sync(ctx.domain);
@@ -185,7 +183,7 @@ impl Algorithm for GpUcbFixed {
             }
         };
         let gp = self.fit(&data, &targets, lengthscale)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         let surface = UcbSurface {
@@ -210,16 +208,21 @@ impl Algorithm for GpUcbFixed {
         // evaluated point a kernel row and a triangular solve for the variance.
         let points = found.evaluated_points() + 2 * data.dim() * found.refine_evaluations;
         let t3 = (t * t * t) as f64 / 3.0;
-        self.extra = Map::new();
-        self.extra.insert("lengthscale".into(), json!(lengthscale));
-        self.extra
+        self.log.extra = Map::new();
+        self.log
+            .extra
+            .insert("lengthscale".into(), json!(lengthscale));
+        self.log
+            .extra
             .insert("candidates".into(), json!(found.candidates));
-        self.extra
+        self.log
+            .extra
             .insert("kernel_evaluations".into(), json!(t * t + points * t));
-        self.extra.insert("cholesky_flops".into(), json!(t3));
-        self.extra
+        self.log.extra.insert("cholesky_flops".into(), json!(t3));
+        self.log
+            .extra
             .insert("variance_flops".into(), json!((points * t * t) as f64));
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x: ctx.domain.from_unit(&found.u),
             repeats: 1,
@@ -235,12 +238,8 @@ impl Algorithm for GpUcbFixed {
         Ok(self.history.raw().best_x())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

@@ -5,13 +5,13 @@ use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::data::{LatinHypercube, UnitHistory};
 use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
 use super::surrogate::{KrSurrogate, Score};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, SmoothingKernel};
@@ -58,8 +58,7 @@ pub struct Boke {
     /// The dedicated Bernoulli stream of BOKE+ (seeded from the run's generator at the first
     /// ask, drawn at every step whatever `p`), so that `p = 1` reproduces BOKE exactly.
     coin: Option<ChaCha8Rng>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl Boke {
@@ -71,8 +70,7 @@ impl Boke {
             rule,
             history: UnitHistory::default(),
             coin: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         }
     }
 
@@ -127,8 +125,8 @@ impl Algorithm for Boke {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.extra = Map::new();
-            self.extra.insert("design".into(), json!("lhs"));
+            self.log.extra = Map::new();
+            self.log.extra.insert("design".into(), json!("lhs"));
             return Ok(Proposal { x, repeats: 1 });
         }
         self.history.sync(ctx.domain);
@@ -144,7 +142,7 @@ impl Algorithm for Boke {
         let varsigma = exploration_scale(&ys, self.settings.kappa);
         let beta = self.settings.beta.beta(t, varsigma);
         let mut score = self.step_score(beta.sqrt(), ctx.rng);
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         let best = self.history.best_units(self.settings.search.local_centres);
@@ -157,8 +155,9 @@ impl Algorithm for Boke {
                 Some(i) => i,
                 None => ctx.engine.argmax(&values)?,
             };
-            self.extra = Map::new();
-            self.extra
+            self.log.extra = Map::new();
+            self.log
+                .extra
                 .insert("kernel_evaluations".into(), json!(set.rows() * t));
             set.row(best).to_vec()
         } else {
@@ -177,17 +176,21 @@ impl Algorithm for Boke {
                 found = self.search(ctx, &data, &ys, h, score, &best)?;
                 evaluated += found.evaluated_points();
             }
-            self.extra = Map::new();
-            self.extra
+            self.log.extra = Map::new();
+            self.log
+                .extra
                 .insert("candidates".into(), json!(found.candidates));
-            self.extra
+            self.log
+                .extra
                 .insert("kernel_evaluations".into(), json!(evaluated * t));
             ctx.domain.from_unit(&found.u)
         };
-        self.extra.insert("step".into(), json!(score_name(score)));
-        self.extra.insert("bandwidth".into(), json!(h));
-        self.extra.insert("beta".into(), json!(beta));
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log
+            .extra
+            .insert("step".into(), json!(score_name(score)));
+        self.log.extra.insert("bandwidth".into(), json!(h));
+        self.log.extra.insert("beta".into(), json!(beta));
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal { x, repeats: 1 })
     }
 
@@ -200,12 +203,8 @@ impl Algorithm for Boke {
         recommend(&mut self.history, &self.settings, engine)
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

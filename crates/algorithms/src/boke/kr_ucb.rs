@@ -8,13 +8,13 @@ use std::time::Instant;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::data::{LatinHypercube, UnitHistory};
 use super::ikr::{KrSettings, recommend};
 use super::schedules::exploration_scale;
 use super::surrogate::{KrSurrogate, Score, sq_dist};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::SmoothingKernel;
@@ -40,8 +40,7 @@ pub struct KrUcb {
     widening: Widening,
     design: LatinHypercube,
     history: UnitHistory,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl KrUcb {
@@ -52,8 +51,7 @@ impl KrUcb {
             settings,
             widening,
             history: UnitHistory::default(),
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         }
     }
 
@@ -117,8 +115,8 @@ impl Algorithm for KrUcb {
             ));
         }
         if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.extra = Map::new();
-            self.extra.insert("design".into(), json!("lhs"));
+            self.log.extra = Map::new();
+            self.log.extra.insert("design".into(), json!("lhs"));
             return Ok(Proposal { x, repeats: 1 });
         }
         self.history.sync(ctx.domain);
@@ -146,10 +144,10 @@ impl Algorithm for KrUcb {
         let chosen = ctx.engine.argmax(&scores)?;
         let distinct = self.distinct();
         let mut kernel_evaluations = t * t;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.extra = Map::new();
+        self.log.extra = Map::new();
         let widen = (t as f64).powf(self.widening.alpha) >= distinct as f64;
         let x = if !widen {
             self.history.raw().x(chosen).to_vec()
@@ -194,20 +192,23 @@ impl Algorithm for KrUcb {
                     }
                 }
             }
-            self.extra
+            self.log
+                .extra
                 .insert("centre".into(), json!(self.history.raw().x(chosen)));
-            self.extra.insert("rho".into(), json!(rho));
-            self.extra.insert("log_w".into(), json!(-value));
-            self.extra
+            self.log.extra.insert("rho".into(), json!(rho));
+            self.log.extra.insert("log_w".into(), json!(-value));
+            self.log
+                .extra
                 .insert("ball_min_log_w".into(), json!(-ball_best));
             ctx.domain.from_unit(&u)
         };
-        self.extra.insert("widened".into(), json!(widen));
-        self.extra.insert("distinct".into(), json!(distinct));
-        self.extra.insert("bandwidth".into(), json!(h));
-        self.extra
+        self.log.extra.insert("widened".into(), json!(widen));
+        self.log.extra.insert("distinct".into(), json!(distinct));
+        self.log.extra.insert("bandwidth".into(), json!(h));
+        self.log
+            .extra
             .insert("kernel_evaluations".into(), json!(kernel_evaluations));
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal { x, repeats: 1 })
     }
 
@@ -220,12 +221,8 @@ impl Algorithm for KrUcb {
         recommend(&mut self.history, &self.settings, engine)
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

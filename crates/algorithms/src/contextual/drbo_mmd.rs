@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use clarabel::solver::DefaultSolver;
 use rand::RngExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid, pair_values};
@@ -30,7 +30,7 @@ use super::schedules::mmd_radius;
 use super::{MMD_GRID, MMD_RADIUS_SCALE, PAPER_PROFILE, RAW_SAMPLES, RESTARTS};
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::surrogate::GpModel;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::optim::lbfgsb::LbfgsbOptions;
 use bosweep_core::optim::{ascend_from_starts, best_ascent};
 use bosweep_core::params::{ParamValue, Params};
@@ -62,8 +62,7 @@ pub struct DrboMmd {
     restarts: usize,
     history: History,
     last: Option<StepProgram>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl DrboMmd {
@@ -83,8 +82,7 @@ impl DrboMmd {
             params,
             history: History::default(),
             last: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         })
     }
 
@@ -151,12 +149,12 @@ fn value_gradient(
 
 impl Algorithm for DrboMmd {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
-        self.extra = Map::new();
+        self.log.extra = Map::new();
         let dx = ctx.domain.dim();
         let start = Instant::now();
         let model = self.base.fit_model(ctx)?;
         let (grid, program) = self.program(ctx.engine, &model, dx)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         let kappa = self.base.kappa_at(ctx.t, dx);
@@ -190,18 +188,23 @@ impl Algorithm for DrboMmd {
         let best = best_ascent(&refined)
             .ok_or_else(|| EngineError::invalid("drbo-mmd: no start to refine"))?;
         let refine_solves: usize = refined.iter().map(|r| r.evaluations).sum();
-        self.extra
+        self.log
+            .extra
             .insert("mmd_radius".into(), json!(program.radius()));
-        self.extra.insert("ucb_multiplier".into(), json!(kappa));
-        self.extra
+        self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
+        self.log
+            .extra
             .insert("lengthscales".into(), json!(model.lengthscales_original()));
-        self.extra
+        self.log
+            .extra
             .insert("acquisition".into(), json!(refined[best].value));
-        self.extra
+        self.log
+            .extra
             .insert("grid_programs_solved".into(), json!(grid_solves));
-        self.extra
+        self.log
+            .extra
             .insert("refine_programs".into(), json!(refine_solves));
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         let x = ctx.domain.from_unit(&refined[best].x);
         self.last = Some(StepProgram {
             model,
@@ -234,12 +237,8 @@ impl Algorithm for DrboMmd {
         Ok(self.history.x(top[0].0).to_vec())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

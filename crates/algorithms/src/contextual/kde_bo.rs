@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use rand::RngExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
@@ -20,7 +20,7 @@ use super::{
 };
 use crate::acquisition::{Acquisition as _, Bounds, SobolGrid};
 use crate::surrogate::{GpModel, ModelOptions};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
@@ -83,8 +83,7 @@ pub struct KdeBo {
     contexts: Vec<f64>,
     context_dim: Option<usize>,
     last: Option<StepModel>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl KdeBo {
@@ -169,8 +168,7 @@ impl KdeBo {
             contexts: Vec::new(),
             context_dim: None,
             last: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         })
     }
 
@@ -235,7 +233,7 @@ impl KdeBo {
                 self.context_lo,
                 self.context_hi,
             );
-            self.extra.insert("bandwidths".into(), json!(h));
+            self.log.extra.insert("bandwidths".into(), json!(h));
             sample_clipped(&contexts, &h, &lo, &hi, self.samples, ctx.rng)?
         };
         let sobol_seed: u64 = ctx.rng.random();
@@ -245,7 +243,7 @@ impl KdeBo {
             },
             Method::DrboKde => {
                 let delta = self.radius_scale * kde_l1_radius(n, dc);
-                self.extra.insert("l1_radius".into(), json!(delta));
+                self.log.extra.insert("l1_radius".into(), json!(delta));
                 Reduction::WorstCaseTv {
                     samples: self.to_unit(samples)?,
                     infimum_points: self.sobol_points(lo, hi, self.infimum_points, sobol_seed)?,
@@ -267,7 +265,7 @@ impl KdeBo {
                     box_lo.push((mean - std).clamp(self.context_lo, self.context_hi));
                     box_hi.push((mean + std).clamp(self.context_lo, self.context_hi));
                 }
-                self.extra.insert(
+                self.log.extra.insert(
                     "context_box".into(),
                     json!([box_lo.clone(), box_hi.clone()]),
                 );
@@ -277,7 +275,7 @@ impl KdeBo {
             }
             Method::MinimaxApprox => {
                 let radius = mmd_radius(n);
-                self.extra.insert("mmd_radius".into(), json!(radius));
+                self.log.extra.insert("mmd_radius".into(), json!(radius));
                 let grid = context_grid(self.grid_size, dc)?;
                 let observed = self.to_unit(contexts)?;
                 let ball = MmdBall::new(
@@ -322,16 +320,17 @@ impl KdeBo {
 
 impl Algorithm for KdeBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
-        self.extra = Map::new();
+        self.log.extra = Map::new();
         let start = Instant::now();
         let model = self.fit_model(ctx)?;
         let reduction = self.draw_reduction(ctx, &model)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         let kappa = self.kappa_at(ctx.t, ctx.domain.dim());
-        self.extra.insert("ucb_multiplier".into(), json!(kappa));
-        self.extra
+        self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
+        self.log
+            .extra
             .insert("lengthscales".into(), json!(model.lengthscales_original()));
         let acquisition = PairAcquisition {
             gp: model.state(),
@@ -347,10 +346,13 @@ impl Algorithm for KdeBo {
             seed: ctx.rng.random(),
         };
         let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;
-        self.extra.insert("acquisition".into(), json!(best.value));
-        self.extra
+        self.log
+            .extra
+            .insert("acquisition".into(), json!(best.value));
+        self.log
+            .extra
             .insert("refine_evaluations".into(), json!(best.evaluations));
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.last = Some(StepModel {
             model,
             reduction,
@@ -403,12 +405,8 @@ impl Algorithm for KdeBo {
         Ok(self.history.x(engine.argmax(&values)?).to_vec())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::posterior::{PosteriorPath, PriorPosteriors};
 use super::schedules::{beta, xi};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepCost};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_engine::Engine;
 use bosweep_model::CandidatePriors;
 use bosweep_problems::{ParamValue, Problem};
@@ -78,8 +78,7 @@ pub struct UnknownPriorUcb {
     reward_sums: Vec<f64>,
     pending: Option<Pending>,
     last_x: Vec<f64>,
-    extra: Map<String, Value>,
-    cost: StepCost,
+    log: StepLog,
     parameters: Vec<(String, ParamValue)>,
 }
 
@@ -200,8 +199,7 @@ impl UnknownPriorUcb {
             reward_sums: Vec::new(),
             pending: None,
             last_x: Vec::new(),
-            extra: Map::new(),
-            cost: StepCost::default(),
+            log: StepLog::default(),
             parameters,
         })
     }
@@ -380,7 +378,9 @@ impl UnknownPriorUcb {
             }
             Rule::MaximumLikelihood => {
                 let evidence = self.state()?.log_evidence(ctx.engine)?;
-                self.extra.insert("log_evidence".into(), json!(evidence));
+                self.log
+                    .extra
+                    .insert("log_evidence".into(), json!(evidence));
                 let p = ctx.engine.argmax(&evidence)?;
                 single(self, p)
             }
@@ -397,8 +397,9 @@ impl UnknownPriorUcb {
                 }
                 let c = Self::best_candidate(ctx.engine, &acquisition, allowed)?;
                 let p = ctx.engine.argmax(&weights)?;
-                self.extra.insert("weights".into(), json!(weights));
-                self.extra
+                self.log.extra.insert("weights".into(), json!(weights));
+                self.log
+                    .extra
                     .insert("acquisition".into(), json!(acquisition[c]));
                 Ok(Pending {
                     t,
@@ -435,7 +436,7 @@ impl UnknownPriorUcb {
         let n_initial = self.alive.len();
         let s = self.settings;
         let xi_t = xi(n_initial, s.noise_std, s.delta, pending.t, s.xi_strict);
-        self.extra.insert("xi".into(), json!(xi_t));
+        self.log.extra.insert("xi".into(), json!(xi_t));
         match self.rule {
             Rule::PriorElimination { guard } => {
                 let eta = y - pending.mean;
@@ -451,18 +452,24 @@ impl UnknownPriorUcb {
                 if eliminated {
                     self.alive[p] = false;
                 }
-                self.extra.insert("eta".into(), json!(eta));
-                self.extra
+                self.log.extra.insert("eta".into(), json!(eta));
+                self.log
+                    .extra
                     .insert("statistic".into(), json!(self.error_sums[p].abs()));
-                self.extra.insert("threshold".into(), json!(threshold));
-                self.extra.insert("n_p".into(), json!(self.counts[p]));
-                self.extra.insert("e_p".into(), json!(self.error_sums[p]));
-                self.extra.insert("g_p".into(), json!(self.width_sums[p]));
-                self.extra.insert(
+                self.log.extra.insert("threshold".into(), json!(threshold));
+                self.log.extra.insert("n_p".into(), json!(self.counts[p]));
+                self.log
+                    .extra
+                    .insert("e_p".into(), json!(self.error_sums[p]));
+                self.log
+                    .extra
+                    .insert("g_p".into(), json!(self.width_sums[p]));
+                self.log.extra.insert(
                     "eliminated_prior".into(),
                     if eliminated { json!(p) } else { Value::Null },
                 );
-                self.extra
+                self.log
+                    .extra
                     .insert("misspecification".into(), json!(misspecification));
             }
             Rule::RegretBalancing { literal } => {
@@ -481,7 +488,8 @@ impl UnknownPriorUcb {
                     .filter(|&q| self.alive[q] && !kept[q])
                     .collect();
                 self.alive = kept;
-                self.extra
+                self.log
+                    .extra
                     .insert("eliminated_priors".into(), json!(eliminated));
             }
             Rule::MaximumLikelihood | Rule::FullyBayesian => {
@@ -523,22 +531,24 @@ impl Algorithm for UnknownPriorUcb {
 
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
-        self.extra = Map::new();
+        self.log.extra = Map::new();
         let allowed = self.allowed_mask(ctx)?;
         let s = self.settings;
         let beta_t = s.beta_scale * beta(self.horizon, allowed.len(), s.delta, ctx.t);
         let pending = self.choose(ctx, &allowed, beta_t)?;
-        self.extra
+        self.log
+            .extra
             .insert("selected_prior".into(), json!(pending.prior));
-        self.extra.insert(
+        self.log.extra.insert(
             "selected_label".into(),
             json!(self.priors()?.priors()[pending.prior].label),
         );
-        self.extra.insert("beta".into(), json!(beta_t));
-        self.extra
+        self.log.extra.insert("beta".into(), json!(beta_t));
+        self.log
+            .extra
             .insert("ucb".into(), json!(pending.mean + beta_t * pending.std));
         self.pending = Some(pending);
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x: self.priors()?.candidates().row(pending.candidate).to_vec(),
             repeats: 1,
@@ -558,11 +568,12 @@ impl Algorithm for UnknownPriorUcb {
             self.learn(pending, feedback.y);
         }
         installed(&mut self.posteriors)?.observe(candidate, feedback.t, feedback.y)?;
-        self.extra
+        self.log
+            .extra
             .insert("surviving_priors".into(), json!(self.surviving()));
-        self.extra.insert("counts".into(), json!(self.counts));
+        self.log.extra.insert("counts".into(), json!(self.counts));
         self.last_x = feedback.x.to_vec();
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         Ok(())
     }
 
@@ -572,12 +583,8 @@ impl Algorithm for UnknownPriorUcb {
         Ok(self.last_x.clone())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

@@ -4,9 +4,9 @@
 use std::time::Instant;
 
 use rand::RngExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
-use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepCost};
+use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use super::config::{Method, ReportRule, Settings};
 use super::models::{Data, Hyper, Models, build, fit_hyper};
 use super::report::{ReportScores, reported_index};
@@ -42,8 +42,7 @@ pub struct Rahbo {
     models: Option<Models>,
     rounds: usize,
     candidates: Option<(Option<usize>, Candidates)>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 impl Rahbo {
@@ -62,8 +61,7 @@ impl Rahbo {
             models: None,
             rounds: 0,
             candidates: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         })
     }
 
@@ -281,7 +279,7 @@ impl Algorithm for Rahbo {
             let seed = ctx.rng.random();
             self.update_models(ctx.engine, seed)?;
         }
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let engine = ctx.engine;
         self.refresh_candidates(ctx)?;
@@ -294,20 +292,25 @@ impl Algorithm for Rahbo {
         let best = engine.argmax(&acq)?;
         let x = candidates.original.row(best).to_vec();
         self.pending_lcb = Some(lcb[best]);
-        self.extra = Map::new();
-        self.extra
+        self.log.extra = Map::new();
+        self.log
+            .extra
             .insert("alpha".into(), json!(self.settings.alpha));
-        self.extra.insert("acquisition".into(), json!(acq[best]));
-        self.extra.insert("lcb_mv".into(), json!(lcb[best]));
-        self.extra.insert("beta_f".into(), json!(models.beta_f));
+        self.log
+            .extra
+            .insert("acquisition".into(), json!(acq[best]));
+        self.log.extra.insert("lcb_mv".into(), json!(lcb[best]));
+        self.log.extra.insert("beta_f".into(), json!(models.beta_f));
         if models.var.is_some() {
-            self.extra.insert("beta_var".into(), json!(models.beta_var));
+            self.log
+                .extra
+                .insert("beta_var".into(), json!(models.beta_var));
         }
         if let Method::UncertaintySampling { rounds } = self.settings.method {
             let phase = if self.rounds < rounds { "us" } else { "ucb" };
-            self.extra.insert("us_phase".into(), json!(phase));
+            self.log.extra.insert("us_phase".into(), json!(phase));
         }
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x,
             repeats: self.settings.k,
@@ -321,7 +324,7 @@ impl Algorithm for Rahbo {
         }
         let stats = SampleStats::of(feedback.repeats);
         if chosen.is_none() && self.hyper.is_none() {
-            self.extra = Map::new();
+            self.log.extra = Map::new();
         }
         let (mean, variance) = match (stats, self.settings.method) {
             (Some(s), _) => (s.mean, s.variance),
@@ -329,7 +332,7 @@ impl Algorithm for Rahbo {
             (None, _) => {
                 // Fewer than two repeats (the budget's tail): no sample variance, so the point
                 // cannot enter the models (P20).
-                self.extra.insert("skipped".into(), json!(true));
+                self.log.extra.insert("skipped".into(), json!(true));
                 return Ok(());
             }
         };
@@ -341,8 +344,8 @@ impl Algorithm for Rahbo {
         self.data.true_variances.push(rho2);
         self.xs.push(feedback.x.to_vec());
         self.lcb_at_choice.push(chosen);
-        self.extra.insert("m".into(), json!(mean));
-        self.extra.insert("s2".into(), json!(variance));
+        self.log.extra.insert("m".into(), json!(mean));
+        self.log.extra.insert("s2".into(), json!(variance));
         if chosen.is_some() {
             self.rounds += 1;
         }
@@ -354,40 +357,41 @@ impl Algorithm for Rahbo {
             let start = Instant::now();
             let seed = self.rounds as u64;
             self.update_models(engine, seed)?;
-            self.cost.model_seconds += start.elapsed().as_secs_f64();
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         }
         let Some(index) = self.report_index(self.settings.report, engine)? else {
             return Ok(Vec::new());
         };
-        self.extra
+        self.log
+            .extra
             .insert("reported_m".into(), json!(self.data.means[index]));
-        self.extra
+        self.log
+            .extra
             .insert("reported_s2".into(), json!(self.data.variances[index]));
         if self.settings.report != ReportRule::Corollary
             && let Some(i) = self.report_index(ReportRule::Corollary, engine)?
         {
-            self.extra.insert("corollary_x".into(), json!(self.xs[i]));
+            self.log
+                .extra
+                .insert("corollary_x".into(), json!(self.xs[i]));
         }
         if let Some(hyper) = &self.hyper {
-            self.extra.insert(
+            self.log.extra.insert(
                 "f_lengthscales".into(),
                 json!(hyper.f_kernel.lengthscales()),
             );
             if let Some((k, _, noise)) = &hyper.var {
-                self.extra
+                self.log
+                    .extra
                     .insert("var_lengthscales".into(), json!(k.lengthscales()));
-                self.extra.insert("var_noise".into(), json!(noise));
+                self.log.extra.insert("var_noise".into(), json!(noise));
             }
         }
         Ok(self.xs[index].clone())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {

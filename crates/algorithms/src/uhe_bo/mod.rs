@@ -44,7 +44,7 @@ use serde_json::{Map, Value, json};
 
 use super::exp3::{Exp3, exp3_gamma};
 use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepCost, gp_memory_bytes,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use crate::acquisition::{
     Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
@@ -159,8 +159,7 @@ pub struct UheBo {
     pending: bool,
     /// Fitted θ̂ of the previous proposal (unit cube, standardised outputs): the warm start.
     previous: Option<Theta>,
-    cost: StepCost,
-    extra: Map<String, Value>,
+    log: StepLog,
 }
 
 /// Two proposals closer than this (unit cube) are duplicates (§3.6).
@@ -194,8 +193,7 @@ impl UheBo {
             t: 0,
             pending: false,
             previous: None,
-            cost: StepCost::default(),
-            extra: Map::new(),
+            log: StepLog::default(),
         }
     }
 
@@ -256,7 +254,7 @@ impl UheBo {
                 }
                 let pseudo = Points::new(data, dim)?;
                 let (_, labels) = pseudo_labels(ctx.engine, &real_x, &real_z, &pseudo)?;
-                self.extra.insert("pseudo_points".into(), json!(m));
+                self.log.extra.insert("pseudo_points".into(), json!(m));
                 let theta = self.map_fit().fit(&pseudo, &labels, dim, seed)?;
                 Estimate {
                     thetas: vec![theta.clone()],
@@ -276,7 +274,7 @@ impl UheBo {
                     seed,
                     engine: ctx.engine,
                     rng: ctx.rng,
-                    extra: &mut self.extra,
+                    extra: &mut self.log.extra,
                 };
                 self.estimator.estimate(&fit, step)?
             }
@@ -288,11 +286,12 @@ impl UheBo {
                 thetas.iter().map(|t| t.0.lengthscales()[k]).sum::<f64>() / thetas.len() as f64
             })
             .collect();
-        self.extra.insert("lengthscales".into(), json!(mean_ls));
+        self.log.extra.insert("lengthscales".into(), json!(mean_ls));
         let (kernel, noise) = &thetas[0];
-        self.extra
+        self.log
+            .extra
             .insert("signal_var".into(), json!(kernel.signal_variance()));
-        self.extra.insert("noise_var".into(), json!(noise));
+        self.log.extra.insert("noise_var".into(), json!(noise));
         let states = thetas
             .into_iter()
             .map(|(kernel, noise)| {
@@ -324,7 +323,7 @@ impl UheBo {
             acquisition,
             &self.settings,
             &self.history,
-            &mut self.extra,
+            &mut self.log.extra,
         )
     }
 
@@ -347,7 +346,8 @@ impl UheBo {
                 self.maximize_over(ctx, &GpAcquisition::new(state, pi))
             }
             Rule::Ucb => {
-                self.extra
+                self.log
+                    .extra
                     .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
                 if fitted.states.len() > 1 {
                     let averaged = AveragedUcb::new(&fitted.states, ucb.multiplier())?;
@@ -365,10 +365,14 @@ impl UheBo {
                         &mut notes,
                     )
                 };
-                let revised =
-                    self.estimator
-                        .revise(ctx, state, proposal, &mut propose, &mut self.extra)?;
-                self.extra.extend(notes);
+                let revised = self.estimator.revise(
+                    ctx,
+                    state,
+                    proposal,
+                    &mut propose,
+                    &mut self.log.extra,
+                )?;
+                self.log.extra.extend(notes);
                 Ok(revised)
             }
         }
@@ -387,7 +391,7 @@ impl UheBo {
     fn portfolio_ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
         let start = Instant::now();
         let fitted = self.fit_model(ctx)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         if let Some(pull) = self.pending_pull.take() {
             let q = Points::from_rows(std::slice::from_ref(&pull.x_unit))?;
             let mean = ctx.engine.posterior(&fitted.states[0], &q)?.mean[0];
@@ -395,7 +399,7 @@ impl UheBo {
             if let Some(exp3) = self.portfolio.as_mut() {
                 exp3.update(pull.arm, pull.gamma, reward, pull.probability);
             }
-            self.extra.insert("reward".into(), json!(reward));
+            self.log.extra.insert("reward".into(), json!(reward));
         }
         let Some(exp3) = self.portfolio.as_ref() else {
             return Err(AlgorithmError::Config(
@@ -406,9 +410,11 @@ impl UheBo {
         let probabilities = exp3.probabilities(gamma);
         let arm = Exp3::draw(&probabilities, ctx.rng);
         let hedge = exp3.arms() == 3;
-        self.extra
+        self.log
+            .extra
             .insert("portfolio_probabilities".into(), json!(probabilities));
-        self.extra
+        self.log
+            .extra
             .insert("portfolio_log_weights".into(), json!(exp3.log_weights()));
         let name = match (hedge, arm) {
             (false, 0) => "random",
@@ -416,7 +422,7 @@ impl UheBo {
             (true, 1) => "pi",
             _ => "ucb",
         };
-        self.extra.insert("portfolio_arm".into(), json!(name));
+        self.log.extra.insert("portfolio_arm".into(), json!(name));
         let start = Instant::now();
         let (x, u) = match name {
             "random" => {
@@ -428,7 +434,7 @@ impl UheBo {
             "pi" => self.acquire(ctx, &fitted, Rule::Pi)?,
             _ => self.acquire(ctx, &fitted, Rule::Ucb)?,
         };
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.pending_pull = Some(PortfolioPull {
             arm,
             probability: probabilities[arm],
@@ -442,10 +448,10 @@ impl UheBo {
     fn propose(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
         let start = Instant::now();
         let fitted = self.fit_model(ctx)?;
-        self.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         let start = Instant::now();
         let (x, _) = self.acquire(ctx, &fitted, Rule::Ucb)?;
-        self.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(x)
     }
 }
@@ -528,8 +534,8 @@ impl Algorithm for UheBo {
         self.pending = true;
         let t = self.t;
         let odd = t % 2 == 1;
-        self.extra = Map::new();
-        self.extra.insert("uhe_t".into(), json!(t));
+        self.log.extra = Map::new();
+        self.log.extra.insert("uhe_t".into(), json!(t));
         if self.arms == ArmRule::Portfolio {
             let x = if self.history.is_empty() {
                 Self::random_point(ctx)
@@ -543,9 +549,9 @@ impl Algorithm for UheBo {
                 if odd {
                     let gamma = self.gamma(t);
                     self.bandit.start_pair(gamma, ctx.rng, None);
-                    self.extra.insert("gamma".into(), json!(gamma));
+                    self.log.extra.insert("gamma".into(), json!(gamma));
                 }
-                self.extra.insert(
+                self.log.extra.insert(
                     "exp3_probabilities".into(),
                     json!(self.bandit.probabilities()),
                 );
@@ -554,9 +560,9 @@ impl Algorithm for UheBo {
             ArmRule::AlwaysRandom => 1,
             ArmRule::AlwaysAcquisition | ArmRule::Portfolio => 2,
         };
-        self.extra.insert("arm".into(), json!(arm));
+        self.log.extra.insert("arm".into(), json!(arm));
         let random = arm == 1 && odd;
-        self.extra.insert("random_point".into(), json!(random));
+        self.log.extra.insert("random_point".into(), json!(random));
         let x = if random || self.history.is_empty() {
             Self::random_point(ctx)
         } else {
@@ -575,10 +581,11 @@ impl Algorithm for UheBo {
             let r = previous.map_or(feedback.y, |p| p.max(feedback.y));
             let scaled = self.scale_reward(r);
             self.bandit.end_pair(self.gamma(self.t), scaled);
-            self.extra.insert("reward".into(), json!(scaled));
+            self.log.extra.insert("reward".into(), json!(scaled));
         }
         if self.arms == ArmRule::Exp3 {
-            self.extra
+            self.log
+                .extra
                 .insert("exp3_log_weights".into(), json!(self.bandit.log_weights()));
         }
         Ok(())
@@ -588,12 +595,8 @@ impl Algorithm for UheBo {
         Ok(self.history.best_x())
     }
 
-    fn take_cost(&mut self) -> StepCost {
-        std::mem::take(&mut self.cost)
-    }
-
-    fn extra(&self) -> Map<String, Value> {
-        self.extra.clone()
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     /// A GP's estimate at the largest data set it is fitted on: the pseudo-data of
