@@ -38,6 +38,23 @@ pub trait Acquisition: Send + Sync {
 
     /// The acquisition value of every candidate; larger is better.
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError>;
+
+    /// The analytic gradient [`maximize`] refines with, where the acquisition has one (the
+    /// contextual acquisitions, spec §7.1 of `specs/sbo-drbo-kde.md`); `None`, the default:
+    /// central differences through the refinement engine.
+    fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
+        Ok(None)
+    }
+}
+
+/// One ascent's objective: the value and its gradient at a point of the acquisition's own
+/// coordinates.
+pub type ValueGradient<'a> = Box<dyn FnMut(&[f64]) -> Result<(f64, Vec<f64>), EngineError> + 'a>;
+
+/// A source of analytic value-and-gradient objectives, one per parallel ascent (each with its
+/// own scratch space).
+pub trait AnalyticGradient: Sync {
+    fn objective(&self) -> ValueGradient<'_>;
 }
 
 /// A rule that maps the posterior mean and variance of the latent function at one point to an

@@ -27,8 +27,10 @@ pub struct MaximizeConfig {
     /// L-BFGS iterations per start.
     pub max_iters: usize,
     /// L-BFGS stops when the relative decrease of the value in one iteration is ≤ `tolerance`,
-    /// or when the ∞-norm of the projected gradient (per unit of box width) is ≤ `tolerance`.
+    /// or when the ∞-norm of the projected gradient (per unit of box width) is ≤
+    /// `gradient_tolerance` (`None`: `tolerance`).
     pub tolerance: f64,
+    pub gradient_tolerance: Option<f64>,
     /// Central-difference step as a fraction of each box side (one-sided at the bounds).
     pub fd_step: f64,
     /// L-BFGS correction pairs.
@@ -46,6 +48,7 @@ impl Default for MaximizeConfig {
             refine: true,
             max_iters: 100,
             tolerance: 1e-12,
+            gradient_tolerance: None,
             fd_step: 1e-6,
             memory: 10,
             chunk_size: None,
@@ -156,8 +159,13 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
     if config.grid_size == Some(0) || config.chunk_size == Some(0) {
         return bad("grid_size and chunk_size must be positive".into());
     }
-    if !(config.tolerance.is_finite() && config.tolerance >= 0.0) {
-        return bad(format!("tolerance is {}", config.tolerance));
+    let gtol = config.gradient_tolerance.unwrap_or(config.tolerance);
+    if !(config.tolerance.is_finite() && config.tolerance >= 0.0 && gtol.is_finite() && gtol >= 0.0)
+    {
+        return bad(format!(
+            "tolerance is {} and gradient_tolerance {gtol}",
+            config.tolerance
+        ));
     }
     if !(config.fd_step > 0.0 && config.fd_step <= 0.5) {
         return bad(format!(
@@ -175,8 +183,10 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
 ///    of coordinates plus one value per grid point (2^20 × 256 takes 16 MiB chunks and 8 MiB of
 ///    values);
 /// 2. keeps the `top_k` largest with [`Engine::top_k`] (ties to the lowest grid index);
-/// 3. refines each start (in parallel) with [`bosweep_core::optim::lbfgsb::minimize`] on `−acquisition` in the
-///    unit-cube coordinates of the box, with central-difference gradients: one engine call of
+/// 3. refines each start (in parallel) with [`bosweep_core::optim::lbfgsb::minimize`] on
+///    `−acquisition` in the unit-cube coordinates of the box, with the acquisition's
+///    [`Acquisition::analytic_gradient`] where it has one (the contextual acquisitions), else
+///    central-difference gradients: one engine call of
 ///    `2d + 1` points (`x`, then `x ∓ h e_i` per coordinate, clipped to the box, one-sided at a
 ///    bound) per gradient, on `refine_engine`: the run's f64 CPU reference engine
 ///    ([`AskContext::reference`](crate::AskContext::reference)), so that the refined point
@@ -253,7 +263,7 @@ pub fn maximize(
     let options = LbfgsbOptions {
         memory: config.memory,
         max_iters: config.max_iters,
-        gtol: config.tolerance,
+        gtol: config.gradient_tolerance.unwrap_or(config.tolerance),
         ftol: config.tolerance,
         ..LbfgsbOptions::default()
     };
@@ -265,9 +275,26 @@ pub fn maximize(
             u0
         })
         .collect();
-    let ascents = ascend_from_starts(&unit_starts, &unit_lo, &unit_hi, &options, || {
-        |u: &[f64]| fd_value_gradient(acquisition, refine_engine, bounds, config.fd_step, u)
-    })?;
+    let analytic = acquisition.analytic_gradient()?;
+    let ascents = match &analytic {
+        Some(source) => ascend_from_starts(&unit_starts, &unit_lo, &unit_hi, &options, || {
+            let mut objective = source.objective();
+            let mut x = vec![0.0; dim];
+            move |u: &[f64]| {
+                bounds.from_unit(u, &mut x);
+                let (value, mut gradient) = objective(&x)?;
+                for (g, (lo, hi)) in gradient.iter_mut().zip(bounds.lo().iter().zip(bounds.hi())) {
+                    *g *= hi - lo;
+                }
+                Ok((value, gradient))
+            }
+        })?,
+        None => ascend_from_starts(&unit_starts, &unit_lo, &unit_hi, &options, || {
+            |u: &[f64]| fd_value_gradient(acquisition, refine_engine, bounds, config.fd_step, u)
+        })?,
+    };
+    // Central differences evaluate 2d + 1 points per gradient; an analytic gradient one.
+    let points_per_gradient = if analytic.is_some() { 1 } else { 2 * dim + 1 };
     let starts: Vec<RefinedStart> = top
         .iter()
         .zip(ascents)
@@ -288,7 +315,7 @@ pub fn maximize(
         .collect();
     for s in &starts {
         counts.refine_calls += s.evaluations;
-        counts.refine_points += s.evaluations * (2 * dim + 1);
+        counts.refine_points += s.evaluations * points_per_gradient;
     }
     let best = starts
         .iter()

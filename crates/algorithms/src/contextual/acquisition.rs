@@ -4,7 +4,7 @@
 //! only the minimax approximation, which needs each candidate's arg-min, takes the pair values.
 
 use super::mmd::{MmdBall, pair_values};
-use crate::acquisition::Acquisition;
+use crate::acquisition::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_engine::{
     Engine, EngineError, PairGradient, PairReduction, PairScratch, Points, worst_case_tv,
 };
@@ -37,6 +37,11 @@ pub struct PairAcquisition<'a> {
 }
 
 impl Acquisition for PairAcquisition<'_> {
+    /// The analytic gradient of spec §7.1, on the CPU in f64.
+    fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
+        Ok(Some(Box::new(self.differentiable()?)))
+    }
+
     fn dim(&self) -> usize {
         let context_dim = match self.reduction {
             Reduction::Mean { samples } | Reduction::WorstCaseTv { samples, .. } => samples.dim(),
@@ -86,6 +91,21 @@ impl Acquisition for PairAcquisition<'_> {
                     .collect())
             }
         }
+    }
+}
+
+impl AnalyticGradient for DifferentiableAcquisition<'_> {
+    fn objective(&self) -> ValueGradient<'_> {
+        let mut scratch = PairScratch::default();
+        Box::new(move |x: &[f64]| {
+            let (value, gradient) = self.value_gradient(x, &mut scratch);
+            if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
+                return Err(EngineError::invalid(format!(
+                    "contextual acquisition: NaN value or gradient at {x:?}"
+                )));
+            }
+            Ok((value, gradient))
+        })
     }
 }
 

@@ -10,7 +10,6 @@ use serde_json::{Map, json};
 
 use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
-use super::refine::{RefineSettings, maximize_pairs};
 use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 use super::{
     BANDWIDTH, BETA_SCHEDULE, CONTEXT_HI, CONTEXT_LO, FIT_MAP, GRADIENT_TOLERANCE, INFIMUM_POINTS,
@@ -18,7 +17,7 @@ use super::{
     PAPER_PROFILE, RADIUS_SCALE, RAW_SAMPLES, RESTARTS, SIGNAL_VAR, THEORY_A, THEORY_B, THEORY_R,
     TOLERANCE, UCB_MULTIPLIER,
 };
-use crate::acquisition::{Acquisition as _, Bounds, SobolGrid};
+use crate::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
 use crate::surrogate::{GpModel, ModelOptions};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
@@ -337,21 +336,26 @@ impl Algorithm for KdeBo {
             kappa,
             reduction: &reduction,
         };
-        let settings = RefineSettings {
-            grid_size: self.raw_samples,
-            restarts: self.restarts,
-            max_iters: self.max_iters,
-            ftol: self.tolerance,
-            gtol: self.gradient_tolerance,
+        // Spec §2.9: BoTorch's optimize_acqf (raw_samples, num_restarts, scipy's L-BFGS-B
+        // tolerances) on the analytic gradient of §7.1.
+        let config = MaximizeConfig {
+            grid_size: Some(self.raw_samples),
             seed: ctx.rng.random(),
+            top_k: self.restarts.min(self.raw_samples),
+            max_iters: self.max_iters,
+            tolerance: self.tolerance,
+            gradient_tolerance: Some(self.gradient_tolerance),
+            ..MaximizeConfig::default()
         };
-        let best = maximize_pairs(&acquisition, ctx.engine, &settings)?;
+        let unit = Bounds::cube(0.0, 1.0, acquisition.dim())?;
+        let best = maximize(&acquisition, ctx.engine, ctx.reference, &unit, &config)?;
+        let refine_evaluations: usize = best.starts.iter().map(|s| s.evaluations).sum();
         self.log
             .extra
             .insert("acquisition".into(), json!(best.value));
         self.log
             .extra
-            .insert("refine_evaluations".into(), json!(best.evaluations));
+            .insert("refine_evaluations".into(), json!(refine_evaluations));
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.last = Some(StepModel {
             model,

@@ -8,7 +8,6 @@ mod drbo_mmd;
 mod kde_bo;
 mod mmd;
 mod mmd_program;
-mod refine;
 mod schedules;
 
 pub use acquisition::{DifferentiableAcquisition, PairAcquisition, Reduction};
@@ -16,7 +15,6 @@ pub use drbo_mmd::DrboMmd;
 pub use kde_bo::{KdeBo, Method};
 pub use mmd::{MmdBall, context_grid, pair_values};
 pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
-pub use refine::{PairMaximum, RefineSettings, maximize_pairs};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
 use super::registry::AlgorithmEntry;
