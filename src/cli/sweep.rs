@@ -103,7 +103,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
         .filter(|r| args.shard.is_none_or(|s| s.includes(r)))
         .collect();
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
-    let memory = MemoryEstimate::of(&selected, threads).map_err(CliError::usage)?;
+    let memory = MemoryEstimate::of(&selected, threads, |run| config.memory_bytes(run));
     if let Some(available) = available_bytes() {
         memory
             .check(available)

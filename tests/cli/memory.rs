@@ -33,7 +33,7 @@ fn sweep_estimate_takes_the_largest_run_times_the_runs_in_flight() {
     .unwrap();
     let runs = config.runs();
     let refs: Vec<_> = runs.iter().collect();
-    let estimate = MemoryEstimate::of(&refs, 4).unwrap();
+    let estimate = MemoryEstimate::of(&refs, 4, |run| config.memory_bytes(run));
     assert_eq!(estimate.per_run, gp_memory_bytes(200, 6, 512));
     assert!(estimate.largest.contains("gp-ucb") && estimate.largest.contains("hartmann6"));
     assert_eq!(estimate.parallel, 4);
@@ -45,7 +45,10 @@ fn sweep_estimate_takes_the_largest_run_times_the_runs_in_flight() {
         "{refused}"
     );
     // Never more in flight than there are runs.
-    assert_eq!(MemoryEstimate::of(&refs[..2], 8).unwrap().parallel, 2);
+    assert_eq!(
+        MemoryEstimate::of(&refs[..2], 8, |run| config.memory_bytes(run)).parallel,
+        2
+    );
 }
 
 #[test]

@@ -2,11 +2,7 @@
 //! gets one clear error with the estimate instead of the out-of-memory killer hours into the
 //! sweep.
 
-use std::collections::BTreeMap;
-
 use super::RunSpec;
-use bosweep_algorithms as algorithms;
-use bosweep_problems as problems;
 
 /// What the runs of a sweep need at once.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,32 +18,24 @@ pub struct MemoryEstimate {
 }
 
 impl MemoryEstimate {
-    /// Estimates `runs` executed `threads` at a time. Each distinct (algorithm, problem, budget)
-    /// is built once to ask its estimate.
-    pub fn of(runs: &[&RunSpec], threads: usize) -> Result<Self, String> {
-        let mut distinct = BTreeMap::new();
-        for spec in runs {
-            let key = (spec.algorithm.label(), spec.problem.label(), spec.budget);
-            distinct.entry(key).or_insert(*spec);
-        }
+    /// Estimates `runs` executed `threads` at a time, each needing `per_run` bytes
+    /// ([`SweepConfig::memory_bytes`](crate::SweepConfig::memory_bytes), estimated from the
+    /// instances the config built to validate its settings).
+    pub fn of(runs: &[&RunSpec], threads: usize, per_run: impl Fn(&RunSpec) -> u64) -> Self {
         let mut largest = (0, String::new());
-        for spec in distinct.values() {
-            let problem = problems::build(&spec.problem.name, &spec.problem.param_values())
-                .map_err(|e| e.to_string())?;
-            let algorithm = algorithms::build(&spec.algorithm.name, &spec.algorithm.param_values())
-                .map_err(|e| e.to_string())?;
-            let bytes = algorithm.memory_bytes(spec.budget, problem.dim());
+        for spec in runs {
+            let bytes = per_run(spec);
             if bytes > largest.0 {
                 largest = (bytes, spec.key());
             }
         }
         let parallel = threads.max(1).min(runs.len());
-        Ok(Self {
+        Self {
             per_run: largest.0,
             largest: largest.1,
             parallel,
             total: largest.0.saturating_mul(parallel as u64),
-        })
+        }
     }
 
     /// An error naming the estimate when it exceeds `available` bytes.

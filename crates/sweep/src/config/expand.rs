@@ -1,13 +1,13 @@
 //! Grid expansion: each entry's list-valued keys into settings (first key varying slowest),
 //! every setting built once, duplicates and incompatible algorithm-problem pairs refused.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::parse::{Entry, Parser, strip_owner};
-use super::schema::{ConfigError, MAX_RUNS, ProblemSetting};
+use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting};
 use crate::plan::{Setting, SettingValue};
 use bosweep_algorithms as algorithms;
-use bosweep_problems as problems;
+use bosweep_problems::Problem;
 
 impl Entry {
     fn grid_size(&self) -> Option<usize> {
@@ -40,23 +40,31 @@ impl Entry {
 
 impl Parser<'_> {
     /// Refuses an algorithm setting paired with a problem setting it cannot run on
-    /// ([`algorithms::check_pair`]), at the algorithm's line, before any run starts.
+    /// ([`algorithms::check_pair`]), at the algorithm's line, before any run starts, and returns
+    /// each pair's peak-memory estimate of one run. Each problem is the instance `expand_all`
+    /// built. An algorithm's `expand_all` instance serves its first problem and each further
+    /// problem gets a fresh one, since `prepare` installs what it takes from the problem
+    /// (PE-GP-UCB's candidate priors); building one only reads its parameters.
     pub(super) fn check_pairs(
         &self,
-        algorithms: &[(&Entry, Setting)],
-        problems: &[ProblemSetting],
-    ) -> Result<(), ConfigError> {
-        for problem_setting in problems {
+        algorithms: &mut [(&Entry, Setting, Built)],
+        problems: &[(ProblemSetting, Box<dyn Problem>)],
+    ) -> Result<BTreeMap<(String, String), u64>, ConfigError> {
+        let mut memory = BTreeMap::new();
+        for (problem_setting, problem) in problems {
             let setting = &problem_setting.setting;
-            // Every setting built once already in `expand_all`; a failure here cannot happen.
-            let Ok(problem) = problems::build(&setting.name, &setting.param_values()) else {
-                continue;
-            };
-            for (entry, algorithm_setting) in algorithms {
-                let Ok(mut algorithm) =
-                    algorithms::build(&algorithm_setting.name, &algorithm_setting.param_values())
-                else {
-                    continue;
+            for (entry, algorithm_setting, built) in algorithms.iter_mut() {
+                let unprepared = std::mem::replace(built, Built::Used);
+                let mut algorithm = match unprepared {
+                    Built::Algorithm(algorithm) => algorithm,
+                    // Built once already in `expand_all`; a failure here cannot happen.
+                    _ => match algorithms::build(
+                        &algorithm_setting.name,
+                        &algorithm_setting.param_values(),
+                    ) {
+                        Ok(algorithm) => algorithm,
+                        Err(_) => continue,
+                    },
                 };
                 algorithms::check_pair(entry.name, algorithm.as_mut(), problem.as_ref()).map_err(
                     |e| {
@@ -66,17 +74,21 @@ impl Parser<'_> {
                         )
                     },
                 )?;
+                memory.insert(
+                    (algorithm_setting.label(), setting.label()),
+                    algorithm.memory_bytes(problem_setting.budget, problem.dim()),
+                );
             }
         }
-        Ok(())
+        Ok(memory)
     }
 
-    /// Every entry's grid, each setting built once; a setting given twice (same label) is an
-    /// error naming both lines, since its runs would have the same keys.
+    /// Every entry's grid, each setting built once (and returned built); a setting given twice
+    /// (same label) is an error naming both lines, since its runs would have the same keys.
     pub(super) fn expand_all<'e>(
         &self,
         entries: &'e [Entry],
-    ) -> Result<Vec<(&'e Entry, Setting)>, ConfigError> {
+    ) -> Result<Vec<(&'e Entry, Setting, Built)>, ConfigError> {
         let mut out = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
         for entry in entries {
@@ -101,7 +113,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                entry.kind.build(&setting).map_err(|m| {
+                let built = entry.kind.build(&setting).map_err(|m| {
                     self.error(
                         entry.header_line,
                         format!(
@@ -112,7 +124,7 @@ impl Parser<'_> {
                     )
                 })?;
                 seen.insert(label, entry.header_line);
-                out.push((entry, setting));
+                out.push((entry, setting, built));
             }
         }
         Ok(out)

@@ -8,7 +8,7 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::schema::{
-    ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, TOP_LEVEL_KEYS,
+    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
@@ -469,10 +469,13 @@ impl Parser<'_> {
             None => return Err(self.error(1, "no problems: add at least one [[problem]] table")),
         };
 
-        let algorithms = self.expand_all(&algorithm_entries)?;
+        let mut algorithms = self.expand_all(&algorithm_entries)?;
         let problem_settings = self.expand_all(&problem_entries)?;
         let mut problems = Vec::with_capacity(problem_settings.len());
-        for (entry, setting) in problem_settings {
+        for (entry, setting, built) in problem_settings {
+            let Built::Problem(problem) = built else {
+                unreachable!("problem entries build problems")
+            };
             let budget_for = entry.budget.map_or(budget, |b| b.0);
             let init_for = entry.init.map_or(init, |i| i.0);
             if init_for > budget_for {
@@ -494,14 +497,18 @@ impl Parser<'_> {
                 };
                 return Err(message);
             }
-            problems.push(ProblemSetting {
-                setting,
-                budget: budget_for,
-                init: init_for,
-            });
+            problems.push((
+                ProblemSetting {
+                    setting,
+                    budget: budget_for,
+                    init: init_for,
+                },
+                problem,
+            ));
         }
-        self.check_pairs(&algorithms, &problems)?;
-        let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s)| s).collect();
+        let memory = self.check_pairs(&mut algorithms, &problems)?;
+        let problems: Vec<ProblemSetting> = problems.into_iter().map(|(s, _)| s).collect();
+        let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s, _)| s).collect();
 
         let replicates = top.replicates.map_or(1, |r| r.0);
         let runs = problems
@@ -527,6 +534,7 @@ impl Parser<'_> {
             init,
             algorithms,
             problems,
+            memory,
         })
     }
 }

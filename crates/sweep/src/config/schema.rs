@@ -1,6 +1,7 @@
 //! The validated config and what it expands into: [`SweepConfig`], its problem settings, the
 //! errors that name file and line, and the two kinds of entry (`[[algorithm]]`, `[[problem]]`).
 
+use std::collections::BTreeMap;
 use std::hash::Hasher;
 use std::path::Path;
 
@@ -73,6 +74,9 @@ pub struct SweepConfig {
     pub(super) init: usize,
     pub(super) algorithms: Vec<Setting>,
     pub(super) problems: Vec<ProblemSetting>,
+    /// Each (algorithm label, problem label) pair's peak-memory estimate of one run
+    /// ([`algorithms::Algorithm::memory_bytes`]), asked of the instances built to validate it.
+    pub(super) memory: BTreeMap<(String, String), u64>,
 }
 
 impl SweepConfig {
@@ -97,6 +101,15 @@ impl SweepConfig {
             message: format!("cannot read the sweep config: {e}"),
         })?;
         Self::parse(&text, &file)
+    }
+
+    /// The peak-memory estimate of one run of `run`'s (algorithm, problem) pair, in bytes (0
+    /// for a run that is not one of this config's).
+    pub fn memory_bytes(&self, run: &RunSpec) -> u64 {
+        self.memory
+            .get(&(run.algorithm.label(), run.problem.label()))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Every run, in sweep order (see the module documentation), with its index and seed.
@@ -223,16 +236,24 @@ impl Kind {
         names.join(", ")
     }
 
-    /// Builds the setting once, as a run will, and returns the registry's message on failure.
-    pub(super) fn build(self, setting: &Setting) -> Result<(), String> {
+    /// Builds the setting, as a run will, and returns the registry's message on failure.
+    pub(super) fn build(self, setting: &Setting) -> Result<Built, String> {
         let given = setting.param_values();
         match self {
             Self::Algorithm => algorithms::build(&setting.name, &given)
-                .map(drop)
+                .map(Built::Algorithm)
                 .map_err(|e| e.to_string()),
             Self::Problem => problems::build(&setting.name, &given)
-                .map(drop)
+                .map(Built::Problem)
                 .map_err(|e| e.to_string()),
         }
     }
+}
+
+/// A setting as its registry built it.
+pub(super) enum Built {
+    Algorithm(Box<dyn algorithms::Algorithm>),
+    Problem(Box<dyn problems::Problem>),
+    /// An algorithm handed to its first pair check (and prepared there).
+    Used,
 }
