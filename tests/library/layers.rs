@@ -12,7 +12,10 @@ const CRATES: &[&str] = &["core", "model", "engine", "problems", "algorithms", "
 /// Top-level modules of one crate, lowest first; `*` stands for every module not named (the
 /// crate's own, declared in its `lib.rs`).
 const MODULE_LAYERS: &[(&str, &[&str])] = &[
-    ("core", &["data", "stats", "optim", "io", "params"]),
+    (
+        "core",
+        &["data", "stats", "optim", "io", "params", "registry"],
+    ),
     ("algorithms", &["surrogate", "acquisition", "*"]),
     ("sweep", &["*", "fuzz", "report", "benchmark"]),
 ];

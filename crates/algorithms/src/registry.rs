@@ -7,6 +7,7 @@ use super::gp_bo::{Acquisition, GP_PARAMS, GpBo, UCB_PARAMS};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
 use bosweep_core::params::{ParamTable, ParamValue, Params};
+use bosweep_core::registry::{Named, Registry};
 
 /// One buildable algorithm.
 #[derive(Debug)]
@@ -41,20 +42,22 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     super::contextual::ENTRIES,
 ];
 
+static REGISTRY: Registry<AlgorithmEntry> = Registry::new("algorithm", FAMILIES);
+
+impl Named for AlgorithmEntry {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
 /// All algorithms, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {
-    FAMILIES.iter().flat_map(|family| family.iter())
+    REGISTRY.entries()
 }
 
 /// The entry called `name`, or an error listing the known names.
 pub fn find(name: &str) -> Result<&'static AlgorithmEntry, AlgorithmError> {
-    registry().find(|e| e.name == name).ok_or_else(|| {
-        let names: Vec<_> = registry().map(|e| e.name).collect();
-        AlgorithmError::Config(format!(
-            "unknown algorithm \"{name}\" (known: {})",
-            names.join(", ")
-        ))
-    })
+    REGISTRY.find(name).map_err(AlgorithmError::Config)
 }
 
 pub fn build(

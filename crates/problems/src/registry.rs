@@ -9,6 +9,7 @@ use super::functions::{
 };
 use super::{Noisy, Problem, ProblemError};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam};
+use bosweep_core::registry::{Named, Registry};
 
 /// One buildable problem.
 ///
@@ -42,20 +43,22 @@ const FAMILIES: &[&[Entry]] = &[
     super::time_varying::ENTRIES,
 ];
 
+static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);
+
+impl Named for Entry {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
 /// All problems, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
-    FAMILIES.iter().flat_map(|family| family.iter())
+    REGISTRY.entries()
 }
 
 /// The entry called `name`, or an error listing the known names.
 pub fn find(name: &str) -> Result<&'static Entry, ProblemError> {
-    registry().find(|e| e.name == name).ok_or_else(|| {
-        let names: Vec<_> = registry().map(|e| e.name).collect();
-        ProblemError::config(format!(
-            "unknown problem \"{name}\" (known: {})",
-            names.join(", ")
-        ))
-    })
+    REGISTRY.find(name).map_err(ProblemError::config)
 }
 
 /// Builds problem `name` with the parameters `given` (see [`Entry::build`]).
