@@ -7,6 +7,7 @@ use super::parse::{Entry, Parser, strip_owner};
 use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting};
 use crate::plan::{Setting, SettingValue};
 use bosweep_algorithms as algorithms;
+use bosweep_algorithms::Algorithm;
 use bosweep_problems::Problem;
 
 impl Entry {
@@ -38,6 +39,10 @@ impl Entry {
     }
 }
 
+/// An algorithm setting with the instance `expand_all` built, until its first pair check takes
+/// it.
+pub(super) type UncheckedAlgorithm<'e> = (&'e Entry, Setting, Option<Box<dyn Algorithm>>);
+
 impl Parser<'_> {
     /// Refuses an algorithm setting paired with a problem setting it cannot run on
     /// ([`algorithms::check_pair`]), at the algorithm's line, before any run starts, and returns
@@ -47,24 +52,24 @@ impl Parser<'_> {
     /// (PE-GP-UCB's candidate priors); building one only reads its parameters.
     pub(super) fn check_pairs(
         &self,
-        algorithms: &mut [(&Entry, Setting, Built)],
+        algorithms: &mut [UncheckedAlgorithm<'_>],
         problems: &[(ProblemSetting, Box<dyn Problem>)],
     ) -> Result<BTreeMap<(String, String), u64>, ConfigError> {
         let mut memory = BTreeMap::new();
         for (problem_setting, problem) in problems {
             let setting = &problem_setting.setting;
             for (entry, algorithm_setting, built) in algorithms.iter_mut() {
-                let unprepared = std::mem::replace(built, Built::Used);
-                let mut algorithm = match unprepared {
-                    Built::Algorithm(algorithm) => algorithm,
-                    // Built once already in `expand_all`; a failure here cannot happen.
-                    _ => match algorithms::build(
-                        &algorithm_setting.name,
-                        &algorithm_setting.param_values(),
-                    ) {
-                        Ok(algorithm) => algorithm,
-                        Err(_) => continue,
+                // Built once already in `expand_all`; a failure here cannot happen.
+                let Ok(mut algorithm) = built.take().map_or_else(
+                    || {
+                        algorithms::build(
+                            &algorithm_setting.name,
+                            &algorithm_setting.param_values(),
+                        )
                     },
+                    Ok,
+                ) else {
+                    continue;
                 };
                 algorithms::check_pair(entry.name, algorithm.as_mut(), problem.as_ref()).map_err(
                     |e| {

@@ -469,7 +469,16 @@ impl Parser<'_> {
             None => return Err(self.error(1, "no problems: add at least one [[problem]] table")),
         };
 
-        let mut algorithms = self.expand_all(&algorithm_entries)?;
+        let mut algorithms: Vec<_> = self
+            .expand_all(&algorithm_entries)?
+            .into_iter()
+            .map(|(entry, setting, built)| {
+                let Built::Algorithm(algorithm) = built else {
+                    unreachable!("algorithm entries build algorithms")
+                };
+                (entry, setting, Some(algorithm))
+            })
+            .collect();
         let problem_settings = self.expand_all(&problem_entries)?;
         let mut problems = Vec::with_capacity(problem_settings.len());
         for (entry, setting, built) in problem_settings {

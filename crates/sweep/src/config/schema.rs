@@ -254,6 +254,4 @@ impl Kind {
 pub(super) enum Built {
     Algorithm(Box<dyn algorithms::Algorithm>),
     Problem(Box<dyn problems::Problem>),
-    /// An algorithm handed to its first pair check (and prepared there).
-    Used,
 }
