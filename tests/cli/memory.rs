@@ -6,9 +6,10 @@ use bosweep::algorithms::{self, gp_memory_bytes};
 use bosweep::sweep::{MemoryEstimate, SweepConfig, human_bytes};
 
 #[test]
-fn gp_estimate_counts_four_dense_matrices_and_the_grid() {
-    // 4·100² reals for the matrices, 1000·(2 + 4) for the grid and its posterior.
-    assert_eq!(gp_memory_bytes(100, 2, 1000), (40_000 + 6_000) * 8);
+fn gp_estimate_counts_the_dense_matrices_and_the_grid() {
+    // 22·100² reals for the matrices (two states, four buffers for each of five fit starts),
+    // 1000·(2 + 4) for the grid and its posterior.
+    assert_eq!(gp_memory_bytes(100, 2, 1000), (220_000 + 6_000) * 8);
     let gp_ucb = algorithms::build("gp-ucb", &[("grid_size", 1000.0.into())]).unwrap();
     assert_eq!(gp_ucb.memory_bytes(100, 2), gp_memory_bytes(100, 2, 1000));
     let random = algorithms::build("random", &[]).unwrap();

@@ -15,7 +15,9 @@ use crate::acquisition::{
     PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
 };
 use crate::surrogate::{GpModel, ModelOptions};
-use bosweep_core::params::{ChoiceParam, ParamSpec, ParamValue, Params, RealParam};
+use bosweep_core::params::{
+    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam,
+};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
     Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
@@ -96,6 +98,25 @@ const MIN_NOISE_VAR: RealParam = RealParam::new(
     1.0,
     "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
 );
+const FIT_RESTARTS: IntegerParam = IntegerParam::new(
+    "fit_restarts",
+    4,
+    0,
+    1000,
+    "random starts of the hyperparameter fit, besides the initial (or warm) one",
+);
+const WARM_START: FlagParam = FlagParam::new(
+    "warm_start",
+    true,
+    "start each step's hyperparameter fit at the previous step's optimum",
+);
+const RESTARTS_UNTIL: IntegerParam = IntegerParam::new(
+    "restarts_until",
+    100,
+    0,
+    1_000_000_000,
+    "with warm_start, the random starts run only while there are at most this many observations; beyond, the warm start alone",
+);
 /// The GP model's parameters, shared by GP-UCB and EI (the maximiser's follow in the table).
 pub(super) const GP_PARAMS: &[ParamSpec] = &[
     KERNEL.spec(),
@@ -105,6 +126,9 @@ pub(super) const GP_PARAMS: &[ParamSpec] = &[
     SIGNAL_VAR.spec(),
     NOISE_VAR.spec(),
     MIN_NOISE_VAR.spec(),
+    FIT_RESTARTS.spec(),
+    WARM_START.spec(),
+    RESTARTS_UNTIL.spec(),
 ];
 
 /// How GP-UCB's multiplier is chosen.
@@ -173,6 +197,9 @@ pub struct GpBo {
     initial_noise_variance: f64,
     min_noise_variance: f64,
     fit: FitChoice,
+    fit_restarts: usize,
+    warm_start: bool,
+    restarts_until: usize,
     acquisition: Acquisition,
     maximize: MaximizeConfig,
     history: History,
@@ -196,6 +223,9 @@ impl GpBo {
             initial_noise_variance: NOISE_VAR.of(&params),
             min_noise_variance: MIN_NOISE_VAR.of(&params),
             fit: FIT.of(&params),
+            fit_restarts: FIT_RESTARTS.of(&params),
+            warm_start: WARM_START.of(&params),
+            restarts_until: RESTARTS_UNTIL.of(&params),
             maximize: MaximizeConfig::from_params(&params),
             params,
             acquisition,
@@ -221,7 +251,17 @@ impl GpBo {
             // keep the given hyperparameters until the data vary.
             fit.mode = FitMode::Fixed;
         }
-        let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?.with_fit(fit);
+        let warm_start = if self.warm_start {
+            self.model.as_ref().and_then(GpModel::previous_fit)
+        } else {
+            None
+        };
+        if warm_start.is_some() && ys.len() > self.restarts_until {
+            fit.random_starts = 0;
+        }
+        let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?
+            .with_fit(fit)
+            .with_warm_start(warm_start);
         Ok(GpModel::fit(&self.history.points()?, ys, kernel, &options)?)
     }
 
@@ -235,6 +275,7 @@ impl GpBo {
                 initial: self.initial_noise_variance,
             },
             noise_bounds: HyperBounds::new(self.min_noise_variance, defaults.noise_bounds.upper),
+            random_starts: self.fit_restarts,
             ..defaults
         };
         match self.fit {

@@ -164,12 +164,15 @@ pub trait Algorithm: Send {
     }
 }
 
-/// Peak memory of a GP-based run: four dense `n × n` matrices at `n = budget` (covariance,
-/// Cholesky factor, its inverse and a working copy while fitting), plus a candidate grid of
-/// `grid` points in `dim` dimensions with its posterior and acquisition values.
+/// Peak memory of a GP-based run: dense `n × n` matrices at `n = budget` — the fitted state's
+/// `L⁻¹` and the previous step's, plus the four buffers of a likelihood evaluation (`K`, its
+/// slope, the factor, its inverse) for each of the fit's 5 default starts, which may all run at
+/// once — plus a candidate grid of `grid` points in `dim` dimensions with its posterior and
+/// acquisition values.
 pub fn gp_memory_bytes(budget: usize, dim: usize, grid: usize) -> u64 {
+    const MATRICES: u64 = 2 + 4 * 5;
     let (n, dim, grid) = (budget as u64, dim as u64, grid as u64);
-    let reals = 4 * n.saturating_mul(n) + grid * (dim + 4);
+    let reals = MATRICES * n.saturating_mul(n) + grid * (dim + 4);
     reals.saturating_mul(8)
 }
 

@@ -7,7 +7,8 @@
 
 use bosweep_engine::{Engine, EngineError, Points, Posterior};
 use bosweep_model::{
-    AppendOutcome, FitOptions, FitResult, GpState, Kernel, MeanSpec, Noise, NoiseSpec, fit_gp,
+    AppendOutcome, FitOptions, FitResult, GpState, Kernel, MeanSpec, Noise, NoiseSpec, WarmStart,
+    fit_gp,
 };
 
 /// The affine map `u = (x − lower) / (upper − lower)` of a box onto the unit cube, on the first
@@ -174,6 +175,42 @@ pub struct ModelOptions {
     /// quantities: [`NoiseSpec::Fixed`] variances and a [`MeanSpec::Fixed`] mean are given in
     /// original output units and transformed by the model.
     pub fit: FitOptions,
+    /// Start the fit at a previous model's hyperparameters ([`GpModel::previous_fit`]); this
+    /// replaces `fit.warm_start`, which is in the model units of one standardisation.
+    pub warm_start: Option<PreviousFit>,
+}
+
+/// A fit's hyperparameters in its model units with the output standardisation they are in, so
+/// that a fit on more data (standardised afresh) can start from them. Lengthscales need no
+/// conversion: the input transform comes from the search box and is the same at every step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreviousFit {
+    pub lengthscales: Vec<f64>,
+    pub signal_variance: f64,
+    pub noise_variance: f64,
+    pub mean: f64,
+    pub outputs: OutputTransform,
+}
+
+impl PreviousFit {
+    /// The hyperparameters in the model units of `outputs`. Variances scale by the ratio of the
+    /// two standard deviations, never by a square of one (objectives of 1e300 standardise).
+    /// `None` where a converted value leaves the f64 range: the fit then starts cold.
+    pub fn in_units_of(&self, outputs: &OutputTransform) -> Option<WarmStart> {
+        let ratio = self.outputs.std / outputs.std;
+        let signal_variance = self.signal_variance * ratio * ratio;
+        let noise_variance = self.noise_variance * ratio * ratio;
+        let mean = self.mean * ratio + (self.outputs.mean - outputs.mean) / outputs.std;
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        (positive(signal_variance) && positive(noise_variance) && mean.is_finite()).then(|| {
+            WarmStart {
+                lengthscales: self.lengthscales.clone(),
+                signal_variance,
+                noise_variance,
+                mean,
+            }
+        })
+    }
 }
 
 impl ModelOptions {
@@ -184,11 +221,17 @@ impl ModelOptions {
             inputs: Some(InputTransform::from_bounds(lower, upper)?),
             standardize_outputs: true,
             fit: FitOptions::default(),
+            warm_start: None,
         })
     }
 
     pub fn with_fit(mut self, fit: FitOptions) -> Self {
         self.fit = fit;
+        self
+    }
+
+    pub fn with_warm_start(mut self, warm_start: Option<PreviousFit>) -> Self {
+        self.warm_start = warm_start;
         self
     }
 }
@@ -237,6 +280,9 @@ impl GpModel {
         if let MeanSpec::Fixed(m) = fit.mean {
             fit.mean = MeanSpec::Fixed(outputs.forward(m));
         }
+        if let Some(previous) = &options.warm_start {
+            fit.warm_start = previous.in_units_of(&outputs);
+        }
         let fit = fit_gp(x, &z, kernel, &fit)?;
         Ok(Self {
             inputs: options.inputs.clone(),
@@ -284,6 +330,21 @@ impl GpModel {
             Some(t) => t.forward(x),
             None => Ok(x.clone()),
         }
+    }
+
+    /// The fitted hyperparameters, to start the next fit from; `None` with per-point noise (a
+    /// warm start carries one homoscedastic variance).
+    pub fn previous_fit(&self) -> Option<PreviousFit> {
+        let Noise::Homoscedastic(noise_variance) = self.fit.noise else {
+            return None;
+        };
+        Some(PreviousFit {
+            lengthscales: self.fit.kernel.lengthscales().to_vec(),
+            signal_variance: self.fit.kernel.signal_variance(),
+            noise_variance,
+            mean: self.fit.mean,
+            outputs: self.outputs,
+        })
     }
 
     /// The conditioned GP in model units.

@@ -33,16 +33,19 @@
 //! `[ln(h₀/spread), ln(h₀·spread)] ∩ [ln lo, ln hi]` with a `ChaCha8Rng` seeded from `seed`, in a
 //! fixed order, so a fit is reproducible. Starts run in parallel, each deterministic, and the best
 //! objective wins (ties to the lower start index), so the result does not depend on the thread
-//! count. A trial point where `K + λΣ` is not numerically positive definite (or where anything is
-//! not finite) is an error for argmin: the line search stops, the run keeps its best point so far
-//! (the equivalent of an infinite cost there); a start whose first point fails is skipped. The
-//! final state is factorised by [`GpState::fit`] (jitter escalation).
+//! count. [`FitOptions::warm_start`] replaces start 0 by given hyperparameters (the previous BO
+//! step's optimum), which at large n is where the new optimum is.
+//!
+//! Each start runs the projected L-BFGS of `bosweep_core::optim::lbfgsb` (unbounded here: the box
+//! does the bounding) with scipy's default stopping rules. A trial point where `K + λΣ` is not
+//! numerically positive definite (or where anything is not finite) counts as `+∞`, so the line
+//! search backtracks from it; a start whose first point fails is skipped. Each start keeps the
+//! `n × n` buffers of its likelihood evaluations ([`super::likelihood::Workspace`]). The final
+//! state is factorised by [`GpState::fit`] (jitter escalation).
 
-use std::cell::{Cell, RefCell};
+use std::convert::Infallible;
 
-use argmin::core::{CostFunction, Executor, Gradient, State};
-use argmin::solver::linesearch::MoreThuenteLineSearch;
-use argmin::solver::quasinewton::LBFGS;
+use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination, minimize};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -50,7 +53,7 @@ use rayon::prelude::*;
 use super::gp::check_inputs;
 use super::gp::{GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
-use super::likelihood::evaluate;
+use super::likelihood::{Workspace, evaluate, evaluate_in};
 use super::priors::Priors;
 use bosweep_core::data::{EngineError, Points};
 
@@ -140,20 +143,37 @@ pub struct FitOptions {
     /// initial value (intersected with the bounds); `f64::INFINITY` draws within the bounds.
     pub start_spread: f64,
     pub seed: u64,
+    /// Start 0's hyperparameters in place of the given kernel's, the initial noise and the target
+    /// average: typically the previous BO step's optimum. The random starts still draw around the
+    /// given initial values.
+    pub warm_start: Option<WarmStart>,
     /// L-BFGS iterations per start.
-    pub max_iters: u64,
+    pub max_iters: usize,
     /// L-BFGS memory (number of correction pairs).
     pub memory: usize,
-    /// Stop when the gradient norm of the per-point objective is below this.
+    /// Stop when the largest gradient component of the per-point objective is at most this.
     pub tol_grad: f64,
-    /// Stop when the per-point objective changes by less than this in one iteration.
+    /// Stop when one iteration lowers the per-point objective `J` by at most
+    /// `tol_cost · max(|J|, 1)`.
     pub tol_cost: f64,
+}
+
+/// Hyperparameters to start a fit from (each clipped into its bounds; fixed quantities ignore
+/// theirs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarmStart {
+    pub lengthscales: Vec<f64>,
+    pub signal_variance: f64,
+    pub noise_variance: f64,
+    pub mean: f64,
 }
 
 impl Default for FitOptions {
     /// ML-II with fitted homoscedastic noise (initial 0.1) and mean, bounds for standardised
     /// outputs and unit-cube inputs: lengthscales [1e-3, 1e3], signal variance [1e-4, 1e4], noise
-    /// [1e-6, 10]; 4 random starts within a factor 10 of the initial values, seed 0.
+    /// [1e-6, 10]; 4 random starts within a factor 10 of the initial values, seed 0; at most 200
+    /// L-BFGS iterations per start, stopping at scipy's (and so BoTorch's) default L-BFGS-B
+    /// tolerances, gradient 1e-5 and relative decrease 2.2e-9 (`factr = 1e7`).
     fn default() -> Self {
         Self {
             mode: FitMode::Mle,
@@ -167,11 +187,46 @@ impl Default for FitOptions {
             random_starts: 4,
             start_spread: 10.0,
             seed: 0,
+            warm_start: None,
             max_iters: 200,
             memory: 10,
-            tol_grad: 1e-7,
-            tol_cost: 1e-12,
+            tol_grad: 1e-5,
+            tol_cost: 2.2e-9,
         }
+    }
+}
+
+impl WarmStart {
+    fn validate(&self, dims: usize) -> Result<(), EngineError> {
+        if self.lengthscales.len() != dims {
+            return Err(EngineError::invalid(format!(
+                "warm start has {} lengthscales, the kernel {dims}",
+                self.lengthscales.len()
+            )));
+        }
+        let positive = |v: f64| v.is_finite() && v > 0.0;
+        if let Some(l) = self.lengthscales.iter().find(|l| !positive(**l)) {
+            return Err(EngineError::invalid(format!(
+                "warm-start lengthscale is {l} (must be positive and finite)"
+            )));
+        }
+        for (what, v) in [
+            ("signal variance", self.signal_variance),
+            ("noise variance", self.noise_variance),
+        ] {
+            if !positive(v) {
+                return Err(EngineError::invalid(format!(
+                    "warm-start {what} is {v} (must be positive and finite)"
+                )));
+            }
+        }
+        if !self.mean.is_finite() {
+            return Err(EngineError::invalid(format!(
+                "warm-start mean is {}",
+                self.mean
+            )));
+        }
+        Ok(())
     }
 }
 
@@ -226,6 +281,9 @@ pub fn fit_gp(
     }
     if let FitMode::Map { priors } = &options.mode {
         priors.validate()?;
+    }
+    if let Some(warm) = &options.warm_start {
+        warm.validate(kernel.spatial_dim())?;
     }
     let initial_noise = match &options.noise {
         NoiseSpec::Fitted { initial } => {
@@ -525,16 +583,25 @@ impl Problem {
             lo + (hi - lo) * rng.random::<f64>()
         };
         let [ls_b, s2_b, noise_b] = self.bounds;
+        // Start 0: the warm start where given (clipped into the bounds), else the initial values.
+        let warm = options.warm_start.as_ref();
+        let first_ls: Vec<f64> = match warm {
+            Some(w) => w.lengthscales.iter().map(|l| ls_b.clip(*l)).collect(),
+            None => self.init_ls.clone(),
+        };
+        let first_s2 = warm.map_or(self.init_s2, |w| s2_b.clip(w.signal_variance));
+        let first_noise = warm.map_or(self.init_noise, |w| noise_b.clip(w.noise_variance));
+        let first_mean = warm.map_or(self.init_mean, |w| w.mean);
         let mut starts = Vec::with_capacity(options.random_starts + 1);
         for s in 0..=options.random_starts {
             let mut u = Vec::new();
-            for l in &self.init_ls {
-                let phi = if s == 0 { l.ln() } else { draw(*l, ls_b) };
+            for (l, first) in self.init_ls.iter().zip(&first_ls) {
+                let phi = if s == 0 { first.ln() } else { draw(*l, ls_b) };
                 u.push(self.ls_box.inverse(phi));
             }
             if self.fixed_s2.is_none() {
                 let phi = if s == 0 {
-                    self.init_s2.ln()
+                    first_s2.ln()
                 } else {
                     draw(self.init_s2, s2_b)
                 };
@@ -542,14 +609,14 @@ impl Problem {
             }
             if self.fixed_noise.is_none() {
                 let phi = if s == 0 {
-                    self.init_noise.ln()
+                    first_noise.ln()
                 } else {
                     draw(self.init_noise, noise_b)
                 };
                 u.push(self.noise_box.inverse(phi));
             }
             if self.fixed_mean.is_none() {
-                u.push(self.init_mean);
+                u.push(if s == 0 { first_mean } else { self.init_mean });
             }
             starts.push(u);
         }
@@ -623,12 +690,13 @@ impl Problem {
     }
 
     /// `J(u)` and `∇J(u)`; `None` where the factorisation fails or anything is not finite.
-    fn objective(&self, u: &[f64]) -> Option<(f64, Vec<f64>)> {
+    fn objective(&self, workspace: &mut Workspace, u: &[f64]) -> Option<(f64, Vec<f64>)> {
         if u.iter().any(|v| !v.is_finite()) {
             return None;
         }
         let p = self.decode(u).ok()?;
-        let lml = evaluate(
+        let lml = evaluate_in(
+            workspace,
             &self.train,
             &self.targets,
             &p.kernel,
@@ -656,76 +724,37 @@ impl Problem {
         (cost.is_finite() && grad.iter().all(|g| g.is_finite())).then_some((cost, grad))
     }
 
-    /// One L-BFGS run from `u0`: `(best cost, best u, evaluations)`, `None` if `u0` fails.
+    /// One L-BFGS run from `u0`: `(best cost, best u, evaluations)`, `None` if `u0` fails. A
+    /// trial point where the objective fails counts as `+∞`, so the line search backtracks from
+    /// it. The search space is unbounded (the softplus box keeps every point inside the bounds).
     fn run(&self, u0: Vec<f64>, options: &FitOptions) -> Option<(f64, Vec<f64>, u64)> {
-        let evaluations = Cell::new(0u64);
-        let objective = Objective {
-            problem: self,
-            cache: RefCell::new(None),
-            evaluations: &evaluations,
+        let mut workspace = Workspace::default();
+        let dims = u0.len();
+        let lbfgs = LbfgsbOptions {
+            memory: options.memory,
+            max_iters: options.max_iters,
+            gtol: options.tol_grad,
+            ftol: options.tol_cost,
+            ..LbfgsbOptions::default()
         };
-        let (c0, _) = objective.eval(&u0).ok()?;
-        let solver = LBFGS::new(MoreThuenteLineSearch::new(), options.memory)
-            .with_tolerance_grad(options.tol_grad)
-            .ok()?
-            .with_tolerance_cost(options.tol_cost)
-            .ok()?;
-        let result = Executor::new(objective, solver)
-            .configure(|s| s.param(u0.clone()).max_iters(options.max_iters))
-            .run();
-        let best = result.ok().and_then(|res| {
-            let state = res.state();
-            let u = state.get_best_param()?.clone();
-            // The best point must itself be valid (it always was evaluated successfully).
-            let (c, _) = self.objective(&u)?;
-            (c <= c0).then_some((c, u))
-        });
-        let (c, u) = best.unwrap_or((c0, u0));
-        Some((c, u, evaluations.get()))
-    }
-}
-
-/// `(u, J(u), ∇J(u))` of the last evaluation.
-type CachedPoint = (Vec<f64>, f64, Vec<f64>);
-
-/// argmin's view of [`Problem::objective`], caching the last point (the line search asks for the
-/// cost and then the gradient at the same point).
-struct Objective<'a> {
-    problem: &'a Problem,
-    cache: RefCell<Option<CachedPoint>>,
-    evaluations: &'a Cell<u64>,
-}
-
-impl Objective<'_> {
-    fn eval(&self, u: &[f64]) -> Result<(f64, Vec<f64>), argmin::core::Error> {
-        if let Some((cu, c, g)) = self.cache.borrow().as_ref()
-            && cu.as_slice() == u
-        {
-            return Ok((*c, g.clone()));
-        }
-        self.evaluations.set(self.evaluations.get() + 1);
-        let (c, g) = self.problem.objective(u).ok_or_else(|| {
-            argmin::core::Error::msg("K + λΣ is not positive definite at this trial point")
-        })?;
-        *self.cache.borrow_mut() = Some((u.to_vec(), c, g.clone()));
-        Ok((c, g))
-    }
-}
-
-impl CostFunction for Objective<'_> {
-    type Param = Vec<f64>;
-    type Output = f64;
-
-    fn cost(&self, u: &Self::Param) -> Result<f64, argmin::core::Error> {
-        self.eval(u).map(|(c, _)| c)
-    }
-}
-
-impl Gradient for Objective<'_> {
-    type Param = Vec<f64>;
-    type Gradient = Vec<f64>;
-
-    fn gradient(&self, u: &Self::Param) -> Result<Vec<f64>, argmin::core::Error> {
-        self.eval(u).map(|(_, g)| g)
+        let (lo, hi) = (vec![f64::NEG_INFINITY; dims], vec![f64::INFINITY; dims]);
+        let result = minimize(
+            |u| {
+                Ok::<_, Infallible>(
+                    self.objective(&mut workspace, u)
+                        .unwrap_or_else(|| (f64::INFINITY, vec![0.0; dims])),
+                )
+            },
+            &u0,
+            &lo,
+            &hi,
+            &lbfgs,
+        )
+        .unwrap_or_else(|never| match never {});
+        (result.termination != Termination::NonFinite).then_some((
+            result.f,
+            result.x,
+            result.evaluations as u64,
+        ))
     }
 }

@@ -4,6 +4,7 @@
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 
+use super::dense;
 use super::kernel::Kernel;
 use bosweep_core::data::{EngineError, Points};
 
@@ -56,10 +57,18 @@ impl GpState {
         check_inputs(&train, targets, &kernel, noise, mean, lambda)?;
         let n = train.rows();
 
-        let mut cov = DMatrix::from_fn(n, n, |i, j| kernel.eval(train.row(i), train.row(j)));
-        for i in 0..n {
-            cov[(i, i)] += lambda * noise.variance(i);
-        }
+        // The lower triangle, a column per task: the factorisation reads nothing else.
+        let mut cov = DMatrix::<f64>::zeros(n, n);
+        cov.as_mut_slice()
+            .par_chunks_mut(n.max(1))
+            .enumerate()
+            .for_each(|(j, col)| {
+                let xj = train.row(j);
+                for (i, c) in col.iter_mut().enumerate().skip(j) {
+                    *c = kernel.eval(train.row(i), xj);
+                }
+                col[j] += lambda * noise.variance(j);
+            });
         let scale = if n == 0 {
             1.0
         } else {
@@ -73,7 +82,7 @@ impl GpState {
                 for i in 0..n {
                     jittered[(i, i)] += jitter;
                 }
-                jittered.cholesky().map(|c| (c.unpack(), jitter))
+                dense::cholesky_in_place(&mut jittered).then_some((jittered, jitter))
             })
             .ok_or_else(|| {
                 EngineError::invalid(format!(
@@ -82,7 +91,7 @@ impl GpState {
                     JITTER_LADDER[JITTER_LADDER.len() - 1] * scale
                 ))
             })?;
-        let linv = lower_triangular_inverse(&chol);
+        let linv = dense::lower_triangular_inverse(&chol);
         let residual = DVector::from_iterator(n, targets.iter().map(|y| y - mean));
         let alpha = linv.tr_mul(&(&linv * residual));
         check_mean_bound(&kernel, &alpha, mean)?;
@@ -282,29 +291,6 @@ pub enum AppendOutcome {
     /// The extension was not positive definite; the state was refitted from scratch and needed
     /// this diagonal jitter.
     Refactorised { jitter: f64 },
-}
-
-/// Inverts a lower-triangular matrix column by column (column-oriented forward substitution, so
-/// every inner loop runs down a contiguous column of `L`), columns in parallel: `n³/6` flops.
-pub(super) fn lower_triangular_inverse(l: &DMatrix<f64>) -> DMatrix<f64> {
-    let n = l.nrows();
-    let ls = l.as_slice();
-    let mut inv = DMatrix::<f64>::zeros(n, n);
-    inv.as_mut_slice()
-        .par_chunks_mut(n.max(1))
-        .enumerate()
-        .for_each(|(j, col)| {
-            col[j] = 1.0;
-            for k in j..n {
-                let lk = &ls[k * n..(k + 1) * n];
-                col[k] /= lk[k];
-                let xk = col[k];
-                for (c, lik) in col[k + 1..].iter_mut().zip(&lk[k + 1..]) {
-                    *c -= lik * xk;
-                }
-            }
-        });
-    inv
 }
 
 /// The range of the noise scale λ: posterior variances are `(k(x,x) − q)/λ`, so a subnormal λ

@@ -2,6 +2,7 @@
 //! regression. Their batch evaluation lives in `bosweep-engine`.
 
 mod candidate_priors;
+mod dense;
 mod fit;
 mod gp;
 mod kde;
@@ -12,7 +13,7 @@ mod slice_sampler;
 mod smoothing;
 
 pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
-pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, fit_gp};
+pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, WarmStart, fit_gp};
 pub use gp::{AppendOutcome, GpState, Noise};
 pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::scaled_coordinates;
