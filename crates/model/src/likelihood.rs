@@ -19,7 +19,7 @@
 //! * `∂ ln p/∂m = 1ᵀα`.
 //!
 //! One evaluation costs one Cholesky factorisation, the inverse of the factor and the lower half
-//! of `A⁻¹` (`n³` flops in all, through the blocked kernels of [`super::dense`]) and an `O(n²d)`
+//! of `A⁻¹` (`n³` flops in all, through faer's blocked kernels) and an `O(n²d)`
 //! kernel fill and gradient sweep, both parallel over columns.
 
 use nalgebra::{DMatrix, DVector};
