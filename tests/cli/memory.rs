@@ -71,7 +71,7 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
             .output()
             .unwrap()
     };
-    // 4 · (3·10⁶)² reals are hundreds of TiB: no machine has them.
+    // 22 · (3·10⁵)² reals are about 14 TiB: no machine has them.
     let run = bosweep(&[
         "run",
         "--algo",
@@ -79,7 +79,7 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
         "--problem",
         "branin",
         "--budget",
-        "3000000",
+        "300000",
     ]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
@@ -90,7 +90,7 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
 
     std::fs::write(
         dir.join("huge.toml"),
-        "budget = 3000000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n",
+        "budget = 300000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n",
     )
     .unwrap();
     let sweep = bosweep(&["sweep", "huge.toml", "--out", "huge-out"]);
