@@ -3,6 +3,7 @@
 //! Work is split into fixed-size blocks from index 0, so results are bit-for-bit identical for
 //! any number of threads.
 
+mod density;
 mod pairs;
 mod posterior;
 mod scaled;
@@ -12,6 +13,7 @@ pub use self::pairs::{PairGradient, PairPosterior, PairScratch};
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
+use self::density::{Kde, Regression};
 use self::posterior::{BLOCK, BlockPosterior};
 use self::scaled::KernelRows;
 use super::{
@@ -42,9 +44,24 @@ fn sq_dist(a: &[f64], b: &[f64]) -> f64 {
 
 /// Applies `f` to each query in parallel blocks and collects one value per query.
 fn per_query<T: Send>(queries: &Points, f: impl Fn(&[f64]) -> T + Sync) -> Vec<T> {
+    per_query_with(queries, || (), |_, q| f(q))
+}
+
+/// [`per_query`] with scratch space: `scratch()` is called once per block of queries, and `f`
+/// reuses its value for each query of the block in turn (so no query depends on the thread
+/// count, as long as `f`'s result does not depend on what the scratch held before).
+fn per_query_with<S, T: Send>(
+    queries: &Points,
+    scratch: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &[f64]) -> T + Sync,
+) -> Vec<T> {
     let rows: Vec<&[f64]> = queries.iter().collect();
+    let f = &f;
     rows.par_chunks(QUERY_BLOCK)
-        .flat_map_iter(|chunk| chunk.iter().map(|q| f(q)))
+        .flat_map_iter(|chunk| {
+            let mut s = scratch();
+            chunk.iter().map(move |q| f(&mut s, q))
+        })
         .collect()
 }
 
@@ -185,26 +202,12 @@ impl Engine for CpuEngine {
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
         checks::kde(data, bandwidths, weights, queries)?;
-        let scale =
-            |p: &[f64]| -> Vec<f64> { p.iter().zip(bandwidths).map(|(x, h)| x / h).collect() };
-        let scaled: Vec<Vec<f64>> = data.iter().map(scale).collect();
-        let log_w: Vec<f64> = match weights {
-            Some(w) => w.iter().map(|w| w.ln()).collect(),
-            None => vec![0.0; data.rows()],
-        };
-        let total = weights.map_or(data.rows() as f64, |w| w.iter().sum());
-        let dim = data.dim() as f64;
-        let log_norm = total.ln()
-            + bandwidths.iter().map(|h| h.ln()).sum::<f64>()
-            + 0.5 * dim * (2.0 * std::f64::consts::PI).ln();
-        Ok(per_query(queries, |q| {
-            let q = scale(q);
-            let exps = scaled
-                .iter()
-                .zip(&log_w)
-                .map(|(c, lw)| lw - 0.5 * sq_dist(&q, c));
-            log_sum_exp(exps) - log_norm
-        }))
+        let kde = Kde::new(data, bandwidths, weights);
+        Ok(per_query_with(
+            queries,
+            || kde.scratch(),
+            |scratch, q| kde.log_density(q, scratch),
+        ))
     }
 
     fn kernel_regression(
@@ -216,33 +219,12 @@ impl Engine for CpuEngine {
         queries: &Points,
     ) -> Result<KernelRegression, EngineError> {
         checks::kernel_regression(data, targets, bandwidth, queries)?;
-        let inv_h2 = 1.0 / (bandwidth * bandwidth);
-        let rows: Vec<(f64, f64)> = per_query(queries, |q| match kernel {
-            SmoothingKernel::Gaussian => {
-                let s: Vec<f64> = data.iter().map(|x| -0.5 * sq_dist(q, x) * inv_h2).collect();
-                let top = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let (sum, weighted) = s
-                    .iter()
-                    .zip(targets)
-                    // Where every distance overflows, s = top = −∞ for all points: each is
-                    // equally near, so each gets weight 1 (the nearest-points average).
-                    .map(|(s, y)| (if *s == top { 1.0 } else { (s - top).exp() }, y))
-                    .fold((0.0, 0.0), |(a, b), (e, y)| (a + e, b + e * y));
-                (weighted / sum, top + sum.ln())
-            }
-            compact => {
-                let (w, wy) = data
-                    .iter()
-                    .zip(targets)
-                    .map(|(x, y)| (compact.weight(sq_dist(q, x) * inv_h2), y))
-                    .fold((0.0, 0.0), |(a, b), (k, y)| (a + k, b + k * y));
-                if w > 0.0 {
-                    (wy / w, w.ln())
-                } else {
-                    (nearest_average(data, targets, q), f64::NEG_INFINITY)
-                }
-            }
-        });
+        let regression = Regression::new(data, targets, kernel, bandwidth);
+        let rows: Vec<(f64, f64)> = per_query_with(
+            queries,
+            || regression.scratch(),
+            |scratch, q| regression.eval(q, scratch),
+        );
         let (mean, log_weight_sum) = rows.into_iter().unzip();
         Ok(KernelRegression {
             mean,
@@ -279,13 +261,4 @@ impl Engine for CpuEngine {
         idx.sort_unstable_by(order);
         Ok(idx)
     }
-}
-
-/// `ln Σ exp(e_i)`, shifted by the maximum so that no term overflows or all underflow.
-pub(crate) fn log_sum_exp(terms: impl Iterator<Item = f64> + Clone) -> f64 {
-    let top = terms.clone().fold(f64::NEG_INFINITY, f64::max);
-    if top == f64::NEG_INFINITY {
-        return top;
-    }
-    top + terms.map(|e| (e - top).exp()).sum::<f64>().ln()
 }
