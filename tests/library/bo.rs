@@ -470,6 +470,59 @@ fn default_fit_keeps_lengthscales_off_their_bounds() {
     );
 }
 
+/// GP-UCB's fit starts at the previous step's optimum: with `warm_start` the random starts run
+/// while there are at most `restarts_until` observations and the warm start alone after; without
+/// it every step fits from 1 + `fit_restarts` starts. The trace records both per step.
+#[test]
+fn warm_started_fits_drop_their_random_starts_past_the_threshold() {
+    let cpu = CpuEngine::new();
+    let run = |warm: bool| {
+        let mut params = common::fast_acquisition();
+        params.push((
+            "warm_start",
+            ParamValue::from(if warm { "true" } else { "false" }),
+        ));
+        params.push(("restarts_until", ParamValue::from(12.0)));
+        params.push(("fit_restarts", ParamValue::from(2.0)));
+        let request = RunRequest {
+            algo: "gp-ucb",
+            params: &params,
+            problem: "branin",
+            budget: 18,
+            init: 8,
+            seed: 4,
+        };
+        common::traced_run(&cpu, &request).1
+    };
+    let starts_and_evaluations = |lines: &[Value]| -> Vec<(usize, u64, u64)> {
+        lines[1..]
+            .iter()
+            .filter(|l| l["phase"] == "opt")
+            .map(|l| {
+                (
+                    l["evals"].as_u64().unwrap() as usize - 1,
+                    l["extra"]["fit_starts"].as_u64().unwrap(),
+                    l["extra"]["fit_evaluations"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let warm = starts_and_evaluations(&run(true));
+    let cold = starts_and_evaluations(&run(false));
+    assert_eq!(warm.len(), 10);
+    for (observed, starts, _) in &warm {
+        // The first fit has no previous optimum: the initial values and the random starts.
+        let expected = if *observed <= 12 { 3 } else { 1 };
+        assert_eq!(*starts, expected, "{observed} observations: {warm:?}");
+    }
+    assert!(cold.iter().all(|(_, starts, _)| *starts == 3), "{cold:?}");
+    let evaluations = |steps: &[(usize, u64, u64)]| steps.iter().map(|s| s.2).sum::<u64>();
+    assert!(
+        evaluations(&warm) < evaluations(&cold),
+        "warm {warm:?} cold {cold:?}"
+    );
+}
+
 /// The CPU engine, counting the operations that reach it.
 #[derive(Default)]
 struct Counting {

@@ -338,6 +338,13 @@ impl Algorithm for GpBo {
         self.log
             .extra
             .insert("lengthscales".into(), json!(model.lengthscales_original()));
+        let fit = model.fit_result();
+        self.log
+            .extra
+            .insert("fit_starts".into(), json!(fit.starts));
+        self.log
+            .extra
+            .insert("fit_evaluations".into(), json!(fit.evaluations));
         let x = match self.acquisition {
             Acquisition::UcbMultiplier(kappa) => {
                 self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
