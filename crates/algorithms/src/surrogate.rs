@@ -198,18 +198,15 @@ impl PreviousFit {
     /// `None` where a converted value leaves the f64 range: the fit then starts cold.
     pub fn in_units_of(&self, outputs: &OutputTransform) -> Option<WarmStart> {
         let ratio = self.outputs.std / outputs.std;
-        let signal_variance = self.signal_variance * ratio * ratio;
-        let noise_variance = self.noise_variance * ratio * ratio;
-        let mean = self.mean * ratio + (self.outputs.mean - outputs.mean) / outputs.std;
-        let positive = |v: f64| v.is_finite() && v > 0.0;
-        (positive(signal_variance) && positive(noise_variance) && mean.is_finite()).then(|| {
-            WarmStart {
-                lengthscales: self.lengthscales.clone(),
-                signal_variance,
-                noise_variance,
-                mean,
-            }
-        })
+        let warm = WarmStart {
+            lengthscales: self.lengthscales.clone(),
+            signal_variance: self.signal_variance * ratio * ratio,
+            noise_variance: self.noise_variance * ratio * ratio,
+            mean: self.mean * ratio + (self.outputs.mean - outputs.mean) / outputs.std,
+        };
+        warm.validate(self.lengthscales.len())
+            .is_ok()
+            .then_some(warm)
     }
 }
 

@@ -197,7 +197,9 @@ impl Default for FitOptions {
 }
 
 impl WarmStart {
-    fn validate(&self, dims: usize) -> Result<(), EngineError> {
+    /// Checks that there are `dims` lengthscales and that every value is usable: positive and
+    /// finite (the mean finite).
+    pub fn validate(&self, dims: usize) -> Result<(), EngineError> {
         if self.lengthscales.len() != dims {
             return Err(EngineError::invalid(format!(
                 "warm start has {} lengthscales, the kernel {dims}",

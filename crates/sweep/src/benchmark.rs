@@ -144,8 +144,13 @@ fn time<T>(
         std::hint::black_box(f()?);
         times.push(start.elapsed().as_secs_f64());
     }
+    Ok(median(times))
+}
+
+/// The median of a non-empty set of timings (the upper one of an even count).
+fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    times[times.len() / 2]
 }
 
 /// Flops of one kernel value between d-dimensional points: difference, square and add per
@@ -382,11 +387,10 @@ fn time_bo_step(
         std::hint::black_box(step(&mut algorithm, rng, n + 2 + r)?);
         times.push(start.elapsed().as_secs_f64());
     }
-    times.sort_by(f64::total_cmp);
     let cost = algorithm.take_cost();
     let calls = repeats as f64;
     Ok(BoStep {
-        seconds: times[times.len() / 2],
+        seconds: median(times),
         fit: cost.model_seconds / calls,
         cold_fit,
         acquisition: cost.acq_seconds / calls,
