@@ -380,6 +380,28 @@ fn ucb_rows(gp: &GpState, dec: &Points, ctx: &Points, beta: f64) -> Vec<Vec<f64>
 }
 
 #[test]
+fn pair_values_equal_explicit_joint_points() {
+    let cpu = CpuEngine::new();
+    let beta = 1.7;
+    for (rows, samples) in [(5, 7), (1, 1), (3, 300)] {
+        let (gp, dec, ctx) = pair_setup(9, rows, samples);
+        let want: Vec<f64> = ucb_rows(&gp, &dec, &ctx, beta).concat();
+        let got = cpu.pair_values(&gp, &dec, &ctx, beta).unwrap();
+        assert_all_close(&got, &want, 1e-13);
+    }
+    let (gp, dec, _) = pair_setup(9, 2, 1);
+    let none = Points::new(Vec::new(), 1).unwrap();
+    let err = cpu.pair_values(&gp, &dec, &none, beta).unwrap_err();
+    assert!(
+        err.to_string().contains("at least one context sample"),
+        "{err}"
+    );
+    let wide = uniform_points(&mut rng(1), 2, 2, 0.0, 1.0);
+    let err = cpu.pair_values(&gp, &dec, &wide, beta).unwrap_err();
+    assert!(err.to_string().contains("columns"), "{err}");
+}
+
+#[test]
 fn pair_reduce_equals_explicit_joint_points() {
     let cpu = CpuEngine::new();
     let beta = 1.7;

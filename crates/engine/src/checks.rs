@@ -29,12 +29,11 @@ pub fn posterior(gps: &[&GpState], candidates: &Points) -> Result<(), EngineErro
     Ok(())
 }
 
-pub fn pairs(
+pub fn pair_values(
     gp: &GpState,
     decisions: &Points,
     contexts: &Points,
     beta: f64,
-    reduction: &PairReduction<'_>,
 ) -> Result<(), EngineError> {
     dims_match(
         "decision + context points",
@@ -58,6 +57,17 @@ pub fn pairs(
             "beta is {beta} (must be finite)"
         )));
     }
+    Ok(())
+}
+
+pub fn pairs(
+    gp: &GpState,
+    decisions: &Points,
+    contexts: &Points,
+    beta: f64,
+    reduction: &PairReduction<'_>,
+) -> Result<(), EngineError> {
+    pair_values(gp, decisions, contexts, beta)?;
     if let PairReduction::WorstCaseTv { delta, infimum } = reduction {
         if !(delta.is_finite() && *delta >= 0.0) {
             return Err(EngineError::invalid(format!(

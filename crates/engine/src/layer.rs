@@ -92,6 +92,16 @@ impl<L: EngineLayer> Engine for L {
         })
     }
 
+    fn pair_values(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.dispatch(&[gp], |e| e.pair_values(gp, decisions, contexts, beta))
+    }
+
     fn kde_log_density(
         &self,
         data: &Points,

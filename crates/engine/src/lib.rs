@@ -118,6 +118,20 @@ pub trait Engine: Send + Sync {
         reduction: PairReduction<'_>,
     ) -> Result<Vec<f64>, EngineError>;
 
+    /// `μ(x_b, c_j) + β σ(x_b, c_j)` for every decision `b` and context sample `j`, row-major
+    /// `decisions × contexts`: the values of a reduction that needs them all (the minimax
+    /// approximation's arg-min). By default through [`Engine::posterior`] on joint points.
+    fn pair_values(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+    ) -> Result<Vec<f64>, EngineError> {
+        checks::pair_values(gp, decisions, contexts, beta)?;
+        joint_pair_values(self, gp, decisions, contexts, beta)
+    }
+
     /// Log of the Gaussian-product KDE `p̂(q) = Σ_i w_i Π_d φ((q_d − c_id)/h_d)/h_d / Σ_i w_i`
     /// (uniform weights when `weights` is `None`).
     fn kde_log_density(
@@ -169,4 +183,39 @@ pub trait Engine: Send + Sync {
             .copied()
             .ok_or_else(|| EngineError::invalid("arg-max of an empty array"))
     }
+}
+
+/// Joint points `(x_b, c_j)` per call of [`Engine::posterior`] in [`joint_pair_values`].
+const JOINT_PAIRS_PER_CALL: usize = 1 << 15;
+
+/// [`Engine::pair_values`] by building the joint points, a block of decisions at a time, and
+/// asking `engine` for their posterior.
+fn joint_pair_values<E: Engine + ?Sized>(
+    engine: &E,
+    gp: &GpState,
+    decisions: &Points,
+    contexts: &Points,
+    beta: f64,
+) -> Result<Vec<f64>, EngineError> {
+    let dim = decisions.dim() + contexts.dim();
+    let per_call = (JOINT_PAIRS_PER_CALL / contexts.rows()).max(1);
+    let mut out = Vec::with_capacity(decisions.rows() * contexts.rows());
+    for first in (0..decisions.rows()).step_by(per_call) {
+        let last = (first + per_call).min(decisions.rows());
+        let mut joint = Vec::with_capacity((last - first) * contexts.rows() * dim);
+        for b in first..last {
+            for c in contexts.iter() {
+                joint.extend_from_slice(decisions.row(b));
+                joint.extend_from_slice(c);
+            }
+        }
+        let post = engine.posterior(gp, &Points::new(joint, dim)?)?;
+        out.extend(
+            post.mean
+                .iter()
+                .zip(&post.variance)
+                .map(|(m, v)| m + beta * v.sqrt()),
+        );
+    }
+    Ok(out)
 }

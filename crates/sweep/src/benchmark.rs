@@ -11,16 +11,20 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use bosweep_algorithms::{self as algorithms, AlgorithmError, AskContext, Feedback};
-use bosweep_engine::{CpuEngine, Engine, EngineError, PairReduction, Points};
+use bosweep_engine::{
+    CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
+};
 use bosweep_model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use bosweep_problems as problems;
+use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.
-pub const OPERATIONS: [&str; 9] = [
+pub const OPERATIONS: [&str; 10] = [
     "cross-covariance",
     "posterior",
     "posterior-batch",
     "pair-reduce",
+    "pair-gradient",
     "kde",
     "kernel-regression",
     "nearest",
@@ -165,6 +169,13 @@ fn flops_posterior(n: usize, d: usize) -> f64 {
     n as f64 * flops_kernel(d) + (n * n) as f64 + 2.0 * n as f64
 }
 
+/// Flops of one (decision, context) pair of the refinement's value and gradient: the kernel
+/// value and slope, the solve `(K + λΣ)⁻¹k` as a dense product (2n²), σ, the mean and the
+/// gradient's accumulation.
+fn flops_pair_gradient(n: usize, d: usize) -> f64 {
+    n as f64 * (flops_kernel(d) + 6.0) + 2.0 * (n * n) as f64
+}
+
 /// Runs the operations named in `only` (all when empty) at `preset` sizes on `engine`.
 pub fn run(
     engine: &dyn Engine,
@@ -252,6 +263,41 @@ pub fn run(
             secs,
             pairs,
             Some(pairs as f64 * flops_posterior(n, dx + dc)),
+        );
+    }
+    if wanted("pair-gradient") {
+        // The L-BFGS refinement of SBO-KDE: the sample-average UCB and its gradient at one
+        // decision per call, decisions spread over the threads as the restarts are. On the CPU
+        // whatever the backend (the refinement always runs there).
+        let (n, dx, dc, m, samples) = sz.pairs;
+        let evaluations = (m / 4).max(1);
+        let gp = random_gp(&mut rng, n, dx + dc)?;
+        let (dec, ctx) = (
+            points(&mut rng, evaluations, dx),
+            points(&mut rng, samples, dc),
+        );
+        let gradient = PairGradient::new(&gp, &ctx)?;
+        let mean = |u: &[f64]| {
+            let w = 1.0 / u.len() as f64;
+            (u.iter().sum::<f64>() * w, vec![w; u.len()])
+        };
+        let secs = time(repeats, || {
+            Ok((0..evaluations)
+                .into_par_iter()
+                .map_init(PairScratch::default, |scratch, i| {
+                    gradient
+                        .reduce_with_gradient(dec.row(i), 1.5, false, scratch, mean)
+                        .0
+                })
+                .sum::<f64>())
+        })?;
+        let pairs = evaluations * samples;
+        record(
+            "pair-gradient",
+            format!("n={n} dx={dx} dc={dc} evaluations={evaluations} M={samples} (mean)"),
+            secs,
+            pairs,
+            Some(pairs as f64 * flops_pair_gradient(n, dx + dc)),
         );
     }
     if wanted("kde") {

@@ -3,7 +3,7 @@
 //! [`Engine::pair_reduce`] so that (candidate × context) points are never built by the caller;
 //! only the minimax approximation, which needs each candidate's arg-min, takes the pair values.
 
-use super::mmd::{MmdBall, pair_values};
+use super::mmd::MmdBall;
 use crate::acquisition::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_engine::{
     Engine, EngineError, PairGradient, PairReduction, PairScratch, Points, worst_case_tv,
@@ -84,7 +84,7 @@ impl Acquisition for PairAcquisition<'_> {
                 engine.pair_reduce(gp, candidates, points, kappa, PairReduction::Min)
             }
             Reduction::Minimax { ball } => {
-                let values = pair_values(engine, gp, candidates, &ball.grid, kappa)?;
+                let values = engine.pair_values(gp, candidates, &ball.grid, kappa)?;
                 Ok(values
                     .chunks(ball.grid.rows())
                     .map(|g| ball.minimax(g))

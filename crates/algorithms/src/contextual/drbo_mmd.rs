@@ -24,7 +24,7 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
-use super::mmd::{MmdBall, context_grid, pair_values};
+use super::mmd::{MmdBall, context_grid};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
 use super::{MMD_GRID, MMD_RADIUS_SCALE, PAPER_PROFILE, RAW_SAMPLES, RESTARTS};
@@ -129,7 +129,7 @@ fn value_gradient(
             data[at] = t;
         }
     }
-    let rows = pair_values(engine, gp, &Points::new(data, dim)?, grid, kappa)?;
+    let rows = engine.pair_values(gp, &Points::new(data, dim)?, grid, kappa)?;
     let n = grid.rows();
     let worst = program.solve_with(&rows[..n], cache)?;
     let gradient = (0..dim)
@@ -165,7 +165,7 @@ impl Algorithm for DrboMmd {
             ctx.rng.random(),
         )?;
         let candidates = sobol.all();
-        let rows = pair_values(ctx.engine, gp, &candidates, &grid, kappa)?;
+        let rows = ctx.engine.pair_values(gp, &candidates, &grid, kappa)?;
         let (top, grid_solves) = screened_top_k(&program, &rows, self.restarts)?;
 
         let cpu = ctx.reference;
@@ -232,7 +232,7 @@ impl Algorithm for DrboMmd {
             return Ok(self.history.best_x());
         };
         let observed = evaluated_in_unit_box(&self.history, &last.domain)?;
-        let rows = pair_values(engine, last.model.state(), &observed, &last.grid, 0.0)?;
+        let rows = engine.pair_values(last.model.state(), &observed, &last.grid, 0.0)?;
         let (top, _) = screened_top_k(&last.program, &rows, 1)?;
         Ok(self.history.x(top[0].0).to_vec())
     }

@@ -141,42 +141,6 @@ impl MmdBall {
     }
 }
 
-/// Joint points per engine call when UCB values are needed pair by pair.
-const PAIRS_PER_CALL: usize = 1 << 15;
-
-/// `u[b][j] = μ(x_b, c_j) + κ σ(x_b, c_j)` for every candidate and context point, row-major
-/// `B × M`, through [`Engine::posterior`] on joint points built in blocks (the minimax
-/// approximation needs the arg-min, which no pair reduction returns).
-pub fn pair_values(
-    engine: &dyn Engine,
-    gp: &GpState,
-    candidates: &Points,
-    contexts: &Points,
-    kappa: f64,
-) -> Result<Vec<f64>, EngineError> {
-    let dim = candidates.dim() + contexts.dim();
-    let per_call = (PAIRS_PER_CALL / contexts.rows()).max(1);
-    let mut out = Vec::with_capacity(candidates.rows() * contexts.rows());
-    for first in (0..candidates.rows()).step_by(per_call) {
-        let last = (first + per_call).min(candidates.rows());
-        let mut joint = Vec::with_capacity((last - first) * contexts.rows() * dim);
-        for b in first..last {
-            for c in contexts.iter() {
-                joint.extend_from_slice(candidates.row(b));
-                joint.extend_from_slice(c);
-            }
-        }
-        let post = engine.posterior(gp, &Points::new(joint, dim)?)?;
-        out.extend(
-            post.mean
-                .iter()
-                .zip(&post.variance)
-                .map(|(m, v)| m + kappa * v.sqrt()),
-        );
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@ mod schedules;
 pub use acquisition::{DifferentiableAcquisition, PairAcquisition, Reduction};
 pub use drbo_mmd::DrboMmd;
 pub use kde_bo::{KdeBo, Method};
-pub use mmd::{MmdBall, context_grid, pair_values};
+pub use mmd::{MmdBall, context_grid};
 pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 

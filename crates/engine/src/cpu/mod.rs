@@ -194,6 +194,26 @@ impl Engine for CpuEngine {
         Ok(out)
     }
 
+    /// Through [`PairPosterior`]: each decision's kernel block against every context sample at
+    /// once, the joint points never built.
+    fn pair_values(
+        &self,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+        beta: f64,
+    ) -> Result<Vec<f64>, EngineError> {
+        checks::pair_values(gp, decisions, contexts, beta)?;
+        let pairs = PairPosterior::new(gp, contexts)?;
+        let mut out = vec![0.0; decisions.rows() * contexts.rows()];
+        out.par_chunks_mut(contexts.rows())
+            .enumerate()
+            .for_each_init(PairScratch::default, |scratch, (i, row)| {
+                pairs.ucb(decisions.row(i), beta, scratch, row)
+            });
+        Ok(out)
+    }
+
     fn kde_log_density(
         &self,
         data: &Points,

@@ -10,7 +10,7 @@
 
 use gemm::Parallelism;
 
-use super::posterior::quadratic_norms;
+use super::posterior::{dot, quadratic_norms};
 use super::scaled::{apply_profile, exp};
 use crate::{EngineError, Points};
 use bosweep_model::{GpState, KernelKind};
@@ -111,7 +111,7 @@ impl<'a> PairPosterior<'a> {
         let quad = quadratic_norms(block, self.contexts, n, gp.linv().as_slice());
         let alpha = gp.alpha().as_slice();
         for ((u, row), q) in out.iter_mut().zip(block.chunks_exact(n)).zip(quad) {
-            let mean = gp.mean() + row.iter().zip(alpha).map(|(k, a)| k * a).sum::<f64>();
+            let mean = gp.mean() + dot(row, alpha);
             *u = mean + kappa * ((kxx - q).max(0.0) / gp.lambda()).sqrt();
         }
     }
@@ -169,26 +169,39 @@ impl<'a> PairPosterior<'a> {
                 *o += z * z;
             }
         }
+        let kernel = self.gp.kernel();
+        let (kind, s2) = (kernel.kind(), kernel.signal_variance());
+        // A tile of rows at a time, so that the profile pass reads the distances back from L1
+        // and runs one long vector loop (a row alone would leave a scalar tail per row).
+        let tile = (TILE_ROWS * n).max(1);
         let block = &mut scratch.block;
         block.resize(self.context_sq.len(), 0.0);
-        for (row, context) in block
-            .chunks_exact_mut(n)
-            .zip(self.context_sq.chunks_exact(n))
-        {
-            for ((o, c), d) in row.iter_mut().zip(context).zip(decision_sq.iter()) {
-                *o = c + d;
+        let tiles = block.chunks_mut(tile).zip(self.context_sq.chunks(tile));
+        let add = |out: &mut [f64], context: &[f64]| {
+            for (row, context) in out.chunks_exact_mut(n).zip(context.chunks_exact(n)) {
+                for ((o, c), d) in row.iter_mut().zip(context).zip(decision_sq.iter()) {
+                    *o = c + d;
+                }
             }
-        }
-        let kernel = self.gp.kernel();
-        let s2 = kernel.signal_variance();
+        };
         if slopes {
-            scratch.slopes.resize(block.len(), 0.0);
-            profile_with_slopes(kernel.kind(), s2, block, &mut scratch.slopes);
+            scratch.slopes.resize(self.context_sq.len(), 0.0);
+            for ((out, context), slope) in tiles.zip(scratch.slopes.chunks_mut(tile)) {
+                add(out, context);
+                profile_with_slopes(kind, s2, out, slope);
+            }
         } else {
-            apply_profile(kernel.kind(), s2, block);
+            for (out, context) in tiles {
+                add(out, context);
+                apply_profile(kind, s2, out);
+            }
         }
     }
 }
+
+/// Context rows per tile of [`PairPosterior::kernel_block`]: 32 × n distances stay in L1 for
+/// the GP sizes of the contextual methods (n ≤ a few hundred).
+const TILE_ROWS: usize = 32;
 
 /// Replaces each squared scaled distance `r²` in `values` by `s² ψ(r²)` and writes `s² ψ'(r²)`
 /// into `slopes`, sharing one square root and one exponential per entry (Matérn-1/2 has no
@@ -287,7 +300,7 @@ impl<'a> PairGradient<'a> {
         }
         let alpha = gp.alpha().as_slice();
         let sigma_of = |q: f64| ((kxx - q).max(0.0) / lambda).sqrt();
-        let mean_of = |k: &[f64]| gp.mean() + k.iter().zip(alpha).map(|(k, a)| k * a).sum::<f64>();
+        let mean_of = |k: &[f64]| gp.mean() + dot(k, alpha);
         // c̄_i = Σ_j ω_j s²ψ'(r²_ji) (α_i − κ w_ji / (λ σ_j)).
         let mut combined = vec![0.0; n];
         let mut accumulate = |omega: f64, slope: &[f64], w: &[f64], sigma: f64| {
@@ -326,7 +339,7 @@ impl<'a> PairGradient<'a> {
                 let w: Vec<f64> = self
                     .inverse
                     .chunks_exact(n)
-                    .map(|row| row.iter().zip(&k).map(|(a, b)| a * b).sum())
+                    .map(|row| dot(row, &k))
                     .collect();
                 accumulate(omega, &slope, &w, sigmas[j]);
             }
@@ -369,7 +382,7 @@ impl<'a> PairGradient<'a> {
             let sigmas: Vec<f64> = block
                 .chunks_exact(n)
                 .zip(solved.chunks_exact(n))
-                .map(|(k, w)| sigma_of(k.iter().zip(w).map(|(k, w)| k * w).sum()))
+                .map(|(k, w)| sigma_of(dot(k, w)))
                 .collect();
             let values: Vec<f64> = block
                 .chunks_exact(n)
