@@ -12,11 +12,18 @@ pub enum SmoothingKernel {
 }
 
 impl SmoothingKernel {
-    /// The kernel weight at `z2 = ‖u−u'‖²/h²`.
+    /// The kernel weight at `z2 = ‖u−u'‖²/h²` (0 where `z2` is NaN).
+    ///
+    /// Inlined and written as selects rather than `f64::max`, whose NaN rule has no single
+    /// vector instruction: the CPU engine calls it in its SIMD regression loop.
+    #[inline(always)]
     pub fn weight(self, z2: f64) -> f64 {
         match self {
             Self::Gaussian => (-0.5 * z2).exp(),
-            Self::Epanechnikov => (1.0 - z2).max(0.0),
+            Self::Epanechnikov => {
+                let w = 1.0 - z2;
+                if w > 0.0 { w } else { 0.0 }
+            }
             Self::Uniform => {
                 if z2 <= 1.0 {
                     1.0

@@ -317,16 +317,22 @@ pub fn run(
         let (n, d, m) = sz.regression;
         let (data, q) = (points(&mut rng, n, d), points(&mut rng, m, d));
         let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
-        let secs = time(repeats, || {
-            engine.kernel_regression(&data, &y, SmoothingKernel::Gaussian, 0.1, &q)
-        })?;
-        record(
-            "kernel-regression",
-            format!("n={n} d={d} m={m}"),
-            secs,
-            m,
-            Some((m * n) as f64 * flops_kernel(d)),
-        );
+        // Gaussian (BOKE's default) and a compact kernel, whose weights are selects, not `exp`.
+        for (kernel, h, label) in [
+            (SmoothingKernel::Gaussian, 0.1, ""),
+            (SmoothingKernel::Epanechnikov, 0.3, " epanechnikov"),
+        ] {
+            let secs = time(repeats, || {
+                engine.kernel_regression(&data, &y, kernel, h, &q)
+            })?;
+            record(
+                "kernel-regression",
+                format!("n={n} d={d} m={m}{label}"),
+                secs,
+                m,
+                Some((m * n) as f64 * flops_kernel(d)),
+            );
+        }
     }
     if wanted("nearest") {
         let (n, d, m) = sz.nearest;

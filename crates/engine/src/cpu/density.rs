@@ -338,18 +338,16 @@ impl<'a> Regression<'a> {
         let mut w_sum = [0.0; TILE];
         let mut wy_sum = [0.0; TILE];
         let inv_h2 = self.inv_h2;
+        let kernel = if UNIFORM {
+            SmoothingKernel::Uniform
+        } else {
+            SmoothingKernel::Epanechnikov
+        };
         for j0 in self.columns.tile_starts() {
             let d2 = self.columns.tile(q, j0);
             let ys: &[f64; TILE] = self.padded_targets[j0..j0 + TILE].try_into().unwrap();
             for k in 0..TILE {
-                // `SmoothingKernel::weight`, written out so that it inlines and vectorises
-                // (the tests check it against the original).
-                let z2 = d2[k] * inv_h2;
-                let w = if UNIFORM {
-                    if z2 <= 1.0 { 1.0 } else { 0.0 }
-                } else {
-                    max_lane(0.0, 1.0 - z2)
-                };
+                let w = kernel.weight(d2[k] * inv_h2);
                 w_sum[k] += w;
                 wy_sum[k] += w * ys[k];
             }
