@@ -76,7 +76,7 @@ fn write_listing(w: &mut dyn Write) -> io::Result<()> {
             Err(e) => {
                 writeln!(
                     w,
-                    "  {}: {} (unavailable: {e})",
+                    "  {}: {} (not available at its defaults: {e})",
                     entry.name, entry.description
                 )?;
                 write_params(w, entry.parameters)?;

@@ -7,7 +7,7 @@ use super::{CliError, GlobalArgs};
 use bosweep::algorithms;
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
-use bosweep::problems::{self, Domain, ExternalObjective, Problem, Sense};
+use bosweep::problems::{self, CommandObjective, Problem, Sense, parse_bounds};
 use bosweep::sweep::{RunConfig, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
@@ -36,6 +36,9 @@ pub struct RunArgs {
     /// Whether the external objective is minimised or maximised.
     #[arg(long, default_value = "min", value_parser = ["min", "max"])]
     sense: String,
+    /// Repeats of one point (RAHBO's k) that run the external objective at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    objective_parallel: u16,
     /// Evaluations to spend, initial design and repeats included.
     #[arg(long)]
     budget: usize,
@@ -76,24 +79,6 @@ fn key_values<'a>(
         .collect()
 }
 
-/// Parses `--bounds lo:hi,lo:hi,…`.
-fn parse_bounds(text: &str) -> Result<Domain, CliError> {
-    let mut lower = Vec::new();
-    let mut upper = Vec::new();
-    for (i, part) in text.split(',').enumerate() {
-        let bad = || {
-            CliError::usage(format!(
-                "--bounds: entry {} \"{part}\" is not of the form lo:hi",
-                i + 1
-            ))
-        };
-        let (lo, hi) = part.split_once(':').ok_or_else(bad)?;
-        lower.push(lo.trim().parse::<f64>().map_err(|_| bad())?);
-        upper.push(hi.trim().parse::<f64>().map_err(|_| bad())?);
-    }
-    Domain::new(lower, upper).map_err(|e| CliError::usage(format!("--bounds: {e}")))
-}
-
 /// The named problem, or the external objective of `--objective-cmd`.
 fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
     if let Some(cmd) = &args.objective_cmd {
@@ -103,7 +88,8 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
                 args.objective_timeout
             )));
         }
-        let domain = parse_bounds(args.bounds.as_deref().unwrap_or_default())?;
+        let domain = parse_bounds(args.bounds.as_deref().unwrap_or_default())
+            .map_err(|e| CliError::usage(format!("--bounds: {e}")))?;
         let sense = if args.sense == "max" {
             Sense::Maximize
         } else {
@@ -111,8 +97,14 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
         };
         let timeout = std::time::Duration::from_secs_f64(args.objective_timeout);
         return Ok((
-            Box::new(ExternalObjective::new(cmd, domain, sense, timeout)?),
-            "external".into(),
+            Box::new(CommandObjective::new(
+                cmd,
+                domain,
+                sense,
+                timeout,
+                args.objective_parallel.into(),
+            )?),
+            "command".into(),
         ));
     }
     let name = args.problem.clone().unwrap_or_default();

@@ -62,12 +62,13 @@ const OTHER_PAPERS: &[&str] = &[
     "portfolio",
 ];
 
-/// The classic test functions: the registry without [`OTHER_PAPERS`] and the PE-GP-UCB paper's
-/// problems (whose real-data entry needs a local file).
+/// The classic test functions: the registry without [`OTHER_PAPERS`], the PE-GP-UCB paper's
+/// problems (whose real-data entry needs a local file) and the user's `command` (tested in
+/// `tests/cli/command.rs`).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
         !OTHER_PAPERS.contains(&e.name)
-            && !["pe-toy", "intel-temp-synthetic", "intel-temp"].contains(&e.name)
+            && !["pe-toy", "intel-temp-synthetic", "intel-temp", "command"].contains(&e.name)
     })
 }
 

@@ -171,6 +171,11 @@ fn bad_values(kind: &ParamKind) -> Vec<ParamValue> {
             values.push(ParamValue::from("no-such-option"));
             values.push(ParamValue::Number(1.0));
         }
+        // Any text is text; its owner parses it when it builds.
+        ParamKind::Text { .. } => {
+            values.truncate(3);
+            values.push(ParamValue::Number(1.0));
+        }
     }
     values
 }
@@ -189,6 +194,7 @@ fn edge_values(kind: &ParamKind) -> Vec<ParamValue> {
             ParamValue::Number(max as f64),
         ],
         ParamKind::Choice { options, .. } => options.iter().map(|o| ParamValue::from(*o)).collect(),
+        ParamKind::Text { default } => vec![ParamValue::from(default), ParamValue::from("")],
     }
 }
 

@@ -18,10 +18,10 @@
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
 pub mod boke;
+mod command;
 pub mod contextual;
 mod domain;
 mod error;
-mod external;
 pub mod functions;
 mod noisy;
 mod process_group;
@@ -30,10 +30,9 @@ mod registry;
 pub mod time_varying;
 
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+pub use command::{CommandObjective, parse_bounds, parse_objective_output};
 pub use domain::Domain;
 pub use error::ProblemError;
-pub use external::ExternalObjective;
-pub use external::parse_objective_output;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
 pub use process_group::kill_live_groups;

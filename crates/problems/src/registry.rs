@@ -41,6 +41,7 @@ const FAMILIES: &[&[Entry]] = &[
     super::rahbo::ENTRIES,
     super::contextual::ENTRIES,
     super::time_varying::ENTRIES,
+    super::command::ENTRIES,
 ];
 
 static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);

@@ -6,7 +6,7 @@ mod typed;
 use crate::io::format_number;
 use std::fmt;
 
-pub use typed::{ChoiceParam, FlagParam, IntegerParam, RealParam};
+pub use typed::{ChoiceParam, FlagParam, IntegerParam, RealParam, TextParam};
 
 /// A given parameter set that does not fit its declaration; the message names the owner (e.g.
 /// `problem ackley`), the key and the value.
@@ -71,6 +71,8 @@ pub enum ParamKind {
         default: &'static str,
         options: &'static [&'static str],
     },
+    /// Free text (a shell command, a list of bounds), checked by its owner when it builds.
+    Text { default: &'static str },
 }
 
 impl ParamKind {
@@ -78,7 +80,7 @@ impl ParamKind {
         match *self {
             Self::Real { default, .. } => ParamValue::Number(default),
             Self::Integer { default, .. } => ParamValue::Number(default as f64),
-            Self::Choice { default, .. } => ParamValue::from(default),
+            Self::Choice { default, .. } | Self::Text { default } => ParamValue::from(default),
         }
     }
 
@@ -97,6 +99,7 @@ impl ParamKind {
             }
             Self::Integer { min, max, .. } => format!("an integer in {min}..={max}"),
             Self::Choice { options, .. } => format!("one of {}", options.join(", ")),
+            Self::Text { .. } => "text".into(),
         }
     }
 
@@ -117,6 +120,10 @@ impl ParamKind {
             Self::Choice { options, .. } => match value {
                 ParamValue::Text(s) if options.contains(&s.as_str()) => Some(value.clone()),
                 _ => None,
+            },
+            Self::Text { .. } => match value {
+                ParamValue::Text(_) => Some(value.clone()),
+                ParamValue::Number(_) => None,
             },
         }
     }
@@ -244,8 +251,8 @@ impl Params {
         self.number(name) as usize
     }
 
-    /// The value of a [`ParamKind::Choice`] parameter.
-    fn choice(&self, name: &str) -> &str {
+    /// The value of a [`ParamKind::Choice`] or [`ParamKind::Text`] parameter.
+    fn text(&self, name: &str) -> &str {
         match self.get(name) {
             ParamValue::Text(s) => s,
             ParamValue::Number(_) => panic!(

@@ -155,7 +155,7 @@ impl FlagParam {
     }
 
     pub fn of(self, params: &Params) -> bool {
-        params.choice(self.0.name) == "true"
+        params.text(self.0.name) == "true"
     }
 }
 
@@ -200,7 +200,7 @@ impl<T: Copy + 'static> ChoiceParam<T> {
     }
 
     pub fn of(self, params: &Params) -> T {
-        let word = params.choice(self.spec.name);
+        let word = params.text(self.spec.name);
         let ParamKind::Choice { options, .. } = self.spec.kind else {
             unreachable!("built by ChoiceParam::new")
         };
@@ -317,5 +317,27 @@ mod tests {
         assert_eq!(SCALE.if_declared(&other), Some(1.5));
         let bogus = Params::resolve("algorithm", "demo", TABLE, &[("rule", "bogus".into())]);
         assert!(bogus.unwrap_err().0.contains("one of scott, silverman"));
+    }
+}
+
+/// Free text, read back as given; its owner parses it (and names it when it does not parse).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextParam(ParamSpec);
+
+impl TextParam {
+    pub const fn new(name: &'static str, default: &'static str, description: &'static str) -> Self {
+        Self(ParamSpec {
+            name,
+            kind: ParamKind::Text { default },
+            description,
+        })
+    }
+
+    pub const fn spec(self) -> ParamSpec {
+        self.0
+    }
+
+    pub fn of(self, params: &Params) -> &str {
+        params.text(self.0.name)
     }
 }

@@ -1,5 +1,6 @@
-//! An objective computed by an external command, once per evaluation: the point goes to the
-//! command's stdin as a JSON array, one number comes back on its stdout.
+//! An objective computed by a command, once per evaluation: the point goes to the command's
+//! stdin as a JSON array, one number comes back on its stdout. The problem `command` of a sweep
+//! config and `bosweep run --objective-cmd` both build it.
 
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
@@ -9,27 +10,33 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 
 use super::process_group::GroupChild;
+use super::registry::Entry;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
-use bosweep_core::params::ParamValue;
+use bosweep_core::params::{ChoiceParam, IntegerParam, ParamValue, Params, RealParam, TextParam};
 
 /// Runs `sh -c CMD` per evaluation, in a process group of its own that is killed, with every
 /// process the command started, when the evaluation ends or times out. A non-zero exit, no
 /// answer within the timeout, or an answer that is not one finite number is an evaluation
 /// error; the run stops there, with every earlier evaluation already in the trace.
 #[derive(Debug)]
-pub struct ExternalObjective {
+pub struct CommandObjective {
     command: String,
     domain: Domain,
     sense: Sense,
     timeout: Duration,
+    /// Repeated evaluations of one point (RAHBO's k) run this many at a time.
+    parallel: usize,
 }
 
-impl ExternalObjective {
+impl CommandObjective {
+    /// `parallel` ≥ 1 commands may run at once for the repeats of one point. Errors name the
+    /// setting as `--objective-cmd` / `--objective-timeout`, the flags that set them.
     pub fn new(
         command: &str,
         domain: Domain,
         sense: Sense,
         timeout: Duration,
+        parallel: usize,
     ) -> Result<Self, ProblemError> {
         if command.trim().is_empty() {
             return Err(ProblemError::config(
@@ -46,6 +53,7 @@ impl ExternalObjective {
             domain,
             sense,
             timeout,
+            parallel: parallel.max(1),
         })
     }
 
@@ -181,9 +189,92 @@ fn excerpt(text: &str) -> String {
     out
 }
 
-impl Problem for ExternalObjective {
+/// Parses bounds written `lo:hi,lo:hi,…` (one pair per dimension); the message names the
+/// entry that does not parse, without saying where the text came from.
+pub fn parse_bounds(text: &str) -> Result<Domain, String> {
+    let mut lower = Vec::new();
+    let mut upper = Vec::new();
+    for (i, part) in text.split(',').enumerate() {
+        let bad = || format!("entry {} \"{part}\" is not of the form lo:hi", i + 1);
+        let (lo, hi) = part.split_once(':').ok_or_else(bad)?;
+        lower.push(lo.trim().parse::<f64>().map_err(|_| bad())?);
+        upper.push(hi.trim().parse::<f64>().map_err(|_| bad())?);
+    }
+    Domain::new(lower, upper).map_err(|e| e.to_string())
+}
+
+const CMD: TextParam = TextParam::new(
+    "cmd",
+    "",
+    "the shell command (sh -c) evaluating one point: a JSON array on stdin, one number on stdout",
+);
+const BOUNDS: TextParam = TextParam::new(
+    "bounds",
+    "",
+    "the box, lo:hi per dimension separated by commas (0:1,-5:5)",
+);
+const SENSE: ChoiceParam<Sense> = ChoiceParam::new(
+    "sense",
+    &["min", "max"],
+    &[Sense::Minimize, Sense::Maximize],
+    "min",
+    "whether the command's value is minimised or maximised",
+);
+const TIMEOUT: RealParam = RealParam::new(
+    "timeout",
+    60.0,
+    1e-3,
+    1e6,
+    "seconds one evaluation may take before the command (and every process it started) is killed",
+);
+const PARALLEL: IntegerParam = IntegerParam::new(
+    "parallel",
+    1,
+    1,
+    1024,
+    "evaluations of one point (its repeats) run at once",
+);
+
+/// The registry's entry: `[[problem]] name = "command"` in a sweep config.
+pub(super) const ENTRIES: &[Entry] = &[Entry {
+    name: "command",
+    description: "your black box: a shell command run once per evaluation (point as JSON on \
+                  stdin, one number on stdout); needs cmd and bounds",
+    parameters: &[
+        CMD.spec(),
+        BOUNDS.spec(),
+        SENSE.spec(),
+        TIMEOUT.spec(),
+        PARALLEL.spec(),
+    ],
+    build: build_command,
+}];
+
+fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
+    let name = |param: &str, value: &str, why: String| {
+        ProblemError::config(format!(
+            "problem command: parameter {param} = \"{value}\": {why}"
+        ))
+    };
+    let cmd = CMD.of(params);
+    if cmd.trim().is_empty() {
+        return Err(name("cmd", cmd, "give the command to run".into()));
+    }
+    let bounds = BOUNDS.of(params);
+    let domain = parse_bounds(bounds).map_err(|why| name("bounds", bounds, why))?;
+    let objective = CommandObjective::new(
+        cmd,
+        domain,
+        SENSE.of(params),
+        Duration::from_secs_f64(TIMEOUT.of(params)),
+        PARALLEL.of(params),
+    )?;
+    Ok(Box::new(objective))
+}
+
+impl Problem for CommandObjective {
     fn name(&self) -> &str {
-        "external"
+        "command"
     }
 
     fn domain(&self) -> &Domain {
@@ -195,24 +286,59 @@ impl Problem for ExternalObjective {
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
+        let bounds: Vec<String> = self
+            .domain
+            .lower()
+            .iter()
+            .zip(self.domain.upper())
+            .map(|(lo, hi)| format!("{lo}:{hi}"))
+            .collect();
         vec![
-            ("command".into(), ParamValue::from(self.command.as_str())),
+            ("cmd".into(), ParamValue::from(self.command.as_str())),
+            ("bounds".into(), ParamValue::Text(bounds.join(","))),
             (
-                "timeout_seconds".into(),
+                "sense".into(),
+                ParamValue::from(match self.sense {
+                    Sense::Minimize => "min",
+                    Sense::Maximize => "max",
+                }),
+            ),
+            (
+                "timeout".into(),
                 ParamValue::Number(self.timeout.as_secs_f64()),
             ),
+            ("parallel".into(), ParamValue::Number(self.parallel as f64)),
         ]
     }
 
+    /// The repeats of one point, `parallel` commands at a time; values in repeat order, and the
+    /// first failure (in that order) stops the run.
     fn observe(
         &self,
         x: &[f64],
         step: &Step,
         _rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
-        let values = (0..step.repeats())
-            .map(|_| self.call(x))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut values = Vec::with_capacity(step.repeats());
+        let mut left = step.repeats();
+        while left > 0 {
+            let batch = left.min(self.parallel);
+            let results: Vec<Result<f64, ProblemError>> = if batch == 1 {
+                vec![self.call(x)]
+            } else {
+                std::thread::scope(|scope| {
+                    let calls: Vec<_> = (0..batch).map(|_| scope.spawn(|| self.call(x))).collect();
+                    calls
+                        .into_iter()
+                        .map(|call| call.join().expect("a command evaluation panicked"))
+                        .collect()
+                })
+            };
+            for result in results {
+                values.push(result?);
+            }
+            left -= batch;
+        }
         Ok(Observation::new(values, None))
     }
 

@@ -1,0 +1,261 @@
+//! Command objectives in sweeps (`[[problem]] name = "command"`): the user's black box gets
+//! replicates, resume and reports; its failures are missing runs named in the error, never lost
+//! results; bad settings are refused before anything runs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn sandbox(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bosweep-command-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sweep(dir: &Path, config: &str, out: &str) -> Output {
+    std::fs::write(dir.join("sweep.toml"), config).unwrap();
+    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args(["--device", "cpu", "sweep", "sweep.toml", "--out", out])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
+    result
+}
+
+/// The traces of a sweep directory, file name → lines, timings removed.
+fn traces(dir: &Path) -> Vec<(String, Vec<Value>)> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let lines = std::fs::read_to_string(&p)
+                .unwrap()
+                .lines()
+                .map(|l| {
+                    let mut v: Value = serde_json::from_str(l).unwrap();
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("model_seconds");
+                        o.remove("acq_seconds");
+                    }
+                    v
+                })
+                .collect();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), lines)
+        })
+        .collect()
+}
+
+/// `(x₀ − 0.3)² + (x₁ + 0.2)²` in awk (in every CI image), printed to 17 digits so that the
+/// value read back is the double awk computed.
+const OBJECTIVE: &str = r#"awk '{ gsub(/[][]/, ""); split($0, x, ","); a = x[1] - 0.3; b = x[2] + 0.2; printf "%.17g\n", a * a + b * b }'"#;
+
+fn objective(x: &[f64]) -> f64 {
+    let (a, b) = (x[0] - 0.3, x[1] + 0.2);
+    a * a + b * b
+}
+
+#[test]
+fn a_command_objective_sweeps_reproducibly_with_its_values_in_the_traces() {
+    let dir = sandbox("ok");
+    let config = format!(
+        r#"
+seed = 3
+replicates = 2
+budget = 8
+init = 4
+
+[[algorithm]]
+name = "random"
+
+[[algorithm]]
+name = "gp-ucb"
+grid_size = 256
+
+[[problem]]
+name = "command"
+cmd = "{}"
+bounds = "0:1, -1:1"
+"#,
+        OBJECTIVE.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    for out in ["a", "b"] {
+        let result = sweep(&dir, &config, out);
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+    }
+    let runs = traces(&dir.join("a"));
+    assert_eq!(runs.len(), 4, "2 algorithms × 2 replicates");
+    for (file, lines) in &runs {
+        let header = &lines[0]["header"];
+        assert_eq!(header["problem"], "command", "{file}");
+        assert_eq!(header["sense"], "minimize", "{file}");
+        assert_eq!(header["problem_parameters"]["bounds"], "0:1,-1:1", "{file}");
+        assert_eq!(lines.len(), 9, "{file}: header + 8 evaluations");
+        let mut best = f64::INFINITY;
+        for step in &lines[1..] {
+            let x: Vec<f64> = step["x"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            assert!(
+                (0.0..=1.0).contains(&x[0]) && (-1.0..=1.0).contains(&x[1]),
+                "{x:?}"
+            );
+            let y = step["y"].as_f64().unwrap();
+            assert_eq!(y, objective(&x), "{file}: the command's value at {x:?}");
+            best = best.min(y);
+            assert_eq!(step["best_value"].as_f64().unwrap(), best, "{file}");
+            assert!(step["simple_regret"].is_null(), "no optimum, no regret");
+        }
+    }
+    assert_eq!(
+        runs,
+        traces(&dir.join("b")),
+        "the same seed gave other traces"
+    );
+    let report = std::fs::read_to_string(dir.join("a/report.md")).unwrap();
+    assert!(report.contains("4 of 4 runs completed"), "{report}");
+}
+
+#[test]
+fn command_failures_are_missing_runs_named_in_the_error_and_the_others_complete() {
+    let dir = sandbox("fail");
+    let config = r#"
+seed = 1
+budget = 6
+init = 3
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "command"
+cmd = ["exit 3", "sleep 5", "echo banana", "echo 0.25"]
+bounds = "0:1"
+timeout = 0.5
+"#;
+    let result = sweep(&dir, config, "out");
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(1), "{err}");
+    assert!(err.contains("3 run(s) failed"), "{err}");
+    for needle in [
+        "`exit 3`",
+        "exited with exit status: 3",
+        "`sleep 5`",
+        "no answer within 500ms",
+        "printed \"banana\", not a number",
+    ] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    let runs = traces(&dir.join("out"));
+    assert_eq!(runs.len(), 1, "only the working command's run is complete");
+    assert!(runs[0].1[1..].iter().all(|s| s["y"] == 0.25));
+    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
+    assert!(
+        report.contains("1 of 4 runs completed (3 missing)"),
+        "{report}"
+    );
+}
+
+/// With `parallel = 2` the two repeats of a point (RAHBO's k = 2) run at once: some command
+/// starts before the one before it has ended; with `parallel = 1` never.
+#[test]
+fn parallel_runs_the_repeats_of_a_point_at_once() {
+    for parallel in [1, 2] {
+        let dir = sandbox(&format!("parallel{parallel}"));
+        let log = dir.join("log");
+        let config = format!(
+            r#"
+seed = 1
+budget = 8
+init = 2
+
+[[algorithm]]
+name = "rahbo"
+k = 2
+
+[[problem]]
+name = "command"
+cmd = "echo s >> {log}; sleep 0.3; echo e >> {log}; echo 1.5"
+bounds = "0:1"
+parallel = {parallel}
+"#,
+            log = log.display()
+        );
+        let result = sweep(&dir, &config, "out");
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let events = std::fs::read_to_string(&log).unwrap();
+        let events: Vec<&str> = events.lines().collect();
+        assert_eq!(events.len(), 16, "8 evaluations, each a start and an end");
+        let overlapped = events.windows(2).any(|w| w == ["s", "s"]);
+        assert_eq!(
+            overlapped,
+            parallel == 2,
+            "parallel = {parallel}: {events:?}"
+        );
+    }
+}
+
+#[test]
+fn bad_command_settings_are_refused_before_anything_runs_naming_them() {
+    let dir = sandbox("bad");
+    let head = "seed = 1\nbudget = 6\ninit = 3\n\n[[algorithm]]\nname = \"random\"\n\n[[problem]]\nname = \"command\"\n";
+    for (settings, needles) in [
+        (
+            "bounds = \"0:1\"\n",
+            &["line 8", "parameter cmd", "give the command to run"][..],
+        ),
+        (
+            "cmd = \"echo 1\"\nbounds = \"0:1,x\"\n",
+            &[
+                "line 8",
+                "parameter bounds = \"0:1,x\"",
+                "entry 2 \"x\" is not of the form lo:hi",
+            ],
+        ),
+        (
+            "cmd = \"echo 1\"\nbounds = \"1:0\"\n",
+            &["parameter bounds = \"1:0\""],
+        ),
+        (
+            "cmd = 3\nbounds = \"0:1\"\n",
+            &["line 10", "parameter cmd = 3", "must be text"],
+        ),
+        (
+            "cmd = \"echo 1\"\nbounds = \"0:1\"\ntimeout = 0\n",
+            &["parameter timeout = 0"],
+        ),
+        (
+            "cmd = \"echo 1\"\nbounds = \"0:1\"\nparallel = 0\n",
+            &["parameter parallel = 0"],
+        ),
+    ] {
+        let result = sweep(&dir, &format!("{head}{settings}"), "out");
+        let err = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.code(), Some(2), "{settings}: {err}");
+        assert!(err.contains("sweep.toml"), "{err}");
+        for needle in needles {
+            assert!(err.contains(needle), "{settings}: {needle}: {err}");
+        }
+        assert!(!dir.join("out/runs").exists(), "{settings}: something ran");
+    }
+}
