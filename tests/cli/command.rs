@@ -259,3 +259,215 @@ fn bad_command_settings_are_refused_before_anything_runs_naming_them() {
         assert!(!dir.join("out/runs").exists(), "{settings}: something ran");
     }
 }
+
+/// An optimiser in sh: proposes `[0.t, 0.5]` at its t-th ask, recommends `[0.25, 0.75]`, and
+/// logs every message it reads to `log`.
+fn sh_optimiser(log: &Path) -> String {
+    format!(
+        r#"t=0; while IFS= read -r line; do echo "$line" >> {log}; case "$line" in *'"op":"ask"'*) t=$((t+1)); echo 'a stray print'; echo "{{\"x\":[0.$t,0.5]}}";; *'"op":"recommend"'*) echo '{{"x":[0.25,0.75]}}';; esac; done"#,
+        log = log.display()
+    )
+}
+
+fn toml_string(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+#[test]
+fn a_command_optimiser_runs_beside_ours_and_hears_every_step() {
+    let dir = sandbox("algo");
+    let config = |log: &Path| {
+        format!(
+            r#"
+seed = 5
+budget = 9
+init = 4
+
+[[algorithm]]
+name = "random"
+
+[[algorithm]]
+name = "command"
+cmd = {}
+
+[[problem]]
+name = "branin"
+"#,
+            toml_string(&sh_optimiser(log))
+        )
+    };
+    // The same config twice (the log path is part of the command, so of the run's seed).
+    let log = dir.join("log");
+    for out in ["a", "b"] {
+        let result = sweep(&dir, &config(&log), out);
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        std::fs::rename(&log, dir.join(format!("log-{out}"))).unwrap();
+    }
+    let runs = traces(&dir.join("a"));
+    assert_eq!(runs.len(), 2);
+    let (file, lines) = runs.iter().find(|(f, _)| f.contains("-command")).unwrap();
+    let random = &runs.iter().find(|(f, _)| f.contains("-random-")).unwrap().1;
+    assert_eq!(lines[0]["header"]["algorithm"], "command", "{file}");
+    // The same paired initial design as ours, then its own proposals and recommendation.
+    for (ours, theirs) in lines[1..5].iter().zip(&random[1..5]) {
+        assert_eq!(
+            (&ours["x"], &ours["y"]),
+            (&theirs["x"], &theirs["y"]),
+            "the initial designs differ"
+        );
+    }
+    for (t, step) in lines[5..].iter().enumerate() {
+        assert_eq!(step["phase"], "opt");
+        assert_eq!(
+            step["x"],
+            serde_json::json!([(t + 1) as f64 / 10.0, 0.5]),
+            "{file}"
+        );
+        assert_eq!(
+            step["recommended_x"],
+            serde_json::json!([0.25, 0.75]),
+            "{file}"
+        );
+    }
+    // It heard start, every step (y in the maximisation sense: Branin is minimised), its asks.
+    let heard: Vec<Value> = std::fs::read_to_string(dir.join("log-a"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(heard[0]["op"], "start");
+    assert_eq!(heard[0]["dim"], 2);
+    assert_eq!(
+        heard[0]["bounds"],
+        serde_json::json!([[-5.0, 10.0], [0.0, 15.0]])
+    );
+    let tells: Vec<&Value> = heard.iter().filter(|m| m["op"] == "tell").collect();
+    assert_eq!(tells.len(), 9);
+    for (tell, step) in tells.iter().zip(&lines[1..]) {
+        assert_eq!(tell["x"], step["x"]);
+        assert_eq!(tell["y"].as_f64().unwrap(), -step["y"].as_f64().unwrap());
+    }
+    assert_eq!(heard.iter().filter(|m| m["op"] == "ask").count(), 5);
+    assert!(heard.iter().any(|m| m["op"] == "recommend"));
+    assert_eq!(
+        runs,
+        traces(&dir.join("b")),
+        "the same seed gave other traces"
+    );
+}
+
+#[test]
+fn command_optimisers_that_crash_hang_or_answer_garbage_are_named_missing_runs() {
+    let dir = sandbox("algo-fail");
+    let cases = [
+        ("exit 4", "exited with exit status: 4"),
+        ("cat > /dev/null", "no answer to recommend within 500ms"),
+        (
+            "while read l; do echo '{not json'; done",
+            "not a JSON object",
+        ),
+        (
+            "while read l; do echo '{\"x\":[1,2,3]}'; done",
+            "a point of 3 coordinates",
+        ),
+        (
+            "while read l; do echo '{\"x\":[99,1]}'; done",
+            "outside the bounds",
+        ),
+        (
+            "while read l; do echo '{\"y\":1}'; done",
+            "no \"x\": [numbers]",
+        ),
+    ];
+    let cmds: Vec<String> = cases.iter().map(|(c, _)| toml_string(c)).collect();
+    let config = format!(
+        r#"
+seed = 5
+budget = 6
+init = 3
+
+[[algorithm]]
+name = "command"
+cmd = [{}]
+timeout = 0.5
+
+[[problem]]
+name = "branin"
+"#,
+        cmds.join(", ")
+    );
+    let result = sweep(&dir, &config, "out");
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(1), "{err}");
+    assert!(err.contains("6 run(s) failed"), "{err}");
+    for (cmd, needle) in cases {
+        let line = err
+            .lines()
+            .find(|l| l.contains(&format!("optimiser command `{cmd}`")))
+            .unwrap_or_else(|| panic!("{cmd} is not named: {err}"));
+        assert!(line.contains(needle), "{cmd}: {needle}: {line}");
+    }
+    assert!(traces(&dir.join("out")).is_empty(), "no run completed");
+}
+
+/// The worked example of the README, in Python's standard library: a reproducible random search.
+#[test]
+fn the_python_example_optimiser_runs_reproducibly() {
+    let dir = sandbox("python");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("sweeps/examples/random_search.py");
+    let config = format!(
+        r#"
+seed = 2
+replicates = 2
+budget = 10
+init = 3
+
+[[algorithm]]
+name = "command"
+cmd = {}
+
+[[problem]]
+name = "hartmann3"
+"#,
+        toml_string(&format!("python3 {}", script.display()))
+    );
+    for out in ["a", "b"] {
+        let result = sweep(&dir, &config, out);
+        assert_eq!(
+            result.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+    }
+    let runs = traces(&dir.join("a"));
+    assert_eq!(runs.len(), 2);
+    for (file, lines) in &runs {
+        let ys: Vec<f64> = lines[1..]
+            .iter()
+            .map(|s| s["y"].as_f64().unwrap())
+            .collect();
+        let best = ys.iter().copied().fold(f64::INFINITY, f64::min);
+        let last = lines.last().unwrap();
+        // Hartmann-3 is minimised; the example recommends the best point it was told.
+        let best_step = lines[1..]
+            .iter()
+            .find(|s| s["y"].as_f64() == Some(best))
+            .unwrap();
+        assert_eq!(last["recommended_x"], best_step["x"], "{file}");
+    }
+    assert_ne!(
+        runs[0].1[4]["x"], runs[1].1[4]["x"],
+        "replicates draw other points"
+    );
+    assert_eq!(
+        runs,
+        traces(&dir.join("b")),
+        "the same seed gave other traces"
+    );
+}

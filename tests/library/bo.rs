@@ -6,7 +6,7 @@ use crate::common;
 use bosweep::compute::{CpuEngine, Engine, Precision};
 use bosweep::params::ParamValue;
 use bosweep::sweep::RunSummary;
-use common::{RunRequest, without_timings};
+use common::{RunRequest, required_parameters, without_timings};
 use serde_json::Value;
 
 /// Runs `algo` with its defaults on `problem` (see [`common::traced_run`]).
@@ -370,6 +370,7 @@ fn light_parameters(
         .into_iter()
         .filter(|(name, _)| entry.parameters.iter().any(|p| p.name == *name))
         .map(|(name, v)| (name, ParamValue::Number(v)))
+        .chain(required_parameters(entry.name))
         .collect()
 }
 

@@ -416,3 +416,19 @@ pub fn fast_acquisition() -> Vec<(&'static str, ParamValue)> {
         ("max_iters", ParamValue::Number(20.0)),
     ]
 }
+
+/// The parameters an algorithm cannot be built without, for the tests that build every
+/// registered algorithm: the `command` optimiser's command, the worked Python example of
+/// `sweeps/examples` (so those tests need `python3`, which `.ci/test` installs).
+pub fn required_parameters(name: &str) -> Vec<(&'static str, ParamValue)> {
+    if name == "command" {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sweeps/examples/random_search.py");
+        vec![(
+            "cmd",
+            ParamValue::Text(format!("python3 '{}'", script.display())),
+        )]
+    } else {
+        Vec::new()
+    }
+}

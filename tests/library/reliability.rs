@@ -17,7 +17,7 @@ use bosweep::model::{GpState, Kernel, KernelKind, Noise};
 use bosweep::params::{ParamKind, ParamValue};
 use bosweep::problems::{self, ProblemError};
 use bosweep::sweep::{RunConfig, TraceWriter, run};
-use common::{RunRequest, traced_run, without_timings};
+use common::{RunRequest, required_parameters, traced_run, without_timings};
 use serde_json::Value;
 
 /// Algorithms that need something of the problem say so through a parameter that ties them to
@@ -77,6 +77,7 @@ fn cheap_parameters(entry: &AlgorithmEntry) -> Vec<(&'static str, ParamValue)> {
                 _ => None,
             }
         })
+        .chain(required_parameters(entry.name))
         .collect()
 }
 
@@ -211,8 +212,17 @@ fn assert_names(message: &str, owner: &str, key: &str, value: &ParamValue) {
 fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value() {
     for entry in algorithms::registry() {
         for spec in entry.parameters {
+            // The value under test, with whatever else the algorithm cannot do without.
+            let with = |value: &ParamValue| -> Vec<(&str, ParamValue)> {
+                let mut given: Vec<_> = required_parameters(entry.name)
+                    .into_iter()
+                    .filter(|(name, _)| *name != spec.name)
+                    .collect();
+                given.push((spec.name, value.clone()));
+                given
+            };
             for value in bad_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
+                let given = with(&value);
                 let outcome = catch_unwind(|| entry.build(&given))
                     .unwrap_or_else(|_| panic!("{} {} = {value} panicked", entry.name, spec.name));
                 match outcome {
@@ -227,7 +237,7 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
                 }
             }
             for value in edge_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
+                let given = with(&value);
                 let outcome = catch_unwind(|| entry.build(&given).map(|_| ()));
                 match outcome {
                     Ok(Ok(())) => {}
@@ -445,7 +455,7 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
 #[test]
 fn every_memory_estimate_is_positive_and_grows_with_the_budget() {
     for entry in algorithms::registry() {
-        let algorithm = entry.build(&[]).unwrap();
+        let algorithm = entry.build(&required_parameters(entry.name)).unwrap();
         let small = algorithm.memory_bytes(50, 2);
         let large = algorithm.memory_bytes(5000, 2);
         assert!(small > 0, "{}", entry.name);

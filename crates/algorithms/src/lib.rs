@@ -8,6 +8,7 @@
 
 pub mod acquisition;
 pub mod boke;
+mod command;
 pub mod contextual;
 mod exp3;
 mod gp_bo;
@@ -22,6 +23,7 @@ mod uhe_bo;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
+pub use command::CommandAlgorithm;
 pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, GpBo};
 pub use rahbo::Rahbo;
@@ -99,13 +101,17 @@ pub enum AlgorithmError {
     /// doing, not the user's, so this is a failure while running whatever the engine's cause.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// A user's optimiser run as a command failed while running (crashed, hung, answered
+    /// garbage).
+    #[error("{0}")]
+    External(String),
 }
 
 impl Failure for AlgorithmError {
     fn blame(&self) -> Blame {
         match self {
             Self::Config(_) => Blame::Input,
-            Self::Engine(_) => Blame::Running,
+            Self::Engine(_) | Self::External(_) => Blame::Running,
         }
     }
 }

@@ -40,6 +40,7 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     pe_gp_ucb::ENTRIES,
     super::boke::ENTRIES,
     super::contextual::ENTRIES,
+    super::command::ENTRIES,
 ];
 
 static REGISTRY: Registry<AlgorithmEntry> = Registry::new("algorithm", FAMILIES);

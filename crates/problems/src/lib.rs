@@ -35,7 +35,7 @@ pub use domain::Domain;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
-pub use process_group::kill_live_groups;
+pub use process_group::{GroupChild, kill_live_groups};
 pub use registry::{Entry, build, find, registry};
 
 use rand_chacha::ChaCha8Rng;

@@ -393,7 +393,7 @@ fn time_bo_step(
 ) -> Result<BoStep, EngineError> {
     let as_engine = |e: AlgorithmError| match e {
         AlgorithmError::Engine(e) => e,
-        AlgorithmError::Config(m) => EngineError::invalid(m),
+        AlgorithmError::Config(m) | AlgorithmError::External(m) => EngineError::invalid(m),
     };
     let problem =
         problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;

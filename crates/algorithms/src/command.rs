@@ -1,0 +1,329 @@
+//! An optimiser in any language, run as a child process that speaks a JSON-lines ask/tell
+//! protocol on its stdin and stdout (as kurobako's external solvers do), so that a user's
+//! algorithm runs beside ours in a sweep with the same initial designs, traces and reports.
+//!
+//! bosweep writes one JSON object per line to the command's stdin:
+//!
+//! - `{"op":"start","dim":d,"bounds":[[lo,hi],…],"problem":"branin"}` once, first (the command
+//!   starts when the run first needs it);
+//! - `{"op":"tell","x":[…],"y":v,"t":t}` for every evaluated step, the initial design included,
+//!   with `y` in the **maximisation** sense (the negated value on a minimisation problem; the
+//!   mean where a point was evaluated several times) and `"context":[…]` where the problem
+//!   observes one;
+//! - `{"op":"ask","t":t,"seed":s}` when it needs the next point (`s`, from the run's seed, is
+//!   the randomness an algorithm should use to be reproducible; on a problem that restricts
+//!   the step to a finite set, `"allowed":[[…],…]` lists it);
+//! - `{"op":"recommend"}` when it needs the point the algorithm would report now.
+//!
+//! It reads one line back for each `ask` and `recommend`: `{"x":[…]}` (for `ask`, optionally
+//! `"repeats":k` evaluations of the point). Nothing is read back for `start` and `tell`. Lines
+//! the command prints that do not start with `{` are skipped (stray prints of a library); its
+//! stderr goes to bosweep's. A reply that is not such an object, a point of the wrong dimension
+//! or outside the bounds, no reply within the timeout, or an exit is an error that ends the run,
+//! naming the command and the reason. The command runs in a process group of its own, killed with
+//! everything it started when the run ends.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+use serde_json::{Value, json};
+
+use super::registry::AlgorithmEntry;
+use super::requirement::Requirement;
+use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
+use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};
+use bosweep_engine::Engine;
+use bosweep_problems::{Domain, GroupChild, Problem};
+
+const CMD: TextParam = TextParam::new(
+    "cmd",
+    "",
+    "the shell command (sh -c) of the optimiser, speaking the JSON-lines ask/tell protocol",
+);
+const TIMEOUT: RealParam = RealParam::new(
+    "timeout",
+    600.0,
+    1e-3,
+    1e6,
+    "seconds the optimiser may take to answer one ask or recommend",
+);
+
+/// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
+    name: "command",
+    description: "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
+                  (see the README); needs cmd",
+    requires: Requirement::Any,
+    parameters: ParamTable(&[&[CMD.spec(), TIMEOUT.spec()]]),
+    build: build_command,
+}];
+
+fn build_command(params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    let cmd = CMD.of(&params).to_owned();
+    if cmd.trim().is_empty() {
+        return Err(AlgorithmError::Config(
+            "algorithm command: parameter cmd = \"\": give the command to run".into(),
+        ));
+    }
+    Ok(Box::new(CommandAlgorithm {
+        timeout: Duration::from_secs_f64(TIMEOUT.of(&params)),
+        cmd,
+        process: None,
+        domain: None,
+        start: None,
+        log: StepLog::default(),
+    }))
+}
+
+/// The running optimiser: its process, its stdin, and its stdout lines arriving on a channel
+/// (read on a thread of their own, so that a silent optimiser meets the timeout).
+struct Process {
+    group: GroupChild,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+}
+
+/// The user's optimiser behind [`Algorithm`].
+pub struct CommandAlgorithm {
+    cmd: String,
+    timeout: Duration,
+    process: Option<Process>,
+    /// The problem's box and the `start` message, from [`Algorithm::prepare`].
+    domain: Option<Domain>,
+    start: Option<Value>,
+    /// The wall time of each answer to `ask`, as the trace's acquisition seconds.
+    log: StepLog,
+}
+
+impl CommandAlgorithm {
+    fn fail(&self, why: impl std::fmt::Display) -> AlgorithmError {
+        AlgorithmError::External(format!("optimiser command `{}`: {why}", self.cmd))
+    }
+
+    /// Starts the command and sends it `start`, the first time the run talks to it.
+    fn process(&mut self) -> Result<&mut Process, AlgorithmError> {
+        if self.process.is_none() {
+            let start = self
+                .start
+                .clone()
+                .ok_or_else(|| self.fail("used before the run prepared it"))?;
+            let process = self.spawn()?;
+            self.process = Some(process);
+            self.write(&start)?;
+        }
+        Ok(self.process.as_mut().expect("started just above"))
+    }
+
+    fn spawn(&self) -> Result<Process, AlgorithmError> {
+        let mut group = GroupChild::spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(&self.cmd)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit()),
+        )
+        .map_err(|e| self.fail(format!("could not start: {e}")))?;
+        let child = group.child();
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (send, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            group,
+            stdin,
+            lines,
+        })
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), AlgorithmError> {
+        self.process()?;
+        self.write(message)
+    }
+
+    /// Writes one line to the started process.
+    fn write(&mut self, message: &Value) -> Result<(), AlgorithmError> {
+        let line = format!("{message}\n");
+        let written = {
+            let process = self.process()?;
+            process
+                .stdin
+                .write_all(line.as_bytes())
+                .and_then(|_| process.stdin.flush())
+        };
+        written.map_err(|e| self.exited_or(format!("could not write to it: {e}")))
+    }
+
+    /// The next line starting with `{`, parsed.
+    fn receive(&mut self, what: &str) -> Result<Value, AlgorithmError> {
+        let timeout = self.timeout;
+        loop {
+            let line = match self.process()?.lines.recv_timeout(timeout) {
+                Ok(line) => line,
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Err(self.fail(format!(
+                        "no answer to {what} within {timeout:?}; killed with every process it \
+                         started"
+                    )));
+                }
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(
+                        self.exited_or(format!("closed its output before answering {what}"))
+                    );
+                }
+            };
+            let trimmed = line.trim();
+            if !trimmed.starts_with('{') {
+                continue;
+            }
+            return serde_json::from_str(trimmed).map_err(|e| {
+                self.fail(format!(
+                    "answered {what} with \"{}\", not a JSON object ({e})",
+                    excerpt(trimmed)
+                ))
+            });
+        }
+    }
+
+    /// `why`, or the exit status when the command has exited.
+    fn exited_or(&mut self, why: String) -> AlgorithmError {
+        let status = self
+            .process
+            .as_mut()
+            .and_then(|p| p.group.child().try_wait().ok().flatten());
+        match status {
+            Some(status) => self.fail(format!("exited with {status}")),
+            None => self.fail(why),
+        }
+    }
+
+    /// The point in `reply["x"]`: `dim` finite numbers inside the bounds.
+    fn point(&self, reply: &Value, what: &str) -> Result<Vec<f64>, AlgorithmError> {
+        let domain = self.domain.as_ref().expect("started before asked");
+        let x: Option<Vec<f64>> = reply["x"]
+            .as_array()
+            .and_then(|xs| xs.iter().map(Value::as_f64).collect());
+        let x = x.ok_or_else(|| {
+            self.fail(format!(
+                "answered {what} with {}, which has no \"x\": [numbers]",
+                excerpt(&reply.to_string())
+            ))
+        })?;
+        if x.len() != domain.dim() {
+            return Err(self.fail(format!(
+                "answered {what} with a point of {} coordinates; the problem has {}",
+                x.len(),
+                domain.dim()
+            )));
+        }
+        if !domain.contains(&x) {
+            return Err(self.fail(format!(
+                "answered {what} with {x:?}, outside the bounds {:?}–{:?}",
+                domain.lower(),
+                domain.upper()
+            )));
+        }
+        Ok(x)
+    }
+}
+
+/// `text` cut to about 120 bytes, for messages.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(120) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+impl Algorithm for CommandAlgorithm {
+    /// Keeps what `start` will say; the command itself starts when the run first talks to it
+    /// (checking a sweep's pairs starts nothing). A new run of the same instance starts afresh.
+    fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        self.process = None;
+        let domain = problem.domain();
+        let bounds: Vec<[f64; 2]> = domain
+            .lower()
+            .iter()
+            .zip(domain.upper())
+            .map(|(lo, hi)| [*lo, *hi])
+            .collect();
+        self.start = Some(json!({
+            "op": "start",
+            "dim": domain.dim(),
+            "bounds": bounds,
+            "problem": problem.name(),
+        }));
+        self.domain = Some(domain.clone());
+        Ok(())
+    }
+
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        let seed: u64 = ctx.rng.random();
+        let mut message = json!({"op": "ask", "t": ctx.t, "seed": seed});
+        if let Some(allowed) = ctx.allowed {
+            message["allowed"] = json!(allowed.iter().collect::<Vec<_>>());
+        }
+        let asked = Instant::now();
+        self.send(&message)?;
+        let reply = self.receive("ask")?;
+        self.log.cost.acq_seconds += asked.elapsed().as_secs_f64();
+        let x = self.point(&reply, "ask")?;
+        let repeats = match reply.get("repeats") {
+            None => 1,
+            Some(k) => k
+                .as_u64()
+                .filter(|k| (1..=1_000_000).contains(k))
+                .ok_or_else(|| {
+                    self.fail(format!(
+                        "answered ask with repeats = {k} (must be an integer ≥ 1)"
+                    ))
+                })? as usize,
+        };
+        Ok(Proposal { x, repeats })
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        let mut message = json!({"op": "tell", "x": feedback.x, "y": feedback.y, "t": feedback.t});
+        if let Some(context) = feedback.context {
+            message["context"] = json!(context);
+        }
+        self.send(&message)
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        self.send(&json!({"op": "recommend"}))?;
+        let reply = self.receive("recommend")?;
+        self.point(&reply, "recommend")
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        vec![
+            ("cmd".into(), ParamValue::from(self.cmd.as_str())),
+            (
+                "timeout".into(),
+                ParamValue::Number(self.timeout.as_secs_f64()),
+            ),
+        ]
+    }
+
+    /// Its own process's memory is not ours to estimate; bosweep keeps the run's history only.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        (budget as u64)
+            .saturating_mul(dim as u64 + 1)
+            .saturating_mul(8)
+    }
+}
