@@ -13,6 +13,7 @@ mod progress;
 pub mod report;
 mod run;
 mod runner;
+mod session;
 mod trace;
 
 pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
@@ -20,8 +21,9 @@ pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
-pub use run::{RunConfig, RunError, RunSummary, run};
+pub use run::{RunConfig, RunError, RunSummary, box_design, run};
 pub use runner::{
     MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
 };
+pub use session::Session;
 pub use trace::{Phase, StepRecord, TraceWriter, check_complete};

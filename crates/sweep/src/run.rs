@@ -6,14 +6,15 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
-use super::trace::{Phase, StepRecord, TraceWriter};
+use super::session::Session;
+use super::trace::{StepRecord, TraceWriter};
 use bosweep_algorithms::acquisition::{Bounds, SobolGrid};
-use bosweep_algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
+use bosweep_algorithms::{Algorithm, AlgorithmError};
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
-use bosweep_engine::{CpuEngine, Engine, EngineError};
-use bosweep_problems::{Problem, ProblemError, Step};
+use bosweep_engine::{Engine, EngineError};
+use bosweep_problems::{Domain, Problem, ProblemError, Step};
 
 /// The budget and seed of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,7 +117,19 @@ fn initial_design(
             .map(|&i| set.row(i).to_vec())
             .collect());
     }
-    let domain = problem.domain();
+    box_design(problem.domain(), count, rng)
+}
+
+/// `count` scrambled-Sobol points in `domain`, the scrambling drawn from `rng`: the initial
+/// design of a problem with no allowed set.
+pub fn box_design(
+    domain: &Domain,
+    count: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Vec<f64>>, RunError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
     let bounds = Bounds::new(domain.lower().to_vec(), domain.upper().to_vec())?;
     let grid = SobolGrid::new(bounds, count, rng.random())?;
     Ok((0..count).map(|i| grid.point(i)).collect())
@@ -187,7 +200,6 @@ pub fn run(
         "device": engine.describe(),
         "bosweep_version": env!("CARGO_PKG_VERSION"),
     }))?;
-    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let design = initial_design(
         problem,
         config.init,
@@ -195,51 +207,25 @@ pub fn run(
     )?;
     let sense = problem.sense();
     let time_varying = problem.time_varying();
+    let mut session = Session::new(design, config.seed);
     let mut evals = 0;
-    let mut step = 0;
     let mut cumulative: Option<f64> = Some(0.0);
     let mut best: Option<f64> = None;
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
-    // The run's f64 reference engine (AskContext::reference), one for the whole run.
-    let reference = CpuEngine::new();
     while evals < config.budget {
-        step += 1;
-        let (phase, proposal) = match design.get(step - 1) {
-            Some(x) => (
-                Phase::Init,
-                Proposal {
-                    x: x.clone(),
-                    repeats: algorithm.initial_repeats(),
-                },
-            ),
-            None => {
-                let mut ctx = AskContext {
-                    engine,
-                    reference: &reference,
-                    domain: problem.domain(),
-                    allowed: problem.allowed_set(step),
-                    t: step,
-                    rng: &mut rng,
-                };
-                (Phase::Opt, algorithm.ask(&mut ctx)?)
-            }
-        };
+        let step = session.step() + 1;
+        let (phase, proposal) = session.ask(
+            algorithm,
+            engine,
+            problem.domain(),
+            problem.allowed_set(step),
+        )?;
         let repeats = proposal.repeats.clamp(1, config.budget - evals);
-        let observation = problem.evaluate(&proposal.x, &Step::new(step, repeats)?, &mut rng)?;
+        let observation =
+            problem.evaluate(&proposal.x, &Step::new(step, repeats)?, session.rng())?;
         evals += repeats;
-        let internal: Vec<f64> = observation
-            .repeats
-            .iter()
-            .map(|v| sense.to_maximization(*v))
-            .collect();
-        algorithm.tell(&Feedback {
-            x: &proposal.x,
-            y: sense.to_maximization(observation.y),
-            repeats: &internal,
-            context: observation.context.as_deref(),
-            t: step,
-        })?;
+        session.tell(algorithm, sense, &proposal.x, &observation)?;
         let cost = algorithm.take_cost();
         let recommended_x = algorithm.recommend(engine)?;
 
