@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use super::{CliError, GlobalArgs, output, values};
 use bosweep::compute::Points;
 use bosweep::io::{NumericTable, columns, format_number};
-use bosweep::model::{FitMode, FitOptions, GpState, Kernel, KernelKind, Noise, NoiseSpec, Priors};
-use bosweep::surrogate::{GpModel, ModelOptions, OutputTransform};
+use bosweep::model::{FitMode, GpState, Kernel, KernelKind, Noise, Priors};
+use bosweep::surrogate::{DataFitStart, GpModel};
 
 /// Gaussian-process commands.
 #[derive(clap::Subcommand, Debug)]
@@ -117,9 +117,8 @@ fn required_with_fixed<T>(flag: &str, value: Option<T>) -> Result<T, CliError> {
     })
 }
 
-/// Fits the hyperparameters by `args.fit` in normalised units (inputs in the training data's
-/// bounding box scaled to the unit cube, standardised targets), starting from the flags' values
-/// converted to those units, or from BO's defaults where a flag is not given.
+/// Fits the hyperparameters by `args.fit` ([`GpModel::fit_to_data`]), starting from the flags'
+/// values where given.
 fn fit_model(
     kind: KernelKind,
     inputs: &Points,
@@ -128,32 +127,10 @@ fn fit_model(
     file: &str,
 ) -> Result<GpModel, CliError> {
     let dim = inputs.dim();
-    let column = |d: usize| inputs.iter().map(move |r| r[d]);
-    let mut lower: Vec<f64> = (0..dim)
-        .map(|d| column(d).fold(f64::INFINITY, f64::min))
-        .collect();
-    let mut upper: Vec<f64> = (0..dim)
-        .map(|d| column(d).fold(f64::NEG_INFINITY, f64::max))
-        .collect();
-    for (lo, hi) in lower.iter_mut().zip(&mut upper) {
-        // A constant column still needs a box of positive width.
-        if *hi <= *lo {
-            *lo -= 0.5;
-            *hi += 0.5;
-        }
-    }
-    let outputs = OutputTransform::standardize(targets);
-    let scale = outputs.std * outputs.std;
     let lengthscales = match &args.lengthscale {
-        Some(given) => values::per_column("--lengthscale", given, dim, file)?
-            .iter()
-            .zip(lower.iter().zip(&upper))
-            .map(|(l, (lo, hi))| l / (hi - lo))
-            .collect(),
-        None => vec![0.2; dim],
+        Some(given) => Some(values::per_column("--lengthscale", given, dim, file)?),
+        None => None,
     };
-    let signal_variance = args.signal_var.map_or(1.0, |v| v / scale);
-    let model_kernel = Kernel::new(kind, lengthscales, signal_variance.clamp(1e-4, 1e4))?;
     let mode = match args.fit.as_str() {
         "map" => FitMode::Map {
             priors: Priors::botorch(),
@@ -163,15 +140,12 @@ fn fit_model(
         },
         _ => FitMode::Mle,
     };
-    let fit = FitOptions {
-        mode,
-        noise: NoiseSpec::Fitted {
-            initial: args.noise_var.map_or(1e-4, |v| v / scale).clamp(1e-6, 10.0),
-        },
-        ..FitOptions::default()
+    let start = DataFitStart {
+        lengthscales,
+        signal_variance: args.signal_var,
+        noise_variance: args.noise_var,
     };
-    let options = ModelOptions::for_box(&lower, &upper)?.with_fit(fit);
-    Ok(GpModel::fit(inputs, targets, model_kernel, &options)?)
+    Ok(GpModel::fit_to_data(kind, inputs, targets, mode, &start)?)
 }
 
 /// Says on stderr when the kernel matrix needed diagonal jitter to factorise: the posterior is

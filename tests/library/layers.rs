@@ -7,7 +7,15 @@
 use std::path::{Path, PathBuf};
 
 /// The workspace's library crates (directories under `crates/`), lowest first.
-const CRATES: &[&str] = &["core", "model", "engine", "problems", "algorithms", "sweep"];
+const CRATES: &[&str] = &[
+    "core",
+    "model",
+    "engine",
+    "problems",
+    "algorithms",
+    "sweep",
+    "python",
+];
 
 /// Top-level modules of one crate, lowest first; `*` stands for every module not named (the
 /// crate's own, declared in its `lib.rs`).

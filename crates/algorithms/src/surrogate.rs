@@ -7,8 +7,8 @@
 
 use bosweep_engine::{Engine, EngineError, Points, Posterior};
 use bosweep_model::{
-    AppendOutcome, FitOptions, FitResult, GpState, Kernel, MeanSpec, Noise, NoiseSpec, WarmStart,
-    fit_gp,
+    AppendOutcome, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
+    NoiseSpec, WarmStart, fit_gp,
 };
 
 /// The affine map `u = (x − lower) / (upper − lower)` of a box onto the unit cube, on the first
@@ -241,7 +241,74 @@ pub struct GpModel {
     fit: FitResult,
 }
 
+/// Where [`GpModel::fit_to_data`] starts, in the data's units; `None` starts where BO does
+/// (lengthscales 0.2 of each input's range, the standardised targets' unit variance, noise 1e-4
+/// of it).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DataFitStart {
+    /// One per input column.
+    pub lengthscales: Option<Vec<f64>>,
+    pub signal_variance: Option<f64>,
+    pub noise_variance: Option<f64>,
+}
+
 impl GpModel {
+    /// A GP fitted by `mode` to a data set that comes without a box: inputs normalised to their
+    /// bounding box (a constant column gets a unit-wide one), targets standardised, starting
+    /// from `start` converted to those units (`bosweep gp predict`, the Python package's `GP`).
+    pub fn fit_to_data(
+        kind: KernelKind,
+        inputs: &Points,
+        targets: &[f64],
+        mode: FitMode,
+        start: &DataFitStart,
+    ) -> Result<Self, EngineError> {
+        let dim = inputs.dim();
+        let column = |d: usize| inputs.iter().map(move |r| r[d]);
+        let mut lower: Vec<f64> = (0..dim)
+            .map(|d| column(d).fold(f64::INFINITY, f64::min))
+            .collect();
+        let mut upper: Vec<f64> = (0..dim)
+            .map(|d| column(d).fold(f64::NEG_INFINITY, f64::max))
+            .collect();
+        for (lo, hi) in lower.iter_mut().zip(&mut upper) {
+            if *hi <= *lo {
+                *lo -= 0.5;
+                *hi += 0.5;
+            }
+        }
+        let outputs = OutputTransform::standardize(targets);
+        let scale = outputs.std * outputs.std;
+        let lengthscales = match &start.lengthscales {
+            Some(given) if given.len() != dim => {
+                return Err(EngineError::invalid(format!(
+                    "{} starting lengthscales for {dim} input columns",
+                    given.len()
+                )));
+            }
+            Some(given) => given
+                .iter()
+                .zip(lower.iter().zip(&upper))
+                .map(|(l, (lo, hi))| l / (hi - lo))
+                .collect(),
+            None => vec![0.2; dim],
+        };
+        let signal_variance = start.signal_variance.map_or(1.0, |v| v / scale);
+        let kernel = Kernel::new(kind, lengthscales, signal_variance.clamp(1e-4, 1e4))?;
+        let fit = FitOptions {
+            mode,
+            noise: NoiseSpec::Fitted {
+                initial: start
+                    .noise_variance
+                    .map_or(1e-4, |v| v / scale)
+                    .clamp(1e-6, 10.0),
+            },
+            ..FitOptions::default()
+        };
+        let options = ModelOptions::for_box(&lower, &upper)?.with_fit(fit);
+        Self::fit(inputs, targets, kernel, &options)
+    }
+
     /// Transforms the data, fits the hyperparameters as `options.fit` says (starting from
     /// `kernel`, in model units) and conditions the GP.
     pub fn fit(

@@ -1,0 +1,35 @@
+//! The `bosweep` Python module: the engine's batch operations on numpy arrays, GP fit and
+//! predict, an ask/tell optimiser for every registered algorithm, and whole runs with the
+//! trace the command line writes. A thin layer: each function converts its arguments, calls the
+//! library with the GIL released, and turns the library's errors into Python exceptions with
+//! the command line's messages (`ValueError` for bad input, `RuntimeError` for a failure while
+//! running).
+
+mod arrays;
+mod errors;
+mod gp;
+mod ops;
+mod optimizer;
+mod runs;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn bosweep(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Mesa's device-select Vulkan layer prints "XDG_RUNTIME_DIR is invalid" without a desktop
+    // session each time GPUs are listed, and bosweep ranks adapters itself: switched off as the
+    // command line does (src/main.rs), through Python's environment, unless the user set it.
+    m.py()
+        .import("os")?
+        .getattr("environ")?
+        .call_method1("setdefault", ("NODEVICE_SELECT", "1"))?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(ops::kde, m)?)?;
+    m.add_function(wrap_pyfunction!(ops::kernel_regression, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::run, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::algorithms, m)?)?;
+    m.add_function(wrap_pyfunction!(runs::problems, m)?)?;
+    m.add_class::<gp::Gp>()?;
+    m.add_class::<optimizer::Optimizer>()?;
+    Ok(())
+}
