@@ -3,6 +3,8 @@
 //! results; bad settings are refused before anything runs.
 
 use std::path::{Path, PathBuf};
+
+use crate::sweep::traces;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -25,32 +27,14 @@ fn sweep(dir: &Path, config: &str, out: &str) -> Output {
     result
 }
 
-/// The traces of a sweep directory, file name → lines, timings removed.
-fn traces(dir: &Path) -> Vec<(String, Vec<Value>)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("runs"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|p| {
-            let lines = std::fs::read_to_string(&p)
-                .unwrap()
-                .lines()
-                .map(|l| {
-                    let mut v: Value = serde_json::from_str(l).unwrap();
-                    if let Some(o) = v.as_object_mut() {
-                        o.remove("model_seconds");
-                        o.remove("acq_seconds");
-                    }
-                    v
-                })
-                .collect();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), lines)
-        })
-        .collect()
+/// Asserts that a sweep exited 0, showing its stderr where it did not.
+fn succeeded(result: &Output) {
+    assert_eq!(
+        result.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&result.stderr)
+    );
 }
 
 /// `(x₀ − 0.3)² + (x₁ + 0.2)²` in awk (in every CI image), printed to 17 digits so that the
@@ -88,12 +72,7 @@ bounds = "0:1, -1:1"
     );
     for out in ["a", "b"] {
         let result = sweep(&dir, &config, out);
-        assert_eq!(
-            result.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        succeeded(&result);
     }
     let runs = traces(&dir.join("a"));
     assert_eq!(runs.len(), 4, "2 algorithms × 2 replicates");
@@ -163,7 +142,8 @@ timeout = 0.5
     }
     let runs = traces(&dir.join("out"));
     assert_eq!(runs.len(), 1, "only the working command's run is complete");
-    assert!(runs[0].1[1..].iter().all(|s| s["y"] == 0.25));
+    let lines = runs.values().next().unwrap();
+    assert!(lines[1..].iter().all(|s| s["y"] == 0.25));
     let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
     assert!(
         report.contains("1 of 4 runs completed (3 missing)"),
@@ -197,12 +177,7 @@ parallel = {parallel}
             log = log.display()
         );
         let result = sweep(&dir, &config, "out");
-        assert_eq!(
-            result.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        succeeded(&result);
         let events = std::fs::read_to_string(&log).unwrap();
         let events: Vec<&str> = events.lines().collect();
         assert_eq!(events.len(), 16, "8 evaluations, each a start and an end");
@@ -300,12 +275,7 @@ name = "branin"
     let log = dir.join("log");
     for out in ["a", "b"] {
         let result = sweep(&dir, &config(&log), out);
-        assert_eq!(
-            result.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        succeeded(&result);
         std::fs::rename(&log, dir.join(format!("log-{out}"))).unwrap();
     }
     let runs = traces(&dir.join("a"));
@@ -438,12 +408,7 @@ name = "hartmann3"
     );
     for out in ["a", "b"] {
         let result = sweep(&dir, &config, out);
-        assert_eq!(
-            result.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&result.stderr)
-        );
+        succeeded(&result);
     }
     let runs = traces(&dir.join("a"));
     assert_eq!(runs.len(), 2);
@@ -461,8 +426,9 @@ name = "hartmann3"
             .unwrap();
         assert_eq!(last["recommended_x"], best_step["x"], "{file}");
     }
+    let replicates: Vec<&Vec<Value>> = runs.values().collect();
     assert_ne!(
-        runs[0].1[4]["x"], runs[1].1[4]["x"],
+        replicates[0][4]["x"], replicates[1][4]["x"],
         "replicates draw other points"
     );
     assert_eq!(

@@ -63,7 +63,7 @@ fn sweep(dir: &Path, out: &str, extra: &[&str]) {
 
 /// Every completed trace of a sweep directory, without the fields a rerun may change: the
 /// wall-clock timings and the device description (which names the thread count).
-fn traces(dir: &Path) -> BTreeMap<String, Vec<Value>> {
+pub(crate) fn traces(dir: &Path) -> BTreeMap<String, Vec<Value>> {
     std::fs::read_dir(dir.join("runs"))
         .unwrap()
         .map(|e| e.unwrap().path())
