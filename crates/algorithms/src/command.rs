@@ -195,12 +195,21 @@ impl CommandAlgorithm {
         }
     }
 
-    /// `why`, or the exit status when the command has exited.
+    /// `why`, or the exit status when the command has exited. A command that closed its output
+    /// is usually exiting: its status is awaited for up to a second (or the timeout).
     fn exited_or(&mut self, why: String) -> AlgorithmError {
-        let status = self
-            .process
-            .as_mut()
-            .and_then(|p| p.group.child().try_wait().ok().flatten());
+        let patience = self.timeout.min(Duration::from_secs(1));
+        let start = Instant::now();
+        let status = loop {
+            let status = self
+                .process
+                .as_mut()
+                .and_then(|p| p.group.child().try_wait().ok().flatten());
+            if status.is_some() || start.elapsed() >= patience {
+                break status;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
         match status {
             Some(status) => self.fail(format!("exited with {status}")),
             None => self.fail(why),
