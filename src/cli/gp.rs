@@ -96,7 +96,7 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
         global.engine()?.posterior(&gp, &candidates)?
     } else {
         let model = fit_model(kind, &inputs, &targets, args, train.file())?;
-        report_fit(&model, &args.fit, &targets);
+        report_fit(&model, &args.fit);
         warn_jitter(model.state());
         model.predict(global.engine()?.as_ref(), &candidates)?
     };
@@ -163,10 +163,8 @@ fn warn_jitter(gp: &GpState) {
 }
 
 /// Prints the fitted hyperparameters and the log marginal likelihood in the data's units to
-/// stderr (stdout carries the CSV). The fit maximised the likelihood of the standardised
-/// targets `z = (y − m)/s`; the density of `y` itself is `ln p(y) = ln p(z) − n ln s` (the
-/// inputs' normalisation does not change it).
-fn report_fit(model: &GpModel, mode: &str, targets: &[f64]) {
+/// stderr (stdout carries the CSV).
+fn report_fit(model: &GpModel, mode: &str) {
     let noise = match model.noise_original() {
         Noise::Homoscedastic(v) => format_number(v),
         Noise::PerPoint(v) => format!("{v:?}"),
@@ -176,16 +174,13 @@ fn report_fit(model: &GpModel, mode: &str, targets: &[f64]) {
         .into_iter()
         .map(format_number)
         .collect();
-    let n = targets.len() as f64;
-    let log_likelihood =
-        model.fit_result().log_marginal_likelihood - n * model.output_transform().std.ln();
     eprintln!(
         "fitted ({mode}): lengthscale = [{}], signal_var = {}, noise_var = {noise}, mean = {}, \
          log marginal likelihood = {}",
         lengthscales.join(", "),
         format_number(model.signal_variance_original()),
         format_number(model.mean_original()),
-        format_number(log_likelihood),
+        format_number(model.log_marginal_likelihood_original()),
     );
 }
 

@@ -36,7 +36,7 @@ use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};
 use bosweep_engine::Engine;
-use bosweep_problems::{Domain, GroupChild, Problem};
+use bosweep_problems::{Domain, GroupChild, Problem, excerpt};
 
 const CMD: TextParam = TextParam::new(
     "cmd",
@@ -243,14 +243,6 @@ impl CommandAlgorithm {
             )));
         }
         Ok(x)
-    }
-}
-
-/// `text` cut to about 120 bytes, for messages.
-fn excerpt(text: &str) -> String {
-    match text.char_indices().nth(120) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_owned(),
     }
 }
 

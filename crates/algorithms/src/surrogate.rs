@@ -463,6 +463,14 @@ impl GpModel {
     pub fn mean_original(&self) -> f64 {
         self.outputs.inverse(self.fit.mean)
     }
+
+    /// The log marginal likelihood of the targets in their own units: the fit maximised that of
+    /// the standardised targets `z = (y − m)/s`, and `ln p(y) = ln p(z) − n ln s` (the inputs'
+    /// normalisation does not change it).
+    pub fn log_marginal_likelihood_original(&self) -> f64 {
+        let n = self.fit.state.train().rows() as f64;
+        self.fit.log_marginal_likelihood - n * self.outputs.std.ln()
+    }
 }
 
 /// Refuses targets whose spread `max − min` overflows f64 (values near ±1.8e308 of both

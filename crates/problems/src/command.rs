@@ -175,8 +175,9 @@ pub fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
 }
 
 /// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
-/// several bytes each (found by fuzzing: 80 of them made a 470-byte message).
-fn excerpt(text: &str) -> String {
+/// several bytes each (found by fuzzing: 80 of them made a 470-byte message). For messages about
+/// what a user's command printed (the command optimiser quotes its answers with it too).
+pub fn excerpt(text: &str) -> String {
     let mut out = String::new();
     for c in text.chars() {
         let escaped: String = c.escape_debug().collect();

@@ -30,7 +30,7 @@ mod registry;
 pub mod time_varying;
 
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
-pub use command::{CommandObjective, parse_bounds, parse_objective_output};
+pub use command::{CommandObjective, excerpt, parse_bounds, parse_objective_output};
 pub use domain::Domain;
 pub use error::ProblemError;
 pub use functions::TestFunction;

@@ -192,10 +192,7 @@ impl Gp {
     #[getter]
     fn log_marginal_likelihood(&self) -> f64 {
         match &self.model {
-            Model::Fitted(model) => {
-                let n = model.state().train().rows() as f64;
-                model.fit_result().log_marginal_likelihood - n * model.output_transform().std.ln()
-            }
+            Model::Fitted(model) => model.log_marginal_likelihood_original(),
             Model::Fixed(state) => state.log_marginal_likelihood(),
         }
     }

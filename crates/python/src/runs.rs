@@ -1,19 +1,41 @@
 //! `bosweep.run`: one whole run, as `bosweep run` makes it, its trace returned as a list of
 //! dicts (the header first, then one per step).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 
 use bosweep_core::params::ParamValue;
 use bosweep_sweep::{RunConfig, TraceWriter};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::{invalid, to_py};
+use super::errors::to_py;
 use super::ops::engine;
 use super::optimizer::keyword_parameters;
 
-/// Trace files of this process's runs, numbered so that concurrent runs do not share one.
-static RUNS: AtomicUsize = AtomicUsize::new(0);
+/// The trace of one run, written in memory: [`TraceWriter`] takes a boxed writer, and the
+/// run's caller keeps a handle on the same bytes.
+#[derive(Clone, Default)]
+struct TraceBuffer(Arc<Mutex<Vec<u8>>>);
+
+impl TraceBuffer {
+    fn text(&self) -> String {
+        let bytes = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+}
+
+impl Write for TraceBuffer {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut buffer = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        buffer.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 /// Runs `algorithm` on `problem` for `budget` evaluations (`init` of them the initial design)
 /// from `seed`, with their parameters as dicts, and returns the trace `bosweep run --out`
@@ -42,34 +64,27 @@ pub fn run<'py>(
     bosweep_algorithms::check_pair(algorithm, built.as_mut(), built_problem.as_ref())
         .map_err(to_py)?;
     let engine = engine(device, precision)?;
-    let path = std::env::temp_dir().join(format!(
-        "bosweep-python-{}-{}.jsonl",
-        std::process::id(),
-        RUNS.fetch_add(1, Ordering::Relaxed)
-    ));
     let config = RunConfig {
         budget,
         init,
         seed,
         design_seed: seed,
     };
-    let outcome = py.detach(|| -> Result<String, PyErr> {
-        let mut trace = TraceWriter::create(&path)
-            .map_err(|e| invalid(format!("the trace file {}: {e}", path.display())))?;
-        let result = bosweep_sweep::run(
+    let buffer = TraceBuffer::default();
+    let mut trace = TraceWriter::to_writer(Box::new(buffer.clone()));
+    py.detach(|| {
+        bosweep_sweep::run(
             built_problem.as_ref(),
             built.as_mut(),
             algorithm,
             engine.as_ref(),
             &config,
             &mut trace,
-        );
-        drop(trace);
-        let text = std::fs::read_to_string(&path);
-        let _ = std::fs::remove_file(&path);
-        result.map_err(to_py)?;
-        text.map_err(|e| invalid(format!("the trace file {}: {e}", path.display())))
-    })?;
+        )
+    })
+    .map_err(to_py)?;
+    drop(trace);
+    let outcome = buffer.text();
     let loads = py.import("json")?.getattr("loads")?;
     let lines = PyList::empty(py);
     for line in outcome.lines() {
