@@ -7,10 +7,9 @@
 
 use std::path::PathBuf;
 
-use bosweep::compute::{CpuEngine, Engine};
-use bosweep::report::write_report;
+use bosweep::compute::CpuEngine;
 use bosweep::sweep::{
-    MixedDevices, SweepConfig, SweepLock, WhenLocked, prepare_directory, run_sweep,
+    MixedDevices, StopSignal, SweepConfig, SweepOptions, WhenLocked, execute_sweep,
 };
 
 const CONFIG: &str = r#"
@@ -38,26 +37,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map_or_else(|| PathBuf::from("results/example-sweep"), PathBuf::from);
     // Errors name the "file" given here and the line, as for a config on disk.
     let config = SweepConfig::parse(CONFIG, "example.toml")?;
-    let runs = config.runs();
     let engine = CpuEngine::new();
-
-    std::fs::create_dir_all(&dir)?;
-    let _lock = SweepLock::acquire(&dir, WhenLocked::Refuse, |note| eprintln!("note: {note}"))?;
-    prepare_directory(
-        &dir,
-        config.text(),
-        &config.hash(),
-        &runs,
-        &engine.identity(),
-        MixedDevices::Refuse,
-    )?;
-    // Runs already in the directory are kept: a second call resumes instead of redoing them.
-    let outcome = run_sweep(&dir, &runs, None, &engine)?;
+    let options = SweepOptions {
+        shard: None,
+        threads: None,
+        when_locked: WhenLocked::Refuse,
+        mixed: MixedDevices::Refuse,
+        report: true,
+        stop: StopSignal::default(),
+    };
+    // Locks the directory, writes its manifest, runs what it does not hold yet (a second call
+    // resumes instead of redoing), then writes report.md: what `bosweep sweep` does.
+    let outcome = execute_sweep(&config, &dir, &engine, &options)?;
     println!(
         "{} runs: {} were already complete, {} ran now",
         outcome.selected, outcome.skipped, outcome.completed
     );
-    write_report(&dir)?;
-    println!("report: {}", dir.join("report.md").display());
     Ok(())
 }

@@ -4,6 +4,7 @@
     python docs/python/example.py
 """
 import math
+import tempfile
 
 import numpy as np
 
@@ -47,3 +48,34 @@ trace = bosweep.run("gp-ucb", "hartmann6", budget=30, init=10, seed=1)
 header, steps = trace[0]["header"], trace[1:]
 print(f"{header['algorithm']} on {header['problem']}: simple regret "
       f"{steps[9]['simple_regret']:.3f} after the design, {steps[-1]['simple_regret']:.3f} at 30")
+
+# 5. A sweep with a Python function as the objective (three replicates of two algorithms,
+#    resumable like `bosweep sweep`), then every step as columns: pandas.DataFrame(table).
+
+out = tempfile.mkdtemp(prefix="bosweep-example-")
+done = bosweep.sweep(
+    {
+        "seed": 1,
+        "replicates": 3,
+        "budget": 25,
+        "init": 5,
+        "algorithm": [{"name": "gp-ucb"}, {"name": "random"}],
+        "problem": [{"name": "callable", "function": branin, "bounds": "-5:10,0:15"}],
+    },
+    out=out,
+    device="cpu",
+    report=False,
+)
+table = bosweep.load(done["dir"])
+last = table["evals"] == 25
+for name in ("gp-ucb", "random"):
+    best = table["best_value"][last & (np.array(table["algorithm"]) == name)]
+    print(f"sweep, {name} on branin (a Python function): best value after 25 evaluations "
+          f"{best.mean():.4f} (mean of {best.size} replicates)")
+
+# 6. SBO-KDE's acquisition from a GP on (decision, context): the mean of the UCB over 256
+#    context samples for 10 000 decisions at once.
+xc = rng.random((60, 3))
+gp = bosweep.GP(xc, np.sin(5 * xc[:, 0]) - (xc[:, 1] - xc[:, 2]) ** 2)
+ucb = gp.pair_reduce(rng.random((10_000, 2)), rng.random((256, 1)), beta=2.0, reduction="mean")
+print(f"mean UCB over 256 contexts at 10 000 decisions: best {ucb.max():.3f}")

@@ -5,10 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
 use bosweep::io::io_reason;
-use bosweep::report::write_report;
 use bosweep::sweep::{
-    MemoryEstimate, MixedDevices, RunSpec, Shard, SweepConfig, SweepLock, WhenLocked,
-    available_bytes, merge, prepare_directory, run_sweep,
+    MixedDevices, Shard, StopSignal, SweepConfig, SweepLock, SweepOptions, WhenLocked,
+    execute_sweep, merge, report_sweep,
 };
 
 /// Options of `bosweep sweep`.
@@ -59,6 +58,15 @@ pub struct ReportArgs {
     dir: PathBuf,
 }
 
+/// `--wait` as the lock's policy.
+fn when_locked(wait: bool) -> WhenLocked {
+    if wait {
+        WhenLocked::Wait
+    } else {
+        WhenLocked::Refuse
+    }
+}
+
 /// Creates `dir` and locks it for this process ([`SweepLock`]), saying on stderr when it waits
 /// for another holder or takes over the lock of one that died.
 fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
@@ -69,25 +77,13 @@ fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
             io_reason(&e)
         ))
     })?;
-    let when_locked = if wait {
-        WhenLocked::Wait
-    } else {
-        WhenLocked::Refuse
-    };
-    Ok(SweepLock::acquire(dir, when_locked, |note| {
+    Ok(SweepLock::acquire(dir, when_locked(wait), |note| {
         eprintln!("note: {note}")
     })?)
 }
 
-fn report(dir: &Path) -> Result<(), CliError> {
-    write_report(dir).map_err(|e| CliError::runtime(format!("report: {e}")))?;
-    eprintln!("report: {}", dir.join("report.md").display());
-    Ok(())
-}
-
 pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let config = SweepConfig::load(&args.config)?;
-    let runs = config.runs();
     let dir = args.out.clone().unwrap_or_else(|| {
         let stem = args
             .config
@@ -95,63 +91,22 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
             .map_or_else(|| "sweep".into(), |s| s.to_string_lossy().into_owned());
         PathBuf::from("results").join(stem)
     });
-    if args.threads == Some(0) {
-        return Err(CliError::usage("--threads: value 0 (must be at least 1)"));
-    }
-    let selected: Vec<&RunSpec> = runs
-        .iter()
-        .filter(|r| args.shard.is_none_or(|s| s.includes(r)))
-        .collect();
-    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
-    let memory = MemoryEstimate::of(&selected, threads, |run| config.memory_bytes(run));
-    if let Some(available) = available_bytes() {
-        memory
-            .check(available)
-            .map_err(|e| CliError::usage(format!("sweep {}: {e}", args.config.display())))?;
-    }
-    let _lock = lock(&dir, args.wait)?;
     let engine = global.engine()?;
-    let mixed = if args.allow_mixed_devices {
-        MixedDevices::Allow
-    } else {
-        MixedDevices::Refuse
+    let options = SweepOptions {
+        shard: args.shard,
+        threads: args.threads,
+        when_locked: when_locked(args.wait),
+        mixed: if args.allow_mixed_devices {
+            MixedDevices::Allow
+        } else {
+            MixedDevices::Refuse
+        },
+        report: !args.no_report,
+        // Ctrl-C ends the process (src/main.rs); nothing else stops a sweep of the command line.
+        stop: StopSignal::default(),
     };
-    let notes = prepare_directory(
-        &dir,
-        config.text(),
-        &config.hash(),
-        &runs,
-        &engine.identity(),
-        mixed,
-    )?;
-    for note in notes {
-        eprintln!("note: {note}");
-    }
-    eprintln!(
-        "sweep {}: {} runs into {} ({})",
-        args.config.display(),
-        runs.len(),
-        dir.display(),
-        engine.describe()
-    );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::runtime(format!("cannot start worker threads: {e}")))?;
-    let result = pool.install(|| run_sweep(&dir, &runs, args.shard, engine.as_ref()));
-    for warning in engine.warnings() {
-        eprintln!("warning: {warning}");
-    }
-    if let Ok(outcome) = &result {
-        eprintln!(
-            "{} runs selected: {} already complete, {} completed now",
-            outcome.selected, outcome.skipped, outcome.completed
-        );
-    }
-    // A report of what is complete is useful even when some runs failed.
-    let reported = if args.no_report { Ok(()) } else { report(&dir) };
-    result?;
-    reported
+    execute_sweep(&config, &dir, engine.as_ref(), &options)?;
+    Ok(())
 }
 
 pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
@@ -162,9 +117,9 @@ pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
         args.shards.len(),
         args.out.display()
     );
-    report(&args.out)
+    Ok(report_sweep(&args.out)?)
 }
 
 pub fn report_command(args: &ReportArgs) -> Result<(), CliError> {
-    report(&args.dir)
+    Ok(report_sweep(&args.dir)?)
 }

@@ -235,6 +235,25 @@ fn bad_command_settings_are_refused_before_anything_runs_naming_them() {
     }
 }
 
+#[test]
+fn a_callable_objective_is_refused_by_the_command_line_naming_where_it_comes_from() {
+    let dir = sandbox("callable");
+    let config = "seed = 1\nbudget = 6\ninit = 3\n\n[[algorithm]]\nname = \"random\"\n\n\
+                  [[problem]]\nname = \"callable\"\nfunction = \"bowl\"\nbounds = \"0:1\"\n";
+    let result = sweep(&dir, config, "out");
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(2), "{err}");
+    for needle in [
+        "sweep.toml",
+        "line 8",
+        "parameter function = \"bowl\": no function of this name is registered",
+        "bosweep.sweep(config, objectives={NAME: function})",
+    ] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    assert!(!dir.join("out/runs").exists(), "something ran");
+}
+
 /// An optimiser in sh: proposes `[0.t, 0.5]` at its t-th ask, recommends `[0.25, 0.75]`, and
 /// logs every message it reads to `log`.
 fn sh_optimiser(log: &Path) -> String {

@@ -63,12 +63,19 @@ const OTHER_PAPERS: &[&str] = &[
 ];
 
 /// The classic test functions: the registry without [`OTHER_PAPERS`], the PE-GP-UCB paper's
-/// problems (whose real-data entry needs a local file) and the user's `command` (tested in
-/// `tests/cli/command.rs`).
+/// problems (whose real-data entry needs a local file), the user's `command` (tested in
+/// `tests/cli/command.rs`) and `callable` (a host program's function: the Python tests).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
         !OTHER_PAPERS.contains(&e.name)
-            && !["pe-toy", "intel-temp-synthetic", "intel-temp", "command"].contains(&e.name)
+            && ![
+                "pe-toy",
+                "intel-temp-synthetic",
+                "intel-temp",
+                "command",
+                "callable",
+            ]
+            .contains(&e.name)
     })
 }
 

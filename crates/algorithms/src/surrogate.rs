@@ -48,6 +48,16 @@ impl InputTransform {
         self.lower.len()
     }
 
+    /// The transform of the columns `range` alone: that of a joint input's decision part
+    /// (`0..d_x`) or context part (`d_x..d_x + d_c`), for engine calls that take the two apart.
+    pub fn columns(&self, range: std::ops::Range<usize>) -> Self {
+        let range = range.start.min(self.dim())..range.end.min(self.dim());
+        Self {
+            lower: self.lower[range.clone()].to_vec(),
+            width: self.width[range].to_vec(),
+        }
+    }
+
     pub fn lower(&self) -> &[f64] {
         &self.lower
     }

@@ -204,22 +204,41 @@ pub fn parse_bounds(text: &str) -> Result<Domain, String> {
     Domain::new(lower, upper).map_err(|e| e.to_string())
 }
 
+/// `domain` as the `bounds` parameter writes it (the inverse of [`parse_bounds`]).
+pub(super) fn bounds_text(domain: &Domain) -> String {
+    let pairs: Vec<String> = domain
+        .lower()
+        .iter()
+        .zip(domain.upper())
+        .map(|(lo, hi)| format!("{lo}:{hi}"))
+        .collect();
+    pairs.join(",")
+}
+
+/// `sense` as the `sense` parameter writes it.
+pub(super) fn sense_word(sense: Sense) -> &'static str {
+    match sense {
+        Sense::Minimize => "min",
+        Sense::Maximize => "max",
+    }
+}
+
 const CMD: TextParam = TextParam::new(
     "cmd",
     "",
     "the shell command (sh -c) evaluating one point: a JSON array on stdin, one number on stdout",
 );
-const BOUNDS: TextParam = TextParam::new(
+pub(super) const BOUNDS: TextParam = TextParam::new(
     "bounds",
     "",
     "the box, lo:hi per dimension separated by commas (0:1,-5:5)",
 );
-const SENSE: ChoiceParam<Sense> = ChoiceParam::new(
+pub(super) const SENSE: ChoiceParam<Sense> = ChoiceParam::new(
     "sense",
     &["min", "max"],
     &[Sense::Minimize, Sense::Maximize],
     "min",
-    "whether the command's value is minimised or maximised",
+    "whether the objective's value is minimised or maximised",
 );
 const TIMEOUT: RealParam = RealParam::new(
     "timeout",
@@ -287,23 +306,10 @@ impl Problem for CommandObjective {
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        let bounds: Vec<String> = self
-            .domain
-            .lower()
-            .iter()
-            .zip(self.domain.upper())
-            .map(|(lo, hi)| format!("{lo}:{hi}"))
-            .collect();
         vec![
             ("cmd".into(), ParamValue::from(self.command.as_str())),
-            ("bounds".into(), ParamValue::Text(bounds.join(","))),
-            (
-                "sense".into(),
-                ParamValue::from(match self.sense {
-                    Sense::Minimize => "min",
-                    Sense::Maximize => "max",
-                }),
-            ),
+            ("bounds".into(), ParamValue::Text(bounds_text(&self.domain))),
+            ("sense".into(), ParamValue::from(sense_word(self.sense))),
             (
                 "timeout".into(),
                 ParamValue::Number(self.timeout.as_secs_f64()),

@@ -18,6 +18,7 @@
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
 pub mod boke;
+mod callable;
 mod command;
 pub mod contextual;
 mod domain;
@@ -30,6 +31,7 @@ mod registry;
 pub mod time_varying;
 
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+pub use callable::{CallableObjective, HostFunction, Registration, register_function};
 pub use command::{CommandObjective, excerpt, parse_bounds, parse_objective_output};
 pub use domain::Domain;
 pub use error::ProblemError;

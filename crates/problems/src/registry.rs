@@ -42,6 +42,7 @@ const FAMILIES: &[&[Entry]] = &[
     super::contextual::ENTRIES,
     super::time_varying::ENTRIES,
     super::command::ENTRIES,
+    super::callable::ENTRIES,
 ];
 
 static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);

@@ -1,10 +1,10 @@
 //! `bosweep.GP`: a Gaussian process fitted to numpy data (or with given hyperparameters) and its
 //! posterior on any device, as `bosweep gp predict` computes them.
 
-use bosweep_algorithms::surrogate::{DataFitStart, GpModel};
-use bosweep_engine::Points;
+use bosweep_algorithms::surrogate::{DataFitStart, GpModel, InputTransform, OutputTransform};
+use bosweep_engine::{PairReduction, Points};
 use bosweep_model::{FitMode, GpState, Kernel, KernelKind, Noise, Priors};
-use numpy::{PyReadonlyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use super::arrays::{ArrayPair, array, points, values};
@@ -146,6 +146,91 @@ impl Gp {
             })
             .map_err(to_py)?;
         Ok((array(py, posterior.mean), array(py, posterior.variance)))
+    }
+
+    /// For each decision (row of `decisions`), `μ(x, c_j) + β σ(x, c_j)` over the context
+    /// samples `c_j` (rows of `contexts`) reduced with `reduction`: "mean" (SBO-KDE), "min"
+    /// (DRBO-KDE's infimum) or "worst-case-tv" (the mean's worst case over the total-variation
+    /// ball of radius `delta`, the infimum per decision in `infimum`). The GP's inputs are
+    /// (decision, context) concatenated; values in the data's units.
+    #[pyo3(signature = (decisions, contexts, beta=2.0, reduction="mean", delta=None, infimum=None, device="auto", precision="f32"))]
+    #[allow(clippy::too_many_arguments)]
+    fn pair_reduce<'py>(
+        &self,
+        py: Python<'py>,
+        decisions: PyReadonlyArray2<'py, f64>,
+        contexts: PyReadonlyArray2<'py, f64>,
+        beta: f64,
+        reduction: &str,
+        delta: Option<f64>,
+        infimum: Option<PyReadonlyArray1<'py, f64>>,
+        device: &str,
+        precision: &str,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let decisions = points("decisions", decisions)?;
+        let contexts = points("contexts", contexts)?;
+        if decisions.dim() + contexts.dim() != self.dim {
+            return Err(invalid(format!(
+                "decisions and contexts: {} + {} columns, the GP was fitted on {}",
+                decisions.dim(),
+                contexts.dim(),
+                self.dim
+            )));
+        }
+        let infimum = infimum.map(|i| values("infimum", i)).transpose()?;
+        let (decisions, contexts, outputs) = match &self.model {
+            Model::Fitted(model) => {
+                let split = |t: &InputTransform, x: &Points, range| t.columns(range).forward(x);
+                let (d, c) = (decisions.dim(), contexts.dim());
+                let (decisions, contexts) = match model.input_transform() {
+                    Some(t) => (
+                        split(t, &decisions, 0..d).map_err(to_py)?,
+                        split(t, &contexts, d..d + c).map_err(to_py)?,
+                    ),
+                    None => (decisions, contexts),
+                };
+                (decisions, contexts, model.output_transform())
+            }
+            Model::Fixed(_) => (decisions, contexts, OutputTransform::IDENTITY),
+        };
+        // In model units the infimum is standardised like the targets; the reductions commute
+        // with the increasing affine map back.
+        let infimum: Option<Vec<f64>> =
+            infimum.map(|i| i.iter().map(|v| outputs.forward(*v)).collect());
+        let reduction = match (reduction, delta, &infimum) {
+            ("mean", None, None) => PairReduction::Mean,
+            ("min", None, None) => PairReduction::Min,
+            ("worst-case-tv", Some(delta), Some(infimum)) => {
+                PairReduction::WorstCaseTv { delta, infimum }
+            }
+            ("mean" | "min", _, _) => {
+                return Err(invalid(format!(
+                    "reduction \"{reduction}\" takes neither delta nor infimum"
+                )));
+            }
+            ("worst-case-tv", _, _) => {
+                return Err(invalid(
+                    "reduction \"worst-case-tv\" needs delta and infimum (one per decision)",
+                ));
+            }
+            (other, _, _) => {
+                return Err(invalid(format!(
+                    "reduction: unknown \"{other}\" (expected mean, min or worst-case-tv)"
+                )));
+            }
+        };
+        let engine = engine(device, precision)?;
+        let state = match &self.model {
+            Model::Fitted(model) => model.state(),
+            Model::Fixed(state) => state,
+        };
+        let reduced = py
+            .detach(|| engine.pair_reduce(state, &decisions, &contexts, beta, reduction))
+            .map_err(to_py)?;
+        Ok(array(
+            py,
+            reduced.into_iter().map(|z| outputs.inverse(z)).collect(),
+        ))
     }
 
     /// The lengthscales in the data's units.

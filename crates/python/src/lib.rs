@@ -1,6 +1,6 @@
 //! The `bosweep` Python module: the engine's batch operations on numpy arrays, GP fit and
-//! predict, an ask/tell optimiser for every registered algorithm, and whole runs with the
-//! trace the command line writes. A thin layer: each function converts its arguments, calls the
+//! predict, an ask/tell optimiser for every registered algorithm, whole runs with the trace the
+//! command line writes, sweeps (Python callables as objectives) and their traces as a table. A thin layer: each function converts its arguments, calls the
 //! library with the GIL released, and turns the library's errors into Python exceptions with
 //! the command line's messages (`ValueError` for bad input, `RuntimeError` for a failure while
 //! running).
@@ -8,9 +8,12 @@
 mod arrays;
 mod errors;
 mod gp;
+mod interrupt;
+mod objectives;
 mod ops;
 mod optimizer;
 mod runs;
+mod sweeps;
 
 use pyo3::prelude::*;
 
@@ -27,6 +30,8 @@ fn bosweep(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ops::kde, m)?)?;
     m.add_function(wrap_pyfunction!(ops::kernel_regression, m)?)?;
     m.add_function(wrap_pyfunction!(runs::run, m)?)?;
+    m.add_function(wrap_pyfunction!(sweeps::sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sweeps::load, m)?)?;
     m.add_function(wrap_pyfunction!(runs::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(runs::problems, m)?)?;
     m.add_class::<gp::Gp>()?;

@@ -7,9 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use bosweep_algorithms::{self as algorithms, Algorithm, Proposal};
 use bosweep_core::params::ParamValue;
-use bosweep_engine::Engine;
-use bosweep_problems::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
-use bosweep_sweep::{Session, box_design};
+use bosweep_engine::{Engine, Points};
+use bosweep_model::CandidatePriors;
+use bosweep_problems::{
+    Domain, NoiseVariance, Observation, Optimum, Problem, ProblemError, Sense, Step,
+};
+use bosweep_sweep::{Session, initial_design};
 use numpy::{PyArray1, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,25 +23,40 @@ use super::arrays::{array, values};
 use super::errors::{invalid, to_py};
 use super::ops::engine;
 
-/// The box an [`Optimizer`] searches, as the [`Problem`] its algorithm is prepared for: points
-/// are evaluated by the caller, never by it.
+/// What an [`Optimizer`]'s algorithm is prepared for: a box (and the box of the contexts the
+/// caller observes, where given), or the structure of a registered problem (its box, sense,
+/// allowed sets, candidate priors, context box) whose points the caller evaluates. Points are
+/// evaluated by the caller, never by it.
 #[derive(Debug)]
-struct CallerProblem {
-    domain: Domain,
-    sense: Sense,
+enum CallerProblem {
+    Box {
+        domain: Domain,
+        sense: Sense,
+        context: Option<Domain>,
+    },
+    Like(Box<dyn Problem>),
 }
 
 impl Problem for CallerProblem {
     fn name(&self) -> &str {
-        "python"
+        match self {
+            Self::Box { .. } => "python",
+            Self::Like(problem) => problem.name(),
+        }
     }
 
     fn domain(&self) -> &Domain {
-        &self.domain
+        match self {
+            Self::Box { domain, .. } => domain,
+            Self::Like(problem) => problem.domain(),
+        }
     }
 
     fn sense(&self) -> Sense {
-        self.sense
+        match self {
+            Self::Box { sense, .. } => *sense,
+            Self::Like(problem) => problem.sense(),
+        }
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
@@ -63,12 +81,55 @@ impl Problem for CallerProblem {
     fn optimum(&self, _t: usize) -> Option<Optimum> {
         None
     }
+
+    fn allowed_set(&self, t: usize) -> Option<&Points> {
+        match self {
+            Self::Box { .. } => None,
+            Self::Like(problem) => problem.allowed_set(t),
+        }
+    }
+
+    fn time_varying(&self) -> bool {
+        matches!(self, Self::Like(problem) if problem.time_varying())
+    }
+
+    fn candidate_priors(&self) -> Option<Arc<CandidatePriors>> {
+        match self {
+            Self::Box { .. } => None,
+            Self::Like(problem) => problem.candidate_priors(),
+        }
+    }
+
+    fn context_domain(&self) -> Option<&Domain> {
+        match self {
+            Self::Box { context, .. } => context.as_ref(),
+            Self::Like(problem) => problem.context_domain(),
+        }
+    }
+
+    fn noise_variance(&self) -> Option<NoiseVariance> {
+        match self {
+            Self::Box { .. } => None,
+            Self::Like(problem) => problem.noise_variance(),
+        }
+    }
+
+    fn risk_aversion(&self) -> Option<f64> {
+        match self {
+            Self::Box { .. } => None,
+            Self::Like(problem) => problem.risk_aversion(),
+        }
+    }
 }
 
 /// Ask/tell with algorithm `algorithm` (a name of `bosweep.algorithms()`, its parameters as
 /// keyword arguments) over `bounds` (a (low, high) pair per dimension). The first `init` points
-/// are the scrambled-Sobol initial design of `bosweep run`; `sense` says whether the told values
-/// are minimised ("min") or maximised ("max").
+/// are the initial design of `bosweep run`; `sense` says whether the told values are minimised
+/// ("min") or maximised ("max"). With `context_bounds` the caller tells the context each
+/// evaluation observed (SBO/DRBO-KDE, StableOpt). With `problem` (a registered problem's name,
+/// `problem_params` its parameters) instead of `bounds`, the algorithm works on that problem's
+/// box, sense, allowed sets, candidate priors and context box, the caller still evaluating:
+/// the time-varying problems of PE-GP-UCB and Regret Balancing.
 #[pyclass(module = "bosweep")]
 pub struct Optimizer {
     /// Behind a mutex because Python objects must be shareable between threads; the methods
@@ -86,38 +147,68 @@ pub struct Optimizer {
 #[pymethods]
 impl Optimizer {
     #[new]
-    #[pyo3(signature = (algorithm, bounds, seed=0, init=10, sense="min", device="cpu", precision="f64", **params))]
+    #[pyo3(signature = (algorithm, bounds=None, seed=0, init=10, sense="min", device="cpu", precision="f64", context_bounds=None, problem=None, problem_params=None, **params))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         algorithm: &str,
-        bounds: Vec<(f64, f64)>,
+        bounds: Option<Vec<(f64, f64)>>,
         seed: u64,
         init: usize,
         sense: &str,
         device: &str,
         precision: &str,
+        context_bounds: Option<Vec<(f64, f64)>>,
+        problem: Option<&str>,
+        problem_params: Option<&Bound<'_, PyDict>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let sense = match sense {
-            "min" => Sense::Minimize,
-            "max" => Sense::Maximize,
-            other => {
-                return Err(invalid(format!(
-                    "sense: \"{other}\" (expected \"min\" or \"max\")"
-                )));
+        let problem = match (bounds, problem) {
+            (Some(bounds), None) => CallerProblem::Box {
+                domain: domain("bounds", bounds)?,
+                sense: match sense {
+                    "min" => Sense::Minimize,
+                    "max" => Sense::Maximize,
+                    other => {
+                        return Err(invalid(format!(
+                            "sense: \"{other}\" (expected \"min\" or \"max\")"
+                        )));
+                    }
+                },
+                context: context_bounds
+                    .map(|b| domain("context_bounds", b))
+                    .transpose()?,
+            },
+            (None, Some(name)) if context_bounds.is_none() => {
+                let given = keyword_parameters(problem_params)?;
+                let given: Vec<(&str, ParamValue)> =
+                    given.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+                CallerProblem::Like(bosweep_problems::build(name, &given).map_err(to_py)?)
+            }
+            (None, Some(_)) => {
+                return Err(invalid(
+                    "context_bounds: a problem's context box is its own; give bounds and \
+                     context_bounds, or problem",
+                ));
+            }
+            (Some(_), Some(_)) => {
+                return Err(invalid(
+                    "bounds and problem: give one (a problem brings its own box)",
+                ));
+            }
+            (None, None) => {
+                return Err(invalid(
+                    "bounds: give the box, a (low, high) pair per dimension, or a problem",
+                ));
             }
         };
-        let (lower, upper): (Vec<f64>, Vec<f64>) = bounds.into_iter().unzip();
-        let domain = Domain::new(lower, upper).map_err(|e| invalid(format!("bounds: {e}")))?;
         let given = keyword_parameters(params)?;
         let given: Vec<(&str, ParamValue)> =
             given.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
         let mut built = algorithms::build(algorithm, &given).map_err(to_py)?;
-        let problem = CallerProblem { domain, sense };
         algorithms::check_pair(algorithm, built.as_mut(), &problem).map_err(to_py)?;
         built.prepare(&problem).map_err(to_py)?;
-        let design = box_design(&problem.domain, init, &mut ChaCha8Rng::seed_from_u64(seed))
-            .map_err(to_py)?;
+        let design =
+            initial_design(&problem, init, &mut ChaCha8Rng::seed_from_u64(seed)).map_err(to_py)?;
         Ok(Self {
             algorithm: Mutex::new(built),
             problem,
@@ -145,14 +236,15 @@ impl Optimizer {
         } = self;
         let (_, proposal) = py
             .detach(|| {
+                let step = session.step() + 1;
                 session.ask(
                     algorithm
                         .get_mut()
                         .unwrap_or_else(|p| p.into_inner())
                         .as_mut(),
                     engine.as_ref(),
-                    &problem.domain,
-                    None,
+                    problem.domain(),
+                    problem.allowed_set(step),
                 )
             })
             .map_err(to_py)?;
@@ -168,12 +260,15 @@ impl Optimizer {
     }
 
     /// Tells the value `y` (a number, or a sequence of `repeats` numbers) of the point `x`
-    /// just asked.
+    /// just asked, with the `context` the evaluation observed where the optimiser has a
+    /// context box.
+    #[pyo3(signature = (x, y, context=None))]
     fn tell(
         &mut self,
         py: Python<'_>,
         x: PyReadonlyArray1<'_, f64>,
         y: &Bound<'_, PyAny>,
+        context: Option<PyReadonlyArray1<'_, f64>>,
     ) -> PyResult<()> {
         let x = values("x", x)?;
         let Some(proposal) = &self.pending else {
@@ -204,7 +299,28 @@ impl Optimizer {
                 told[i]
             )));
         }
-        let observation = Observation::new(told, None);
+        let context = context.map(|c| values("context", c)).transpose()?;
+        match (self.problem.context_domain(), &context) {
+            (Some(domain), Some(c)) if !domain.contains(c) => {
+                return Err(invalid(format!(
+                    "tell: context {c:?} is not in the context box (lower {:?}, upper {:?})",
+                    domain.lower(),
+                    domain.upper()
+                )));
+            }
+            (Some(_), None) => {
+                return Err(invalid(
+                    "tell: this optimiser's algorithm learns from contexts; tell(x, y, context=...)",
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(invalid(
+                    "tell: a context was given to an optimiser without context_bounds",
+                ));
+            }
+            _ => {}
+        }
+        let observation = Observation::new(told, context);
         let Self {
             algorithm,
             problem,
@@ -215,7 +331,7 @@ impl Optimizer {
         let recommended = py
             .detach(|| {
                 let algorithm = algorithm.get_mut().unwrap_or_else(|p| p.into_inner());
-                session.tell(algorithm.as_mut(), problem.sense, &x, &observation)?;
+                session.tell(algorithm.as_mut(), problem.sense(), &x, &observation)?;
                 algorithm.recommend(engine.as_ref())
             })
             .map_err(to_py)?;
@@ -231,6 +347,12 @@ impl Optimizer {
             .map(|x| array(py, x))
             .ok_or_else(|| invalid("recommend: nothing was told yet"))
     }
+}
+
+/// `bounds` (argument `name`) as a box.
+fn domain(name: &str, bounds: Vec<(f64, f64)>) -> PyResult<Domain> {
+    let (lower, upper): (Vec<f64>, Vec<f64>) = bounds.into_iter().unzip();
+    Domain::new(lower, upper).map_err(|e| invalid(format!("{name}: {e}")))
 }
 
 /// Keyword arguments as parameters: numbers stay numbers, booleans become "true"/"false", text

@@ -5,11 +5,13 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use bosweep_core::params::ParamValue;
-use bosweep_sweep::{RunConfig, TraceWriter};
+use bosweep_sweep::{RunConfig, StopSignal, TraceWriter};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::to_py;
+use super::errors::{invalid, to_py};
+use super::interrupt::interruptible;
+use super::objectives::Objectives;
 use super::ops::engine;
 use super::optimizer::keyword_parameters;
 
@@ -39,14 +41,17 @@ impl Write for TraceBuffer {
 
 /// Runs `algorithm` on `problem` for `budget` evaluations (`init` of them the initial design)
 /// from `seed`, with their parameters as dicts, and returns the trace `bosweep run --out`
-/// writes, parsed (timings aside, identical for the same seed on the CPU).
+/// writes, parsed (timings aside, identical for the same seed on the CPU). `problem` is a
+/// registered problem's name, or a Python callable `f(x) -> float` (the problem `callable`,
+/// its `bounds` and `sense` in `problem_params`). Ctrl-C stops the run after the evaluation in
+/// progress.
 #[pyfunction]
 #[pyo3(signature = (algorithm, problem, budget, init=10, seed=1, params=None, problem_params=None, device="cpu", precision="f32"))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
     algorithm: &str,
-    problem: &str,
+    problem: &Bound<'py, PyAny>,
     budget: usize,
     init: usize,
     seed: u64,
@@ -56,9 +61,21 @@ pub fn run<'py>(
     precision: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let algorithm_params = keyword_parameters(params)?;
-    let problem_params = keyword_parameters(problem_params)?;
+    let mut problem_params = keyword_parameters(problem_params)?;
+    let mut callables = Objectives::default();
+    let problem: String = if problem.is_callable() {
+        let name: String = problem.getattr("__name__")?.extract()?;
+        callables.add(name.clone(), problem)?;
+        problem_params.push(("function".into(), ParamValue::Text(name)));
+        "callable".into()
+    } else {
+        problem.extract().map_err(|_| {
+            invalid("problem: give a registered problem's name or a callable f(x) -> float")
+        })?
+    };
+    let _registered = callables.register(py)?;
     let built_problem =
-        bosweep_problems::build(problem, &borrow(&problem_params)).map_err(to_py)?;
+        bosweep_problems::build(&problem, &borrow(&problem_params)).map_err(to_py)?;
     let mut built =
         bosweep_algorithms::build(algorithm, &borrow(&algorithm_params)).map_err(to_py)?;
     bosweep_algorithms::check_pair(algorithm, built.as_mut(), built_problem.as_ref())
@@ -72,16 +89,18 @@ pub fn run<'py>(
     };
     let buffer = TraceBuffer::default();
     let mut trace = TraceWriter::to_writer(Box::new(buffer.clone()));
-    py.detach(|| {
-        bosweep_sweep::run(
+    let stop = StopSignal::default();
+    interruptible(py, &stop, || {
+        bosweep_sweep::run_stoppable(
             built_problem.as_ref(),
             built.as_mut(),
             algorithm,
             engine.as_ref(),
             &config,
             &mut trace,
+            &stop,
         )
-    })
+    })?
     .map_err(to_py)?;
     drop(trace);
     let outcome = buffer.text();

@@ -196,3 +196,39 @@ def test_repeats_are_told_as_a_list():
         opt.tell(x, 1.0)
     opt.tell(x, [1.0, 1.5, 0.5])
     assert opt.recommend().shape == (1,)
+
+
+def gpu_or_skip():
+    """The GPU engine, or a skip where there is no adapter (a failure with
+    BOSWEEP_REQUIRE_GPU=1, as CI sets with lavapipe)."""
+    try:
+        bosweep.kde(np.zeros((1, 1)), np.zeros((1, 1)), np.array([1.0]), device="gpu")
+    except RuntimeError as e:
+        if os.environ.get("BOSWEEP_REQUIRE_GPU") == "1":
+            raise
+        pytest.skip(f"no GPU adapter: {e}")
+
+
+def test_the_gpu_computes_what_the_cpu_computes():
+    gpu_or_skip()
+    rng = np.random.default_rng(6)
+    x, q = rng.random((30, 3)), rng.random((500, 3))
+    y = np.sin(3 * x[:, 0]) + x[:, 1] - x[:, 2] ** 2
+    h = np.array([0.2, 0.3, 0.25])
+    for precision, rtol in [("f32", 1e-4), ("f64", 1e-10)]:
+        on = dict(device="gpu", precision=precision)
+        np.testing.assert_allclose(bosweep.kde(x, q, h, **on), bosweep.kde(x, q, h, device="cpu"),
+                                   rtol=rtol)
+        got = bosweep.kernel_regression(x, y, q, 0.3, **on)
+        want = bosweep.kernel_regression(x, y, q, 0.3, device="cpu")
+        np.testing.assert_allclose(got[0], want[0], rtol=rtol, atol=rtol)
+        gp = bosweep.GP(x, y, fit="map")
+        (m, v), (m0, v0) = gp.predict(q, **on), gp.predict(q, device="cpu")
+        np.testing.assert_allclose(m, m0, rtol=10 * rtol, atol=10 * rtol)
+        np.testing.assert_allclose(v, v0, rtol=10 * rtol, atol=10 * rtol)
+        decisions, contexts = q[:40, :2], q[:16, 2:]
+        np.testing.assert_allclose(
+            gp.pair_reduce(decisions, contexts, reduction="min", **on),
+            gp.pair_reduce(decisions, contexts, reduction="min", device="cpu"),
+            rtol=10 * rtol, atol=10 * rtol,
+        )

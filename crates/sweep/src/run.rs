@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
 use super::session::Session;
+use super::stop::StopSignal;
 use super::trace::{StepRecord, TraceWriter};
 use bosweep_algorithms::acquisition::{Bounds, SobolGrid};
 use bosweep_algorithms::{Algorithm, AlgorithmError};
@@ -56,6 +57,9 @@ pub enum RunError {
     Algorithm(#[from] AlgorithmError),
     #[error("writing the trace failed: {}", io_reason(.0))]
     Io(#[from] std::io::Error),
+    /// The caller's [`StopSignal`] asked for it after `steps` steps.
+    #[error("stopped on request after {steps} step(s)")]
+    Stopped { steps: usize },
 }
 
 impl Failure for RunError {
@@ -64,7 +68,7 @@ impl Failure for RunError {
             Self::Config(_) => Blame::Input,
             Self::Problem(e) => e.blame(),
             Self::Algorithm(e) => e.blame(),
-            Self::Io(_) => Blame::Running,
+            Self::Io(_) | Self::Stopped { .. } => Blame::Running,
         }
     }
 }
@@ -94,7 +98,7 @@ fn params_json(params: &[(String, ParamValue)]) -> Value {
 /// The initial design: `count` scrambled-Sobol points in the box, or `count` distinct members
 /// of the allowed set at step 1 (all of them if it has fewer), or for a time-varying allowed set
 /// one member of the set at each step.
-fn initial_design(
+pub fn initial_design(
     problem: &dyn Problem,
     count: usize,
     rng: &mut ChaCha8Rng,
@@ -173,6 +177,29 @@ pub fn run(
     config: &RunConfig,
     trace: &mut TraceWriter,
 ) -> Result<RunSummary, RunError> {
+    let never = StopSignal::default();
+    run_stoppable(
+        problem,
+        algorithm,
+        algorithm_name,
+        engine,
+        config,
+        trace,
+        &never,
+    )
+}
+
+/// [`run`], checking `stop` before each step: once it is requested, the run ends with
+/// [`RunError::Stopped`], every step before it in the trace.
+pub fn run_stoppable(
+    problem: &dyn Problem,
+    algorithm: &mut dyn Algorithm,
+    algorithm_name: &str,
+    engine: &dyn Engine,
+    config: &RunConfig,
+    trace: &mut TraceWriter,
+    stop: &StopSignal,
+) -> Result<RunSummary, RunError> {
     if config.budget == 0 {
         return Err(RunError::Config(
             "--budget: value 0 (must be at least 1)".into(),
@@ -214,6 +241,11 @@ pub fn run(
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
     while evals < config.budget {
+        if stop.requested() {
+            return Err(RunError::Stopped {
+                steps: session.step(),
+            });
+        }
         let step = session.step() + 1;
         let (phase, proposal) = session.ask(
             algorithm,

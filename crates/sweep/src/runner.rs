@@ -16,7 +16,8 @@ use rayon::prelude::*;
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
 use super::progress::Progress;
-use super::run::{RunConfig, RunError, run};
+use super::run::{RunConfig, RunError, run_stoppable};
+use super::stop::StopSignal;
 use super::trace::{TraceWriter, check_complete};
 use bosweep_algorithms as algorithms;
 use bosweep_core::data::{Blame, Failure};
@@ -57,6 +58,15 @@ pub enum SweepError {
     /// The directory belongs to another config, or cannot be used.
     #[error("{0}")]
     Directory(String),
+    /// A setting of the sweep cannot be honoured (threads, memory).
+    #[error("{0}")]
+    Usage(String),
+    /// The worker threads could not start.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+    /// The report could not be written; the runs are on disk.
+    #[error("report: {0}")]
+    Report(String),
     /// Reading or writing `path` failed (`what` says what was being done).
     #[error("cannot {what} {path}: {}", io_reason(source))]
     Io {
@@ -68,6 +78,11 @@ pub enum SweepError {
     /// Some runs failed; every other run completed and is on disk.
     #[error("{}", runs_failed(.0))]
     RunsFailed(Vec<(String, String)>),
+    /// The caller's [`StopSignal`] stopped the sweep; the runs completed before are on disk.
+    #[error(
+        "sweep stopped on request: {completed} run(s) completed and saved, the others run on resume"
+    )]
+    Stopped { completed: usize },
 }
 
 fn runs_failed(failures: &[(String, String)]) -> String {
@@ -84,8 +99,12 @@ fn runs_failed(failures: &[(String, String)]) -> String {
 impl Failure for SweepError {
     fn blame(&self) -> Blame {
         match self {
-            Self::Directory(_) => Blame::Input,
-            Self::Io { .. } | Self::RunsFailed(_) => Blame::Running,
+            Self::Directory(_) | Self::Usage(_) => Blame::Input,
+            Self::Io { .. }
+            | Self::Threads(_)
+            | Self::Report(_)
+            | Self::RunsFailed(_)
+            | Self::Stopped { .. } => Blame::Running,
         }
     }
 }
@@ -229,12 +248,15 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
 }
 
 /// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
-/// current rayon pool, reporting progress on stderr.
+/// current rayon pool, reporting progress on stderr. Once `stop` is requested no run starts,
+/// the runs in progress end after their current step (their partial traces removed), and the
+/// sweep ends with [`SweepError::Stopped`].
 pub fn run_sweep(
     dir: &Path,
     runs: &[RunSpec],
     shard: Option<Shard>,
     engine: &dyn Engine,
+    stop: &StopSignal,
 ) -> Result<SweepOutcome, SweepError> {
     let selected: Vec<&RunSpec> = runs
         .iter()
@@ -250,22 +272,31 @@ pub fn run_sweep(
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
     let start = Instant::now();
-    pending
-        .par_iter()
-        .for_each(|spec| match run_one(dir, spec, engine) {
+    pending.par_iter().for_each(|spec| {
+        if stop.requested() {
+            return;
+        }
+        match run_one(dir, spec, engine, stop) {
             Ok(evals) => {
                 completed.fetch_add(1, Ordering::Relaxed);
                 progress.run_done(evals, start.elapsed());
             }
-            Err(e) => {
+            Err(RunFailure::Stopped) => {}
+            Err(RunFailure::Failed(e)) => {
                 progress.run_done(0, start.elapsed());
                 failures
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .push((spec.key(), e));
             }
-        });
+        }
+    });
     progress.finish();
+    if stop.requested() {
+        return Err(SweepError::Stopped {
+            completed: completed.into_inner(),
+        });
+    }
     let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
     if !failures.is_empty() {
         failures.sort();
@@ -277,8 +308,27 @@ pub fn run_sweep(
     })
 }
 
+/// Why [`run_one`] did not complete its run.
+enum RunFailure {
+    /// The [`StopSignal`] ended it; its partial trace is removed.
+    Stopped,
+    /// It failed, for the reason given.
+    Failed(String),
+}
+
+impl From<String> for RunFailure {
+    fn from(reason: String) -> Self {
+        Self::Failed(reason)
+    }
+}
+
 /// One run into `runs/<name>.partial`, renamed when complete. Returns the evaluations spent.
-fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, String> {
+fn run_one(
+    dir: &Path,
+    spec: &RunSpec,
+    engine: &dyn Engine,
+    stop: &StopSignal,
+) -> Result<usize, RunFailure> {
     let problem = problems::build(&spec.problem.name, &spec.problem.param_values())
         .map_err(|e| e.to_string())?;
     let mut algorithm = algorithms::build(&spec.algorithm.name, &spec.algorithm.param_values())
@@ -293,15 +343,23 @@ fn run_one(dir: &Path, spec: &RunSpec, engine: &dyn Engine) -> Result<usize, Str
         seed: spec.seed,
         design_seed: spec.design_seed,
     };
-    let summary = run(
+    let summary = match run_stoppable(
         problem.as_ref(),
         algorithm.as_mut(),
         &spec.algorithm.name,
         engine,
         &config,
         &mut trace,
-    )
-    .map_err(|e: RunError| e.to_string())?;
+        stop,
+    ) {
+        Ok(summary) => summary,
+        Err(RunError::Stopped { .. }) => {
+            drop(trace);
+            let _ = std::fs::remove_file(&partial);
+            return Err(RunFailure::Stopped);
+        }
+        Err(e) => return Err(e.to_string().into()),
+    };
     drop(trace);
     std::fs::rename(&partial, &done)
         .map_err(|e| format!("cannot rename {}: {e}", partial.display()))?;

@@ -185,7 +185,7 @@ fn parse_sense(s: &str) -> Option<Sense> {
 }
 
 /// serde_json's message without its own "at line 1 column N" (the trace line is ours to name).
-fn json_reason(e: &serde_json::Error) -> String {
+pub(super) fn json_reason(e: &serde_json::Error) -> String {
     let message = e.to_string();
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_string(),

@@ -36,6 +36,7 @@ mod curves;
 mod error;
 mod load;
 mod plot;
+mod steps;
 mod tables;
 mod text;
 
@@ -43,6 +44,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use error::ReportError;
+pub use steps::{RunSteps, TraceStep, read_steps};
 
 use crate::RunSpec;
 use bosweep_core::stats::{describe, mean};

@@ -1,0 +1,254 @@
+//! An objective that the program hosting bosweep supplies as a function, registered under a name
+//! for as long as the host wants: the Python package's `bosweep.sweep(config, objectives=...)`
+//! registers each Python callable so that `[[problem]] name = "callable"` with `function = NAME`
+//! evaluates it in-process.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use rand_chacha::ChaCha8Rng;
+
+use super::command::{BOUNDS, SENSE, bounds_text, parse_bounds, sense_word};
+use super::registry::Entry;
+use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use bosweep_core::params::{ParamValue, Params, TextParam};
+
+/// A function of the host program: the value at `x`, or why there is none.
+pub trait HostFunction: Send + Sync {
+    fn evaluate(&self, x: &[f64]) -> Result<f64, String>;
+}
+
+type Registered = Vec<(String, Arc<dyn HostFunction>)>;
+
+/// The functions registered now, by name.
+static FUNCTIONS: Mutex<Registered> = Mutex::new(Vec::new());
+
+fn functions() -> std::sync::MutexGuard<'static, Registered> {
+    FUNCTIONS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Keeps `name` registered; dropping it unregisters the name.
+#[must_use = "the function is unregistered when the registration is dropped"]
+pub struct Registration {
+    name: String,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        functions().retain(|(n, _)| *n != self.name);
+    }
+}
+
+/// Registers `function` under `name` until the returned [`Registration`] is dropped. A name
+/// registered already (by another sweep running in this process) is refused.
+pub fn register_function(
+    name: &str,
+    function: Arc<dyn HostFunction>,
+) -> Result<Registration, ProblemError> {
+    if name.trim().is_empty() {
+        return Err(ProblemError::config(
+            "callable objective: the function's name is empty",
+        ));
+    }
+    let mut registered = functions();
+    if registered.iter().any(|(n, _)| n == name) {
+        return Err(ProblemError::config(format!(
+            "callable objective \"{name}\": a function of this name is registered already (by \
+             a sweep still running in this process); give it another name"
+        )));
+    }
+    registered.push((name.to_owned(), function));
+    Ok(Registration {
+        name: name.to_owned(),
+    })
+}
+
+fn registered(name: &str) -> Option<Arc<dyn HostFunction>> {
+    functions()
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, f)| f.clone())
+}
+
+/// The problem: a registered function over a box, evaluated once per repeat.
+pub struct CallableObjective {
+    name: String,
+    function: Arc<dyn HostFunction>,
+    domain: Domain,
+    sense: Sense,
+}
+
+impl fmt::Debug for CallableObjective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallableObjective")
+            .field("name", &self.name)
+            .field("domain", &self.domain)
+            .field("sense", &self.sense)
+            .finish_non_exhaustive()
+    }
+}
+
+const FUNCTION: TextParam = TextParam::new(
+    "function",
+    "",
+    "the name the host program registered the function under (Python: a key of \
+     bosweep.sweep's objectives)",
+);
+
+fn build_callable(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
+    let name = |param: &str, value: &str, why: &str| {
+        ProblemError::config(format!(
+            "problem callable: parameter {param} = \"{value}\": {why}"
+        ))
+    };
+    let function_name = FUNCTION.of(params);
+    let function = registered(function_name).ok_or_else(|| {
+        let known: Vec<String> = functions()
+            .iter()
+            .map(|(n, _)| format!("\"{n}\""))
+            .collect();
+        let known = if known.is_empty() {
+            "none is (callable objectives come from a host program: in Python, \
+             bosweep.sweep(config, objectives={NAME: function}))"
+                .to_owned()
+        } else {
+            format!("registered: {}", known.join(", "))
+        };
+        name(
+            "function",
+            function_name,
+            &format!("no function of this name is registered; {known}"),
+        )
+    })?;
+    let bounds = BOUNDS.of(params);
+    let domain = parse_bounds(bounds).map_err(|why| name("bounds", bounds, &why))?;
+    Ok(Box::new(CallableObjective {
+        name: function_name.to_owned(),
+        function,
+        domain,
+        sense: SENSE.of(params),
+    }))
+}
+
+/// The registry's entry: `[[problem]] name = "callable"` in a sweep config.
+pub(super) const ENTRIES: &[Entry] = &[Entry {
+    name: "callable",
+    description: "your function, called in-process: registered by the program hosting bosweep \
+                  (Python: bosweep.sweep(..., objectives={NAME: f})); needs function and bounds",
+    parameters: &[FUNCTION.spec(), BOUNDS.spec(), SENSE.spec()],
+    build: build_callable,
+}];
+
+impl Problem for CallableObjective {
+    fn name(&self) -> &str {
+        "callable"
+    }
+
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        self.sense
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        vec![
+            ("function".into(), ParamValue::from(self.name.as_str())),
+            ("bounds".into(), ParamValue::Text(bounds_text(&self.domain))),
+            ("sense".into(), ParamValue::from(sense_word(self.sense))),
+        ]
+    }
+
+    /// One call per repeat; the first failure, or a value that is not finite, stops the run.
+    fn observe(
+        &self,
+        x: &[f64],
+        step: &Step,
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Observation, ProblemError> {
+        let fail = |why: String| {
+            ProblemError::evaluation(format!(
+                "callable objective \"{}\" at {x:?}: {why}",
+                self.name
+            ))
+        };
+        let values = (0..step.repeats())
+            .map(|_| match self.function.evaluate(x) {
+                Ok(v) if v.is_finite() => Ok(v),
+                Ok(v) => Err(fail(format!("returned {v} (must be a finite number)"))),
+                Err(why) => Err(fail(why)),
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
+        Ok(Observation::new(values, None))
+    }
+
+    /// Unknown: the function may be noisy, and calling it again would cost an evaluation.
+    fn objective_of_interest(&self, _x: &[f64], _t: usize) -> Option<f64> {
+        None
+    }
+
+    fn optimum(&self, _t: usize) -> Option<Optimum> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    struct Sphere;
+
+    impl HostFunction for Sphere {
+        fn evaluate(&self, x: &[f64]) -> Result<f64, String> {
+            if x[0] > 0.9 {
+                return Err("ValueError: too far".into());
+            }
+            Ok(x.iter().map(|v| v * v).sum())
+        }
+    }
+
+    fn build(function: &str) -> Result<Box<dyn Problem>, ProblemError> {
+        super::super::build(
+            "callable",
+            &[
+                ("function", ParamValue::from(function)),
+                ("bounds", ParamValue::from("-1:1,-1:1")),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_registered_function_is_evaluated_per_repeat_until_unregistered() {
+        let registration = register_function("sphere-test", Arc::new(Sphere)).unwrap();
+        let problem = build("sphere-test").unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let observed = problem
+            .observe(&[0.5, -0.25], &Step::new(1, 3).unwrap(), &mut rng)
+            .unwrap();
+        assert_eq!(observed.repeats, vec![0.3125; 3]);
+        let failed = problem
+            .observe(&[0.95, 0.0], &Step::new(2, 1).unwrap(), &mut rng)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            failed.contains("\"sphere-test\" at [0.95, 0.0]: ValueError: too far"),
+            "{failed}"
+        );
+        let again = register_function("sphere-test", Arc::new(Sphere));
+        assert!(
+            again
+                .err()
+                .unwrap()
+                .to_string()
+                .contains("registered already")
+        );
+        drop(registration);
+        let gone = build("sphere-test").unwrap_err().to_string();
+        assert!(
+            gone.contains("parameter function = \"sphere-test\": no function of this name"),
+            "{gone}"
+        );
+    }
+}
