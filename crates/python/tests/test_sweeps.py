@@ -159,7 +159,7 @@ def test_ctrl_c_stops_a_sweep_between_steps_and_it_resumes(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         bosweep.sweep(config, out=tmp_path / "s", device="cpu", threads=1, report=False)
     # Stopped after the evaluation in progress: far from the 36 of the whole sweep.
-    assert 6 <= len(calls) < 12
+    assert 6 <= len(calls) < 15
     runs = tmp_path / "s" / "runs"
     assert not list(runs.glob("*.partial"))
     resumed = bosweep.sweep(config, out=tmp_path / "s", device="cpu", threads=1,
@@ -171,7 +171,7 @@ def test_ctrl_c_stops_a_run():
     f, calls = interrupting(after=3)
     with pytest.raises(KeyboardInterrupt):
         bosweep.run("random", f, budget=1000, init=2, problem_params={"bounds": "0:1,-1:1"})
-    assert 3 <= len(calls) < 6
+    assert 3 <= len(calls) < 10
 
 
 def test_a_failing_callable_names_the_run_the_function_and_the_exception(tmp_path):
