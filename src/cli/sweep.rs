@@ -19,7 +19,9 @@ pub struct SweepArgs {
     /// resumes: completed runs are skipped.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Run only the runs whose index ≡ I (mod N), e.g. one task of a job array.
+    /// Run only the runs whose index ≡ I (mod N), e.g. one task of a job array. Default: the
+    /// task of a SLURM job array (SLURM_ARRAY_TASK_ID, _COUNT) or of a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX of BOSWEEP_SHARD_COUNT); all runs outside both.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
     /// Worker threads (default: one per core).
@@ -93,7 +95,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
     });
     let engine = global.engine()?;
     let options = SweepOptions {
-        shard: args.shard,
+        shard: Shard::given_or_scheduled(args.shard).map_err(CliError::usage)?,
         threads: args.threads,
         when_locked: when_locked(args.wait),
         mixed: if args.allow_mixed_devices {

@@ -186,6 +186,96 @@ fn merged_shards_equal_the_unsharded_sweep() {
     assert!(dir.join("merged/summary.csv").exists() && dir.join("merged/report.md").exists());
 }
 
+/// `bosweep sweep sweep.toml --out OUT --no-report` with the scheduler variables `vars`.
+fn scheduled_sweep(dir: &Path, out: &str, vars: &[(&str, String)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args([
+            "--device",
+            "cpu",
+            "sweep",
+            "sweep.toml",
+            "--out",
+            out,
+            "--no-report",
+        ])
+        .envs(vars.iter().map(|(k, v)| (k, v)))
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn scheduler_variables_pick_the_shard_and_the_shards_merge_into_the_whole_sweep() {
+    let dir = sandbox("scheduled");
+    sweep(&dir, "full", &["--no-report"]);
+    // A SLURM array --array=1-3 (ids 1, 2, 3), then a Kubernetes Indexed Job of 2 pods.
+    for id in 1..=3 {
+        let vars = [
+            ("SLURM_ARRAY_TASK_ID", id.to_string()),
+            ("SLURM_ARRAY_TASK_MIN", "1".into()),
+            ("SLURM_ARRAY_TASK_COUNT", "3".into()),
+        ];
+        let out = scheduled_sweep(&dir, &format!("slurm-{id}"), &vars);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(
+            err.contains(&format!("running shard {}/3 (SLURM job array", id - 1)),
+            "{err}"
+        );
+        assert_eq!(traces(&dir.join(format!("slurm-{id}"))).len(), 4);
+    }
+    for index in 0..2 {
+        let vars = [
+            ("JOB_COMPLETION_INDEX", index.to_string()),
+            ("BOSWEEP_SHARD_COUNT", "2".into()),
+        ];
+        let out = scheduled_sweep(&dir, &format!("pod-{index}"), &vars);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for (merged, parts) in [
+        ("slurm", ["slurm-1", "slurm-2", "slurm-3"].as_slice()),
+        ("pods", &["pod-0", "pod-1"]),
+    ] {
+        let out = bosweep(&dir, &[&["merge", "--out", merged][..], parts].concat());
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            traces(&dir.join(merged)),
+            traces(&dir.join("full")),
+            "{merged}"
+        );
+    }
+    // --shard overrides; an inconsistent environment is a usage error naming the variable.
+    let vars = [("JOB_COMPLETION_INDEX", "1".to_string())];
+    let out = scheduled_sweep(&dir, "bad", &vars);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("BOSWEEP_SHARD_COUNT is not"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args(["--device", "cpu", "sweep", "sweep.toml", "--out", "given"])
+        .args(["--shard", "0/2", "--no-report"])
+        .envs(vars.iter().map(|(k, v)| (k, v)))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(traces(&dir.join("given")), traces(&dir.join("pod-0")));
+}
+
 #[test]
 fn one_and_two_threads_give_identical_traces() {
     let dir = sandbox("threads");

@@ -18,7 +18,9 @@ use super::ops::engine;
 /// (default for a file: `results/<file stem>`, as `bosweep sweep`), resuming what the
 /// directory holds. `objectives` maps names to Python callables `f(x) -> float` for problems
 /// `name = "callable"`, `function = NAME`; a dict config may hold the callables themselves.
-/// Returns the directory and the counts of runs selected, skipped and completed.
+/// `shard` ("I/N") defaults, as `bosweep sweep --shard` does, to a SLURM array task's or a
+/// Kubernetes Indexed Job's. Returns the directory and the counts of runs selected, skipped and
+/// completed.
 #[pyfunction]
 #[pyo3(signature = (config, out=None, objectives=None, threads=None, shard=None, device="auto", precision="f32", report=true, wait=false, allow_mixed_devices=false))]
 #[allow(clippy::too_many_arguments)]
@@ -64,6 +66,7 @@ pub fn sweep<'py>(
         .map(Shard::parse)
         .transpose()
         .map_err(|e| invalid(e.replace("--shard", "shard")))?;
+    let shard = Shard::given_or_scheduled(shard).map_err(invalid)?;
     // Registered before the config is read: reading it builds every problem, as a run will.
     let _registered = callables.register(py)?;
     let config = SweepConfig::parse(&text, &file_name).map_err(to_py)?;

@@ -47,6 +47,85 @@ impl Shard {
         Ok(Self { index, count })
     }
 
+    /// The shard a scheduler assigns through the environment (`var` reads a variable), for a
+    /// sweep started without `--shard`: a SLURM job array's task (`SLURM_ARRAY_TASK_ID`, its
+    /// `_MIN`, `_STEP` and `_COUNT`: `--array=1-16` and `--array=0-30:2` both give shards
+    /// 0..16), or a Kubernetes Indexed Job's pod (`JOB_COMPLETION_INDEX` of
+    /// `BOSWEEP_SHARD_COUNT`, which the Job sets to its `completions`: Kubernetes does not pass
+    /// that number to the pod). Returns the shard and where it came from, `None` outside both.
+    pub fn from_env(
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<(Self, String)>, String> {
+        let number = |name: &str| -> Result<Option<usize>, String> {
+            var(name)
+                .map(|text| {
+                    text.trim()
+                        .parse::<usize>()
+                        .map_err(|_| format!("{name} = \"{text}\" is not a non-negative integer"))
+                })
+                .transpose()
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
+                format!(
+                    "SLURM_ARRAY_TASK_ID = {id} is set but SLURM_ARRAY_TASK_COUNT is not; pass \
+                     --shard I/N"
+                )
+            })?;
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+            let index = id
+                .checked_sub(min)
+                .filter(|offset| offset % step == 0)
+                .map(|offset| offset / step);
+            return match index {
+                Some(index) if index < count => Ok(Some((
+                    Self { index, count },
+                    format!("SLURM job array: task {id} of {count} (min {min}, step {step})"),
+                ))),
+                _ => Err(format!(
+                    "SLURM_ARRAY_TASK_ID = {id} is not one of the {count} tasks from \
+                     SLURM_ARRAY_TASK_MIN = {min} in steps of {step}; pass --shard I/N"
+                )),
+            };
+        }
+        if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+            let count = number("BOSWEEP_SHARD_COUNT")?.ok_or_else(|| {
+                format!(
+                    "JOB_COMPLETION_INDEX = {index} is set (a Kubernetes Indexed Job) but \
+                     BOSWEEP_SHARD_COUNT is not: set it to the Job's completions, or pass \
+                     --shard I/N"
+                )
+            })?;
+            if index >= count {
+                return Err(format!(
+                    "JOB_COMPLETION_INDEX = {index} is not below BOSWEEP_SHARD_COUNT = {count}"
+                ));
+            }
+            return Ok(Some((
+                Self { index, count },
+                format!("Kubernetes Indexed Job: completion index {index} of {count}"),
+            )));
+        }
+        Ok(None)
+    }
+
+    /// `shard` where given, else [`Shard::from_env`] on this process's environment, the source
+    /// said on stderr: what `bosweep sweep` and `bosweep.sweep` run.
+    pub fn given_or_scheduled(shard: Option<Self>) -> Result<Option<Self>, String> {
+        if shard.is_some() {
+            return Ok(shard);
+        }
+        let scheduled = Self::from_env(|name| std::env::var(name).ok())?;
+        Ok(scheduled.map(|(shard, source)| {
+            eprintln!(
+                "note: running shard {}/{} ({source}; --shard overrides)",
+                shard.index, shard.count
+            );
+            shard
+        }))
+    }
+
     pub fn includes(&self, spec: &RunSpec) -> bool {
         spec.index % self.count == self.index
     }
@@ -425,4 +504,74 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
         }
     }
     Ok(complete)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(vars: &[(&str, &str)]) -> Result<Option<(Shard, String)>, String> {
+        Shard::from_env(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    fn shard(vars: &[(&str, &str)]) -> (usize, usize) {
+        let (s, _) = from(vars).unwrap().unwrap();
+        (s.index, s.count)
+    }
+
+    #[test]
+    fn schedulers_assign_shards_through_the_environment() {
+        assert!(from(&[]).unwrap().is_none());
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "16"),
+        ];
+        assert_eq!(shard(&slurm), (3, 16));
+        // --array=1-16 and --array=0-30:2: the sixth task is shard 5 either way.
+        let from_one = [
+            ("SLURM_ARRAY_TASK_ID", "6"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "16"),
+        ];
+        assert_eq!(shard(&from_one), (5, 16));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "10"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "16"),
+        ];
+        assert_eq!(shard(&stepped), (5, 16));
+        let pod = [("JOB_COMPLETION_INDEX", "2"), ("BOSWEEP_SHARD_COUNT", "4")];
+        assert_eq!(shard(&pod), (2, 4));
+        let (_, source) = from(&pod).unwrap().unwrap();
+        assert_eq!(source, "Kubernetes Indexed Job: completion index 2 of 4");
+    }
+
+    #[test]
+    fn inconsistent_scheduler_variables_are_named() {
+        let err = |vars: &[(&str, &str)]| from(vars).unwrap_err();
+        assert!(err(&[("SLURM_ARRAY_TASK_ID", "3")]).contains("SLURM_ARRAY_TASK_COUNT is not"));
+        assert!(
+            err(&[
+                ("SLURM_ARRAY_TASK_ID", "x"),
+                ("SLURM_ARRAY_TASK_COUNT", "2")
+            ])
+            .contains("SLURM_ARRAY_TASK_ID = \"x\" is not a non-negative integer")
+        );
+        assert!(
+            err(&[
+                ("SLURM_ARRAY_TASK_ID", "5"),
+                ("SLURM_ARRAY_TASK_COUNT", "4")
+            ])
+            .contains("is not one of the 4 tasks")
+        );
+        assert!(err(&[("JOB_COMPLETION_INDEX", "1")]).contains("BOSWEEP_SHARD_COUNT is not"));
+        assert!(
+            err(&[("JOB_COMPLETION_INDEX", "4"), ("BOSWEEP_SHARD_COUNT", "4")])
+                .contains("is not below BOSWEEP_SHARD_COUNT = 4")
+        );
+    }
 }
