@@ -4,7 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use bosweep::report::{
-    ReportError, ReportOptions, SUMMARY_COLUMNS, YScale, write_report, write_report_with,
+    COMPARISON_COLUMNS, ReportError, ReportOptions, SUMMARY_COLUMNS, YScale, write_report,
+    write_report_with,
 };
 use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
 use serde_json::{Value, json};
@@ -286,6 +287,65 @@ fn summary_csv_has_hand_computed_statistics() {
 }
 
 #[test]
+fn paired_tests_and_ranks_are_hand_computed() {
+    let dir = temp_dir("paired");
+    build_sweep(&dir);
+    write_report(&dir).unwrap();
+    let (header, rows) = read_csv(&dir.join("comparisons.csv"));
+    assert_eq!(header, COMPARISON_COLUMNS);
+    // branin: random − gp-ucb over replicates 0 and 1 (gp-ucb's replicate 2 is missing):
+    // 0.49 and 0.27, both positive: W+ = 3, T = 0, exact p = 2 · P(T ≤ 0) = 2/4.
+    assert_eq!(
+        rows[0][..4],
+        ["branin", "random", "gp-ucb[ucb_multiplier=2]", "2"]
+    );
+    assert!(close(num(&rows[0][4]), 0.38), "{:?}", rows[0]);
+    assert_eq!(
+        rows[0][5..],
+        ["3", "0", "0.5", "0.5", "not distinguishable"]
+    );
+    // ext (maximised best values): random − gp-ucb = 1 − 3 and 2 − 2: one non-zero pair, W+ = 0,
+    // p = 2 · P(T ≤ 0) = 1.
+    assert_eq!(
+        rows[1][..5],
+        [
+            "ext[dim=2]",
+            "random",
+            "gp-ucb[ucb_multiplier=2]",
+            "2",
+            "-1"
+        ]
+    );
+    assert_eq!(rows[1][5..], ["0", "0", "1", "1", "not distinguishable"]);
+    assert_eq!(rows.len(), 2);
+
+    // gp-ucb is best on both problems: ranks 1 and 2, CD = 1.960 · √(2·3 / (6·2)).
+    let (header, rows) = read_csv(&dir.join("ranks.csv"));
+    assert_eq!(
+        header,
+        [
+            "algorithm",
+            "average_rank",
+            "problems",
+            "critical_difference"
+        ]
+    );
+    assert_eq!(rows[0][..3], ["gp-ucb[ucb_multiplier=2]", "1", "2"]);
+    assert_eq!(rows[1][..3], ["random", "2", "2"]);
+    assert!(close(num(&rows[0][3]), 1.96 * 0.5f64.sqrt()));
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("## Across problems"), "{report}");
+    assert!(
+        report.contains("Paired tests against `gp-ucb[ucb_multiplier=2]`"),
+        "{report}"
+    );
+    assert!(
+        report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | not distinguishable |"),
+        "{report}"
+    );
+}
+
+#[test]
 fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
     let dir = temp_dir("markdown");
     let runs = build_sweep(&dir);
@@ -394,7 +454,19 @@ fn plots_are_written_as_svg_and_png_with_text() {
         .iter()
         .filter(|f| f.starts_with(dir.join("plots")))
         .collect();
-    assert_eq!(plots.len(), 8, "{plots:?}");
+    // Two plots per problem and the average ranks, each as SVG and PNG.
+    assert_eq!(plots.len(), 10, "{plots:?}");
+    let ranks = std::fs::read_to_string(dir.join("plots/ranks.svg")).unwrap();
+    for text in [
+        "random (2.00)",
+        "gp-ucb[ucb_multiplier=2] (1.00)",
+        "CD = 1.39",
+    ] {
+        assert!(
+            svg_texts(&ranks).iter().any(|t| t.contains(text)),
+            "ranks.svg: {text}"
+        );
+    }
 
     for name in [
         "branin-regret",

@@ -1,8 +1,13 @@
-//! Statistics every layer uses: summaries of a sample (reports, KDE error studies) and the
-//! standard normal's density and distribution (acquisitions, problem laws).
+//! Statistics every layer uses: summaries of a sample (reports, KDE error studies), the
+//! standard normal's density and distribution (acquisitions, problem laws), and the paired
+//! tests and ranks that compare algorithms (reports).
 
+mod compare;
 mod describe;
 mod normal;
 
+pub use compare::{
+    EXACT_UP_TO, SignedRank, average_ranks_of, critical_difference, holm, mean_ranks, signed_rank,
+};
 pub use describe::{Describe, describe, mean};
 pub use normal::{H_IS_Z, h, log_h, normal_cdf, normal_log_pdf, normal_pdf};

@@ -19,6 +19,12 @@
 //!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
 //!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
 //!   the missing runs.
+//! - `comparisons.csv` ([`COMPARISON_COLUMNS`]): per problem,
+//!   every algorithm against the best by the paired Wilcoxon signed-rank test on the final
+//!   metric, runs paired by replicate, p Holm-adjusted over the problem's comparisons
+//!   (Demšar 2006); `report.md` shows it under each problem's table.
+//! - `ranks.csv` and `plots/ranks.{svg,png}`: average ranks across problems with the Nemenyi
+//!   critical difference and its diagram, where at least two algorithms can be ranked.
 //! - `plots/<problem>-regret.{svg,png}` (or `-best-value` where the problem's regrets are
 //!   unknown) and `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates
 //!   with a ± one standard error band against evaluations, 900×600 by default. The y axis of
@@ -32,6 +38,8 @@
 //! Everything is read and checked before anything is written: a missing manifest, a malformed
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
 
+mod cd_plot;
+mod compare;
 mod curves;
 mod error;
 mod load;
@@ -57,6 +65,12 @@ use plot::{PlotSpec, Series};
 pub const SUMMARY_FILE: &str = "summary.csv";
 /// The Markdown report's file name inside the sweep directory.
 pub const REPORT_FILE: &str = "report.md";
+/// The paired tests against each problem's best algorithm.
+pub const COMPARISONS_FILE: &str = "comparisons.csv";
+/// The average ranks across problems (where at least two algorithms can be ranked).
+pub const RANKS_FILE: &str = "ranks.csv";
+/// The critical-difference diagram's name in the plots' directory (`.svg`, `.png`).
+pub const RANKS_PLOT: &str = "ranks";
 /// The plots' directory inside the sweep directory.
 pub const PLOTS_DIR: &str = "plots";
 
@@ -74,6 +88,20 @@ pub const SUMMARY_COLUMNS: [&str; 12] = [
     "seconds_per_iter_mean",
     "best_value_se",
     "rank",
+];
+
+/// The columns of `comparisons.csv`, in order.
+pub const COMPARISON_COLUMNS: [&str; 10] = [
+    "problem",
+    "algorithm",
+    "best",
+    "pairs",
+    "median_difference",
+    "w_plus",
+    "statistic",
+    "p_value",
+    "p_holm",
+    "verdict",
 ];
 
 /// The y axis of the regret (or best value) and timing plots.
@@ -173,6 +201,7 @@ pub fn write_report_with(
     let mut sections = Vec::new();
     let mut plot_jobs = Vec::new();
     let mut used_names = HashSet::new();
+    let mut scores = Vec::new();
     for problem in &problems {
         let of_problem = |r: &RunSpec| &r.problem.label() == problem;
         let cells: Vec<(usize, &String, Vec<&CompletedRun>)> = algorithms
@@ -205,6 +234,27 @@ pub fn write_report_with(
             rows.push(summary_row(problem, algorithm, &traces));
         }
         let best_by = mark_best(&mut rows[first_row..], sense);
+        let comparisons = rows[first_row..]
+            .iter()
+            .find(|r| r.best)
+            .map_or_else(Vec::new, |best| {
+                compare::against_best(problem, &cells, &best.algorithm, best_by)
+            });
+        scores.push(compare::ProblemScores {
+            problem: problem.clone(),
+            by: best_by,
+            means: rows[first_row..]
+                .iter()
+                .map(|r| {
+                    let mean = match best_by {
+                        BestBy::SimpleRegret => r.simple_regret_mean,
+                        BestBy::BestValue(_) => r.best_value_mean,
+                        BestBy::Undecided => None,
+                    };
+                    (r.algorithm.clone(), mean)
+                })
+                .collect(),
+        });
 
         // Plots: regret where any run of the problem knows it, else the best value.
         let regrets_known = cells
@@ -257,6 +307,7 @@ pub fn write_report_with(
             seconds_plot: format!("{base}-seconds"),
             missing: missing.into_iter().cloned().collect(),
             has_plots,
+            comparisons,
         });
         if has_plots {
             // Best values have any sign and no natural zero: always a linear axis.
@@ -277,13 +328,34 @@ pub fn write_report_with(
         }
     }
 
+    let ranks = compare::average_ranks(&scores);
+
     // Everything is read and checked: write.
     let mut files = Vec::new();
     let summary_path = dir.join(SUMMARY_FILE);
     tables::write_csv(&summary_path, &rows)?;
     files.push(summary_path);
+    let comparisons_path = dir.join(COMPARISONS_FILE);
+    let comparisons: Vec<(&compare::PairedComparison, BestBy)> = sections
+        .iter()
+        .flat_map(|s| s.comparisons.iter().map(|c| (c, s.best_by)))
+        .collect();
+    tables::write_comparisons(&comparisons_path, &comparisons)?;
+    files.push(comparisons_path);
+    if let Some(ranks) = &ranks {
+        let ranks_path = dir.join(RANKS_FILE);
+        tables::write_ranks(&ranks_path, ranks)?;
+        files.push(ranks_path);
+    }
     let report_path = dir.join(REPORT_FILE);
-    let report = tables::markdown(dir, sweep.config.as_deref(), &sweep, &rows, &sections);
+    let report = tables::markdown(
+        dir,
+        sweep.config.as_deref(),
+        &sweep,
+        &rows,
+        &sections,
+        ranks.as_ref(),
+    );
     std::fs::write(&report_path, report).map_err(|source| ReportError::Write {
         path: report_path.clone(),
         source,
@@ -295,6 +367,13 @@ pub fn write_report_with(
         path: plots_dir.clone(),
         source,
     })?;
+    if let Some(ranks) = &ranks {
+        let svg = plots_dir.join(format!("{RANKS_PLOT}.svg"));
+        let png = plots_dir.join(format!("{RANKS_PLOT}.png"));
+        cd_plot::draw(ranks, &svg, &png)?;
+        files.push(svg);
+        files.push(png);
+    }
     for (title, name, y_label, series, may_log) in &plot_jobs {
         let all_positive = series
             .iter()

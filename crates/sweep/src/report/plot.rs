@@ -23,7 +23,7 @@ pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
 /// Registers the embedded font once; plotters looks fonts up by family name.
-fn ensure_font() -> Result<(), String> {
+pub(crate) fn ensure_font() -> Result<(), String> {
     static REGISTERED: OnceLock<bool> = OnceLock::new();
     let ok = *REGISTERED.get_or_init(|| register_font(FAMILY, FontStyle::Normal, FONT).is_ok());
     if ok {

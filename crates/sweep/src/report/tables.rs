@@ -1,9 +1,12 @@
-//! `summary.csv` and `report.md`.
+//! `summary.csv`, `comparisons.csv`, `ranks.csv` and `report.md`.
 
 use std::path::Path;
 
+use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
 use super::load::{Sweep, relative_trace_path};
-use super::{BestBy, PLOTS_DIR, ReportError, SUMMARY_COLUMNS, SummaryRow};
+use super::{
+    BestBy, COMPARISON_COLUMNS, PLOTS_DIR, RANKS_PLOT, ReportError, SUMMARY_COLUMNS, SummaryRow,
+};
 use crate::{CONFIG_FILE, RunSpec};
 use bosweep_core::io::format_number;
 
@@ -22,6 +25,8 @@ pub(crate) struct Section {
     pub missing: Vec<RunSpec>,
     /// False where no run of the problem has completed (no plots drawn).
     pub has_plots: bool,
+    /// Every other algorithm against the best, paired by replicate.
+    pub comparisons: Vec<PairedComparison>,
 }
 
 /// A CSV number ([`format_number`]); an empty cell where unknown.
@@ -38,34 +43,90 @@ fn rank(row: &SummaryRow) -> &'static str {
     }
 }
 
-pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportError> {
+/// Writes `records` under `header` as CSV at `path`.
+fn write_table<const N: usize>(
+    path: &Path,
+    header: [&str; N],
+    records: impl IntoIterator<Item = [String; N]>,
+) -> Result<(), ReportError> {
     let err = |e: csv::Error| ReportError::Write {
         path: path.to_path_buf(),
         source: std::io::Error::other(e),
     };
     let mut w = csv::Writer::from_path(path).map_err(err)?;
-    w.write_record(SUMMARY_COLUMNS).map_err(err)?;
-    for r in rows {
-        w.write_record([
-            r.problem.clone(),
-            r.algorithm.clone(),
-            r.runs.to_string(),
-            csv_number(r.simple_regret_mean),
-            csv_number(r.simple_regret_se),
-            csv_number(r.simple_regret_median),
-            csv_number(r.cumulative_regret_mean),
-            csv_number(r.best_value_mean),
-            csv_number(r.evals_mean),
-            csv_number(r.seconds_per_iter_mean),
-            csv_number(r.best_value_se),
-            rank(r).to_owned(),
-        ])
-        .map_err(err)?;
+    w.write_record(header).map_err(err)?;
+    for record in records {
+        w.write_record(record).map_err(err)?;
     }
     w.flush().map_err(|source| ReportError::Write {
         path: path.to_path_buf(),
         source,
     })
+}
+
+pub(crate) fn write_comparisons(
+    path: &Path,
+    comparisons: &[(&PairedComparison, BestBy)],
+) -> Result<(), ReportError> {
+    write_table(
+        path,
+        COMPARISON_COLUMNS,
+        comparisons.iter().map(|(c, by)| {
+            [
+                c.problem.clone(),
+                c.algorithm.clone(),
+                c.best.clone(),
+                c.pairs.to_string(),
+                csv_number(c.median_difference),
+                csv_number(c.test.map(|t| t.w_plus)),
+                csv_number(c.test.map(|t| t.statistic)),
+                csv_number(c.test.map(|t| t.p_value)),
+                csv_number(c.p_holm),
+                c.verdict(*by).to_owned(),
+            ]
+        }),
+    )
+}
+
+pub(crate) fn write_ranks(path: &Path, ranks: &Ranks) -> Result<(), ReportError> {
+    let problems = ranks.problems.len().to_string();
+    let cd = csv_number(ranks.critical_difference);
+    write_table(
+        path,
+        [
+            "algorithm",
+            "average_rank",
+            "problems",
+            "critical_difference",
+        ],
+        ranks
+            .ranks
+            .iter()
+            .map(|(a, r)| [a.clone(), format_number(*r), problems.clone(), cd.clone()]),
+    )
+}
+
+pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportError> {
+    write_table(
+        path,
+        SUMMARY_COLUMNS,
+        rows.iter().map(|r| {
+            [
+                r.problem.clone(),
+                r.algorithm.clone(),
+                r.runs.to_string(),
+                csv_number(r.simple_regret_mean),
+                csv_number(r.simple_regret_se),
+                csv_number(r.simple_regret_median),
+                csv_number(r.cumulative_regret_mean),
+                csv_number(r.best_value_mean),
+                csv_number(r.evals_mean),
+                csv_number(r.seconds_per_iter_mean),
+                csv_number(r.best_value_se),
+                rank(r).to_owned(),
+            ]
+        }),
+    )
 }
 
 /// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
@@ -132,6 +193,7 @@ pub(crate) fn markdown(
     sweep: &Sweep,
     rows: &[SummaryRow],
     sections: &[Section],
+    ranks: Option<&Ranks>,
 ) -> String {
     let mut out = String::new();
     let name = dir
@@ -169,6 +231,9 @@ pub(crate) fn markdown(
         None => out.push_str(&format!("(no `{CONFIG_FILE}` in the sweep directory)\n\n")),
     }
 
+    if let Some(ranks) = ranks {
+        out.push_str(&ranks_section(ranks));
+    }
     for section in sections {
         out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
         out.push_str(
@@ -237,6 +302,7 @@ pub(crate) fn markdown(
                 "Best: undecided (no regrets, and the traces record no optimisation sense).\n\n",
             ),
         }
+        out.push_str(&comparisons_table(section));
         if !section.has_plots {
             out.push_str("No plots: no run of this problem has completed.\n\n");
         }
@@ -273,6 +339,92 @@ pub(crate) fn markdown(
             ));
         }
     }
+    out
+}
+
+/// The paired tests of a problem against its best algorithm, as a table.
+fn comparisons_table(section: &Section) -> String {
+    let Some(first) = section.comparisons.first() else {
+        return String::new();
+    };
+    let what = section.quality_what;
+    let mut out = format!(
+        "Paired tests against {} (Wilcoxon signed-rank on the final {what}, runs paired by \
+         replicate, which share their initial design; p Holm-adjusted over this problem's {} \
+         comparison{}; verdicts at α = {ALPHA}):\n\n\
+         | algorithm | pairs | median difference (algorithm − best) | W+ | p | p (Holm) | verdict |\n\
+         |---|--:|--:|--:|--:|--:|---|\n",
+        code(&first.best),
+        section.comparisons.len(),
+        if section.comparisons.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+    );
+    for c in &section.comparisons {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            code(&c.algorithm),
+            c.pairs,
+            md_number(c.median_difference),
+            md_number(c.test.map(|t| t.w_plus)),
+            md_number(c.test.map(|t| t.p_value)),
+            md_number(c.p_holm),
+            c.verdict(section.best_by),
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// The average ranks across problems, the critical difference and its diagram.
+fn ranks_section(ranks: &Ranks) -> String {
+    let mut out = format!(
+        "## Across problems\n\n\
+         Average rank of each algorithm's mean final metric (simple regret, or the best value \
+         in the problem's sense where regrets are unknown) over the {} problem{} on which every \
+         ranked algorithm has one; 1 is best, ties share their average rank.\n\n\
+         | algorithm | average rank |\n|---|--:|\n",
+        ranks.problems.len(),
+        if ranks.problems.len() == 1 { "" } else { "s" },
+    );
+    for (algorithm, rank) in &ranks.ranks {
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            code(algorithm),
+            md_number(Some(*rank))
+        ));
+    }
+    out.push('\n');
+    match ranks.critical_difference {
+        Some(cd) => {
+            let groups: Vec<String> = cliques(&ranks.ranks, cd)
+                .iter()
+                .map(|&(i, j)| {
+                    let names: Vec<String> =
+                        ranks.ranks[i..=j].iter().map(|(a, _)| code(a)).collect();
+                    names.join(", ")
+                })
+                .collect();
+            let groups = if groups.is_empty() {
+                "every pair of average ranks differs by more than it".to_owned()
+            } else {
+                format!("not separated: {}", groups.join("; "))
+            };
+            out.push_str(&format!(
+                "Nemenyi critical difference at α = 0.05: {} ({groups}). With few problems \
+                 the test is weak: read the per-problem paired tests first.\n\n",
+                md_number(Some(cd))
+            ));
+        }
+        None => {
+            out.push_str("No critical difference: the Nemenyi table covers 2 to 10 algorithms.\n\n")
+        }
+    }
+    out.push_str(&format!(
+        "![average ranks]({PLOTS_DIR}/{RANKS_PLOT}.png)\n\n"
+    ));
     out
 }
 

@@ -1,0 +1,287 @@
+//! The statistics that compare a sweep's algorithms (Demšar 2006): per problem, every algorithm
+//! against the best by the Wilcoxon signed-rank test on the final metric, runs paired by
+//! replicate (the algorithms of one replicate share their initial design), Holm-corrected over
+//! the problem's comparisons; across problems, average ranks of the mean final metric with the
+//! Nemenyi critical difference.
+
+use bosweep_core::stats::{SignedRank, critical_difference, holm, mean_ranks, signed_rank};
+use bosweep_problems::Sense;
+
+use super::BestBy;
+use super::load::{CompletedRun, Step};
+
+/// The significance level of the verdicts.
+pub(crate) const ALPHA: f64 = 0.05;
+
+/// One algorithm against its problem's best.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PairedComparison {
+    pub problem: String,
+    pub algorithm: String,
+    pub best: String,
+    /// Replicates both completed.
+    pub pairs: usize,
+    /// Median over the pairs of (algorithm − best) in the metric as reported (simple regret, or
+    /// best value in the problem's sense).
+    pub median_difference: Option<f64>,
+    /// `None` where every pair is equal (or there is no pair).
+    pub test: Option<SignedRank>,
+    /// Holm-adjusted over the problem's comparisons.
+    pub p_holm: Option<f64>,
+}
+
+impl PairedComparison {
+    /// "worse", "better" or "not distinguishable" at [`ALPHA`] after Holm's correction.
+    pub fn verdict(&self, by: BestBy) -> &'static str {
+        match (self.p_holm, self.median_difference) {
+            (Some(p), Some(d)) if p < ALPHA && d != 0.0 => {
+                let worse = match by {
+                    BestBy::BestValue(Sense::Maximize) => d < 0.0,
+                    _ => d > 0.0,
+                };
+                if worse { "worse" } else { "better" }
+            }
+            _ => "not distinguishable",
+        }
+    }
+}
+
+/// The final metric of a run, as the report shows it.
+fn metric(step: &Step, by: BestBy) -> Option<f64> {
+    match by {
+        BestBy::SimpleRegret => step.simple_regret,
+        BestBy::BestValue(_) => step.best_value,
+        BestBy::Undecided => None,
+    }
+}
+
+/// Each algorithm of `cells` (palette index, label and completed runs) but `best` against
+/// `best`.
+pub(crate) fn against_best(
+    problem: &str,
+    cells: &[(usize, &String, Vec<&CompletedRun>)],
+    best: &str,
+    by: BestBy,
+) -> Vec<PairedComparison> {
+    let Some((_, _, best_runs)) = cells.iter().find(|(_, a, _)| a.as_str() == best) else {
+        return Vec::new();
+    };
+    let best_at = |replicate: usize| {
+        best_runs
+            .iter()
+            .find(|r| r.spec.replicate == replicate)
+            .and_then(|r| metric(r.trace.last(), by))
+    };
+    let mut comparisons: Vec<PairedComparison> = cells
+        .iter()
+        .filter(|(_, a, _)| a.as_str() != best)
+        .map(|(_, algorithm, runs)| {
+            let mut differences: Vec<f64> = runs
+                .iter()
+                .filter_map(|r| Some(metric(r.trace.last(), by)? - best_at(r.spec.replicate)?))
+                .collect();
+            differences.sort_by(f64::total_cmp);
+            PairedComparison {
+                problem: problem.to_owned(),
+                algorithm: (*algorithm).clone(),
+                best: best.to_owned(),
+                pairs: differences.len(),
+                median_difference: median(&differences),
+                test: signed_rank(&differences),
+                p_holm: None,
+            }
+        })
+        .collect();
+    let tested: Vec<usize> = (0..comparisons.len())
+        .filter(|&i| comparisons[i].test.is_some())
+        .collect();
+    let p: Vec<f64> = tested
+        .iter()
+        .map(|&i| comparisons[i].test.map_or(1.0, |t| t.p_value))
+        .collect();
+    for (&i, adjusted) in tested.iter().zip(holm(&p)) {
+        comparisons[i].p_holm = Some(adjusted);
+    }
+    comparisons
+}
+
+fn median(sorted: &[f64]) -> Option<f64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+/// Average ranks across problems.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Ranks {
+    /// (algorithm, average rank), best first.
+    pub ranks: Vec<(String, f64)>,
+    /// The problems ranked: those with a decided metric on which every ranked algorithm has
+    /// a value.
+    pub problems: Vec<String>,
+    /// Nemenyi's critical difference at α = 0.05 (`None` beyond ten algorithms).
+    pub critical_difference: Option<f64>,
+}
+
+/// One problem's mean final metric per algorithm, and how it is read.
+pub(crate) struct ProblemScores {
+    pub problem: String,
+    pub by: BestBy,
+    pub means: Vec<(String, Option<f64>)>,
+}
+
+/// Ranks the algorithms present with a value on every decided problem; `None` with fewer than
+/// two such algorithms or no such problem.
+pub(crate) fn average_ranks(scores: &[ProblemScores]) -> Option<Ranks> {
+    let decided: Vec<&ProblemScores> = scores
+        .iter()
+        .filter(|s| s.by != BestBy::Undecided)
+        .collect();
+    let first = decided.first()?;
+    let algorithms: Vec<&String> = first
+        .means
+        .iter()
+        .map(|(a, _)| a)
+        .filter(|a| {
+            decided
+                .iter()
+                .all(|s| s.means.iter().any(|(b, m)| b == *a && m.is_some()))
+        })
+        .collect();
+    if algorithms.len() < 2 {
+        return None;
+    }
+    // Lower is better: regrets and minimised values as they are, maximised values negated.
+    let loss = |s: &ProblemScores, a: &String| {
+        let m = s.means.iter().find(|(b, _)| b == a).and_then(|(_, m)| *m)?;
+        Some(match s.by {
+            BestBy::BestValue(Sense::Maximize) => -m,
+            _ => m,
+        })
+    };
+    let rows: Vec<Vec<f64>> = decided
+        .iter()
+        .map(|s| {
+            algorithms
+                .iter()
+                .map(|a| loss(s, a).expect("filtered above"))
+                .collect()
+        })
+        .collect();
+    let mut ranks: Vec<(String, f64)> = algorithms
+        .iter()
+        .map(|a| (*a).clone())
+        .zip(mean_ranks(&rows))
+        .collect();
+    ranks.sort_by(|a, b| a.1.total_cmp(&b.1));
+    Some(Ranks {
+        critical_difference: critical_difference(ranks.len(), rows.len()),
+        ranks,
+        problems: decided.iter().map(|s| s.problem.clone()).collect(),
+    })
+}
+
+/// Groups of algorithms (indices into the ranks, best first) whose average ranks lie within the
+/// critical difference of each other: the maximal runs, each drawn as one bar.
+pub(crate) fn cliques(ranks: &[(String, f64)], cd: f64) -> Vec<(usize, usize)> {
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for i in 0..ranks.len() {
+        let mut j = i;
+        while j + 1 < ranks.len() && ranks[j + 1].1 - ranks[i].1 <= cd {
+            j += 1;
+        }
+        if j > i && groups.last().is_none_or(|&(_, end)| j > end) {
+            groups.push((i, j));
+        }
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scores(problem: &str, by: BestBy, means: &[(&str, f64)]) -> ProblemScores {
+        ProblemScores {
+            problem: problem.into(),
+            by,
+            means: means
+                .iter()
+                .map(|(a, m)| (a.to_string(), Some(*m)))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn ranks_read_each_problem_in_its_sense() {
+        let all = [
+            scores(
+                "a",
+                BestBy::SimpleRegret,
+                &[("x", 0.1), ("y", 0.3), ("z", 0.2)],
+            ),
+            // Maximised: the largest best value ranks first.
+            scores(
+                "b",
+                BestBy::BestValue(Sense::Maximize),
+                &[("x", 5.0), ("y", 9.0), ("z", 1.0)],
+            ),
+            scores(
+                "c",
+                BestBy::Undecided,
+                &[("x", 1.0), ("y", 0.0), ("z", 0.0)],
+            ),
+        ];
+        let ranks = average_ranks(&all).unwrap();
+        assert_eq!(ranks.problems, vec!["a", "b"]);
+        // x: 1, 2; y: 3, 1; z: 2, 3.
+        assert_eq!(
+            ranks.ranks,
+            vec![("x".into(), 1.5), ("y".into(), 2.0), ("z".into(), 2.5)]
+        );
+        assert!(
+            (ranks.critical_difference.unwrap() - 2.343 * (12.0f64 / 12.0).sqrt()).abs() < 1e-12
+        );
+    }
+
+    #[test]
+    fn cliques_are_the_maximal_runs_within_the_critical_difference() {
+        let r = |v: &[f64]| -> Vec<(String, f64)> {
+            v.iter()
+                .enumerate()
+                .map(|(i, x)| (i.to_string(), *x))
+                .collect()
+        };
+        assert_eq!(
+            cliques(&r(&[1.0, 1.5, 2.2, 3.5, 3.9]), 1.0),
+            vec![(0, 1), (1, 2), (3, 4)]
+        );
+        assert_eq!(cliques(&r(&[1.0, 3.0]), 1.0), vec![]);
+    }
+
+    #[test]
+    fn verdicts_follow_the_sign_and_the_sense() {
+        let c = |d: f64, p: f64| PairedComparison {
+            problem: "p".into(),
+            algorithm: "a".into(),
+            best: "b".into(),
+            pairs: 10,
+            median_difference: Some(d),
+            test: None,
+            p_holm: Some(p),
+        };
+        assert_eq!(c(0.5, 0.01).verdict(BestBy::SimpleRegret), "worse");
+        assert_eq!(
+            c(0.5, 0.2).verdict(BestBy::SimpleRegret),
+            "not distinguishable"
+        );
+        assert_eq!(
+            c(-0.5, 0.01).verdict(BestBy::BestValue(Sense::Maximize)),
+            "worse"
+        );
+        assert_eq!(c(-0.5, 0.01).verdict(BestBy::SimpleRegret), "better");
+    }
+}
