@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use bosweep::report::{
-    COMPARISON_COLUMNS, ReportError, ReportOptions, SUMMARY_COLUMNS, YScale, write_report,
-    write_report_with,
+    COMPARISON_COLUMNS, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
+    write_report, write_report_with,
 };
 use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
 use serde_json::{Value, json};
@@ -284,6 +284,37 @@ fn summary_csv_has_hand_computed_statistics() {
     assert_eq!(best, [false, true, false, true]);
     assert_eq!(summary.rows[2].simple_regret_mean, None);
     assert!(summary.rows[0].simple_regret_se.is_some());
+}
+
+#[test]
+fn steps_csv_holds_every_step_of_every_completed_run() {
+    let dir = temp_dir("steps");
+    let runs = build_sweep(&dir);
+    write_report(&dir).unwrap();
+    let (header, rows) = read_csv(&dir.join("steps.csv"));
+    assert_eq!(header, STEPS_COLUMNS);
+    // branin: random 4 + 4 + 3 steps, gp-ucb 4 + 4 (its third run missing); ext: 4 runs × 3.
+    assert_eq!(rows.len(), 31);
+    let column = |name: &str| STEPS_COLUMNS.iter().position(|c| *c == name).unwrap();
+    let first = &rows[0];
+    assert_eq!(first[column("run")], runs[0].key());
+    assert_eq!(first[column("algorithm")], "random");
+    assert_eq!(first[column("seed")], runs[0].seed.to_string());
+    assert_eq!(first[column("phase")], "init");
+    assert_eq!(first[column("x")], "[0.5]");
+    assert_eq!(first[column("simple_regret")], "2");
+    assert_eq!(first[column("context")], "");
+    let last_random = &rows[3];
+    assert_eq!(last_random[column("iter")], "4");
+    assert_eq!(last_random[column("simple_regret")], "0.5");
+    assert_eq!(last_random[column("cumulative_regret")], "4");
+    // ext's regrets are unknown: empty cells, its best values kept.
+    let ext = rows
+        .iter()
+        .find(|r| r[column("problem")] == "ext[dim=2]")
+        .unwrap();
+    assert_eq!(ext[column("simple_regret")], "");
+    assert_eq!(ext[column("best_value")], "0");
 }
 
 #[test]

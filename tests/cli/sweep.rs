@@ -489,3 +489,64 @@ fn resuming_on_another_device_is_refused_or_said() {
     assert!(report.contains("Devices: `cpu (rayon, "), "{report}");
     assert!(report.contains("(12 runs)."), "{report}");
 }
+
+#[test]
+fn labels_change_what_reports_show_and_no_run() {
+    let dir = sandbox("labels");
+    let labelled = CONFIG
+        .replace(
+            "name = \"random\"\n",
+            "name = \"random\"\nlabel = \"Random search\"\n",
+        )
+        .replace(
+            "name = \"gp-ucb\"\n",
+            "name = \"gp-ucb\"\nlabel = \"UCB\"\n",
+        )
+        .replace(
+            "name = \"forrester\"\n",
+            "name = \"forrester\"\nlabel = \"F\"\n",
+        );
+    std::fs::write(dir.join("labelled.toml"), &labelled).unwrap();
+    sweep(&dir, "plain", &[]);
+    let out = bosweep(&dir, &["sweep", "labelled.toml", "--out", "labelled"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(traces(&dir.join("labelled")), traces(&dir.join("plain")));
+    let summary = std::fs::read_to_string(dir.join("labelled/summary.csv")).unwrap();
+    for shown in [
+        "F,Random search,",
+        "F,UCB[ucb_multiplier=1],",
+        "branin[noise_std=0.1],UCB[ucb_multiplier=2],",
+    ] {
+        assert!(summary.contains(shown), "{shown}: {summary}");
+    }
+    assert!(!summary.contains("gp-ucb"), "{summary}");
+    let report = std::fs::read_to_string(dir.join("labelled/report.md")).unwrap();
+    assert!(report.contains("## Problem `F`"), "{report}");
+
+    for (bad, needles) in [
+        (
+            labelled.replace("label = \"F\"", "label = 3"),
+            ["line 19", "key \"label\": expected the name reports show"],
+        ),
+        (
+            labelled.replace("name = \"branin\"\n", "name = \"branin\"\nlabel = \"F\"\n"),
+            [
+                "line 23",
+                "label \"F\" already names the problem setting of line 19",
+            ],
+        ),
+    ] {
+        std::fs::write(dir.join("bad.toml"), &bad).unwrap();
+        let out = bosweep(&dir, &["sweep", "bad.toml", "--out", "bad"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        for needle in needles {
+            assert!(err.contains(needle), "{needle}: {err}");
+        }
+    }
+}

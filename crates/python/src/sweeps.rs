@@ -113,8 +113,8 @@ pub fn load<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> 
         let device = run.header.get("device").and_then(|d| d.as_str());
         for step in &run.steps {
             columns.text("run", run.spec.key());
-            columns.text("algorithm", run.spec.algorithm.label());
-            columns.text("problem", run.spec.problem.label());
+            columns.text("algorithm", run.spec.algorithm.display_label());
+            columns.text("problem", run.spec.problem.display_label());
             columns.integer("replicate", run.spec.replicate as u64);
             columns.integer("seed", run.spec.seed);
             columns.text("device", device.unwrap_or("").to_owned());

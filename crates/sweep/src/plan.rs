@@ -40,6 +40,11 @@ impl std::fmt::Display for SettingValue {
 pub struct Setting {
     pub name: String,
     pub params: Vec<(String, SettingValue)>,
+    /// The config's `label = "…"`: what reports show instead of [`Setting::label`]. Display
+    /// only: run keys, seeds and trace file names use [`Setting::label`], so a label can be
+    /// added without changing any run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display: Option<String>,
 }
 
 impl Setting {
@@ -48,7 +53,19 @@ impl Setting {
         Self {
             name: name.into(),
             params,
+            display: None,
         }
+    }
+
+    /// This setting shown as `display` in reports.
+    pub fn displayed_as(mut self, display: impl Into<String>) -> Self {
+        self.display = Some(display.into());
+        self
+    }
+
+    /// What reports show: the config's label where it gave one, else [`Setting::label`].
+    pub fn display_label(&self) -> String {
+        self.display.clone().unwrap_or_else(|| self.label())
     }
 
     /// `name` alone, or `name[k1=v1,k2=v2]`: the label of reports and file names.

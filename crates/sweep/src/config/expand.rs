@@ -17,7 +17,9 @@ impl Entry {
             .try_fold(1usize, |n, (_, values)| n.checked_mul(values.len()))
     }
 
-    /// The settings of the grid: keys in sorted order, the first key varying slowest.
+    /// The settings of the grid: keys in sorted order, the first key varying slowest. With a
+    /// `label`, each is displayed as the label, followed where the grid has several settings
+    /// by the parameters that vary (`UCB[ucb_multiplier=2]`).
     fn expand(&self) -> Vec<Setting> {
         let mut combos: Vec<Vec<(String, SettingValue)>> = vec![Vec::new()];
         for (key, values) in &self.params {
@@ -32,9 +34,32 @@ impl Entry {
                 })
                 .collect();
         }
+        let varying: Vec<&str> = self
+            .params
+            .iter()
+            .filter(|(_, values)| values.len() > 1)
+            .map(|(key, _)| key.as_str())
+            .collect();
         combos
             .into_iter()
-            .map(|params| Setting::new(self.name, params))
+            .map(|params| {
+                let setting = Setting::new(self.name, params);
+                let Some((label, _)) = &self.label else {
+                    return setting;
+                };
+                let shown: Vec<String> = setting
+                    .params
+                    .iter()
+                    .filter(|(key, _)| varying.contains(&key.as_str()))
+                    .map(|(key, value)| format!("{key}={value}"))
+                    .collect();
+                let display = if shown.is_empty() {
+                    label.clone()
+                } else {
+                    format!("{label}[{}]", shown.join(","))
+                };
+                setting.displayed_as(display)
+            })
             .collect()
     }
 }
@@ -96,6 +121,8 @@ impl Parser<'_> {
     ) -> Result<Vec<(&'e Entry, Setting, Built)>, ConfigError> {
         let mut out = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
+        // Display labels, each naming one setting, or two legends would read the same.
+        let mut shown: HashMap<(&str, String), usize> = HashMap::new();
         for entry in entries {
             let word = entry.kind.word();
             if entry.grid_size().is_none_or(|n| n > MAX_RUNS) {
@@ -128,6 +155,19 @@ impl Parser<'_> {
                         ),
                     )
                 })?;
+                let display = setting.display_label();
+                let line = entry.label.as_ref().map_or(entry.header_line, |(_, l)| *l);
+                if let Some(&earlier) = shown.get(&(word, display.clone())) {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "{word} \"{}\": label \"{display}\" already names the {word} \
+                             setting of line {earlier}; reports would show both the same",
+                            entry.name
+                        ),
+                    ));
+                }
+                shown.insert((word, display), line);
                 seen.insert(label, entry.header_line);
                 out.push((entry, setting, built));
             }

@@ -30,6 +30,8 @@ pub(super) struct Entry {
     /// Problem overrides: value and line.
     pub(super) budget: Option<(usize, usize)>,
     pub(super) init: Option<(usize, usize)>,
+    /// The display label and its line.
+    pub(super) label: Option<(String, usize)>,
 }
 
 /// Top-level values with the lines they were given on.
@@ -255,11 +257,30 @@ impl Parser<'_> {
             params: Vec::new(),
             budget: None,
             init: None,
+            label: None,
         };
         for (key, value) in in_file_order(table) {
             let key_name: &str = key.get_ref();
             let key_line = self.line_of(key.span());
             if key_name == "name" {
+                continue;
+            }
+            if key_name == "label" {
+                match value.get_ref() {
+                    DeValue::String(text) if !text.trim().is_empty() => {
+                        entry.label = Some((text.to_string(), key_line));
+                    }
+                    other => {
+                        return Err(self.error(
+                            key_line,
+                            format!(
+                                "{context}: key \"label\": expected the name reports show, a \
+                                 non-empty string, found {}",
+                                describe(other)
+                            ),
+                        ));
+                    }
+                }
                 continue;
             }
             if kind.reserved().contains(&key_name) {

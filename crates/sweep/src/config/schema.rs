@@ -210,8 +210,8 @@ impl Kind {
 
     pub(super) fn reserved(self) -> &'static [&'static str] {
         match self {
-            Self::Algorithm => &["name"],
-            Self::Problem => &["name", "budget", "init"],
+            Self::Algorithm => &["name", "label"],
+            Self::Problem => &["name", "label", "budget", "init"],
         }
     }
 

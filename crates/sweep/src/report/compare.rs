@@ -59,7 +59,7 @@ fn metric(step: &Step, by: BestBy) -> Option<f64> {
 /// `best`.
 pub(crate) fn against_best(
     problem: &str,
-    cells: &[(usize, &String, Vec<&CompletedRun>)],
+    cells: &[(usize, String, Vec<&CompletedRun>)],
     best: &str,
     by: BestBy,
 ) -> Vec<PairedComparison> {
@@ -83,7 +83,7 @@ pub(crate) fn against_best(
             differences.sort_by(f64::total_cmp);
             PairedComparison {
                 problem: problem.to_owned(),
-                algorithm: (*algorithm).clone(),
+                algorithm: algorithm.clone(),
                 best: best.to_owned(),
                 pairs: differences.len(),
                 median_difference: median(&differences),

@@ -19,6 +19,7 @@
 //!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
 //!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
 //!   the missing runs.
+//! - `steps.csv` ([`STEPS_COLUMNS`]): every step of every completed run, in long format.
 //! - `comparisons.csv` ([`COMPARISON_COLUMNS`]): per problem,
 //!   every algorithm against the best by the paired Wilcoxon signed-rank test on the final
 //!   metric, runs paired by replicate, p Holm-adjusted over the problem's comparisons
@@ -43,6 +44,7 @@ mod compare;
 mod curves;
 mod error;
 mod load;
+mod long_table;
 mod plot;
 mod steps;
 mod tables;
@@ -52,9 +54,10 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 pub use error::ReportError;
+pub use long_table::STEPS_COLUMNS;
 pub use steps::{RunSteps, TraceStep, read_steps};
 
-use crate::RunSpec;
+use crate::{RunSpec, Setting};
 use bosweep_core::stats::{describe, mean};
 use bosweep_problems::Sense;
 use curves::{Sampling, curve};
@@ -65,6 +68,8 @@ use plot::{PlotSpec, Series};
 pub const SUMMARY_FILE: &str = "summary.csv";
 /// The Markdown report's file name inside the sweep directory.
 pub const REPORT_FILE: &str = "report.md";
+/// Every step of every completed run, one row each ([`STEPS_COLUMNS`]).
+pub const STEPS_FILE: &str = "steps.csv";
 /// The paired tests against each problem's best algorithm.
 pub const COMPARISONS_FILE: &str = "comparisons.csv";
 /// The average ranks across problems (where at least two algorithms can be ranked).
@@ -202,9 +207,20 @@ pub fn write_report_with(
     let mut plot_jobs = Vec::new();
     let mut used_names = HashSet::new();
     let mut scores = Vec::new();
-    for problem in &problems {
-        let of_problem = |r: &RunSpec| &r.problem.label() == problem;
-        let cells: Vec<(usize, &String, Vec<&CompletedRun>)> = algorithms
+    // Settings are told apart by their labels and shown by their display labels (the config's
+    // `label`), which the config keeps distinct.
+    let shown = |identity: &str, of: fn(&RunSpec) -> &Setting| {
+        sweep
+            .runs
+            .iter()
+            .map(of)
+            .find(|s| s.label() == identity)
+            .map_or_else(|| identity.to_owned(), Setting::display_label)
+    };
+    for identity in &problems {
+        let of_problem = |r: &RunSpec| &r.problem.label() == identity;
+        let problem = &shown(identity, |r| &r.problem);
+        let cells: Vec<(usize, String, Vec<&CompletedRun>)> = algorithms
             .iter()
             .enumerate()
             .filter(|(_, a)| {
@@ -219,7 +235,7 @@ pub fn write_report_with(
                     .iter()
                     .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
                     .collect();
-                (i, a, done)
+                (i, shown(a, |r| &r.algorithm), done)
             })
             .collect();
         let sense = sweep
@@ -268,14 +284,14 @@ pub fn write_report_with(
                 .map(|(color, algorithm, done)| {
                     let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
                     Series {
-                        label: (*algorithm).clone(),
+                        label: algorithm.clone(),
                         color: *color,
                         points: curve(&traces, value, sampling),
                     }
                 })
                 .collect()
         };
-        let base = unique_name(&sanitize(problem), &mut used_names);
+        let base = unique_name(&sanitize(identity), &mut used_names);
         let (quality, quality_name, quality_label) = if regrets_known {
             (
                 series(|s| s.simple_regret, Sampling::Hold),
@@ -335,6 +351,9 @@ pub fn write_report_with(
     let summary_path = dir.join(SUMMARY_FILE);
     tables::write_csv(&summary_path, &rows)?;
     files.push(summary_path);
+    let steps_path = dir.join(STEPS_FILE);
+    long_table::write_steps(&steps_path, &read_steps(dir)?)?;
+    files.push(steps_path);
     let comparisons_path = dir.join(COMPARISONS_FILE);
     let comparisons: Vec<(&compare::PairedComparison, BestBy)> = sections
         .iter()

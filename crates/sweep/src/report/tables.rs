@@ -44,7 +44,7 @@ fn rank(row: &SummaryRow) -> &'static str {
 }
 
 /// Writes `records` under `header` as CSV at `path`.
-fn write_table<const N: usize>(
+pub(crate) fn write_table<const N: usize>(
     path: &Path,
     header: [&str; N],
     records: impl IntoIterator<Item = [String; N]>,
@@ -326,7 +326,7 @@ pub(crate) fn markdown(
                 .map(|r| {
                     format!(
                         "{} replicate {} (`{}`)",
-                        code(&r.algorithm.label()),
+                        code(&r.algorithm.display_label()),
                         r.replicate,
                         relative_trace_path(r).display()
                     )
