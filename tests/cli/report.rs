@@ -485,8 +485,28 @@ fn plots_are_written_as_svg_and_png_with_text() {
         .iter()
         .filter(|f| f.starts_with(dir.join("plots")))
         .collect();
-    // Two plots per problem and the average ranks, each as SVG and PNG.
-    assert_eq!(plots.len(), 10, "{plots:?}");
+    // branin (regrets known): simple regret, cumulative regret, best value, regret vs time,
+    // seconds; ext: best value, seconds; across problems: average ranks and the runtime
+    // distribution; each as SVG and PNG.
+    assert_eq!(plots.len(), 18, "{plots:?}");
+    let runtimes = std::fs::read_to_string(dir.join("plots/runtime-distribution.svg")).unwrap();
+    let texts = svg_texts(&runtimes);
+    for text in [
+        "random",
+        "gp-ucb[ucb_multiplier=2]",
+        "fraction of (run, Δf target) pairs reached",
+    ] {
+        assert!(
+            texts.iter().any(|t| t.contains(text)),
+            "runtime-distribution.svg: {text}"
+        );
+    }
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("![runtime distribution](plots/runtime-distribution.png)"));
+    assert!(
+        report
+            .contains("cumulative regret vs evaluations [PNG](plots/branin-cumulative-regret.png)")
+    );
     let ranks = std::fs::read_to_string(dir.join("plots/ranks.svg")).unwrap();
     for text in [
         "random (2.00)",

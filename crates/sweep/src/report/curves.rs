@@ -40,8 +40,36 @@ pub(crate) fn curve(
                 .filter_map(|s| value(s).map(|v| (s.evals, v)))
                 .collect::<Vec<_>>()
         })
-        .filter(|r| !r.is_empty())
         .collect();
+    aggregate(runs, sampling)
+}
+
+/// [`curve`] against the wall-clock time each run has spent in model fitting and acquisition
+/// (the running sum of its steps' seconds), in whole milliseconds, held between steps: the
+/// `evals` of the points are milliseconds.
+pub(crate) fn time_curve(
+    traces: &[&Trace],
+    value: impl Fn(&Step) -> Option<f64>,
+) -> Vec<CurvePoint> {
+    let runs: Vec<Vec<(usize, f64)>> = traces
+        .iter()
+        .map(|t| {
+            let mut spent = 0.0;
+            t.steps
+                .iter()
+                .filter_map(|s| {
+                    spent += s.seconds;
+                    value(s).map(|v| ((spent * 1e3).round() as usize, v))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    aggregate(runs, Sampling::Hold)
+}
+
+/// The statistics over `runs` ((x, value) pairs, x non-decreasing) at every x any run has.
+fn aggregate(runs: Vec<Vec<(usize, f64)>>, sampling: Sampling) -> Vec<CurvePoint> {
+    let runs: Vec<Vec<(usize, f64)>> = runs.into_iter().filter(|r| !r.is_empty()).collect();
     let mut grid: Vec<usize> = runs.iter().flatten().map(|&(e, _)| e).collect();
     grid.sort_unstable();
     grid.dedup();
@@ -53,7 +81,7 @@ pub(crate) fn curve(
                     Sampling::Hold => {
                         let (first, last) = (run[0].0, run[run.len() - 1].0);
                         if first <= e && e <= last {
-                            // Steps are sorted by evals: the last one at or before e.
+                            // Steps are sorted by x: the last one at or before e.
                             let at = run.partition_point(|&(x, _)| x <= e);
                             values.push(run[at - 1].1);
                         }
@@ -114,5 +142,20 @@ mod tests {
 
         // Unknown values contribute nothing.
         assert!(curve(&[&a, &b], |_| None, Sampling::Hold).is_empty());
+
+        // Against time (the running sum of `seconds`, here the values themselves): A at 3, 5
+        // and 6 s, B at 4, 6 and 6 s (in milliseconds).
+        let timed = time_curve(&[&a, &b], |s| s.simple_regret);
+        let points: Vec<(usize, f64, usize)> =
+            timed.iter().map(|p| (p.evals, p.mean, p.n)).collect();
+        assert_eq!(
+            points,
+            [
+                (3000, 3.0, 1),
+                (4000, 3.5, 2),
+                (5000, 3.0, 2),
+                (6000, 0.5, 2)
+            ]
+        );
     }
 }

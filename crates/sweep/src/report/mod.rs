@@ -42,6 +42,7 @@
 mod cd_plot;
 mod compare;
 mod curves;
+mod ecdf;
 mod error;
 mod load;
 mod long_table;
@@ -76,6 +77,8 @@ pub const COMPARISONS_FILE: &str = "comparisons.csv";
 pub const RANKS_FILE: &str = "ranks.csv";
 /// The critical-difference diagram's name in the plots' directory (`.svg`, `.png`).
 pub const RANKS_PLOT: &str = "ranks";
+/// The runtime distribution's name in the plots' directory (`.svg`, `.png`).
+pub const RUNTIME_PLOT: &str = "runtime-distribution";
 /// The plots' directory inside the sweep directory.
 pub const PLOTS_DIR: &str = "plots";
 
@@ -207,6 +210,8 @@ pub fn write_report_with(
     let mut plot_jobs = Vec::new();
     let mut used_names = HashSet::new();
     let mut scores = Vec::new();
+    // Per algorithm (palette index, display label), its runs on problems with known regrets.
+    let mut runtimes: Vec<(usize, String, Vec<&Trace>)> = Vec::new();
     // Settings are told apart by their labels and shown by their display labels (the config's
     // `label`), which the config keeps distinct.
     let shown = |identity: &str, of: fn(&RunSpec) -> &Setting| {
@@ -308,6 +313,71 @@ pub fn write_report_with(
         };
         let seconds = series(|s| Some(s.seconds), Sampling::Exact);
         let has_plots = cells.iter().any(|(_, _, done)| !done.is_empty());
+        // Beside the simple regret, where it is known: the cumulative regret and the best value
+        // so far (linear axes: a cumulative regret grows, best values have any sign).
+        let extra_plots: Vec<(&'static str, PlotJob)> = if regrets_known {
+            let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
+            let timed = cells
+                .iter()
+                .filter(|(_, _, done)| !done.is_empty())
+                .map(|(color, algorithm, done)| {
+                    let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+                    Series {
+                        label: algorithm.clone(),
+                        color: *color,
+                        points: curves::time_curve(&traces, |s| s.simple_regret),
+                    }
+                })
+                .collect();
+            vec![
+                (
+                    "cumulative regret vs evaluations",
+                    PlotJob::new(
+                        problem,
+                        format!("{base}-cumulative-regret"),
+                        EVALUATIONS,
+                        "cumulative regret (mean ± s.e.)".into(),
+                        series(|s| s.cumulative_regret, Sampling::Hold),
+                        false,
+                    ),
+                ),
+                (
+                    "best value vs evaluations",
+                    PlotJob::new(
+                        problem,
+                        format!("{base}-best-value"),
+                        EVALUATIONS,
+                        format!("best value so far (mean ± s.e.{sense})"),
+                        series(|s| s.best_value, Sampling::Hold),
+                        false,
+                    ),
+                ),
+                (
+                    "simple regret vs time",
+                    PlotJob::new(
+                        problem,
+                        format!("{base}-regret-time"),
+                        "milliseconds in model fitting and acquisition",
+                        "simple regret (mean ± s.e.)".into(),
+                        timed,
+                        true,
+                    ),
+                ),
+            ]
+        } else {
+            Vec::new()
+        };
+        if regrets_known {
+            let traces = cells
+                .iter()
+                .flat_map(|(color, label, done)| done.iter().map(move |c| (color, label, c)));
+            for (color, label, run) in traces {
+                match runtimes.iter_mut().find(|(c, _, _)| c == color) {
+                    Some((_, _, all)) => all.push(&run.trace),
+                    None => runtimes.push((*color, label.clone(), vec![&run.trace])),
+                }
+            }
+        }
         let missing: Vec<&RunSpec> = sweep.missing.iter().filter(|r| of_problem(r)).collect();
         sections.push(tables::Section {
             problem: problem.clone(),
@@ -321,27 +391,54 @@ pub fn write_report_with(
                 "best value"
             },
             seconds_plot: format!("{base}-seconds"),
+            extra_plots: extra_plots
+                .iter()
+                .map(|(what, job)| (*what, job.name.clone()))
+                .collect(),
             missing: missing.into_iter().cloned().collect(),
             has_plots,
             comparisons,
         });
         if has_plots {
             // Best values have any sign and no natural zero: always a linear axis.
-            plot_jobs.push((
-                problem.clone(),
+            plot_jobs.push(PlotJob::new(
+                problem,
                 quality_name,
+                EVALUATIONS,
                 quality_label,
                 quality,
                 regrets_known,
             ));
-            plot_jobs.push((
-                problem.clone(),
+            plot_jobs.extend(extra_plots.into_iter().map(|(_, job)| job));
+            plot_jobs.push(PlotJob::new(
+                problem,
                 format!("{base}-seconds"),
-                "seconds per iteration (mean ± s.e.)".to_string(),
+                EVALUATIONS,
+                "seconds per iteration (mean ± s.e.)".into(),
                 seconds,
                 true,
             ));
         }
+    }
+    let runtime_plot = !runtimes.is_empty();
+    if runtime_plot {
+        runtimes.sort_by_key(|(color, _, _)| *color);
+        let series = runtimes
+            .iter()
+            .map(|(color, label, traces)| Series {
+                label: label.clone(),
+                color: *color,
+                points: ecdf::runtime_distribution(traces),
+            })
+            .collect();
+        plot_jobs.push(PlotJob::new(
+            "runtime distribution over every problem with a known optimum",
+            RUNTIME_PLOT.into(),
+            EVALUATIONS,
+            "fraction of (run, Δf target) pairs reached".into(),
+            series,
+            false,
+        ));
     }
 
     let ranks = compare::average_ranks(&scores);
@@ -367,13 +464,17 @@ pub fn write_report_with(
         files.push(ranks_path);
     }
     let report_path = dir.join(REPORT_FILE);
+    let overview = tables::Overview {
+        ranks: ranks.as_ref(),
+        runtime_plot,
+    };
     let report = tables::markdown(
         dir,
         sweep.config.as_deref(),
         &sweep,
         &rows,
         &sections,
-        ranks.as_ref(),
+        &overview,
     );
     std::fs::write(&report_path, report).map_err(|source| ReportError::Write {
         path: report_path.clone(),
@@ -393,18 +494,19 @@ pub fn write_report_with(
         files.push(svg);
         files.push(png);
     }
-    for (title, name, y_label, series, may_log) in &plot_jobs {
+    for job in &plot_jobs {
+        let (name, series) = (&job.name, &job.series);
         let all_positive = series
             .iter()
             .flat_map(|s| s.points.iter())
             .all(|p| p.mean > 0.0)
             && series.iter().any(|s| !s.points.is_empty());
         let spec = PlotSpec {
-            title,
-            x_label: "evaluations",
-            y_label,
+            title: &job.title,
+            x_label: job.x_label,
+            y_label: &job.y_label,
             series,
-            log_y: *may_log && options.y_scale == YScale::Auto && all_positive,
+            log_y: job.may_log && options.y_scale == YScale::Auto && all_positive,
             width: options.width,
             height: options.height,
         };
@@ -422,6 +524,40 @@ pub fn write_report_with(
         missing: sweep.missing,
         files,
     })
+}
+
+const EVALUATIONS: &str = "evaluations";
+
+/// One plot to draw once everything is read.
+struct PlotJob {
+    title: String,
+    /// File stem under `plots/`.
+    name: String,
+    x_label: &'static str,
+    y_label: String,
+    series: Vec<Series>,
+    /// A log y axis where every mean is positive (regrets, seconds).
+    may_log: bool,
+}
+
+impl PlotJob {
+    fn new(
+        title: &str,
+        name: String,
+        x_label: &'static str,
+        y_label: String,
+        series: Vec<Series>,
+        may_log: bool,
+    ) -> Self {
+        Self {
+            title: title.to_owned(),
+            name,
+            x_label,
+            y_label,
+            series,
+            may_log,
+        }
+    }
 }
 
 /// Distinct labels in order of first appearance.

@@ -5,7 +5,8 @@ use std::path::Path;
 use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
 use super::load::{Sweep, relative_trace_path};
 use super::{
-    BestBy, COMPARISON_COLUMNS, PLOTS_DIR, RANKS_PLOT, ReportError, SUMMARY_COLUMNS, SummaryRow,
+    BestBy, COMPARISON_COLUMNS, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT, ReportError, SUMMARY_COLUMNS,
+    SummaryRow,
 };
 use crate::{CONFIG_FILE, RunSpec};
 use bosweep_core::io::format_number;
@@ -22,6 +23,9 @@ pub(crate) struct Section {
     /// `"simple regret"` or `"best value"`.
     pub quality_what: &'static str,
     pub seconds_plot: String,
+    /// Further plots (what against what, file stem): cumulative regret, best value and simple
+    /// regret against time, where regrets are known.
+    pub extra_plots: Vec<(&'static str, String)>,
     pub missing: Vec<RunSpec>,
     /// False where no run of the problem has completed (no plots drawn).
     pub has_plots: bool,
@@ -193,7 +197,7 @@ pub(crate) fn markdown(
     sweep: &Sweep,
     rows: &[SummaryRow],
     sections: &[Section],
-    ranks: Option<&Ranks>,
+    overview: &Overview<'_>,
 ) -> String {
     let mut out = String::new();
     let name = dir
@@ -231,8 +235,19 @@ pub(crate) fn markdown(
         None => out.push_str(&format!("(no `{CONFIG_FILE}` in the sweep directory)\n\n")),
     }
 
-    if let Some(ranks) = ranks {
+    if let Some(ranks) = overview.ranks {
         out.push_str(&ranks_section(ranks));
+    }
+    if overview.runtime_plot {
+        out.push_str(&format!(
+            "## Runtime distribution\n\n\
+             COCO's empirical cumulative distribution of runtimes: for every run of a problem \
+             with a known optimum and each of 51 precision targets Δf = 10², 10^1.8, …, 10⁻⁸, \
+             the evaluations until the simple regret first fell to Δf; per algorithm, the \
+             fraction of (run, target) pairs reached within each number of evaluations, pooled \
+             over the problems.\n\n\
+             ![runtime distribution]({PLOTS_DIR}/{RUNTIME_PLOT}.png)\n\n"
+        ));
     }
     for section in sections {
         out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
@@ -307,13 +322,19 @@ pub(crate) fn markdown(
             out.push_str("No plots: no run of this problem has completed.\n\n");
         }
         let q = &section.quality_plot;
-        let s = &section.seconds_plot;
         if section.has_plots {
-            out.push_str(&format!(
-            "Plots: {what} vs evaluations [PNG]({PLOTS_DIR}/{q}.png) · [SVG]({PLOTS_DIR}/{q}.svg); \
-             seconds per iteration vs evaluations [PNG]({PLOTS_DIR}/{s}.png) · [SVG]({PLOTS_DIR}/{s}.svg)\n\n",
-            what = section.quality_what,
-        ));
+            let quality = format!("{} vs evaluations", section.quality_what);
+            let plots: Vec<String> = std::iter::once((quality.as_str(), q))
+                .chain(section.extra_plots.iter().map(|(what, stem)| (*what, stem)))
+                .chain(std::iter::once((
+                    "seconds per iteration vs evaluations",
+                    &section.seconds_plot,
+                )))
+                .map(|(what, stem)| {
+                    format!("{what} [PNG]({PLOTS_DIR}/{stem}.png) · [SVG]({PLOTS_DIR}/{stem}.svg)")
+                })
+                .collect();
+            out.push_str(&format!("Plots: {}\n\n", plots.join("; ")));
             out.push_str(&format!(
                 "![{what} vs evaluations]({PLOTS_DIR}/{q}.png)\n\n",
                 what = section.quality_what
@@ -340,6 +361,13 @@ pub(crate) fn markdown(
         }
     }
     out
+}
+
+/// What the report says across problems.
+pub(crate) struct Overview<'a> {
+    pub ranks: Option<&'a Ranks>,
+    /// Whether `plots/runtime-distribution` was drawn.
+    pub runtime_plot: bool,
 }
 
 /// The paired tests of a problem against its best algorithm, as a table.
