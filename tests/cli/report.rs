@@ -920,3 +920,126 @@ fn ties_within_one_standard_error_are_marked() {
     );
     assert_eq!(md.matches("Within one standard error").count(), 1, "{md}");
 }
+
+/// A headless Chromium to open pages with: `BOSWEEP_CHROMIUM`, else `chromium` or
+/// `chromium-browser` on the `PATH`.
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("BOSWEEP_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+}
+
+/// What the page shows once loaded, read by a script the test appends to a copy of it.
+const PAGE_PROBE: &str = "<script>
+window.addEventListener('load', () => {
+  const images = [...document.images];
+  const tables = [...document.querySelectorAll('table')];
+  document.title = JSON.stringify({
+    images: images.length,
+    decoded: images.filter(i => i.complete && i.naturalWidth > 0).map(i => i.naturalWidth),
+    tables: tables.length,
+    laid_out: tables.filter(t => t.getBoundingClientRect().height > 0).length,
+    cells: document.querySelectorAll('td').length,
+    sections: [...document.querySelectorAll('nav li')].map(li => li.textContent),
+  });
+});
+</script>";
+
+#[test]
+fn html_report_is_self_contained_and_renders_in_headless_chromium() {
+    let dir = temp_dir("html");
+    build_sweep(&dir);
+    let summary = write_report(&dir).unwrap();
+    let html_path = dir.join("report.html");
+    assert_eq!(summary.files.last(), Some(&html_path), "written last");
+    let page = std::fs::read_to_string(&html_path).unwrap();
+    // Every image is embedded; the report's other files are only linked.
+    let images = page.matches("<img src=\"").count();
+    assert_eq!(
+        page.matches("<img src=\"data:image/png;base64,").count(),
+        images
+    );
+    // branin: simple and cumulative regret, best value, regret vs time, seconds; ext: best
+    // value, seconds; the ranks and the runtime distribution.
+    assert_eq!(images, 9, "{page}");
+    for text in [
+        "<title>Sweep report: bosweep-report-",
+        "<a href=\"#section-1\">Config (config.toml)</a>",
+        "<h2 id=\"section-1\">Config (<code>config.toml</code>)</h2>",
+        "<a href=\"plots/branin-regret.svg\">SVG</a>",
+        "Devices:",
+        "Missing runs",
+    ] {
+        assert!(page.contains(text), "report.html lacks {text:?}");
+    }
+
+    let Some(browser) = chromium() else {
+        assert_ne!(
+            std::env::var("BOSWEEP_REQUIRE_BROWSER").as_deref(),
+            Ok("1"),
+            "BOSWEEP_REQUIRE_BROWSER=1 but no chromium on the PATH (or BOSWEEP_CHROMIUM)"
+        );
+        eprintln!("skipped the browser check: no chromium on the PATH (or BOSWEEP_CHROMIUM)");
+        return;
+    };
+    let probe = dir.join("probe.html");
+    std::fs::write(
+        &probe,
+        page.replace("</body>", &format!("{PAGE_PROBE}</body>")),
+    )
+    .unwrap();
+    let profile = dir.join("chromium-profile");
+    let output = std::process::Command::new(&browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=10000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("file://{}", probe.display()))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", browser.display()));
+    let dom = String::from_utf8_lossy(&output.stdout);
+    let title = dom
+        .split_once("<title>")
+        .and_then(|(_, rest)| rest.split_once("</title>"))
+        .map(|(title, _)| title.replace("&amp;", "&"))
+        .unwrap_or_else(|| {
+            panic!(
+                "{} printed no page (status {}): {}",
+                browser.display(),
+                output.status,
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+    let shown: Value = serde_json::from_str(&title)
+        .unwrap_or_else(|e| panic!("the probe did not run ({e}); the title is {title:?}"));
+    assert_eq!(shown["images"], 9, "{shown}");
+    // Every image decoded, at the plots' default width.
+    let widths = shown["decoded"].as_array().unwrap();
+    assert_eq!(widths.len(), 9, "{shown}");
+    assert!(widths.iter().all(|w| *w == 900), "{shown}");
+    assert_eq!(shown["tables"], shown["laid_out"], "{shown}");
+    // The ranks', and per problem its summary and paired tests.
+    assert!(shown["tables"].as_u64().unwrap() >= 5, "{shown}");
+    assert!(shown["cells"].as_u64().unwrap() >= 40, "{shown}");
+    let sections: Vec<&str> = shown["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert!(sections.contains(&"Problem branin"), "{sections:?}");
+    assert!(sections.contains(&"Problem ext[dim=2]"), "{sections:?}");
+}

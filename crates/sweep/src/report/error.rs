@@ -45,6 +45,13 @@ pub enum ReportError {
         #[source]
         source: std::io::Error,
     },
+    /// A plot `report.md` shows cannot be read to embed it in `report.html`.
+    #[error("cannot embed {} in report.html: {source}", path.display())]
+    Embed {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
     /// Drawing a plot failed.
     #[error("cannot draw plot {}: {message}", path.display())]
     Plot { path: PathBuf, message: String },

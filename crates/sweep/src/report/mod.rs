@@ -1,5 +1,5 @@
-//! Reports on a sweep directory (`crate` fixes its layout): a CSV summary, a Markdown
-//! report and plots, all written into the directory.
+//! Reports on a sweep directory (`crate` fixes its layout): a CSV summary, a Markdown and an
+//! HTML report and plots, all written into the directory.
 //!
 //! [`write_report`] reads `manifest.json`, `config.toml` and the trace of every completed run
 //! (`runs/<trace_file>`; a run without one is *missing*: not run yet, still running or failed)
@@ -19,6 +19,8 @@
 //!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
 //!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
 //!   the missing runs.
+//! - `report.html` ([`HTML_REPORT_FILE`]): `report.md` as one self-contained page (the plots
+//!   embedded, a contents list), written last.
 //! - `steps.csv` ([`STEPS_COLUMNS`]): every step of every completed run, in long format.
 //! - `comparisons.csv` ([`COMPARISON_COLUMNS`]): per problem,
 //!   every algorithm against the best by the paired Wilcoxon signed-rank test on the final
@@ -27,7 +29,9 @@
 //! - `ranks.csv` and `plots/ranks.{svg,png}`: average ranks across problems with the Nemenyi
 //!   critical difference and its diagram, where at least two algorithms can be ranked.
 //! - `plots/<problem>-regret.{svg,png}` (or `-best-value` where the problem's regrets are
-//!   unknown) and `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates
+//!   unknown; where they are known, `-cumulative-regret`, `-best-value` and `-regret-time`
+//!   against the milliseconds spent in model fitting and acquisition beside it) and
+//!   `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates
 //!   with a ± one standard error band against evaluations, 900×600 by default. The y axis of
 //!   regret and seconds is logarithmic where every plotted mean is positive ([`YScale::Auto`],
 //!   the default; [`YScale::Linear`] turns that off); best values are always on a linear axis. Runs of different lengths are
@@ -35,6 +39,8 @@
 //!   value hold from one step to the next, seconds count at the step's own `evals` only.
 //!   File names are the problem label with characters outside `[A-Za-z0-9._=-]` replaced by `_`
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
+//! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
+//!   distribution of runtimes over the problems with a known optimum.
 //!
 //! Everything is read and checked before anything is written: a missing manifest, a malformed
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
@@ -44,6 +50,7 @@ mod compare;
 mod curves;
 mod ecdf;
 mod error;
+mod html;
 mod load;
 mod long_table;
 mod plot;
@@ -69,6 +76,8 @@ use plot::{PlotSpec, Series};
 pub const SUMMARY_FILE: &str = "summary.csv";
 /// The Markdown report's file name inside the sweep directory.
 pub const REPORT_FILE: &str = "report.md";
+/// `report.md` as one self-contained web page (plots embedded), in the sweep directory.
+pub const HTML_REPORT_FILE: &str = "report.html";
 /// Every step of every completed run, one row each ([`STEPS_COLUMNS`]).
 pub const STEPS_FILE: &str = "steps.csv";
 /// The paired tests against each problem's best algorithm.
@@ -186,7 +195,8 @@ pub struct ReportSummary {
     pub completed_runs: usize,
     /// The manifest's runs without a trace, in manifest order.
     pub missing: Vec<RunSpec>,
-    /// Every file written: `summary.csv`, `report.md`, then the plots (SVG and PNG).
+    /// Every file written: `summary.csv`, `report.md`, the tables, the plots (SVG and PNG), then
+    /// `report.html`.
     pub files: Vec<PathBuf>,
 }
 
@@ -464,19 +474,23 @@ pub fn write_report_with(
         files.push(ranks_path);
     }
     let report_path = dir.join(REPORT_FILE);
-    let overview = tables::Overview {
-        ranks: ranks.as_ref(),
-        runtime_plot,
+    let markdown = |every_plot_shown| {
+        let overview = tables::Overview {
+            ranks: ranks.as_ref(),
+            runtime_plot,
+            every_plot_shown,
+        };
+        tables::markdown(
+            dir,
+            sweep.config.as_deref(),
+            &sweep,
+            &rows,
+            &sections,
+            &overview,
+        )
     };
-    let report = tables::markdown(
-        dir,
-        sweep.config.as_deref(),
-        &sweep,
-        &rows,
-        &sections,
-        &overview,
-    );
-    std::fs::write(&report_path, report).map_err(|source| ReportError::Write {
+    let report = markdown(false);
+    std::fs::write(&report_path, &report).map_err(|source| ReportError::Write {
         path: report_path.clone(),
         source,
     })?;
@@ -516,6 +530,16 @@ pub fn write_report_with(
         files.push(svg);
         files.push(png);
     }
+
+    // Last: the page embeds the plots just drawn.
+    let html_path = dir.join(HTML_REPORT_FILE);
+    std::fs::write(&html_path, html::render(dir, &markdown(true))?).map_err(|source| {
+        ReportError::Write {
+            path: html_path.clone(),
+            source,
+        }
+    })?;
+    files.push(html_path);
 
     Ok(ReportSummary {
         rows,

@@ -324,21 +324,28 @@ pub(crate) fn markdown(
         let q = &section.quality_plot;
         if section.has_plots {
             let quality = format!("{} vs evaluations", section.quality_what);
-            let plots: Vec<String> = std::iter::once((quality.as_str(), q))
+            let plots: Vec<(&str, &String)> = std::iter::once((quality.as_str(), q))
                 .chain(section.extra_plots.iter().map(|(what, stem)| (*what, stem)))
                 .chain(std::iter::once((
                     "seconds per iteration vs evaluations",
                     &section.seconds_plot,
                 )))
+                .collect();
+            let links: Vec<String> = plots
+                .iter()
                 .map(|(what, stem)| {
                     format!("{what} [PNG]({PLOTS_DIR}/{stem}.png) · [SVG]({PLOTS_DIR}/{stem}.svg)")
                 })
                 .collect();
-            out.push_str(&format!("Plots: {}\n\n", plots.join("; ")));
-            out.push_str(&format!(
-                "![{what} vs evaluations]({PLOTS_DIR}/{q}.png)\n\n",
-                what = section.quality_what
-            ));
+            out.push_str(&format!("Plots: {}\n\n", links.join("; ")));
+            let shown = if overview.every_plot_shown {
+                plots.len()
+            } else {
+                1
+            };
+            for (what, stem) in &plots[..shown] {
+                out.push_str(&format!("![{what}]({PLOTS_DIR}/{stem}.png)\n\n"));
+            }
         }
         if !section.missing.is_empty() {
             let list: Vec<String> = section
@@ -368,6 +375,9 @@ pub(crate) struct Overview<'a> {
     pub ranks: Option<&'a Ranks>,
     /// Whether `plots/runtime-distribution` was drawn.
     pub runtime_plot: bool,
+    /// Every plot of a problem as an image (`report.html`, where they are embedded), rather than
+    /// its quality plot only, the others linked (`report.md`).
+    pub every_plot_shown: bool,
 }
 
 /// The paired tests of a problem against its best algorithm, as a table.
