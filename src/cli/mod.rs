@@ -93,7 +93,7 @@ enum Command {
     Sweep(sweep::SweepArgs),
     /// Combine shard directories of one sweep into one directory, then report.
     Merge(sweep::MergeArgs),
-    /// Write summary.csv, report.md and plots for a sweep directory.
+    /// Write summary.csv, report.md, report.html, the tables and plots for a sweep directory.
     Report(sweep::ReportArgs),
 }
 

@@ -318,6 +318,81 @@ fn steps_csv_holds_every_step_of_every_completed_run() {
 }
 
 #[test]
+fn steps_parquet_is_steps_csv_typed() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, UInt64Type};
+    use arrow_array::{Array, RecordBatch};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    let dir = temp_dir("parquet");
+    build_sweep(&dir);
+    write_report(&dir).unwrap();
+    let file = std::fs::File::open(dir.join("steps.parquet")).unwrap();
+    let batches: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let [batch] = &batches[..] else {
+        panic!("{} batches", batches.len())
+    };
+    let schema = batch.schema();
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    assert_eq!(names, STEPS_COLUMNS);
+    let type_of = |name: &str| {
+        schema
+            .field_with_name(name)
+            .unwrap()
+            .data_type()
+            .to_string()
+    };
+    assert_eq!(type_of("run"), "Utf8");
+    assert_eq!(type_of("seed"), "UInt64");
+    assert_eq!(type_of("simple_regret"), "Float64");
+    assert!(type_of("x").starts_with("List("), "{}", type_of("x"));
+
+    // Cell by cell what steps.csv holds: numbers equal to the last bit, empty cells null.
+    let (_, rows) = read_csv(&dir.join("steps.csv"));
+    assert_eq!(batch.num_rows(), rows.len());
+    assert_eq!(batch.num_rows(), 31);
+    for (c, name) in STEPS_COLUMNS.iter().enumerate() {
+        let column = batch.column(c);
+        for (r, row) in rows.iter().enumerate() {
+            let cell = &row[c];
+            let at = format!("{name} row {r}");
+            if column.is_null(r) {
+                assert_eq!(cell, "", "{at}");
+                continue;
+            }
+            match column.data_type() {
+                numeric if numeric.is_numeric() => {
+                    let value = match column.as_primitive_opt::<Float64Type>() {
+                        Some(reals) => reals.value(r),
+                        None => column.as_primitive::<UInt64Type>().value(r) as f64,
+                    };
+                    assert_eq!(value, num(cell), "{at}");
+                }
+                _ if column.as_list_opt::<i32>().is_some() => {
+                    let point = column.as_list::<i32>().value(r);
+                    let point: Vec<f64> = point.as_primitive::<Float64Type>().values().to_vec();
+                    let expected: Vec<f64> = serde_json::from_str(cell).unwrap();
+                    assert_eq!(point, expected, "{at}");
+                }
+                _ => assert_eq!(column.as_string::<i32>().value(r), cell, "{at}"),
+            }
+        }
+    }
+    // Unknown values are null, not NaN: ext's regrets, every context.
+    assert!(
+        batch
+            .column(STEPS_COLUMNS.iter().position(|c| *c == "context").unwrap())
+            .null_count()
+            == 31
+    );
+}
+
+#[test]
 fn paired_tests_and_ranks_are_hand_computed() {
     let dir = temp_dir("paired");
     build_sweep(&dir);

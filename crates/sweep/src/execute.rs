@@ -8,7 +8,7 @@ use super::config::SweepConfig;
 use super::lock::{SweepLock, WhenLocked};
 use super::memory::{MemoryEstimate, available_bytes};
 use super::plan::RunSpec;
-use super::report::write_report;
+use super::report::{HTML_REPORT_FILE, REPORT_FILE, write_report};
 use super::runner::{MixedDevices, Shard, SweepError, SweepOutcome, prepare_directory, run_sweep};
 use super::stop::StopSignal;
 use bosweep_engine::Engine;
@@ -111,6 +111,10 @@ pub fn execute_sweep(
 /// Writes `dir`'s report and says where it is.
 pub fn report_sweep(dir: &Path) -> Result<(), SweepError> {
     write_report(dir).map_err(|e| SweepError::Report(e.to_string()))?;
-    eprintln!("report: {}", dir.join("report.md").display());
+    eprintln!(
+        "report: {} (and {})",
+        dir.join(REPORT_FILE).display(),
+        dir.join(HTML_REPORT_FILE).display()
+    );
     Ok(())
 }

@@ -9,8 +9,9 @@ use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, 
 
 use super::error::ReportError;
 
-/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment,
-/// scrolling sideways rather than squeezing), plots no wider than the page.
+/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment and
+/// never broken across lines, tables scrolling sideways rather than squeezing), plots no wider
+/// than the page.
 const STYLE: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; line-height: 1.45;
        max-width: 72rem; margin: 0 auto; padding: 1rem 2rem 4rem; color: #1b1b1b; }
@@ -21,6 +22,7 @@ nav ol { columns: 2; }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border: 1px solid #d0d0d0; padding: .25rem .6rem; }
 th { background: #f0f0f0; }
+td[style*='right'] { white-space: nowrap; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #fafafa; }
 code { font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: .88em; }
 pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; border-radius: 4px; }

@@ -21,7 +21,8 @@
 //!   the missing runs.
 //! - `report.html` ([`HTML_REPORT_FILE`]): `report.md` as one self-contained page (the plots
 //!   embedded, a contents list), written last.
-//! - `steps.csv` ([`STEPS_COLUMNS`]): every step of every completed run, in long format.
+//! - `steps.csv` and `steps.parquet` ([`STEPS_COLUMNS`]): every step of every completed run, in
+//!   long format (Parquet typed: points as lists of doubles, unknown values null).
 //! - `comparisons.csv` ([`COMPARISON_COLUMNS`]): per problem,
 //!   every algorithm against the best by the paired Wilcoxon signed-rank test on the final
 //!   metric, runs paired by replicate, p Holm-adjusted over the problem's comparisons
@@ -80,6 +81,8 @@ pub const REPORT_FILE: &str = "report.md";
 pub const HTML_REPORT_FILE: &str = "report.html";
 /// Every step of every completed run, one row each ([`STEPS_COLUMNS`]).
 pub const STEPS_FILE: &str = "steps.csv";
+/// The long table of every step as Parquet, in the sweep directory.
+pub const STEPS_PARQUET_FILE: &str = "steps.parquet";
 /// The paired tests against each problem's best algorithm.
 pub const COMPARISONS_FILE: &str = "comparisons.csv";
 /// The average ranks across problems (where at least two algorithms can be ranked).
@@ -453,14 +456,19 @@ pub fn write_report_with(
 
     let ranks = compare::average_ranks(&scores);
 
+    let all_steps = read_steps(dir)?;
+
     // Everything is read and checked: write.
     let mut files = Vec::new();
     let summary_path = dir.join(SUMMARY_FILE);
     tables::write_csv(&summary_path, &rows)?;
     files.push(summary_path);
     let steps_path = dir.join(STEPS_FILE);
-    long_table::write_steps(&steps_path, &read_steps(dir)?)?;
+    long_table::write_steps(&steps_path, &all_steps)?;
     files.push(steps_path);
+    let parquet_path = dir.join(STEPS_PARQUET_FILE);
+    long_table::write_steps_parquet(&parquet_path, &all_steps)?;
+    files.push(parquet_path);
     let comparisons_path = dir.join(COMPARISONS_FILE);
     let comparisons: Vec<(&compare::PairedComparison, BestBy)> = sections
         .iter()
