@@ -4,6 +4,7 @@ Prints the Rust table in crates/problems/src/bbob/reference.rs. Run with COCO's 
 
     python3 -m venv /tmp/coco && /tmp/coco/bin/pip install coco-experiment==2.8.2
     /tmp/coco/bin/python crates/problems/tests/data/bbob_reference.py > crates/problems/src/bbob/reference.rs
+    cargo fmt   # breaks the one row too long for a line
 
 Each row: function, dimension, instance, f at the origin, f at the fixed point
 (1, -2, 0.5, 3, -4, 2.5, -0.5, 4, -3, 1.5, repeated), and f_opt. cocoex's Python problem does not
