@@ -181,6 +181,7 @@ impl Kind {
                 r: r1(),
             },
             12 => Self::BentCigar {
+                // f12 alone draws its optimum from the rotation's seed.
                 xopt: rng::xopt(seed + 1_000_000, d),
                 r: r1(),
             },

@@ -11,14 +11,17 @@ pub struct Gallagher {
     rotation: Matrix,
     /// Peak centres in rotated coordinates, `centres[peak][coordinate]`.
     centres: Vec<Vec<f64>>,
-    /// Per-peak diagonal scales `Λ^α_i` (already divided by the dimension's spread).
+    /// Per-peak diagonal conditionings: `c_i^(k/(d−1) − ½)` with the exponents `k` in the order
+    /// of a random permutation per peak (the `C_i` of the BBOB definition).
     scales: Vec<Vec<f64>>,
     heights: Vec<f64>,
     /// The global optimum: the centre of the tallest peak, in the original coordinates.
     xopt: Vec<f64>,
 }
 
-/// The indices `0..n` ordered by `values` ascending (stable, so ties keep index order).
+/// The indices `0..n` ordered by `values` ascending: COCO's `qsort` of (value, index) pairs.
+/// `qsort` is not stable, so exact ties could differ; the legacy generator's draws practically
+/// never tie.
 fn order(values: &[f64]) -> Vec<usize> {
     let mut idx: Vec<usize> = (0..values.len()).collect();
     idx.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
