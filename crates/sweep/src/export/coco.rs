@@ -313,3 +313,20 @@ fn write_algorithm(folder: &Path, algorithm: &str, trials: &[Trial]) -> Result<(
 fn c_short(x: f64) -> String {
     c_exp(x, 1).trim_start_matches('+').to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings C's printf gives (the probe of cocoex's logger wrote `+7.422764195e+06`).
+    #[test]
+    fn numbers_print_as_c_printf_does() {
+        assert_eq!(c_exp(7_422_764.195, 9), "+7.422764195e+06");
+        assert_eq!(c_exp(-0.001_23, 4), "-1.2300e-03");
+        assert_eq!(c_exp(0.0, 4), "+0.0000e+00");
+        assert_eq!(c_exp(-161.43, 12), "-1.614300000000e+02");
+        assert_eq!(c_exp(1e-300, 1), "+1.0e-300");
+        assert_eq!(c_short(32.1), "3.2e+01");
+        assert_eq!(c_short(7.4e6), "7.4e+06");
+    }
+}
