@@ -5,6 +5,7 @@
 mod bench;
 mod devices;
 mod error;
+mod export;
 mod gp;
 mod kde;
 mod kde_error;
@@ -95,6 +96,8 @@ enum Command {
     Merge(sweep::MergeArgs),
     /// Write summary.csv, report.md, report.html, the tables and plots for a sweep directory.
     Report(sweep::ReportArgs),
+    /// Write a sweep's runs on `bbob` in COCO's data format, for COCO's post-processing (cocopp).
+    ExportCoco(export::ExportCocoArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -129,5 +132,6 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Sweep(args) => sweep::sweep(args, &cli.global),
         Command::Merge(args) => sweep::merge_command(args),
         Command::Report(args) => sweep::report_command(args),
+        Command::ExportCoco(args) => export::export_coco_command(args),
     }
 }

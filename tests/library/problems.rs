@@ -508,13 +508,14 @@ fn registry_entries_are_complete() {
             "michalewicz",
             "deceptive",
             "h1",
+            "bbob",
             "goldstein-price-log",
             "rosenbrock4",
             "sphere6",
             "sprinkler"
         ]
     );
-    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8];
+    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8];
     for (e, d) in classic().zip(dims) {
         assert!(!e.description.is_empty());
         assert!(
@@ -560,6 +561,7 @@ fn standard_domains() {
     assert_eq!(bounds("michalewicz", &d3), (vec![0.0; 3], vec![PI; 3]));
     assert_eq!(bounds("deceptive", &d3), (vec![0.0; 3], vec![1.0; 3]));
     assert_eq!(bounds("h1", &[]), (vec![-100.0; 2], vec![100.0; 2]));
+    assert_eq!(bounds("bbob", &d3), (vec![-5.0; 3], vec![5.0; 3]));
 }
 
 #[test]

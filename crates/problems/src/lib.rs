@@ -17,6 +17,7 @@
 //!
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
+pub mod bbob;
 pub mod boke;
 mod callable;
 mod command;

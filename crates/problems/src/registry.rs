@@ -37,6 +37,7 @@ impl Entry {
 /// Every family of problems, in listing order.
 const FAMILIES: &[&[Entry]] = &[
     TEST_FUNCTIONS,
+    super::bbob::ENTRIES,
     super::boke::ENTRIES,
     super::rahbo::ENTRIES,
     super::contextual::ENTRIES,

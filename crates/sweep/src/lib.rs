@@ -5,6 +5,7 @@ pub mod benchmark;
 mod conditioning;
 mod config;
 mod execute;
+pub mod export;
 pub mod fuzz;
 mod lock;
 mod manifest;

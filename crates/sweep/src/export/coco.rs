@@ -1,0 +1,332 @@
+//! A sweep's runs on the problem `bbob` as COCO data, which COCO's post-processing (`cocopp`)
+//! reads: one folder per algorithm setting, holding per function a `bbobexp_fF.info` index and
+//! `data_fF/bbobexp_fF_DIMd.{dat,tdat}` with one block per run.
+//!
+//! The layout and lines are those cocoex 2.8.2's `bbob` logger writes (`data_format =
+//! 'bbob-new2'`): each block starts with a `%` header naming f_opt, and each row holds the
+//! evaluations, the constraint evaluations (0), the best noise-free f − f_opt so far, the
+//! measured f, the best measured f and the point. Every evaluated step is a row of both files,
+//! where COCO's logger thins them to targets (`.dat`) and evaluation counts (`.tdat`); cocopp
+//! reads either. Each run is one trial of its (function, dimension), labelled with its
+//! `instance` — replicates of one instance become repeated trials, as in COCO's 2009 setup.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::{MANIFEST_FILE, Manifest, RunSpec, Setting};
+use bosweep_problems::{ParamValue, Problem};
+
+/// The problem whose runs are exported.
+const BBOB: &str = "bbob";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("cannot read the sweep manifest {}: {source}", path.display())]
+    Manifest {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read trace {}: {source}", path.display())]
+    TraceIo {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} line {line}: {message}", path.display())]
+    Trace {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("run {run}: cannot build its problem: {message}")]
+    Problem { run: String, message: String },
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: no completed run on the problem bbob; nothing to export", dir.display())]
+    NothingToExport { dir: PathBuf },
+}
+
+impl bosweep_core::data::Failure for ExportError {
+    fn blame(&self) -> bosweep_core::data::Blame {
+        match self {
+            Self::NothingToExport { .. } => bosweep_core::data::Blame::Input,
+            _ => bosweep_core::data::Blame::Running,
+        }
+    }
+}
+
+/// What [`export_coco`] wrote.
+#[derive(Debug)]
+pub struct CocoExport {
+    /// One folder per algorithm setting, the argument `cocopp` takes.
+    pub algorithms: Vec<PathBuf>,
+    /// The runs written (completed runs on `bbob`).
+    pub runs: usize,
+}
+
+/// One evaluated step of a trace.
+struct Row {
+    evals: usize,
+    f: f64,
+    y: f64,
+    x: Vec<f64>,
+}
+
+/// One completed run, read and placed.
+struct Trial {
+    function: usize,
+    dim: usize,
+    instance: usize,
+    fopt: f64,
+    rows: Vec<Row>,
+}
+
+/// Writes the completed `bbob` runs of the sweep in `sweep_dir` under `out` in COCO's format.
+/// Runs on other problems, and runs without a trace yet, are left out.
+pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportError> {
+    let manifest = Manifest::read(sweep_dir).map_err(|source| ExportError::Manifest {
+        path: sweep_dir.join(MANIFEST_FILE),
+        source,
+    })?;
+    let mut by_algorithm: BTreeMap<String, Vec<Trial>> = BTreeMap::new();
+    for spec in manifest.runs.iter().filter(|s| s.problem.name == BBOB) {
+        let path = Manifest::trace_path(sweep_dir, spec);
+        if path.is_file() {
+            let trial = read_trial(spec, &path)?;
+            by_algorithm
+                .entry(folder_name(&spec.algorithm))
+                .or_default()
+                .push(trial);
+        }
+    }
+    if by_algorithm.is_empty() {
+        return Err(ExportError::NothingToExport {
+            dir: sweep_dir.to_path_buf(),
+        });
+    }
+    let mut algorithms = Vec::new();
+    let mut runs = 0;
+    for (algorithm, trials) in &by_algorithm {
+        let folder = out.join(algorithm);
+        write_algorithm(&folder, algorithm, trials)?;
+        runs += trials.len();
+        algorithms.push(folder);
+    }
+    Ok(CocoExport { algorithms, runs })
+}
+
+/// The algorithm setting's label with characters outside `[A-Za-z0-9._=-]` replaced by `_`: a
+/// folder name cocopp also shows as the algorithm's name.
+fn folder_name(setting: &Setting) -> String {
+    setting
+        .label()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._=-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn read_trial(spec: &RunSpec, path: &Path) -> Result<Trial, ExportError> {
+    let given: Vec<(&str, ParamValue)> = spec
+        .problem
+        .params
+        .iter()
+        .map(|(k, v)| (k.as_str(), ParamValue::from(v)))
+        .collect();
+    let problem = bosweep_problems::build(BBOB, &given).map_err(|e| ExportError::Problem {
+        run: spec.key(),
+        message: e.to_string(),
+    })?;
+    let parameter = |name: &str| integer_parameter(problem.as_ref(), name);
+    let fopt = problem
+        .optimum(1)
+        .expect("every bbob instance knows its optimum")
+        .value;
+    Ok(Trial {
+        function: parameter("function"),
+        dim: problem.dim(),
+        instance: parameter("instance"),
+        fopt,
+        rows: read_rows(path)?,
+    })
+}
+
+/// An integer parameter of a built `bbob` problem (its full parameter list has defaults too).
+fn integer_parameter(problem: &dyn Problem, name: &str) -> usize {
+    problem
+        .parameters()
+        .into_iter()
+        .find_map(|(key, value)| match value {
+            ParamValue::Number(v) if key == name => Some(v as usize),
+            _ => None,
+        })
+        .expect("bbob declares function, instance and dim")
+}
+
+/// The evaluated steps of a JSONL trace (the header line skipped).
+fn read_rows(path: &Path) -> Result<Vec<Row>, ExportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ExportError::TraceIo {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate().skip(1) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let err = |message: String| ExportError::Trace {
+            path: path.to_path_buf(),
+            line: i + 1,
+            message,
+        };
+        let value: Value =
+            serde_json::from_str(line).map_err(|e| err(format!("not valid JSON ({e})")))?;
+        let number = |name: &str| {
+            value
+                .get(name)
+                .and_then(Value::as_f64)
+                .ok_or_else(|| err(format!("field \"{name}\" is missing or not a number")))
+        };
+        let x = value
+            .get("x")
+            .and_then(Value::as_array)
+            .and_then(|xs| xs.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>())
+            .ok_or_else(|| err("field \"x\" is missing or not an array of numbers".into()))?;
+        rows.push(Row {
+            evals: number("evals")? as usize,
+            f: number("f")?,
+            y: number("y")?,
+            x,
+        });
+    }
+    if rows.is_empty() {
+        return Err(ExportError::Trace {
+            path: path.to_path_buf(),
+            line: 1,
+            message: "the trace has no steps".into(),
+        });
+    }
+    Ok(rows)
+}
+
+/// `x` as C's `%+.{digits}e` prints it (`+1.234e+05`), the notation of COCO's files.
+fn c_exp(x: f64, digits: usize) -> String {
+    let rust = format!("{x:+.digits$e}");
+    let (mantissa, exponent) = rust.split_once('e').expect("exponent notation");
+    let exponent: i32 = exponent.parse().expect("an integer exponent");
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.abs())
+}
+
+/// The block of one trial in a `.dat`/`.tdat` file, and its final `(evaluations, best Δf)`.
+fn block(trial: &Trial) -> (String, usize, f64) {
+    let mut text = format!(
+        "% f evaluations | g evaluations | best noise-free fitness - Fopt ({}) + sum g_i+ | measured fitness | best measured fitness or single-digit g-values | x1 | x2...\n",
+        c_exp(trial.fopt, 12)
+    );
+    let mut best_f = f64::INFINITY;
+    let mut best_y = f64::INFINITY;
+    for row in &trial.rows {
+        best_f = best_f.min(row.f);
+        best_y = best_y.min(row.y);
+        let _ = write!(
+            text,
+            "{} 0 {} {} {}",
+            row.evals,
+            c_exp(best_f - trial.fopt, 9),
+            c_exp(row.y, 9),
+            c_exp(best_y, 9)
+        );
+        for x in &row.x {
+            let _ = write!(text, " {}", c_exp(*x, 4));
+        }
+        text.push('\n');
+    }
+    let last = trial.rows.last().expect("a trial has rows").evals;
+    (text, last, best_f - trial.fopt)
+}
+
+fn write_file(path: &Path, contents: &str) -> Result<(), ExportError> {
+    let write = || {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, contents)
+    };
+    write().map_err(|source| ExportError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// One algorithm's folder: per function an `.info` file with a three-line entry per dimension
+/// (attributes, a comment, the data file and `instance:evaluations|final Δf` per trial).
+fn write_algorithm(folder: &Path, algorithm: &str, trials: &[Trial]) -> Result<(), ExportError> {
+    let mut groups: BTreeMap<(usize, usize), Vec<&Trial>> = BTreeMap::new();
+    for trial in trials {
+        groups
+            .entry((trial.function, trial.dim))
+            .or_default()
+            .push(trial);
+    }
+    let mut infos: BTreeMap<usize, String> = BTreeMap::new();
+    for ((function, dim), trials) in &groups {
+        let data = format!("data_f{function}/bbobexp_f{function}_DIM{dim}");
+        let mut dat = String::new();
+        let mut index = format!("{data}.dat");
+        for trial in trials {
+            let (text, evals, delta) = block(trial);
+            dat.push_str(&text);
+            let _ = write!(index, ", {}:{evals}|{}", trial.instance, c_short(delta));
+        }
+        write_file(&folder.join(format!("{data}.dat")), &dat)?;
+        write_file(&folder.join(format!("{data}.tdat")), &dat)?;
+        let info = infos.entry(*function).or_default();
+        let _ = writeln!(
+            info,
+            "suite = 'bbob', funcId = {function}, DIM = {dim}, Precision = 1.000e-08, algId = '{algorithm}', coco_version = 'bosweep {}', logger = 'bbob', data_format = 'bbob-new2'",
+            env!("CARGO_PKG_VERSION")
+        );
+        let _ = writeln!(info, "% exported by bosweep export-coco");
+        let _ = writeln!(info, "{index}");
+    }
+    for (function, info) in &infos {
+        write_file(&folder.join(format!("bbobexp_f{function}.info")), info)?;
+    }
+    Ok(())
+}
+
+/// `x` as C's `%.1e`, the final Δf of an `.info` entry.
+fn c_short(x: f64) -> String {
+    c_exp(x, 1).trim_start_matches('+').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings C's printf gives (the probe of cocoex's logger wrote `+7.422764195e+06`).
+    #[test]
+    fn numbers_print_as_c_printf_does() {
+        assert_eq!(c_exp(7_422_764.195, 9), "+7.422764195e+06");
+        assert_eq!(c_exp(-0.001_23, 4), "-1.2300e-03");
+        assert_eq!(c_exp(0.0, 4), "+0.0000e+00");
+        assert_eq!(c_exp(-161.43, 12), "-1.614300000000e+02");
+        assert_eq!(c_exp(1e-300, 1), "+1.0e-300");
+        assert_eq!(c_short(32.1), "3.2e+01");
+        assert_eq!(c_short(7.4e6), "7.4e+06");
+    }
+}

@@ -1,0 +1,25 @@
+//! `bosweep export-coco`: a sweep's runs on `bbob` as COCO data, for `cocopp`.
+
+use std::path::PathBuf;
+
+use super::CliError;
+use bosweep::sweep::export::export_coco;
+
+/// Options of `bosweep export-coco`.
+#[derive(clap::Args, Debug)]
+pub struct ExportCocoArgs {
+    /// A sweep directory.
+    sweep_dir: PathBuf,
+    /// Where to write one folder per algorithm setting (`python -m cocopp DIR/ALG`).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+pub fn export_coco_command(args: &ExportCocoArgs) -> Result<(), CliError> {
+    let export = export_coco(&args.sweep_dir, &args.out)?;
+    println!("{} runs on bbob written as COCO data:", export.runs);
+    for folder in &export.algorithms {
+        println!("  {}", folder.display());
+    }
+    Ok(())
+}

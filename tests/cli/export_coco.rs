@@ -1,0 +1,207 @@
+//! `bosweep export-coco`: a sweep's runs on `bbob` as COCO data — the layout, the `.info` index
+//! and the data rows cocopp reads, checked against the sweep's own traces.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const CONFIG: &str = r#"
+seed = 3
+replicates = 2
+budget = 6
+init = 4
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "bbob"
+function = [1, 20]
+instance = [1, 7]
+dim = 2
+
+[[problem]]
+name = "branin"
+"#;
+
+fn sandbox(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bosweep-coco-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("sweep.toml"), CONFIG).unwrap();
+    dir
+}
+
+fn bosweep(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args(["--device", "cpu"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The (evals, f) steps of every bbob trace of `function`, instance by instance in run order.
+fn traces(sweep: &Path, function: usize) -> Vec<(usize, Vec<(usize, f64)>)> {
+    let mut names: Vec<_> = std::fs::read_dir(sweep.join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for path in names {
+        let text = read(&path);
+        let mut lines = text.lines();
+        let header: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+        let params = &header["header"]["problem_parameters"];
+        if header["header"]["problem"] != "bbob" || params["function"] != function {
+            continue;
+        }
+        let steps = lines
+            .map(|l| {
+                let v: Value = serde_json::from_str(l).unwrap();
+                (
+                    v["evals"].as_u64().unwrap() as usize,
+                    v["f"].as_f64().unwrap(),
+                )
+            })
+            .collect();
+        out.push((params["instance"].as_u64().unwrap() as usize, steps));
+    }
+    out
+}
+
+#[test]
+fn bbob_runs_become_one_cocopp_folder_per_algorithm() {
+    let dir = sandbox("layout");
+    let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s", "--no-report"]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 2 functions × 2 instances × 2 replicates; Branin's runs are not bbob's.
+    assert!(stdout.contains("8 runs on bbob"), "{stdout}");
+
+    let alg = dir.join("coco/random");
+    let mut entries: Vec<String> = std::fs::read_dir(&alg)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    entries.sort();
+    assert_eq!(
+        entries,
+        ["bbobexp_f1.info", "bbobexp_f20.info", "data_f1", "data_f20"]
+    );
+
+    for (function, fopts) in [(1, [79.48, -1000.0]), (20, [-546.5, 71.29])] {
+        let info = read(&alg.join(format!("bbobexp_f{function}.info")));
+        let lines: Vec<&str> = info.lines().collect();
+        assert_eq!(lines.len(), 3, "{info}");
+        assert!(lines[0].starts_with(&format!(
+            "suite = 'bbob', funcId = {function}, DIM = 2, Precision = 1.000e-08, algId = 'random'"
+        )));
+        assert!(
+            lines[0].ends_with("data_format = 'bbob-new2'"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with('%'));
+
+        let trials = traces(&dir.join("s"), function);
+        let data = format!("data_f{function}/bbobexp_f{function}_DIM2");
+        let mut index = Vec::new();
+        let dat = read(&alg.join(format!("{data}.dat")));
+        assert_eq!(dat, read(&alg.join(format!("{data}.tdat"))));
+        let blocks: Vec<&str> = dat.split('%').filter(|b| !b.is_empty()).collect();
+        assert_eq!(blocks.len(), trials.len());
+        for ((instance, steps), block) in trials.iter().zip(&blocks) {
+            let fopt = fopts[if *instance == 1 { 0 } else { 1 }];
+            let mut rows = block.lines();
+            let header = rows.next().unwrap();
+            assert!(
+                header.contains("Fopt (") && header.contains(" | x1 | x2..."),
+                "{header}"
+            );
+            let logged: f64 = header
+                .split("Fopt (")
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(logged, fopt);
+            let mut best = f64::INFINITY;
+            let rows: Vec<Vec<f64>> = rows
+                .map(|r| r.split(' ').map(|c| c.parse().unwrap()).collect())
+                .collect();
+            assert_eq!(rows.len(), steps.len());
+            for ((evals, f), row) in steps.iter().zip(&rows) {
+                best = best.min(*f);
+                assert_eq!(row.len(), 5 + 2, "{row:?}");
+                assert_eq!(row[0], *evals as f64);
+                assert_eq!(row[1], 0.0);
+                let delta = best - fopt;
+                assert!(
+                    (row[2] - delta).abs() <= 1e-9 * delta.abs().max(1e-300),
+                    "{row:?}"
+                );
+            }
+            index.push((format!("{instance}:6"), best - fopt));
+        }
+        // The index names the data file, then every trial with its evaluations and final Δf
+        // (C's %.1e).
+        let entries: Vec<&str> = lines[2].split(", ").collect();
+        assert_eq!(entries[0], format!("{data}.dat"));
+        assert_eq!(entries.len(), 1 + index.len(), "{}", lines[2]);
+        for (entry, (trial, delta)) in entries[1..].iter().zip(&index) {
+            let (got_trial, got_delta) = entry.split_once('|').unwrap();
+            assert_eq!(got_trial, trial);
+            assert!(
+                got_delta.contains("e+") || got_delta.contains("e-"),
+                "{entry}"
+            );
+            let got_delta: f64 = got_delta.parse().unwrap();
+            assert!(
+                (got_delta - delta).abs() <= 0.05 * delta.abs(),
+                "{entry}: {delta}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sweep_without_bbob_runs_is_refused() {
+    let dir = sandbox("none");
+    std::fs::write(
+        dir.join("branin.toml"),
+        "seed = 1\nbudget = 3\ninit = 2\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n",
+    )
+    .unwrap();
+    let run = bosweep(&dir, &["sweep", "branin.toml", "--out", "s", "--no-report"]);
+    assert_eq!(run.status.code(), Some(0));
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no completed run on the problem bbob"),
+        "{err}"
+    );
+    assert!(!dir.join("coco").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
