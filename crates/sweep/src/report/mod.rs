@@ -295,7 +295,8 @@ pub fn write_report_with(
             .iter()
             .flat_map(|(_, _, done)| done.iter())
             .any(|c| c.trace.steps.iter().any(|s| s.simple_regret.is_some()));
-        let series = |value: fn(&load::Step) -> Option<f64>, sampling: Sampling| -> Vec<Series> {
+        // One series per algorithm with completed runs, its points aggregated by `points`.
+        let series_by = |points: &dyn Fn(&[&Trace]) -> Vec<curves::CurvePoint>| -> Vec<Series> {
             cells
                 .iter()
                 .filter(|(_, _, done)| !done.is_empty())
@@ -304,10 +305,13 @@ pub fn write_report_with(
                     Series {
                         label: algorithm.clone(),
                         color: *color,
-                        points: curve(&traces, value, sampling),
+                        points: points(&traces),
                     }
                 })
                 .collect()
+        };
+        let series = |value: fn(&load::Step) -> Option<f64>, sampling: Sampling| {
+            series_by(&|traces| curve(traces, value, sampling))
         };
         let base = unique_name(&sanitize(identity), &mut used_names);
         let (quality, quality_name, quality_label) = if regrets_known {
@@ -330,18 +334,7 @@ pub fn write_report_with(
         // so far (linear axes: a cumulative regret grows, best values have any sign).
         let extra_plots: Vec<(&'static str, PlotJob)> = if regrets_known {
             let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
-            let timed = cells
-                .iter()
-                .filter(|(_, _, done)| !done.is_empty())
-                .map(|(color, algorithm, done)| {
-                    let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
-                    Series {
-                        label: algorithm.clone(),
-                        color: *color,
-                        points: curves::time_curve(&traces, |s| s.simple_regret),
-                    }
-                })
-                .collect();
+            let timed = series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret));
             vec![
                 (
                     "cumulative regret vs evaluations",
