@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{CliError, GlobalArgs};
 use bosweep::io::io_reason;
+use bosweep::report::{Metric, ReportOptions};
 use bosweep::sweep::{
     MixedDevices, Shard, StopSignal, SweepConfig, SweepLock, SweepOptions, WhenLocked,
     execute_sweep, merge, report_sweep,
@@ -51,6 +52,8 @@ pub struct MergeArgs {
     /// When another process is writing into the directory, wait for it (default: refuse).
     #[arg(long)]
     wait: bool,
+    #[command(flatten)]
+    compare: CompareArgs,
 }
 
 /// Options of `bosweep report`.
@@ -58,6 +61,27 @@ pub struct MergeArgs {
 pub struct ReportArgs {
     /// A sweep directory.
     dir: PathBuf,
+    #[command(flatten)]
+    compare: CompareArgs,
+}
+
+/// How a report compares the algorithms.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The final metric that picks each problem's best, the paired tests and the ranks:
+    /// simple-regret, cumulative-regret or best-value (where a problem's optimum is unknown, its
+    /// best value). Default: the config's `[report] metric`, else simple-regret
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<Metric>,
+}
+
+impl CompareArgs {
+    fn options(&self) -> ReportOptions {
+        ReportOptions {
+            metric: self.metric,
+            ..ReportOptions::default()
+        }
+    }
 }
 
 /// `--wait` as the lock's policy.
@@ -119,9 +143,9 @@ pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
         args.shards.len(),
         args.out.display()
     );
-    Ok(report_sweep(&args.out)?)
+    Ok(report_sweep(&args.out, &args.compare.options())?)
 }
 
 pub fn report_command(args: &ReportArgs) -> Result<(), CliError> {
-    Ok(report_sweep(&args.dir)?)
+    Ok(report_sweep(&args.dir, &args.compare.options())?)
 }

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use bosweep::report::{
-    COMPARISON_COLUMNS, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
+    COMPARISON_COLUMNS, Metric, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
     write_report, write_report_with,
 };
 use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
@@ -408,7 +408,14 @@ fn paired_tests_and_ranks_are_hand_computed() {
     assert!(close(num(&rows[0][4]), 0.38), "{:?}", rows[0]);
     assert_eq!(
         rows[0][5..],
-        ["3", "0", "0.5", "0.5", "not distinguishable"]
+        [
+            "3",
+            "0",
+            "0.5",
+            "0.5",
+            "not distinguishable",
+            "simple-regret"
+        ]
     );
     // ext (maximised best values): random − gp-ucb = 1 − 3 and 2 − 2: one non-zero pair, W+ = 0,
     // p = 2 · P(T ≤ 0) = 1.
@@ -422,7 +429,10 @@ fn paired_tests_and_ranks_are_hand_computed() {
             "-1"
         ]
     );
-    assert_eq!(rows[1][5..], ["0", "0", "1", "1", "not distinguishable"]);
+    assert_eq!(
+        rows[1][5..],
+        ["0", "0", "1", "1", "not distinguishable", "best-value"]
+    );
     assert_eq!(rows.len(), 2);
 
     // gp-ucb is best on both problems: ranks 1 and 2, CD = 1.960 · √(2·3 / (6·2)).
@@ -449,6 +459,149 @@ fn paired_tests_and_ranks_are_hand_computed() {
         report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | not distinguishable |"),
         "{report}"
     );
+}
+
+/// One minimised problem with known regrets, algorithms `a` and `b` × 6 replicates, whose
+/// metrics disagree: `a` has the lower final simple regret (0.1 + 0.01r against 0.2 + 0.02r),
+/// `b` the lower cumulative regret (5 + 0.5r against 10 + r) and the better best value (1.05
+/// against 1.1 + 0.01r). `config` is the sweep directory's `config.toml`.
+fn build_disagreeing_sweep(dir: &Path, config: &str) {
+    std::fs::write(dir.join("config.toml"), config).unwrap();
+    let (a, b) = (setting("a", &[]), setting("b", &[]));
+    let problem = setting("branin", &[]);
+    let mut runs = Vec::new();
+    for algorithm in [&a, &b] {
+        for r in 0..6 {
+            runs.push(spec(runs.len(), algorithm, &problem, r));
+        }
+    }
+    write_manifest(dir, runs.clone());
+    for run in &runs {
+        let r = run.replicate as f64;
+        let (simple, cumulative, best) = if run.algorithm.name == "a" {
+            (0.1 + 0.01 * r, 10.0 + r, 1.1 + 0.01 * r)
+        } else {
+            (0.2 + 0.02 * r, 5.0 + 0.5 * r, 1.05)
+        };
+        write_trace(
+            dir,
+            run,
+            "minimize",
+            &[
+                (
+                    1,
+                    Some(simple + 0.5),
+                    Some(cumulative / 2.0),
+                    best + 0.5,
+                    0.0,
+                    0.0,
+                ),
+                (2, Some(simple), Some(cumulative), best, 0.0, 0.0),
+            ],
+        );
+    }
+}
+
+/// (best algorithm, comparisons.csv's one row) of a report on `dir`.
+fn best_and_comparison(dir: &Path, options: &ReportOptions) -> (String, Vec<String>) {
+    let summary = write_report_with(dir, options).unwrap();
+    let best = summary.rows.iter().find(|r| r.best).unwrap();
+    let (header, rows) = read_csv(&dir.join("comparisons.csv"));
+    assert_eq!(header, COMPARISON_COLUMNS);
+    assert_eq!(rows.len(), 1);
+    (best.algorithm.clone(), rows[0].clone())
+}
+
+#[test]
+fn the_metric_picks_the_best_and_the_paired_tests() {
+    let dir = temp_dir("metric");
+    build_disagreeing_sweep(&dir, CONFIG);
+    // Six pairs of one sign: W+ = 21, T = 0, exact two-sided p = 2/2⁶; Holm over one test.
+    let p = 2.0 / 64.0;
+    let check = |row: &[String], algorithm: &str, best: &str, median: f64, metric: &str| {
+        assert_eq!(row[..4], ["branin", algorithm, best, "6"], "{row:?}");
+        assert!(close(num(&row[4]), median), "{row:?}");
+        assert_eq!(row[5..7], ["21", "0"], "{row:?}");
+        assert!(close(num(&row[7]), p) && close(num(&row[8]), p), "{row:?}");
+        assert_eq!(row[9..], ["worse", metric], "{row:?}");
+    };
+
+    // The default: simple regret. b − a = 0.1 + 0.01r, median 0.125.
+    let (best, row) = best_and_comparison(&dir, &ReportOptions::default());
+    assert_eq!(best, "a");
+    check(&row, "b", "a", 0.125, "simple-regret");
+
+    // Cumulative regret: a − b = 5 + 0.5r, median 6.25.
+    let cumulative = ReportOptions {
+        metric: Some(Metric::CumulativeRegret),
+        ..ReportOptions::default()
+    };
+    let (best, row) = best_and_comparison(&dir, &cumulative);
+    assert_eq!(best, "b");
+    check(&row, "a", "b", 6.25, "cumulative-regret");
+    // b's cumulative regrets 5, 5.5, …, 7.5: mean 6.25, s.e. 0.5·sd(0, …, 5)/√6.
+    let (header, rows) = read_csv(&dir.join("summary.csv"));
+    assert_eq!(header, SUMMARY_COLUMNS);
+    let se = header
+        .iter()
+        .position(|c| c == "cumulative_regret_se")
+        .unwrap();
+    assert!(
+        close(num(&rows[1][se]), 0.5 * 3.5f64.sqrt() / 6f64.sqrt()),
+        "{:?}",
+        rows[1]
+    );
+    assert!(close(num(&rows[1][6]), 6.25));
+    assert_eq!(rows[1][12], "best");
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("(lowest mean final cumulative regret)"),
+        "{report}"
+    );
+    assert!(
+        report.contains("Wilcoxon signed-rank on the final cumulative regret"),
+        "{report}"
+    );
+    assert!(report.contains("| **6.25** |"), "{report}");
+
+    // The best value, though regrets are known: a − b = 0.05 + 0.01r, median 0.075.
+    let value = ReportOptions {
+        metric: Some(Metric::BestValue),
+        ..ReportOptions::default()
+    };
+    let (best, row) = best_and_comparison(&dir, &value);
+    assert_eq!(best, "b");
+    check(&row, "a", "b", 0.075, "best-value");
+}
+
+#[test]
+fn the_config_names_the_metric_and_the_option_overrides_it() {
+    let dir = temp_dir("metric-config");
+    build_disagreeing_sweep(
+        &dir,
+        &format!("{CONFIG}\n[report]\nmetric = \"cumulative-regret\"\n"),
+    );
+    let (best, row) = best_and_comparison(&dir, &ReportOptions::default());
+    assert_eq!(
+        (best.as_str(), row[10].as_str()),
+        ("b", "cumulative-regret")
+    );
+    let simple = ReportOptions {
+        metric: Some(Metric::SimpleRegret),
+        ..ReportOptions::default()
+    };
+    let (best, row) = best_and_comparison(&dir, &simple);
+    assert_eq!((best.as_str(), row[10].as_str()), ("a", "simple-regret"));
+
+    // A hand-edited config with an unknown metric: an error naming the file, nothing written.
+    let dir = temp_dir("metric-bad");
+    build_disagreeing_sweep(&dir, &format!("{CONFIG}\n[report]\nmetric = \"median\"\n"));
+    let e = write_report(&dir).unwrap_err();
+    assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
+    let message = e.to_string();
+    assert!(message.contains("config.toml"), "{message}");
+    assert!(message.contains("unknown metric \"median\""), "{message}");
+    assert!(!dir.join("summary.csv").exists());
 }
 
 #[test]

@@ -550,3 +550,48 @@ fn labels_change_what_reports_show_and_no_run() {
         }
     }
 }
+
+/// The `metric` column of every row of a sweep directory's `comparisons.csv`.
+fn compared_on(dir: &Path) -> Vec<String> {
+    let mut reader = csv::Reader::from_path(dir.join("comparisons.csv")).unwrap();
+    let column = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|c| c == "metric")
+        .unwrap();
+    reader
+        .records()
+        .map(|r| r.unwrap()[column].to_owned())
+        .collect()
+}
+
+#[test]
+fn the_config_and_the_report_command_choose_the_compared_metric() {
+    let dir = sandbox("metric");
+    let config = format!("{CONFIG}\n[report]\nmetric = \"cumulative-regret\"\n");
+    std::fs::write(dir.join("metric.toml"), config).unwrap();
+    let out = bosweep(&dir, &["sweep", "metric.toml", "--out", "swept"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Two problems × two algorithms against each best.
+    assert_eq!(compared_on(&dir.join("swept")), ["cumulative-regret"; 4]);
+    let report = std::fs::read_to_string(dir.join("swept/report.md")).unwrap();
+    assert!(
+        report.contains("(lowest mean final cumulative regret)"),
+        "{report}"
+    );
+
+    let out = bosweep(&dir, &["report", "swept", "--metric", "best-value"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(compared_on(&dir.join("swept")), ["best-value"; 4]);
+
+    let out = bosweep(&dir, &["report", "swept", "--metric", "median"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown metric \"median\""), "{err}");
+}

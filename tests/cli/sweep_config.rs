@@ -343,7 +343,7 @@ fn top_level_errors_name_key_line_and_allowed_values() {
         2,
         &[
             "unknown key \"sed\"",
-            "allowed: seed, replicates, budget, init, algorithm, problem",
+            "allowed: seed, replicates, budget, init, algorithm, problem, report",
         ],
     );
     assert_rejected(
@@ -383,6 +383,38 @@ fn top_level_errors_name_key_line_and_allowed_values() {
         "seed = 1\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n",
         1,
         &["missing key \"budget\""],
+    );
+}
+
+#[test]
+fn report_table_takes_a_known_metric_only() {
+    for metric in ["simple-regret", "cumulative-regret", "best-value"] {
+        let text = with_top(&format!("[report]\nmetric = \"{metric}\""));
+        assert_eq!(parse(&text).run_count(), 1, "{text}");
+    }
+    assert_rejected(
+        &with_top("[report]\nmetric = \"median\""),
+        3,
+        &[
+            "[report] metric",
+            "unknown metric \"median\"",
+            "allowed: simple-regret, cumulative-regret, best-value",
+        ],
+    );
+    assert_rejected(
+        &with_top("[report]\nmetric = 2"),
+        3,
+        &["[report] metric", "expected a string", "integer 2"],
+    );
+    assert_rejected(
+        &with_top("[report]\nmetrc = \"best-value\""),
+        3,
+        &["[report]", "unknown key \"metrc\"", "allowed: metric"],
+    );
+    assert_rejected(
+        &with_top("report = \"cumulative-regret\""),
+        2,
+        &["key \"report\"", "[report] table", "string"],
     );
 }
 

@@ -18,6 +18,7 @@ use bosweep::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use bosweep::model::{Kernel, KernelKind};
 use bosweep::problems::time_varying::{intel, toy};
 use bosweep::problems::{self, Domain, Problem, Step};
+use bosweep::sweep::{RunConfig, TraceWriter, run};
 use common::{RunRequest, rng, traced_run};
 use nalgebra::DMatrix;
 use rand::RngExt;
@@ -1019,4 +1020,55 @@ fn gpu_engine_path_makes_the_same_decisions() {
         decisions(&gpu, PosteriorPath::Engine),
         decisions(&CpuEngine::new(), PosteriorPath::Incremental)
     );
+}
+
+/// A sweep replicate's algorithms meet the same toy f (the instance is drawn from the design
+/// seed, which they share), so their results pair; another replicate meets another f; and the
+/// run's own seed (the noise) does not move it.
+#[test]
+fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
+    let engine = CpuEngine::new();
+    // f on the 200-point grid, as the regret sees it.
+    let f = |problem: &dyn Problem| -> Vec<Option<f64>> {
+        (0..200)
+            .map(|i| problem.objective_of_interest(&[i as f64 / 199.0], 1))
+            .collect()
+    };
+    let drawn = |algo: &str, seed: u64, design_seed: u64| {
+        let problem = problems::build("pe-toy", &[]).unwrap();
+        assert_eq!(f(problem.as_ref())[0], None, "drawn before the run");
+        let mut algorithm = bosweep::algorithms::build(algo, &[]).unwrap();
+        let path = std::env::temp_dir().join(format!(
+            "bosweep-toy-instance-{}-{algo}-{seed}-{design_seed}.jsonl",
+            std::process::id()
+        ));
+        let mut trace = TraceWriter::create(&path).unwrap();
+        let config = RunConfig {
+            budget: 3,
+            init: 0,
+            seed,
+            design_seed,
+        };
+        run(
+            problem.as_ref(),
+            algorithm.as_mut(),
+            algo,
+            &engine,
+            &config,
+            &mut trace,
+        )
+        .unwrap();
+        std::fs::remove_file(&path).unwrap();
+        f(problem.as_ref())
+    };
+    let first = drawn("random", 11, 5);
+    assert!(first.iter().all(Option::is_some));
+    assert_eq!(drawn("pe-gp-ucb", 12, 5), first);
+    assert_eq!(drawn("random", 99, 5), first);
+    assert_ne!(drawn("random", 11, 6), first);
+    // A fixed instance stays fixed whatever the design stream.
+    let fixed = problems::build("pe-toy", &[("instance", 3.0.into())]).unwrap();
+    let before = f(fixed.as_ref());
+    fixed.draw_instance(&mut rng(1));
+    assert_eq!(f(fixed.as_ref()), before);
 }

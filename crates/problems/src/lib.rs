@@ -205,6 +205,13 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
         self.domain().dim()
     }
 
+    /// Draws the random instance of a problem that has one (`pe-toy` without a fixed
+    /// `instance`: its f is a GP sample) from `rng`, before the run's first evaluation. The
+    /// runner passes the stream of the run's initial design, which every algorithm of one
+    /// replicate shares, so that they all meet the same instance and their results pair. Does
+    /// nothing for fixed problems, and consumes nothing from `rng` there.
+    fn draw_instance(&self, _rng: &mut ChaCha8Rng) {}
+
     /// The finite set of points allowed at time `t` (PE-GP-UCB's time-varying domain); `None`
     /// means the whole box.
     fn allowed_set(&self, _t: usize) -> Option<&Points> {

@@ -8,7 +8,7 @@ use super::config::SweepConfig;
 use super::lock::{SweepLock, WhenLocked};
 use super::memory::{MemoryEstimate, available_bytes};
 use super::plan::RunSpec;
-use super::report::{HTML_REPORT_FILE, REPORT_FILE, write_report};
+use super::report::{HTML_REPORT_FILE, REPORT_FILE, ReportOptions, write_report_with};
 use super::runner::{MixedDevices, Shard, SweepError, SweepOutcome, prepare_directory, run_sweep};
 use super::stop::StopSignal;
 use bosweep_engine::Engine;
@@ -99,7 +99,7 @@ pub fn execute_sweep(
     // reports nothing, its caller having asked to stop.
     let stopped = matches!(result, Err(SweepError::Stopped { .. }));
     let reported = if options.report && !stopped {
-        report_sweep(dir)
+        report_sweep(dir, &ReportOptions::default())
     } else {
         Ok(())
     };
@@ -108,9 +108,9 @@ pub fn execute_sweep(
     Ok(outcome)
 }
 
-/// Writes `dir`'s report and says where it is.
-pub fn report_sweep(dir: &Path) -> Result<(), SweepError> {
-    write_report(dir).map_err(|e| SweepError::Report(e.to_string()))?;
+/// Writes `dir`'s report with `options` and says where it is.
+pub fn report_sweep(dir: &Path, options: &ReportOptions) -> Result<(), SweepError> {
+    write_report_with(dir, options).map_err(|e| SweepError::Report(e.to_string()))?;
     eprintln!(
         "report: {} (and {})",
         dir.join(REPORT_FILE).display(),

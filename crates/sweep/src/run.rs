@@ -227,11 +227,11 @@ pub fn run_stoppable(
         "device": engine.describe(),
         "bosweep_version": env!("CARGO_PKG_VERSION"),
     }))?;
-    let design = initial_design(
-        problem,
-        config.init,
-        &mut ChaCha8Rng::seed_from_u64(config.design_seed),
-    )?;
+    // The problem's random instance, then the initial design, from the design stream: shared by
+    // every algorithm of a replicate.
+    let mut design_rng = ChaCha8Rng::seed_from_u64(config.design_seed);
+    problem.draw_instance(&mut design_rng);
+    let design = initial_design(problem, config.init, &mut design_rng)?;
     let sense = problem.sense();
     let time_varying = problem.time_varying();
     let mut session = Session::new(design, config.seed);

@@ -26,7 +26,7 @@ const INSTANCE: IntegerParam = IntegerParam::new(
     0,
     0,
     u32::MAX as usize,
-    "0: draw f from the run's random stream at the first observation; n ≥ 1: the fixed sample seeded by n",
+    "0: draw f from the run's design seed (shared by the algorithms of a sweep replicate); n ≥ 1: the fixed sample seeded by n",
 );
 
 /// The problems of the PE-GP-UCB paper.

@@ -206,8 +206,17 @@ impl Problem for PeToy {
         self.parameters.clone()
     }
 
-    /// The first observation of a run with `instance = 0` draws f from `rng`, so that the seed
-    /// drives both the function and the noise (§4.2).
+    /// With `instance = 0`, f is drawn here: from the run's design stream, which every
+    /// algorithm of a sweep replicate shares, so that the seed drives the function (§4.2) and
+    /// the algorithms of one replicate are compared on the same f.
+    fn draw_instance(&self, rng: &mut ChaCha8Rng) {
+        if self.function.get().is_none() {
+            let _ = self.function.set(sample_function(rng));
+        }
+    }
+
+    /// Where no instance was drawn before (an evaluation outside the runner), the first
+    /// observation draws f from `rng`.
     fn observe(
         &self,
         x: &[f64],

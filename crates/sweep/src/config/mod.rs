@@ -23,10 +23,14 @@
 //! dim = [2, 5]
 //! noise_std = 0.1
 //! budget = 60                        # optional per-problem override of `budget` and `init`
+//!
+//! [report]                           # optional
+//! metric = "cumulative-regret"       # what the report compares (default "simple-regret")
 //! ```
 //!
-//! - Top-level keys: `seed`, `replicates`, `budget`, `init`, `algorithm`, `problem`; any other
-//!   key is an error.
+//! - Top-level keys: `seed`, `replicates`, `budget`, `init`, `algorithm`, `problem`, `report`;
+//!   any other key is an error. `[report]` has the one key `metric`, a
+//!   [`crate::report::Metric`] name: `simple-regret`, `cumulative-regret` or `best-value`.
 //! - Reserved keys: `name` in `[[algorithm]]`; `name`, `budget` and `init` in `[[problem]]`.
 //!   Every other key is a parameter of the named algorithm or problem (`bosweep list` shows
 //!   them), checked against its declaration: unknown keys and values outside the accepted range
@@ -97,4 +101,7 @@ mod expand;
 mod parse;
 mod schema;
 
-pub use schema::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use schema::{
+    ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE, SweepConfig,
+    config_hash,
+};

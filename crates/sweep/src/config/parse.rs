@@ -8,9 +8,11 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::schema::{
-    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, TOP_LEVEL_KEYS,
+    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
+    SweepConfig, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
+use crate::report::Metric;
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One value of a parameter and the line it is on.
@@ -145,6 +147,7 @@ impl Parser<'_> {
                 }
                 "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
                 "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
+                REPORT_TABLE => self.report_table(value)?,
                 other => {
                     return Err(self.error(
                         line,
@@ -157,6 +160,44 @@ impl Parser<'_> {
             }
         }
         self.assemble(top)
+    }
+
+    /// Checks the `[report]` table: only `metric`, a [`Metric`] name. The report reads it again
+    /// from the sweep directory's copy of the config.
+    fn report_table(&self, value: &Value<'_>) -> Result<(), ConfigError> {
+        let line = self.line_of(value.span());
+        let DeValue::Table(table) = value.get_ref() else {
+            return Err(self.error(
+                line,
+                format!(
+                    "key \"{REPORT_TABLE}\": expected a [{REPORT_TABLE}] table, found {}",
+                    describe(value.get_ref())
+                ),
+            ));
+        };
+        for (key, value) in in_file_order(table) {
+            let line = self.line_of(key.span());
+            let name: &str = key.get_ref();
+            if name != METRIC_KEY {
+                return Err(self.error(
+                    line,
+                    format!("[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY})"),
+                ));
+            }
+            let DeValue::String(metric) = value.get_ref() else {
+                return Err(self.error(
+                    line,
+                    format!(
+                        "[{REPORT_TABLE}] {METRIC_KEY}: expected a string, found {}",
+                        describe(value.get_ref())
+                    ),
+                ));
+            };
+            metric
+                .parse::<Metric>()
+                .map_err(|e| self.error(line, format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}")))?;
+        }
+        Ok(())
     }
 
     /// An integer `≥ min` (`accepted` says so in words for the message).

@@ -24,7 +24,13 @@ pub(super) const TOP_LEVEL_KEYS: &[&str] = &[
     "init",
     "algorithm",
     "problem",
+    REPORT_TABLE,
 ];
+
+/// The optional `[report]` table: how the sweep's report compares the algorithms.
+pub const REPORT_TABLE: &str = "report";
+/// `[report] metric`: a [`crate::report::Metric`] name.
+pub const METRIC_KEY: &str = "metric";
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
 /// message naming the key and value.

@@ -1,8 +1,12 @@
 //! The statistics that compare a sweep's algorithms (Demšar 2006): per problem, every algorithm
-//! against the best by the Wilcoxon signed-rank test on the final metric, runs paired by
-//! replicate (the algorithms of one replicate share their initial design), Holm-corrected over
-//! the problem's comparisons; across problems, average ranks of the mean final metric with the
-//! Nemenyi critical difference.
+//! against the best by the Wilcoxon signed-rank test on the final metric ([`super::Metric`]),
+//! runs paired by replicate (the algorithms of one replicate share their initial design),
+//! Holm-corrected over the problem's comparisons; across problems, average ranks of the mean
+//! final metric with the Nemenyi critical difference.
+//!
+//! The pairs share the replicate's initial design and, for a problem with a random instance,
+//! the instance ([`bosweep_problems::Problem::draw_instance`]); the runs' own seeds (noise,
+//! the algorithms' randomness) differ.
 
 use bosweep_core::stats::{SignedRank, critical_difference, holm, mean_ranks, signed_rank};
 use bosweep_problems::Sense;
@@ -21,7 +25,7 @@ pub(crate) struct PairedComparison {
     pub best: String,
     /// Replicates both completed.
     pub pairs: usize,
-    /// Median over the pairs of (algorithm − best) in the metric as reported (simple regret, or
+    /// Median over the pairs of (algorithm − best) in the metric as reported (a regret, or the
     /// best value in the problem's sense).
     pub median_difference: Option<f64>,
     /// `None` where every pair is equal (or there is no pair).
@@ -50,6 +54,7 @@ impl PairedComparison {
 fn metric(step: &Step, by: BestBy) -> Option<f64> {
     match by {
         BestBy::SimpleRegret => step.simple_regret,
+        BestBy::CumulativeRegret => step.cumulative_regret,
         BestBy::BestValue(_) => step.best_value,
         BestBy::Undecided => None,
     }

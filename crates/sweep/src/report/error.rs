@@ -12,6 +12,10 @@ pub enum ReportError {
         #[source]
         source: std::io::Error,
     },
+    /// The sweep directory's `config.toml` asks for what a report cannot do (its `[report]`
+    /// table).
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
     /// A completed run's trace exists but cannot be read.
     #[error("cannot read trace {}: {source}", path.display())]
     TraceIo {

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::Metric;
 use super::error::ReportError;
+use crate::config::{METRIC_KEY, REPORT_TABLE};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
 use bosweep_problems::Sense;
 
@@ -53,6 +55,34 @@ pub(crate) struct Sweep {
     pub completed: Vec<CompletedRun>,
     /// The runs without one (not run yet, still running, or failed), in manifest order.
     pub missing: Vec<RunSpec>,
+}
+
+/// The `[report] metric` of the sweep's config text (`None` without one, or without a config).
+/// The config was checked when the sweep ran; this reads the one key again, so that a hand-edited
+/// file still gets an error that names it.
+pub(crate) fn configured_metric(
+    dir: &Path,
+    config: Option<&str>,
+) -> Result<Option<Metric>, ReportError> {
+    let Some(text) = config else {
+        return Ok(None);
+    };
+    let error = |message: String| ReportError::Config {
+        path: dir.join(CONFIG_FILE),
+        message,
+    };
+    let table: toml::Table = toml::from_str(text).map_err(|e| error(e.message().to_owned()))?;
+    let Some(metric) = table.get(REPORT_TABLE).and_then(|r| r.get(METRIC_KEY)) else {
+        return Ok(None);
+    };
+    let name = metric.as_str().ok_or_else(|| {
+        error(format!(
+            "[{REPORT_TABLE}] {METRIC_KEY}: expected a string, found {metric}"
+        ))
+    })?;
+    name.parse()
+        .map(Some)
+        .map_err(|e| error(format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}")))
 }
 
 /// Reads `dir`. Fails on a missing or malformed manifest, on any unreadable or malformed trace,

@@ -11,22 +11,23 @@
 //!   error (sample standard deviation over √n; empty for a single run) and median; the final
 //!   cumulative regret's mean; the mean of the last `best_value` (in the problem's own sense);
 //!   the mean of the final `evals`; seconds per iteration, the mean of
-//!   `model_seconds + acq_seconds` over every step of every run; the standard error of the
-//!   final best value; and the rank, `best`, `tied` (within one standard error of the best,
-//!   [`within_one_se`]) or empty. Empty cells where a quantity is unknown (regrets are `null`
+//!   `model_seconds + acq_seconds` over every step of every run; the standard errors of the
+//!   final best value and of the final cumulative regret; and the rank, `best`, `tied` (within
+//!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty. Empty cells where a quantity is unknown (regrets are `null`
 //!   where the optimum is unknown) or no run has completed.
 //! - `report.md`: the config, then per problem a table of the same columns with the best
-//!   algorithm in bold (lowest mean final simple regret; where regrets are unknown, the best
-//!   mean best value in the sense of the traces' header) and its ties in italics, its plots, and
-//!   the missing runs.
+//!   algorithm in bold (lowest mean final simple regret, or cumulative regret, or the best mean
+//!   best value, as [`ReportOptions::metric`] or the config's `[report] metric` says; where
+//!   regrets are unknown, the best mean best value in the sense of the traces' header) and its
+//!   ties in italics, its plots, and the missing runs.
 //! - `report.html` ([`HTML_REPORT_FILE`]): `report.md` as one self-contained page (the plots
 //!   embedded, a contents list), written last.
 //! - `steps.csv` and `steps.parquet` ([`STEPS_COLUMNS`]): every step of every completed run, in
 //!   long format (Parquet typed: points as lists of doubles, unknown values null).
 //! - `comparisons.csv` ([`COMPARISON_COLUMNS`]): per problem,
 //!   every algorithm against the best by the paired Wilcoxon signed-rank test on the final
-//!   metric, runs paired by replicate, p Holm-adjusted over the problem's comparisons
-//!   (Demšar 2006); `report.md` shows it under each problem's table.
+//!   metric (named in its last column), runs paired by replicate, p Holm-adjusted over the
+//!   problem's comparisons (Demšar 2006); `report.md` shows it under each problem's table.
 //! - `ranks.csv` and `plots/ranks.{svg,png}`: average ranks across problems with the Nemenyi
 //!   critical difference and its diagram, where at least two algorithms can be ranked.
 //! - `plots/<problem>-regret.{svg,png}` (or `-best-value` where the problem's regrets are
@@ -95,7 +96,7 @@ pub const RUNTIME_PLOT: &str = "runtime-distribution";
 pub const PLOTS_DIR: &str = "plots";
 
 /// The columns of `summary.csv`, in order.
-pub const SUMMARY_COLUMNS: [&str; 12] = [
+pub const SUMMARY_COLUMNS: [&str; 13] = [
     "problem",
     "algorithm",
     "runs",
@@ -107,11 +108,12 @@ pub const SUMMARY_COLUMNS: [&str; 12] = [
     "evals_mean",
     "seconds_per_iter_mean",
     "best_value_se",
+    "cumulative_regret_se",
     "rank",
 ];
 
 /// The columns of `comparisons.csv`, in order.
-pub const COMPARISON_COLUMNS: [&str; 10] = [
+pub const COMPARISON_COLUMNS: [&str; 11] = [
     "problem",
     "algorithm",
     "best",
@@ -122,6 +124,7 @@ pub const COMPARISON_COLUMNS: [&str; 10] = [
     "p_value",
     "p_holm",
     "verdict",
+    "metric",
 ];
 
 /// The y axis of the regret (or best value) and timing plots.
@@ -135,13 +138,64 @@ pub enum YScale {
     Linear,
 }
 
-/// How [`write_report_with`] draws its plots.
+/// The final metric that picks each problem's best algorithm, the paired tests and the ranks.
+///
+/// A regret is used on the problems whose runs know it; where the optimum is unknown the best
+/// value (in the problem's sense) stands in, whatever the choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Metric {
+    /// The final simple regret (the regret of the recommended point): how good the answer is.
+    #[default]
+    SimpleRegret,
+    /// The final cumulative regret: what the whole run cost, the metric of bandit papers
+    /// (PE-GP-UCB) and of RAHBO's cumulative mean-variance regret.
+    CumulativeRegret,
+    /// The best value observed, even where regrets are known.
+    BestValue,
+}
+
+impl Metric {
+    /// Every metric, in the order of [`Metric::as_str`]'s names.
+    pub const ALL: [Metric; 3] = [
+        Metric::SimpleRegret,
+        Metric::CumulativeRegret,
+        Metric::BestValue,
+    ];
+
+    /// The name in configs and on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Metric::SimpleRegret => "simple-regret",
+            Metric::CumulativeRegret => "cumulative-regret",
+            Metric::BestValue => "best-value",
+        }
+    }
+}
+
+impl std::str::FromStr for Metric {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Metric::ALL
+            .into_iter()
+            .find(|m| m.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Metric::ALL.iter().map(|m| m.as_str()).collect();
+                format!("unknown metric \"{s}\" (allowed: {})", names.join(", "))
+            })
+    }
+}
+
+/// How [`write_report_with`] draws its plots and compares the algorithms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportOptions {
     pub y_scale: YScale,
     /// Plot size in pixels (also the SVG's).
     pub width: u32,
     pub height: u32,
+    /// The metric of the comparisons; `None` takes the sweep config's `[report] metric`, and
+    /// [`Metric::SimpleRegret`] where it has none.
+    pub metric: Option<Metric>,
 }
 
 impl Default for ReportOptions {
@@ -150,6 +204,7 @@ impl Default for ReportOptions {
             y_scale: YScale::Auto,
             width: 900,
             height: 600,
+            metric: None,
         }
     }
 }
@@ -167,6 +222,8 @@ pub struct SummaryRow {
     pub simple_regret_se: Option<f64>,
     pub simple_regret_median: Option<f64>,
     pub cumulative_regret_mean: Option<f64>,
+    /// Standard error of the final cumulative regret's mean; `None` with fewer than two values.
+    pub cumulative_regret_se: Option<f64>,
     pub best_value_mean: Option<f64>,
     /// Standard error of the final best value's mean; `None` with fewer than two values.
     pub best_value_se: Option<f64>,
@@ -215,6 +272,10 @@ pub fn write_report_with(
     options: &ReportOptions,
 ) -> Result<ReportSummary, ReportError> {
     let sweep = load::load_sweep(dir)?;
+    let metric = match options.metric {
+        Some(metric) => metric,
+        None => load::configured_metric(dir, sweep.config.as_deref())?.unwrap_or_default(),
+    };
     let problems = ordered_labels(sweep.runs.iter().map(|r| r.problem.label()));
     let algorithms = ordered_labels(sweep.runs.iter().map(|r| r.algorithm.label()));
 
@@ -267,7 +328,7 @@ pub fn write_report_with(
             let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
             rows.push(summary_row(problem, algorithm, &traces));
         }
-        let best_by = mark_best(&mut rows[first_row..], sense);
+        let best_by = mark_best(&mut rows[first_row..], sense, metric);
         let comparisons = rows[first_row..]
             .iter()
             .find(|r| r.best)
@@ -279,14 +340,7 @@ pub fn write_report_with(
             by: best_by,
             means: rows[first_row..]
                 .iter()
-                .map(|r| {
-                    let mean = match best_by {
-                        BestBy::SimpleRegret => r.simple_regret_mean,
-                        BestBy::BestValue(_) => r.best_value_mean,
-                        BestBy::Undecided => None,
-                    };
-                    (r.algorithm.clone(), mean)
-                })
+                .map(|r| (r.algorithm.clone(), best_by.key(r).map(|(mean, _)| mean)))
                 .collect(),
         });
 
@@ -596,6 +650,7 @@ fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow 
         traces.iter().filter_map(|t| f(t.last())).collect()
     };
     let simple = describe(&finals(|s| s.simple_regret));
+    let cumulative = describe(&finals(|s| s.cumulative_regret));
     let best_value = describe(&finals(|s| s.best_value));
     let seconds: Vec<f64> = traces
         .iter()
@@ -608,7 +663,8 @@ fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow 
         simple_regret_mean: simple.map(|d| d.mean),
         simple_regret_se: simple.and_then(|d| d.se),
         simple_regret_median: simple.map(|d| d.median),
-        cumulative_regret_mean: mean(&finals(|s| s.cumulative_regret)),
+        cumulative_regret_mean: cumulative.map(|d| d.mean),
+        cumulative_regret_se: cumulative.and_then(|d| d.se),
         best_value_mean: best_value.map(|d| d.mean),
         best_value_se: best_value.and_then(|d| d.se),
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
@@ -622,24 +678,58 @@ fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BestBy {
     SimpleRegret,
+    CumulativeRegret,
     BestValue(Sense),
     /// No regrets and no recorded sense (or no completed run): no best algorithm.
     Undecided,
 }
 
-/// Marks the row of lowest mean final simple regret, or where no row has one, of the best mean
-/// best value in `sense` (ties of the means go to the first in manifest order), and the rows
-/// whose mean lies within one standard error of it ([`within_one_se`]).
-fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
-    type Key = fn(&SummaryRow) -> Option<(f64, Option<f64>)>;
-    let simple: Key = |r| r.simple_regret_mean.map(|m| (m, r.simple_regret_se));
-    let value: Key = |r| r.best_value_mean.map(|m| (m, r.best_value_se));
-    let (key, by) = if rows.iter().any(|r| r.simple_regret_mean.is_some()) {
-        (simple, BestBy::SimpleRegret)
-    } else if let Some(sense) = sense {
-        (value, BestBy::BestValue(sense))
-    } else {
-        return BestBy::Undecided;
+impl BestBy {
+    /// A row's mean final metric and its standard error.
+    fn key(self, row: &SummaryRow) -> Option<(f64, Option<f64>)> {
+        match self {
+            BestBy::SimpleRegret => row.simple_regret_mean.map(|m| (m, row.simple_regret_se)),
+            BestBy::CumulativeRegret => row
+                .cumulative_regret_mean
+                .map(|m| (m, row.cumulative_regret_se)),
+            BestBy::BestValue(_) => row.best_value_mean.map(|m| (m, row.best_value_se)),
+            BestBy::Undecided => None,
+        }
+    }
+
+    /// The metric in words, as the report's sentences name it.
+    pub fn what(self) -> &'static str {
+        match self {
+            BestBy::SimpleRegret => "simple regret",
+            BestBy::CumulativeRegret => "cumulative regret",
+            BestBy::BestValue(_) | BestBy::Undecided => "best value",
+        }
+    }
+
+    /// The name of `comparisons.csv`'s `metric` column.
+    pub fn column(self) -> &'static str {
+        match self {
+            BestBy::SimpleRegret => Metric::SimpleRegret.as_str(),
+            BestBy::CumulativeRegret => Metric::CumulativeRegret.as_str(),
+            BestBy::BestValue(_) | BestBy::Undecided => Metric::BestValue.as_str(),
+        }
+    }
+}
+
+/// Marks the row of the best mean final `metric` (lowest regret; where no row has that regret,
+/// or the metric is the best value, the best mean best value in `sense`; ties of the means go to
+/// the first in manifest order), and the rows whose mean lies within one standard error of it
+/// ([`within_one_se`]).
+fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: Metric) -> BestBy {
+    let regret = match metric {
+        Metric::SimpleRegret => Some(BestBy::SimpleRegret),
+        Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
+        Metric::BestValue => None,
+    };
+    let by = match (regret, sense) {
+        (Some(by), _) if rows.iter().any(|r| by.key(r).is_some()) => by,
+        (_, Some(sense)) => BestBy::BestValue(sense),
+        _ => return BestBy::Undecided,
     };
     let better = |a: f64, b: f64| match by {
         BestBy::BestValue(sense) => sense.is_better(a, b),
@@ -647,7 +737,7 @@ fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
     };
     let mut best: Option<(usize, (f64, Option<f64>))> = None;
     for (i, row) in rows.iter().enumerate() {
-        if let Some(v) = key(row)
+        if let Some(v) = by.key(row)
             && best.is_none_or(|(_, b)| better(v.0, b.0))
         {
             best = Some((i, v));
@@ -658,7 +748,7 @@ fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>) -> BestBy {
     };
     for (i, row) in rows.iter_mut().enumerate() {
         row.best = i == index;
-        row.tied = i != index && key(row).is_some_and(|v| within_one_se(v, best));
+        row.tied = i != index && by.key(row).is_some_and(|v| within_one_se(v, best));
     }
     by
 }

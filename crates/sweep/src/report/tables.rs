@@ -87,6 +87,7 @@ pub(crate) fn write_comparisons(
                 csv_number(c.test.map(|t| t.p_value)),
                 csv_number(c.p_holm),
                 c.verdict(*by).to_owned(),
+                by.column().to_owned(),
             ]
         }),
     )
@@ -127,6 +128,7 @@ pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportEr
                 csv_number(r.evals_mean),
                 csv_number(r.seconds_per_iter_mean),
                 csv_number(r.best_value_se),
+                csv_number(r.cumulative_regret_se),
                 rank(r).to_owned(),
             ]
         }),
@@ -262,19 +264,19 @@ pub(crate) fn markdown(
                 (false, true) => format!("*{s}*"),
                 _ => s,
             };
-            let (regret, best_value) = match section.best_by {
-                BestBy::SimpleRegret => (
-                    bold(md_number(row.simple_regret_mean)),
-                    md_number(row.best_value_mean),
-                ),
-                BestBy::BestValue(_) => (
-                    md_number(row.simple_regret_mean),
-                    bold(md_number(row.best_value_mean)),
-                ),
-                BestBy::Undecided => (
-                    md_number(row.simple_regret_mean),
-                    md_number(row.best_value_mean),
-                ),
+            // The metric that picked the best is in bold.
+            let cell = |v: Option<f64>, of: BestBy| {
+                if section.best_by == of {
+                    bold(md_number(v))
+                } else {
+                    md_number(v)
+                }
+            };
+            let regret = cell(row.simple_regret_mean, BestBy::SimpleRegret);
+            let cumulative = cell(row.cumulative_regret_mean, BestBy::CumulativeRegret);
+            let best_value = match section.best_by {
+                BestBy::BestValue(_) => bold(md_number(row.best_value_mean)),
+                _ => md_number(row.best_value_mean),
             };
             out.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -283,7 +285,7 @@ pub(crate) fn markdown(
                 regret,
                 md_number(row.simple_regret_se),
                 md_number(row.simple_regret_median),
-                md_number(row.cumulative_regret_mean),
+                cumulative,
                 best_value,
                 md_number(row.evals_mean),
                 md_number(row.seconds_per_iter_mean),
@@ -304,10 +306,13 @@ pub(crate) fn markdown(
             format!(" Within one standard error of it: {}.", tied.join(", "))
         };
         match (section.best_by, best) {
-            (BestBy::SimpleRegret, Some(r)) => out.push_str(&format!(
-                "Best: **{}** (lowest mean final simple regret).{ties}\n\n",
-                code(&r.algorithm)
-            )),
+            (BestBy::SimpleRegret | BestBy::CumulativeRegret, Some(r)) => {
+                out.push_str(&format!(
+                    "Best: **{}** (lowest mean final {}).{ties}\n\n",
+                    code(&r.algorithm),
+                    section.best_by.what()
+                ))
+            }
             (BestBy::BestValue(sense), Some(r)) => out.push_str(&format!(
                 "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).{ties}\n\n",
                 code(&r.algorithm),
@@ -385,7 +390,7 @@ fn comparisons_table(section: &Section) -> String {
     let Some(first) = section.comparisons.first() else {
         return String::new();
     };
-    let what = section.quality_what;
+    let what = section.best_by.what();
     let mut out = format!(
         "Paired tests against {} (Wilcoxon signed-rank on the final {what}, runs paired by \
          replicate, which share their initial design; p Holm-adjusted over this problem's {} \
@@ -420,9 +425,9 @@ fn comparisons_table(section: &Section) -> String {
 fn ranks_section(ranks: &Ranks) -> String {
     let mut out = format!(
         "## Across problems\n\n\
-         Average rank of each algorithm's mean final metric (simple regret, or the best value \
-         in the problem's sense where regrets are unknown) over the {} problem{} on which every \
-         ranked algorithm has one; 1 is best, ties share their average rank.\n\n\
+         Average rank of each algorithm's mean final metric (each problem's metric is the one \
+         in bold in its table) over the {} problem{} on which every ranked algorithm has one; \
+         1 is best, ties share their average rank.\n\n\
          | algorithm | average rank |\n|---|--:|\n",
         ranks.problems.len(),
         if ranks.problems.len() == 1 { "" } else { "s" },
