@@ -1,11 +1,17 @@
 """Tables of docs/papers/rahbo.md from a RAHBO sweep directory (standard library only):
 
     python3 docs/papers/rahbo_analysis.py /tmp/rahbo-reduced
+    python3 docs/papers/rahbo_analysis.py /tmp/rahbo-rf --paired     # needs SciPy
 
 Per problem setting and algorithm, over replicates (mean ± 2 standard errors, ddof = 0 as [R]):
 the cumulative mean-variance regret over the BO rounds (initial design excluded, spec §4.5), the
 simple MV regret of the reported point, the reported point's f and ρ², and where the queries
 went (sine: share in the noisy half (1, 2]; Branin: share within distance 1 of A and of C).
+
+With `--paired`: for the problems whose regrets are unknown (the RF task), RAHBO against
+GP-UCB at each α on the reported configuration's empirical mean m̂ and across-fold variance ŝ²,
+paired by replicate, by the two-sided Wilcoxon signed-rank test (SciPy). Regrets, where known,
+are tested by `docs/papers/paired.py` on the sweep's steps.csv.
 """
 import json
 import math
@@ -66,5 +72,38 @@ def main(directory):
         print("| " + " | ".join(str(v) for v in r) + " |")
 
 
+def paired(directory):
+    """RAHBO − GP-UCB on the reported m̂ and ŝ², per problem and α, paired by replicate."""
+    import statistics
+
+    from scipy.stats import wilcoxon
+
+    manifest = json.loads(Path(directory, "manifest.json").read_text())
+    replicate = {run["seed"]: run["replicate"] for run in manifest["runs"]}
+    reported = defaultdict(dict)
+    for path in sorted(Path(directory, "runs").glob("*.jsonl")):
+        lines = [json.loads(l) for l in path.read_text().splitlines()]
+        header, last = lines[0]["header"], lines[-1]
+        if "reported_m" not in last["extra"]:
+            continue
+        key = (header["problem"], header["algorithm"], last["extra"]["alpha"])
+        reported[key][replicate[header["seed"]]] = (last["extra"]["reported_m"],
+                                                     last["extra"]["reported_s2"])
+    print("| problem | α | quantity | pairs | median (RAHBO − GP-UCB) | p |")
+    print("|---|--:|---|--:|--:|--:|")
+    for (problem, algorithm, alpha), ours in sorted(reported.items()):
+        if algorithm != "rahbo":
+            continue
+        theirs = reported[(problem, "gp-ucb-hetero", alpha)]
+        shared = sorted(set(ours) & set(theirs))
+        for i, name in [(0, "m̂"), (1, "ŝ²")]:
+            d = [ours[r][i] - theirs[r][i] for r in shared]
+            print(f"| {problem} | {alpha:g} | {name} | {len(d)} | {statistics.median(d):.3g} "
+                  f"| {wilcoxon(d).pvalue:.3g} |")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if "--paired" in sys.argv[2:]:
+        paired(sys.argv[1])
+    else:
+        main(sys.argv[1])
