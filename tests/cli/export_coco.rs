@@ -205,3 +205,45 @@ fn a_sweep_without_bbob_runs_is_refused() {
     assert!(!dir.join("coco").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_malformed_or_non_finite_trace_is_refused_naming_it() {
+    let dir = sandbox("bad");
+    let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s", "--no-report"]);
+    assert_eq!(run.status.code(), Some(0));
+    let bbob_trace = std::fs::read_dir(dir.join("s/runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().contains("bbob"))
+        .unwrap();
+    let name = bbob_trace
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let text = read(&bbob_trace);
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+
+    // Step 2 (line 3) with f written as null, as a trace writes a non-finite value.
+    let mut step: Value = serde_json::from_str(&lines[2]).unwrap();
+    step["f"] = Value::Null;
+    lines[2] = step.to_string();
+    std::fs::write(&bbob_trace, lines.join("\n") + "\n").unwrap();
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&name) && err.contains("step 2: \"f\" is not finite"),
+        "{err}"
+    );
+
+    // A line that is not JSON: the report's reader names the file and the line.
+    lines[2] = "{\"iter\": 2, oops".into();
+    std::fs::write(&bbob_trace, lines.join("\n") + "\n").unwrap();
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco2"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(&name) && err.contains("line 3"), "{err}");
+    assert!(!dir.join("coco2").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -14,8 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
+use crate::report::{ReportError, file_safe, read_run};
 use crate::{MANIFEST_FILE, Manifest, RunSpec, Setting};
 use bosweep_problems::{ParamValue, Problem};
 
@@ -24,23 +23,16 @@ const BBOB: &str = "bbob";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
-    #[error("cannot read the sweep manifest {}: {source}", path.display())]
-    Manifest {
+    /// The manifest or a trace cannot be read (the error names the file and line).
+    #[error(transparent)]
+    Read(#[from] ReportError),
+    /// A step whose `f` or `y` the trace wrote as `null` (not finite): COCO's files have no
+    /// place for it.
+    #[error("{} step {iter}: \"{field}\" is not finite (null in the trace)", path.display())]
+    NotFinite {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("cannot read trace {}: {source}", path.display())]
-    TraceIo {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{} line {line}: {message}", path.display())]
-    Trace {
-        path: PathBuf,
-        line: usize,
-        message: String,
+        iter: usize,
+        field: &'static str,
     },
     #[error("run {run}: cannot build its problem: {message}")]
     Problem { run: String, message: String },
@@ -92,7 +84,7 @@ struct Trial {
 /// Writes the completed `bbob` runs of the sweep in `sweep_dir` under `out` in COCO's format.
 /// Runs on other problems, and runs without a trace yet, are left out.
 pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportError> {
-    let manifest = Manifest::read(sweep_dir).map_err(|source| ExportError::Manifest {
+    let manifest = Manifest::read(sweep_dir).map_err(|source| ReportError::Manifest {
         path: sweep_dir.join(MANIFEST_FILE),
         source,
     })?;
@@ -123,20 +115,10 @@ pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportErr
     Ok(CocoExport { algorithms, runs })
 }
 
-/// The algorithm setting's label with characters outside `[A-Za-z0-9._=-]` replaced by `_`: a
-/// folder name cocopp also shows as the algorithm's name.
+/// The algorithm setting's label as a file name ([`file_safe`]): a folder name cocopp also
+/// shows as the algorithm's name.
 fn folder_name(setting: &Setting) -> String {
-    setting
-        .label()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._=-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    file_safe(&setting.label())
 }
 
 fn read_trial(spec: &RunSpec, path: &Path) -> Result<Trial, ExportError> {
@@ -160,7 +142,7 @@ fn read_trial(spec: &RunSpec, path: &Path) -> Result<Trial, ExportError> {
         dim: problem.dim(),
         instance: parameter("instance"),
         fopt,
-        rows: read_rows(path)?,
+        rows: read_rows(spec, path)?,
     })
 }
 
@@ -176,50 +158,27 @@ fn integer_parameter(problem: &dyn Problem, name: &str) -> usize {
         .expect("bbob declares function, instance and dim")
 }
 
-/// The evaluated steps of a JSONL trace (the header line skipped).
-fn read_rows(path: &Path) -> Result<Vec<Row>, ExportError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ExportError::TraceIo {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut rows = Vec::new();
-    for (i, line) in text.lines().enumerate().skip(1) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let err = |message: String| ExportError::Trace {
+/// The evaluated steps of `spec`'s trace at `path`.
+fn read_rows(spec: &RunSpec, path: &Path) -> Result<Vec<Row>, ExportError> {
+    let run = read_run(spec, path)?;
+    let finite = |value: Option<f64>, iter: usize, field: &'static str| {
+        value.ok_or_else(|| ExportError::NotFinite {
             path: path.to_path_buf(),
-            line: i + 1,
-            message,
-        };
-        let value: Value =
-            serde_json::from_str(line).map_err(|e| err(format!("not valid JSON ({e})")))?;
-        let number = |name: &str| {
-            value
-                .get(name)
-                .and_then(Value::as_f64)
-                .ok_or_else(|| err(format!("field \"{name}\" is missing or not a number")))
-        };
-        let x = value
-            .get("x")
-            .and_then(Value::as_array)
-            .and_then(|xs| xs.iter().map(Value::as_f64).collect::<Option<Vec<f64>>>())
-            .ok_or_else(|| err("field \"x\" is missing or not an array of numbers".into()))?;
-        rows.push(Row {
-            evals: number("evals")? as usize,
-            f: number("f")?,
-            y: number("y")?,
-            x,
-        });
-    }
-    if rows.is_empty() {
-        return Err(ExportError::Trace {
-            path: path.to_path_buf(),
-            line: 1,
-            message: "the trace has no steps".into(),
-        });
-    }
-    Ok(rows)
+            iter,
+            field,
+        })
+    };
+    run.steps
+        .into_iter()
+        .map(|step| {
+            Ok(Row {
+                evals: step.evals,
+                f: finite(step.f, step.iter, "f")?,
+                y: finite(step.y, step.iter, "y")?,
+                x: step.x,
+            })
+        })
+        .collect()
 }
 
 /// `x` as C's `%+.{digits}e` prints it (`+1.234e+05`), the notation of COCO's files.

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::Metric;
 use super::error::ReportError;
+use super::steps::{RunSteps, read_run};
 use crate::config::{METRIC_KEY, REPORT_TABLE};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
 use bosweep_problems::Sense;
@@ -55,6 +56,8 @@ pub(crate) struct Sweep {
     pub completed: Vec<CompletedRun>,
     /// The runs without one (not run yet, still running, or failed), in manifest order.
     pub missing: Vec<RunSpec>,
+    /// Every step of each completed run, in the order of `completed`.
+    pub steps: Vec<RunSteps>,
 }
 
 /// The `[report] metric` of the sweep's config text (`None` without one, or without a config).
@@ -95,14 +98,16 @@ pub(crate) fn load_sweep(dir: &Path) -> Result<Sweep, ReportError> {
     let config = std::fs::read_to_string(dir.join(CONFIG_FILE)).ok();
     let mut completed = Vec::new();
     let mut missing = Vec::new();
+    let mut steps = Vec::new();
     for spec in &manifest.runs {
         let path = Manifest::trace_path(dir, spec);
         if path.is_file() {
-            let trace = read_trace(&path)?;
+            let run = read_run(spec, &path)?;
             completed.push(CompletedRun {
                 spec: spec.clone(),
-                trace,
+                trace: Trace::of(&run),
             });
+            steps.push(run);
         } else {
             missing.push(spec.clone());
         }
@@ -119,91 +124,30 @@ pub(crate) fn load_sweep(dir: &Path) -> Result<Sweep, ReportError> {
         runs: manifest.runs,
         completed,
         missing,
+        steps,
     })
 }
 
-/// Reads and checks one JSONL trace: the header object first, then at least one step. Blank
-/// lines are skipped (but counted in line numbers).
-pub(crate) fn read_trace(path: &Path) -> Result<Trace, ReportError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ReportError::TraceIo {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let err = |line: usize, message: String| ReportError::Trace {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let mut sense = None;
-    let mut device = None;
-    let mut header_seen = false;
-    let mut steps: Vec<Step> = Vec::new();
-    let mut last_line = 0;
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        last_line = line;
-        if raw.trim().is_empty() {
-            continue;
+impl Trace {
+    /// The fields of a completed run's trace that the report's statistics and plots use.
+    fn of(run: &RunSteps) -> Self {
+        let text = |key: &str| run.header.get(key).and_then(Value::as_str);
+        Trace {
+            sense: text("sense").and_then(parse_sense),
+            device: text("device").map(str::to_owned),
+            steps: run
+                .steps
+                .iter()
+                .map(|s| Step {
+                    evals: s.evals,
+                    simple_regret: s.simple_regret,
+                    cumulative_regret: s.cumulative_regret,
+                    best_value: s.best_value,
+                    seconds: s.model_seconds + s.acq_seconds,
+                })
+                .collect(),
         }
-        let value: Value = serde_json::from_str(raw).map_err(|e| {
-            err(
-                line,
-                format!(
-                    "not valid JSON ({}, at column {})",
-                    json_reason(&e),
-                    e.column()
-                ),
-            )
-        })?;
-        let Value::Object(object) = value else {
-            return Err(err(line, "expected a JSON object".into()));
-        };
-        if !header_seen {
-            match object.get("header") {
-                Some(Value::Object(header)) => {
-                    sense = header
-                        .get("sense")
-                        .and_then(Value::as_str)
-                        .and_then(parse_sense);
-                    device = header
-                        .get("device")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned);
-                    header_seen = true;
-                    continue;
-                }
-                _ => {
-                    return Err(err(
-                        line,
-                        "expected the header line {\"header\": {...}} first".into(),
-                    ));
-                }
-            }
-        }
-        let step = parse_step(&object).map_err(|message| err(line, message))?;
-        let previous = steps.last().map_or(0, |s| s.evals);
-        if step.evals < previous {
-            return Err(err(
-                line,
-                format!(
-                    "\"evals\" is {}, less than the previous step's {previous}",
-                    step.evals
-                ),
-            ));
-        }
-        steps.push(step);
     }
-    if !header_seen {
-        return Err(err(last_line.max(1), "empty trace (no header line)".into()));
-    }
-    if steps.is_empty() {
-        return Err(err(last_line, "the trace has a header but no steps".into()));
-    }
-    Ok(Trace {
-        sense,
-        device,
-        steps,
-    })
 }
 
 fn parse_sense(s: &str) -> Option<Sense> {
@@ -221,44 +165,6 @@ pub(super) fn json_reason(e: &serde_json::Error) -> String {
         Some(at) => message[..at].to_string(),
         None => message,
     }
-}
-
-fn parse_step(object: &Map<String, Value>) -> Result<Step, String> {
-    let field = |name: &str| {
-        object
-            .get(name)
-            .ok_or_else(|| format!("missing field \"{name}\""))
-    };
-    let number = |name: &str| -> Result<f64, String> {
-        let v = field(name)?;
-        v.as_f64()
-            .ok_or_else(|| format!("field \"{name}\" is {v}, expected a number"))
-    };
-    let nullable = |name: &str| -> Result<Option<f64>, String> {
-        match field(name)? {
-            Value::Null => Ok(None),
-            v => v
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| format!("field \"{name}\" is {v}, expected a number or null")),
-        }
-    };
-    let evals_value = field("evals")?;
-    let evals = evals_value
-        .as_u64()
-        .and_then(|e| usize::try_from(e).ok())
-        .ok_or_else(|| {
-            format!("field \"evals\" is {evals_value}, expected a non-negative integer")
-        })?;
-    let model = number("model_seconds")?;
-    let acq = number("acq_seconds")?;
-    Ok(Step {
-        evals,
-        simple_regret: nullable("simple_regret")?,
-        cumulative_regret: nullable("cumulative_regret")?,
-        best_value: nullable("best_value")?,
-        seconds: model + acq,
-    })
 }
 
 /// The path of `spec`'s trace, relative to the sweep directory (for messages and reports).

@@ -65,6 +65,7 @@ use std::path::{Path, PathBuf};
 
 pub use error::ReportError;
 pub use long_table::STEPS_COLUMNS;
+pub(crate) use steps::read_run;
 pub use steps::{RunSteps, TraceStep, read_steps};
 
 use crate::{RunSpec, Setting};
@@ -503,18 +504,16 @@ pub fn write_report_with(
 
     let ranks = compare::average_ranks(&scores);
 
-    let all_steps = read_steps(dir)?;
-
     // Everything is read and checked: write.
     let mut files = Vec::new();
     let summary_path = dir.join(SUMMARY_FILE);
     tables::write_csv(&summary_path, &rows)?;
     files.push(summary_path);
     let steps_path = dir.join(STEPS_FILE);
-    long_table::write_steps(&steps_path, &all_steps)?;
+    long_table::write_steps(&steps_path, &sweep.steps)?;
     files.push(steps_path);
     let parquet_path = dir.join(STEPS_PARQUET_FILE);
-    long_table::write_steps_parquet(&parquet_path, &all_steps)?;
+    long_table::write_steps_parquet(&parquet_path, &sweep.steps)?;
     files.push(parquet_path);
     let comparisons_path = dir.join(COMPARISONS_FILE);
     let comparisons: Vec<(&compare::PairedComparison, BestBy)> = sections
@@ -753,13 +752,11 @@ fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: Metric) -> B
     by
 }
 
-/// A label as a file name: characters outside `[A-Za-z0-9._=-]` become `_`, and names are cut at
-/// 100 characters (file systems limit names to 255 bytes; [`unique_name`] separates labels
-/// that then coincide).
-fn sanitize(label: &str) -> String {
+/// A label as a file name: characters outside `[A-Za-z0-9._=-]` become `_` (`_` for an empty
+/// label).
+pub(crate) fn file_safe(label: &str) -> String {
     let s: String = label
         .chars()
-        .take(100)
         .map(|c| {
             if c.is_ascii_alphanumeric() || "._=-".contains(c) {
                 c
@@ -769,6 +766,12 @@ fn sanitize(label: &str) -> String {
         })
         .collect();
     if s.is_empty() { "_".into() } else { s }
+}
+
+/// A plot's file name for a label: [`file_safe`], cut at 100 characters (file systems limit
+/// names to 255 bytes; [`unique_name`] separates labels that then coincide).
+fn sanitize(label: &str) -> String {
+    file_safe(&label.chars().take(100).collect::<String>())
 }
 
 /// `name`, or `name-2`, `name-3`, … where an earlier label sanitised to the same name.

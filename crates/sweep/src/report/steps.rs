@@ -51,23 +51,27 @@ pub fn read_steps(dir: &Path) -> Result<Vec<RunSteps>, ReportError> {
         source,
     })?;
     let mut runs = Vec::new();
-    for spec in manifest.runs {
-        let path = Manifest::trace_path(dir, &spec);
-        if !path.is_file() {
-            continue;
+    for spec in &manifest.runs {
+        let path = Manifest::trace_path(dir, spec);
+        if path.is_file() {
+            runs.push(read_run(spec, &path)?);
         }
-        let (header, steps) = read_trace_steps(&path)?;
-        runs.push(RunSteps {
-            spec,
-            header,
-            steps,
-        });
     }
     Ok(runs)
 }
 
-/// The header and the steps of the trace at `path`; blank lines skipped, counted in line
-/// numbers.
+/// `spec`'s completed trace at `path`.
+pub(crate) fn read_run(spec: &RunSpec, path: &Path) -> Result<RunSteps, ReportError> {
+    let (header, steps) = read_trace_steps(path)?;
+    Ok(RunSteps {
+        spec: spec.clone(),
+        header,
+        steps,
+    })
+}
+
+/// The header and the steps of the trace at `path`: the header object first, then at least one
+/// step, `evals` never decreasing; blank lines skipped, counted in line numbers.
 fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<TraceStep>), ReportError> {
     let text = std::fs::read_to_string(path).map_err(|source| ReportError::TraceIo {
         path: path.to_path_buf(),
@@ -99,12 +103,35 @@ fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<TraceStep>),
             Err(e) => return Err(err(line, format!("not valid JSON ({})", json_reason(&e)))),
         },
     };
-    let steps = lines
-        .map(|(line, raw)| {
-            serde_json::from_str::<TraceStep>(raw)
-                .map_err(|e| err(line, format!("not a trace step ({})", json_reason(&e))))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut steps: Vec<TraceStep> = Vec::new();
+    let mut last_line = 1;
+    for (line, raw) in lines {
+        last_line = line;
+        let step = serde_json::from_str::<TraceStep>(raw).map_err(|e| {
+            err(
+                line,
+                format!(
+                    "not a trace step ({}, at column {})",
+                    json_reason(&e),
+                    e.column()
+                ),
+            )
+        })?;
+        let previous = steps.last().map_or(0, |s| s.evals);
+        if step.evals < previous {
+            return Err(err(
+                line,
+                format!(
+                    "\"evals\" is {}, less than the previous step's {previous}",
+                    step.evals
+                ),
+            ));
+        }
+        steps.push(step);
+    }
+    if steps.is_empty() {
+        return Err(err(last_line, "the trace has a header but no steps".into()));
+    }
     Ok((header, steps))
 }
 
@@ -140,7 +167,7 @@ mod tests {
         );
         let message = read_trace_steps(&bad).unwrap_err().to_string();
         assert!(
-            message.ends_with("t.jsonl line 2: not a trace step (missing field `evals`)"),
+            message.contains("t.jsonl line 2: not a trace step (missing field `evals`, at column"),
             "{message}"
         );
         let headless = trace(&dir, &format!("{STEP}\n"));
