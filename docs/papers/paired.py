@@ -5,7 +5,9 @@
     python3 docs/papers/paired.py DIR --reference boke --problem forrester --metric best_value
 
 Reads the sweep's `steps.csv` (written by `bosweep report`): the final value of `--metric` (a
-column of steps.csv: simple_regret, cumulative_regret or best_value) of every run, paired across
+column of steps.csv: simple_regret, cumulative_regret or best_value; or best_regret, the
+smallest instant_regret of the run: the regret of the best *evaluated* point, BOKE's r*_T,
+which differs from the simple regret of the recommendation in noisy runs) of every run, paired across
 methods by replicate (the methods of a replicate share their initial design and, where the
 problem draws one, its random instance). Per problem, the two-sided Wilcoxon signed-rank test of
 the reference against each other method (SciPy's `wilcoxon`: exact for up to 50 pairs without
@@ -29,18 +31,25 @@ ALPHA = 0.05
 
 
 def finals(directory, metric):
-    """{problem: {algorithm: {replicate: final value}}}, problems and algorithms in file order."""
-    last = {}
+    """{problem: {algorithm: {replicate: final value}}}, problems and algorithms in file order;
+    None where the trace has no such value (regrets of a problem without a known optimum)."""
+    last, best = {}, {}
+    column = "instant_regret" if metric == "best_regret" else metric
     with open(Path(directory, "steps.csv"), newline="") as f:
         for row in csv.DictReader(f):
             run = row["run"]
+            value = None if row[column] == "" else float(row[column])
             if run not in last or int(row["iter"]) > int(last[run]["iter"]):
                 last[run] = row
+            if value is not None:
+                best[run] = min(best.get(run, value), value)
     table = defaultdict(lambda: defaultdict(dict))
-    for row in last.values():
-        if row[metric] == "":
-            raise SystemExit(f"{row['run']}: no final {metric} (unknown optimum?)")
-        table[row["problem"]][row["algorithm"]][int(row["replicate"])] = float(row[metric])
+    for run, row in last.items():
+        if metric == "best_regret":
+            value = best.get(run)
+        else:
+            value = None if row[metric] == "" else float(row[metric])
+        table[row["problem"]][row["algorithm"]][int(row["replicate"])] = value
     return table
 
 
@@ -85,7 +94,8 @@ def main():
     parser.add_argument("directory")
     parser.add_argument("--reference", required=True, help="the algorithm label to test")
     parser.add_argument("--metric", default="simple_regret",
-                        choices=["simple_regret", "cumulative_regret", "best_value"])
+                        choices=["simple_regret", "cumulative_regret", "best_value",
+                                 "best_regret"])
     parser.add_argument("--maximize", action="store_true", help="higher values win")
     parser.add_argument("--problem", action="append",
                         help="only these problem labels (repeatable; default: all)")
@@ -99,6 +109,8 @@ def main():
         if args.reference not in table[problem]:
             raise SystemExit(f"{problem}: no completed run of {args.reference}")
         reference = table[problem][args.reference]
+        if any(v is None for runs in table[problem].values() for v in runs.values()):
+            raise SystemExit(f"{problem}: no {args.metric} in some runs (unknown optimum?)")
         rows = [(other, *compare(reference, runs))
                 for other, runs in table[problem].items() if other != args.reference]
         for (other, n, median, w_plus, p), p_holm in zip(rows, holm([r[4] for r in rows])):
