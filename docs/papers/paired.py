@@ -7,7 +7,9 @@
 Reads the sweep's `steps.csv` (written by `bosweep report`): the final value of `--metric` (a
 column of steps.csv: simple_regret, cumulative_regret or best_value; or best_regret, the
 smallest instant_regret of the run: the regret of the best *evaluated* point, BOKE's r*_T,
-which differs from the simple regret of the recommendation in noisy runs) of every run, paired across
+which differs from the simple regret of the recommendation in noisy runs; or total_y, the sum
+of the observed y, the cumulative reward of SBO/DRBO-KDE's Complicated Hartmann, where higher
+wins: pass --maximize) of every run, paired across
 methods by replicate (the methods of a replicate share their initial design and, where the
 problem draws one, its random instance). Per problem, the two-sided Wilcoxon signed-rank test of
 the reference against each other method (SciPy's `wilcoxon`: exact for up to 50 pairs without
@@ -33,20 +35,25 @@ ALPHA = 0.05
 def finals(directory, metric):
     """{problem: {algorithm: {replicate: final value}}}, problems and algorithms in file order;
     None where the trace has no such value (regrets of a problem without a known optimum)."""
-    last, best = {}, {}
-    column = "instant_regret" if metric == "best_regret" else metric
+    last, best, total, gaps = {}, {}, defaultdict(float), set()
+    column = {"best_regret": "instant_regret", "total_y": "y"}.get(metric, metric)
     with open(Path(directory, "steps.csv"), newline="") as f:
         for row in csv.DictReader(f):
             run = row["run"]
             value = None if row[column] == "" else float(row[column])
             if run not in last or int(row["iter"]) > int(last[run]["iter"]):
                 last[run] = row
-            if value is not None:
+            if value is None:
+                gaps.add(run)
+            else:
                 best[run] = min(best.get(run, value), value)
+                total[run] += value
     table = defaultdict(lambda: defaultdict(dict))
     for run, row in last.items():
         if metric == "best_regret":
             value = best.get(run)
+        elif metric == "total_y":
+            value = None if run in gaps else total[run]
         else:
             value = None if row[metric] == "" else float(row[metric])
         table[row["problem"]][row["algorithm"]][int(row["replicate"])] = value
@@ -95,7 +102,7 @@ def main():
     parser.add_argument("--reference", required=True, help="the algorithm label to test")
     parser.add_argument("--metric", default="simple_regret",
                         choices=["simple_regret", "cumulative_regret", "best_value",
-                                 "best_regret"])
+                                 "best_regret", "total_y"])
     parser.add_argument("--maximize", action="store_true", help="higher values win")
     parser.add_argument("--problem", action="append",
                         help="only these problem labels (repeatable; default: all)")
