@@ -84,6 +84,23 @@ def ranks(values):
     return out
 
 
+def resolve(name, labels, problem):
+    """The label `name` stands for: itself, or the one label whose algorithm name it is
+    (`sbo-kde` for `sbo-kde[restarts=4,…]`)."""
+    if name in labels:
+        return name
+    matches = [label for label in labels if label.split("[")[0] == name]
+    if len(matches) != 1:
+        raise SystemExit(f"{problem}: {len(matches)} algorithms named {name} among {labels}")
+    return matches[0]
+
+
+def shown(label, labels):
+    """The algorithm's name without its parameters where no other label has that name."""
+    name = label.split("[")[0]
+    return name if [other.split("[")[0] for other in labels].count(name) == 1 else label
+
+
 def compare(reference, other):
     """(pairs, median of reference − other, W+, two-sided p) over the shared replicates."""
     replicates = sorted(set(reference) & set(other))
@@ -105,21 +122,25 @@ def main():
                                  "best_regret", "total_y"])
     parser.add_argument("--maximize", action="store_true", help="higher values win")
     parser.add_argument("--problem", action="append",
-                        help="only these problem labels (repeatable; default: all)")
+                        help="only these problem labels (repeatable; default: every problem "
+                             "whose runs all have the metric)")
     args = parser.parse_args()
     table = finals(args.directory, args.metric)
-    problems = args.problem or list(table)
+    complete = [p for p in table
+                if all(v is not None for runs in table[p].values() for v in runs.values())]
+    # Without --problem, the problems that have the metric (regrets need a known optimum).
+    problems = args.problem or complete
     print(f"| problem | `{args.reference}` against | pairs | median difference "
           f"(`{args.reference}` − other) | W+ | p | p (Holm) | verdict |")
     print("|---|---|--:|--:|--:|--:|--:|---|")
     for problem in problems:
-        if args.reference not in table[problem]:
-            raise SystemExit(f"{problem}: no completed run of {args.reference}")
-        reference = table[problem][args.reference]
+        labels = list(table[problem])
+        reference_label = resolve(args.reference, labels, problem)
+        reference = table[problem][reference_label]
         if any(v is None for runs in table[problem].values() for v in runs.values()):
             raise SystemExit(f"{problem}: no {args.metric} in some runs (unknown optimum?)")
-        rows = [(other, *compare(reference, runs))
-                for other, runs in table[problem].items() if other != args.reference]
+        rows = [(shown(other, labels), *compare(reference, runs))
+                for other, runs in table[problem].items() if other != reference_label]
         for (other, n, median, w_plus, p), p_holm in zip(rows, holm([r[4] for r in rows])):
             better = median > 0 if args.maximize else median < 0
             if p_holm >= ALPHA or median == 0:

@@ -828,3 +828,29 @@ fn shipped_sweeps_validate() {
     }
     assert!(checked >= 20, "{checked}");
 }
+
+/// Every config shipped under `sweeps/` (the quick sweep, the paper protocols, the examples)
+/// is valid: a user running one gets runs, not a config error.
+#[test]
+fn every_shipped_sweep_config_is_valid() {
+    fn configs(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                configs(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    configs(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sweeps"),
+        &mut paths,
+    );
+    assert!(paths.len() > 20, "{paths:?}");
+    for path in paths {
+        let config = SweepConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(config.run_count() > 0, "{}", path.display());
+    }
+}
