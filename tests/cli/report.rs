@@ -1075,6 +1075,22 @@ fn many_algorithms_and_long_labels_render() {
     {
         png_info(f);
     }
+    // The critical-difference diagram widens its margins for long labels (here 38 characters)
+    // and cuts only the 120-character one, whose rank stays readable.
+    let ranks = std::fs::read_to_string(dir.join("plots/ranks.svg")).unwrap();
+    let texts = svg_texts(&ranks);
+    let ucb = format!("{} (", algorithms[10].label());
+    assert!(
+        texts.iter().any(|t| t.starts_with(&ucb)),
+        "{ucb}: {texts:?}"
+    );
+    let cut = texts
+        .iter()
+        .find(|t| t.starts_with("ei[comment=xxx"))
+        .unwrap_or_else(|| panic!("{texts:?}"));
+    assert!(cut.contains("…") && cut.ends_with(')'), "{cut}");
+    let (width, ..) = png_info(&dir.join("plots/ranks.png"));
+    assert!((900..=1400).contains(&width), "{width}");
 }
 
 /// Issue 15: the best of each problem is chosen by the mean, and the algorithms whose mean lies
