@@ -1,5 +1,6 @@
 //! Reading a sweep directory: the manifest, the config text and the trace of every completed run
-//! (only the fields a report needs, each checked, with errors that name the file and line).
+//! (read once, by [`super::steps`], with errors that name the file and line), with the fields
+//! the statistics and plots use drawn out of each trace.
 
 use std::path::{Path, PathBuf};
 
