@@ -25,7 +25,7 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
         &["data", "stats", "optim", "io", "params", "registry"],
     ),
     ("algorithms", &["surrogate", "acquisition", "*"]),
-    ("sweep", &["*", "fuzz", "report", "benchmark"]),
+    ("sweep", &["*", "fuzz", "report", "export", "benchmark"]),
 ];
 
 fn workspace() -> PathBuf {

@@ -98,9 +98,11 @@
 //! that expands into more than [`MAX_RUNS`] runs is refused.
 
 mod expand;
+mod metric;
 mod parse;
 mod schema;
 
+pub use metric::Metric;
 pub use schema::{
     ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE, SweepConfig,
     config_hash,

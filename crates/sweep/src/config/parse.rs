@@ -7,12 +7,12 @@ use std::ops::Range;
 use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
+use super::Metric;
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
     SweepConfig, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
-use crate::report::Metric;
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One value of a parameter and the line it is on.
