@@ -134,7 +134,7 @@ def test_load_gives_every_step_as_columns(tmp_path):
         bosweep.load(tmp_path / "nowhere")
     broken = next((tmp_path / "s" / "runs").glob("*.jsonl"))
     broken.write_text(broken.read_text().replace('"evals":', '"evaluations":', 1))
-    with pytest.raises(RuntimeError, match=r"line 2: not a trace step \(missing field `evals`\)"):
+    with pytest.raises(RuntimeError, match=r"line 2: not a trace step \(missing field `evals`"):
         bosweep.load(tmp_path / "s")
 
 
