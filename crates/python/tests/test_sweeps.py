@@ -138,6 +138,16 @@ def test_load_gives_every_step_as_columns(tmp_path):
         bosweep.load(tmp_path / "s")
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own SIGINT handler (KeyboardInterrupt) for the test. A process started in the
+    background by a non-interactive shell inherits SIGINT ignored, and Python then installs no
+    handler, so Ctrl-C would do nothing there."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def interrupting(after):
     """A slow objective (30 ms a call, as a real one takes its time) that presses Ctrl-C
     (SIGINT to this process) at its `after`-th call."""
@@ -153,7 +163,7 @@ def interrupting(after):
     return f, calls
 
 
-def test_ctrl_c_stops_a_sweep_between_steps_and_it_resumes(tmp_path):
+def test_ctrl_c_stops_a_sweep_between_steps_and_it_resumes(tmp_path, ctrl_c_raises):
     f, calls = interrupting(after=6)
     config = callable_config(f)
     with pytest.raises(KeyboardInterrupt):
@@ -167,7 +177,7 @@ def test_ctrl_c_stops_a_sweep_between_steps_and_it_resumes(tmp_path):
     assert resumed["skipped"] + resumed["completed"] == 4 and resumed["completed"] >= 3
 
 
-def test_ctrl_c_stops_a_run():
+def test_ctrl_c_stops_a_run(ctrl_c_raises):
     f, calls = interrupting(after=3)
     with pytest.raises(KeyboardInterrupt):
         bosweep.run("random", f, budget=1000, init=2, problem_params={"bounds": "0:1,-1:1"})
