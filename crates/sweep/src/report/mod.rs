@@ -13,8 +13,9 @@
 //!   the mean of the final `evals`; seconds per iteration, the mean of
 //!   `model_seconds + acq_seconds` over every step of every run; the standard errors of the
 //!   final best value and of the final cumulative regret; and the rank, `best`, `tied` (within
-//!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty. Empty cells where a quantity is unknown (regrets are `null`
-//!   where the optimum is unknown) or no run has completed.
+//!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty.
+//!   Empty cells where a quantity is unknown (regrets are `null` where the optimum is unknown)
+//!   or no run has completed.
 //! - `report.md`: the config, then per problem a table of the same columns with the best
 //!   algorithm in bold (lowest mean final simple regret, or cumulative regret, or the best mean
 //!   best value, as [`ReportOptions::metric`] or the config's `[report] metric` says; where
