@@ -1,20 +1,11 @@
-//! An ask/tell loop around your own objective: any registered algorithm, driven step by step
-//! from code instead of through `bosweep run`. The objective here is a closure (the
-//! six-hump camel, minimised); the algorithm is GP-UCB with κ = 2.
+//! An ask/tell loop around your own objective: GP-UCB with κ = 2 minimising the six-hump
+//! camel, 40 evaluations (the first 10 an initial Sobol design).
 //!
 //! ```sh
 //! cargo run --release --example ask_tell
 //! ```
-//!
-//! Algorithms work in the maximisation sense: a minimised objective is told as `−f`.
 
-use bosweep::acquisition::{Bounds, SobolGrid};
-use bosweep::algorithms::{self, AskContext, Feedback};
-use bosweep::compute::CpuEngine;
-use bosweep::params::ParamValue;
-use bosweep::problems::Domain;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use bosweep::algorithms::{GpUcb, Optimizer};
 
 fn camel(x: &[f64]) -> f64 {
     let (a, b) = (x[0], x[1]);
@@ -22,50 +13,23 @@ fn camel(x: &[f64]) -> f64 {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (lower, upper) = (vec![-3.0, -2.0], vec![3.0, 2.0]);
-    let domain = Domain::new(lower.clone(), upper.clone())?;
-    let engine = CpuEngine::new();
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let mut algorithm =
-        algorithms::build("gp-ucb", &[("ucb_multiplier", ParamValue::Number(2.0))])?;
-
-    let tell = |algorithm: &mut dyn algorithms::Algorithm, x: &[f64], t: usize| {
-        let y = -camel(x);
-        algorithm.tell(&Feedback {
-            x,
-            y,
-            repeats: &[y],
-            context: None,
-            t,
-        })
-    };
-
-    // An initial design of 6 scrambled-Sobol points, then 34 steps the algorithm chooses.
-    let design = SobolGrid::new(Bounds::new(lower, upper)?, 6, 1)?.all();
-    for (i, x) in design.iter().enumerate() {
-        tell(algorithm.as_mut(), x, i + 1)?;
-    }
-    for t in design.rows() + 1..=40 {
-        let mut ctx = AskContext {
-            engine: &engine,
-            reference: &engine,
-            domain: &domain,
-            allowed: None,
-            t,
-            rng: &mut rng,
-        };
-        let proposal = algorithm.ask(&mut ctx)?;
-        tell(algorithm.as_mut(), &proposal.x, t)?;
-        if t % 8 == 0 {
-            let best = algorithm.recommend(&engine)?;
-            println!(
-                "step {t:2}: recommends ({:+.4}, {:+.4}), camel = {:.5}",
-                best[0],
-                best[1],
-                camel(&best)
-            );
+    let mut opt = Optimizer::builder(GpUcb::default().ucb_multiplier(2.0))
+        .bounds(&[(-3.0, 3.0), (-2.0, 2.0)])
+        .seed(1)
+        .minimize()
+        .build()?;
+    for _ in 0..40 {
+        for x in opt.ask(1)? {
+            opt.tell(&x, camel(&x))?;
         }
     }
+    let best = opt.recommend().expect("values were told");
+    println!(
+        "recommended ({:+.4}, {:+.4}), camel = {:.5}",
+        best[0],
+        best[1],
+        camel(best)
+    );
     println!("the minimum is −1.03163 at (±0.0898, ∓0.7126)");
     Ok(())
 }

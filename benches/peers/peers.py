@@ -111,10 +111,19 @@ def pin_threads(peer: str | None = None) -> None:
         import torch
 
         torch.set_num_threads(t)
-    if peer in ("botorch_rs", None):
+    if peer == "botorch_rs":
         import botorch_rs
 
         botorch_rs.set_num_threads(t)
+    elif peer is None:
+        # The environment report names every peer that is installed; botorch-rust may not be
+        # (it is not on every CUDA image), and `environment` reports it as unavailable.
+        try:
+            import botorch_rs
+
+            botorch_rs.set_num_threads(t)
+        except ImportError:
+            pass
 
 
 def environment() -> dict:

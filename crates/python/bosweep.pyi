@@ -1,7 +1,13 @@
-"""Type stubs of the bosweep extension module (crates/python/src)."""
+"""Type stubs of the bosweep extension module (crates/python/src).
+
+Every function that computes takes ``device`` ("auto": a hardware GPU when there is one, else
+the CPU; "cpu"; "gpu": any adapter, software ones included) and ``precision`` (of the GPU
+shaders; the CPU always computes in f64), with the command line's defaults "auto" and "f32".
+Seeds default to 0, as ``bosweep run --seed``.
+"""
 
 import os
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -11,6 +17,19 @@ __version__: str
 Array = npt.NDArray[np.float64]
 Param = Union[float, int, str, bool]
 Objective = Callable[[Array], float]
+Device = Literal["auto", "cpu", "gpu"]
+Precision = Literal["f32", "f64"]
+Kernel = Literal["se", "matern12", "matern32", "matern52", "rq"]
+Fit = Literal["map", "map-dsp", "mle", "fixed"]
+
+class Error(Exception):
+    """Base class of every error bosweep raises."""
+
+class InputError(Error, ValueError):
+    """Bad input: an argument, a config, a trace; the message names it."""
+
+class RunError(Error, RuntimeError):
+    """A failure while running: a GPU that failed, an objective that crashed or hung."""
 
 def kde(
     data: Array,
@@ -18,52 +37,76 @@ def kde(
     bandwidths: Array,
     weights: Optional[Array] = None,
     log: bool = False,
-    device: str = "auto",
-    precision: str = "f32",
-) -> Array: ...
+    device: Device = "auto",
+    precision: Precision = "f32",
+) -> Array:
+    """The Gaussian-product KDE of ``data`` (n × d) at ``queries`` (m × d), one bandwidth per
+    column (uniform weights when ``weights`` is None); its logarithm with ``log=True``."""
+
 def kernel_regression(
     data: Array,
     targets: Array,
     queries: Array,
     bandwidth: float,
-    kernel: str = "gaussian",
-    device: str = "auto",
-    precision: str = "f32",
-) -> Tuple[Array, Array]: ...
+    kernel: Literal["gaussian", "epanechnikov", "uniform"] = "gaussian",
+    device: Device = "auto",
+    precision: Precision = "f32",
+) -> Tuple[Array, Array]:
+    """Nadaraya–Watson regression of ``targets`` on ``data`` at ``queries``: the mean and the
+    log of the total kernel weight at each query."""
+
 def run(
     algorithm: str,
     problem: Union[str, Objective],
     budget: int,
     init: int = 10,
-    seed: int = 1,
+    seed: int = 0,
     params: Optional[Dict[str, Param]] = None,
     problem_params: Optional[Dict[str, Param]] = None,
-    device: str = "cpu",
-    precision: str = "f32",
-) -> List[Dict[str, Any]]: ...
+    device: Device = "auto",
+    precision: Precision = "f32",
+) -> List[Dict[str, Any]]:
+    """One run of ``algorithm`` on ``problem`` (a registered name, or a callable with its
+    ``bounds`` and ``sense`` in ``problem_params``): the trace ``bosweep run --out`` writes,
+    header first. Ctrl-C stops it after the evaluation in progress."""
+
 def sweep(
     config: Union[str, os.PathLike[str], Mapping[str, Any]],
     out: Optional[Union[str, os.PathLike[str]]] = None,
     objectives: Optional[Mapping[str, Objective]] = None,
     threads: Optional[int] = None,
     shard: Optional[str] = None,
-    device: str = "auto",
-    precision: str = "f32",
+    device: Device = "auto",
+    precision: Precision = "f32",
     report: bool = True,
     wait: bool = False,
     allow_mixed_devices: bool = False,
-) -> Dict[str, Any]: ...
-def load(dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]: ...
-def algorithms() -> List[str]: ...
-def problems() -> List[str]: ...
+) -> Dict[str, Any]:
+    """Runs the sweep of ``config`` (a TOML file's path, or a dict shaped like one) into
+    ``out``, resuming what the directory holds; returns the directory and the counts of runs
+    selected, skipped and completed."""
+
+def load_sweep(dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]:
+    """Every step of every completed run of the sweep directory ``dir`` as a dict of columns
+    (``pandas.DataFrame(bosweep.load_sweep(dir))``)."""
+
+def algorithms() -> List[str]:
+    """The registered algorithms' names, as ``bosweep list`` orders them."""
+
+def problems() -> List[str]:
+    """The registered problems' names, as ``bosweep list`` orders them."""
 
 class GP:
+    """A GP on ``x`` (n × d) and ``y`` (n) with hyperparameters chosen by ``fit``: "map"
+    (BoTorch's Gamma priors, the default), "map-dsp" (dimension-scaled priors), "mle" (ML-II)
+    or "fixed" (the given values)."""
+
     def __init__(
         self,
         x: Array,
         y: Array,
-        kernel: str = "matern52",
-        fit: str = "map",
+        kernel: Kernel = "matern52",
+        fit: Fit = "map",
         lengthscale: Optional[Sequence[float]] = None,
         signal_var: Optional[float] = None,
         noise_var: Optional[float] = None,
@@ -71,19 +114,21 @@ class GP:
         rq_alpha: float = 1.0,
     ) -> None: ...
     def predict(
-        self, x: Array, device: str = "auto", precision: str = "f32"
-    ) -> Tuple[Array, Array]: ...
+        self, x: Array, device: Device = "auto", precision: Precision = "f32"
+    ) -> Tuple[Array, Array]:
+        """The latent posterior mean and variance at the rows of ``x``."""
     def pair_reduce(
         self,
         decisions: Array,
         contexts: Array,
         beta: float = 2.0,
-        reduction: str = "mean",
+        reduction: Literal["mean", "min", "worst-case-tv"] = "mean",
         delta: Optional[float] = None,
         infimum: Optional[Array] = None,
-        device: str = "auto",
-        precision: str = "f32",
-    ) -> Array: ...
+        device: Device = "auto",
+        precision: Precision = "f32",
+    ) -> Array:
+        """The UCB of every decision × context pair, reduced over the contexts per decision."""
     @property
     def lengthscales(self) -> List[float]: ...
     @property
@@ -96,24 +141,34 @@ class GP:
     def log_marginal_likelihood(self) -> float: ...
 
 class Optimizer:
+    """Ask/tell with any registered ``algorithm`` (its parameters as keyword arguments) over
+    ``bounds`` or a registered ``problem``'s structure, the caller evaluating the points. The
+    first ``init`` points are ``bosweep run``'s initial design for ``seed``."""
+
     def __init__(
         self,
         algorithm: str,
         bounds: Optional[Sequence[Tuple[float, float]]] = None,
         seed: int = 0,
         init: int = 10,
-        sense: str = "min",
-        device: str = "cpu",
-        precision: str = "f64",
+        sense: Literal["min", "max"] = "min",
+        device: Device = "auto",
+        precision: Precision = "f32",
         context_bounds: Optional[Sequence[Tuple[float, float]]] = None,
         problem: Optional[str] = None,
         problem_params: Optional[Dict[str, Param]] = None,
         **params: Param,
     ) -> None: ...
-    def ask(self) -> Array: ...
+    def ask(self, n: Optional[int] = None) -> Array:
+        """The next point (1-D); with ``n``, up to ``n`` points as rows (the initial design's
+        points, as many as remain; after it, one point once every point asked is told)."""
     @property
-    def repeats(self) -> int: ...
+    def repeats(self) -> int:
+        """Values to tell for the last point asked (RAHBO's k; 1 for most algorithms)."""
     def tell(
         self, x: Array, y: Union[float, Sequence[float]], context: Optional[Array] = None
-    ) -> None: ...
-    def recommend(self) -> Array: ...
+    ) -> None:
+        """Tells the value (or the ``repeats`` values) of the asked point ``x``, with the
+        context the evaluation observed where the optimizer has ``context_bounds``."""
+    def recommend(self) -> Array:
+        """The point the algorithm reports after the last tell."""

@@ -66,7 +66,7 @@ done = bosweep.sweep(
     device="cpu",
     report=False,
 )
-table = bosweep.load(done["dir"])
+table = bosweep.load_sweep(done["dir"])
 last = table["evals"] == 25
 for name in ("gp-ucb", "random"):
     best = table["best_value"][last & (np.array(table["algorithm"]) == name)]

@@ -17,6 +17,7 @@ mod fuzz_regressions;
 mod gp_fit;
 mod gpu_parity;
 mod layers;
+mod optimizer;
 mod pe_gp_ucb;
 mod problems;
 mod rahbo;

@@ -11,12 +11,14 @@ use super::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use crate::acquisition::{
-    Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
-    PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
+    Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement,
+    MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings, PosteriorAcquisition,
+    UpperConfidenceBound, default_grid_size, maximize,
 };
+use crate::optimizer::AlgorithmSettings;
 use crate::surrogate::{GpModel, ModelOptions};
 use bosweep_core::params::{
-    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam,
+    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
 };
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
@@ -131,17 +133,17 @@ pub(super) const GP_PARAMS: &[ParamSpec] = &[
     RESTARTS_UNTIL.spec(),
 ];
 
-/// How GP-UCB's multiplier is chosen.
+/// The words of GP-UCB's `beta_schedule`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum UcbSchedule {
+enum ScheduleWord {
     Constant,
     Srinivas,
 }
 
-const BETA_SCHEDULE: ChoiceParam<UcbSchedule> = ChoiceParam::new(
+const BETA_SCHEDULE: ChoiceParam<ScheduleWord> = ChoiceParam::new(
     "beta_schedule",
     &["constant", "srinivas"],
-    &[UcbSchedule::Constant, UcbSchedule::Srinivas],
+    &[ScheduleWord::Constant, ScheduleWord::Srinivas],
     "constant",
     "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size",
 );
@@ -163,21 +165,9 @@ const DELTA: RealParam = RealParam::new(
 pub(super) const UCB_PARAMS: &[ParamSpec] =
     &[BETA_SCHEDULE.spec(), UCB_MULTIPLIER.spec(), DELTA.spec()];
 
-impl Acquisition {
-    /// GP-UCB's acquisition as its parameters choose it.
-    pub(super) fn ucb_of(params: &Params) -> Self {
-        match BETA_SCHEDULE.of(params) {
-            UcbSchedule::Constant => Self::UcbMultiplier(UCB_MULTIPLIER.of(params)),
-            UcbSchedule::Srinivas => Self::UcbSrinivas {
-                delta: DELTA.of(params),
-            },
-        }
-    }
-}
-
-/// How [`GpBo`] chooses its hyperparameters at every step.
+/// How [`GpBo`] chooses its hyperparameters at every step (`fit`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FitChoice {
+pub enum FitChoice {
     /// ML-II.
     Mle,
     /// MAP with BoTorch's Gamma priors ([`Priors::botorch`]).
@@ -188,18 +178,243 @@ enum FitChoice {
     Fixed,
 }
 
+/// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
+/// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
+/// The defaults are the registry's (`bosweep list`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpSettings {
+    /// Covariance kernel with ARD lengthscales; a rational-quadratic kernel carries its shape.
+    pub kernel: KernelKind,
+    pub fit: FitChoice,
+    /// Initial (or fixed) lengthscale in every dimension.
+    pub lengthscale: f64,
+    /// Initial (or fixed) signal variance.
+    pub signal_var: f64,
+    /// Initial (or fixed) noise variance.
+    pub noise_var: f64,
+    /// Lower bound of the fitted noise variance.
+    pub min_noise_var: f64,
+    /// Random starts of the fit besides the initial (or warm) one.
+    pub fit_restarts: usize,
+    /// Start each step's fit at the previous step's optimum.
+    pub warm_start: bool,
+    /// With `warm_start`, the random starts run only up to this many observations.
+    pub restarts_until: usize,
+}
+
+impl Default for GpSettings {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults("algorithm", "gp", GP_PARAMS))
+    }
+}
+
+impl GpSettings {
+    fn from_params(params: &Params) -> Self {
+        let kernel = match KERNEL.of(params) {
+            KernelKind::RationalQuadratic { .. } => KernelKind::RationalQuadratic {
+                alpha: RQ_ALPHA.of(params),
+            },
+            kind => kind,
+        };
+        Self {
+            kernel,
+            fit: FIT.of(params),
+            lengthscale: LENGTHSCALE.of(params),
+            signal_var: SIGNAL_VAR.of(params),
+            noise_var: NOISE_VAR.of(params),
+            min_noise_var: MIN_NOISE_VAR.of(params),
+            fit_restarts: FIT_RESTARTS.of(params),
+            warm_start: WARM_START.of(params),
+            restarts_until: RESTARTS_UNTIL.of(params),
+        }
+    }
+
+    /// The settings as given parameters, the inverse of [`GpSettings::from_params`].
+    fn given(&self) -> Vec<(&'static str, ParamValue)> {
+        let mut given = match self.kernel {
+            // The registry's word stands for any shape; the shape is `rq_alpha`.
+            KernelKind::RationalQuadratic { alpha } => vec![
+                KERNEL.given(KernelKind::RationalQuadratic { alpha: 1.0 }),
+                RQ_ALPHA.given(alpha),
+            ],
+            kind => vec![KERNEL.given(kind)],
+        };
+        given.extend([
+            FIT.given(self.fit),
+            LENGTHSCALE.given(self.lengthscale),
+            SIGNAL_VAR.given(self.signal_var),
+            NOISE_VAR.given(self.noise_var),
+            MIN_NOISE_VAR.given(self.min_noise_var),
+            FIT_RESTARTS.given(self.fit_restarts),
+            WARM_START.given(self.warm_start),
+            RESTARTS_UNTIL.given(self.restarts_until),
+        ]);
+        given
+    }
+}
+
+/// GP-UCB's multiplier of σ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UcbSchedule {
+    /// A constant κ (`ucb_multiplier`; κ = √β in the square-root convention).
+    Constant { multiplier: f64 },
+    /// κ = √β_t with Srinivas et al.'s finite-domain β_t = 2 ln(|D| t² π² / (6δ)), `|D|` the
+    /// candidate-grid size.
+    Srinivas { delta: f64 },
+}
+
+/// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
+/// refinement, the GP refitted at every step.
+///
+/// ```
+/// use bosweep_algorithms::GpUcb;
+/// use bosweep_model::KernelKind;
+///
+/// let settings = GpUcb::default().ucb_multiplier(1.0).kernel(KernelKind::Matern32);
+/// assert_eq!(settings.gp.kernel, KernelKind::Matern32);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpUcb {
+    pub gp: GpSettings,
+    pub maximizer: MaximizerSettings,
+    pub schedule: UcbSchedule,
+}
+
+impl Default for GpUcb {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults(
+            "algorithm",
+            "gp-ucb",
+            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS]).to_vec(),
+        ))
+    }
+}
+
+impl GpUcb {
+    /// A constant multiplier κ of σ.
+    pub fn ucb_multiplier(mut self, kappa: f64) -> Self {
+        self.schedule = UcbSchedule::Constant { multiplier: kappa };
+        self
+    }
+
+    /// Srinivas et al.'s schedule with confidence δ.
+    pub fn srinivas(mut self, delta: f64) -> Self {
+        self.schedule = UcbSchedule::Srinivas { delta };
+        self
+    }
+
+    pub fn kernel(mut self, kernel: KernelKind) -> Self {
+        self.gp.kernel = kernel;
+        self
+    }
+
+    pub fn fit(mut self, fit: FitChoice) -> Self {
+        self.gp.fit = fit;
+        self
+    }
+
+    /// Sobol candidates per step.
+    pub fn grid_size(mut self, points: usize) -> Self {
+        self.maximizer.grid_size = Some(points);
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        let schedule = match BETA_SCHEDULE.of(params) {
+            ScheduleWord::Constant => UcbSchedule::Constant {
+                multiplier: UCB_MULTIPLIER.of(params),
+            },
+            ScheduleWord::Srinivas => UcbSchedule::Srinivas {
+                delta: DELTA.of(params),
+            },
+        };
+        Self {
+            gp: GpSettings::from_params(params),
+            maximizer: MaximizerSettings::from_params(params),
+            schedule,
+        }
+    }
+
+    fn acquisition(&self) -> Acquisition {
+        match self.schedule {
+            UcbSchedule::Constant { multiplier } => Acquisition::UcbMultiplier(multiplier),
+            UcbSchedule::Srinivas { delta } => Acquisition::UcbSrinivas { delta },
+        }
+    }
+}
+
+impl AlgorithmSettings for GpUcb {
+    fn name(&self) -> &str {
+        "gp-ucb"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.gp.given();
+        given.extend(self.maximizer.given());
+        match self.schedule {
+            UcbSchedule::Constant { multiplier } => given.extend([
+                BETA_SCHEDULE.given(ScheduleWord::Constant),
+                UCB_MULTIPLIER.given(multiplier),
+            ]),
+            UcbSchedule::Srinivas { delta } => given.extend([
+                BETA_SCHEDULE.given(ScheduleWord::Srinivas),
+                DELTA.given(delta),
+            ]),
+        }
+        given
+    }
+}
+
+/// Typed settings of EI (`ei`): expected improvement over the best observation, maximised as
+/// log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ei {
+    pub gp: GpSettings,
+    pub maximizer: MaximizerSettings,
+}
+
+impl Ei {
+    pub fn kernel(mut self, kernel: KernelKind) -> Self {
+        self.gp.kernel = kernel;
+        self
+    }
+
+    pub fn fit(mut self, fit: FitChoice) -> Self {
+        self.gp.fit = fit;
+        self
+    }
+
+    /// Sobol candidates per step.
+    pub fn grid_size(mut self, points: usize) -> Self {
+        self.maximizer.grid_size = Some(points);
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            gp: GpSettings::from_params(params),
+            maximizer: MaximizerSettings::from_params(params),
+        }
+    }
+}
+
+impl AlgorithmSettings for Ei {
+    fn name(&self) -> &str {
+        "ei"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.gp.given();
+        given.extend(self.maximizer.given());
+        given
+    }
+}
+
 /// GP-UCB or EI with hyperparameters refitted at every step.
 pub struct GpBo {
+    /// The checked parameters the algorithm was built from, for the trace header.
     params: Params,
-    kind: KernelKind,
-    initial_lengthscale: f64,
-    initial_signal_variance: f64,
-    initial_noise_variance: f64,
-    min_noise_variance: f64,
-    fit: FitChoice,
-    fit_restarts: usize,
-    warm_start: bool,
-    restarts_until: usize,
+    gp: GpSettings,
     acquisition: Acquisition,
     maximize: MaximizeConfig,
     history: History,
@@ -208,39 +423,47 @@ pub struct GpBo {
 }
 
 impl GpBo {
-    /// Builds the algorithm from its checked parameters (see the registry for their meaning).
-    pub fn new(params: Params, acquisition: Acquisition) -> Result<Self, AlgorithmError> {
-        let kind = match KERNEL.of(&params) {
-            KernelKind::RationalQuadratic { .. } => KernelKind::RationalQuadratic {
-                alpha: RQ_ALPHA.of(&params),
-            },
-            kind => kind,
-        };
-        Ok(Self {
-            kind,
-            initial_lengthscale: LENGTHSCALE.of(&params),
-            initial_signal_variance: SIGNAL_VAR.of(&params),
-            initial_noise_variance: NOISE_VAR.of(&params),
-            min_noise_variance: MIN_NOISE_VAR.of(&params),
-            fit: FIT.of(&params),
-            fit_restarts: FIT_RESTARTS.of(&params),
-            warm_start: WARM_START.of(&params),
-            restarts_until: RESTARTS_UNTIL.of(&params),
-            maximize: MaximizeConfig::from_params(&params),
+    /// GP-UCB from its checked parameters (the registry's adapter).
+    pub(super) fn ucb(params: Params) -> Self {
+        let settings = GpUcb::from_params(&params);
+        let acquisition = settings.acquisition();
+        Self::new(params, settings.gp, &settings.maximizer, acquisition)
+    }
+
+    /// EI from its checked parameters (the registry's adapter).
+    pub(super) fn expected_improvement(params: Params) -> Self {
+        let settings = Ei::from_params(&params);
+        Self::new(
             params,
+            settings.gp,
+            &settings.maximizer,
+            Acquisition::ExpectedImprovement,
+        )
+    }
+
+    fn new(
+        params: Params,
+        gp: GpSettings,
+        maximizer: &MaximizerSettings,
+        acquisition: Acquisition,
+    ) -> Self {
+        Self {
+            params,
+            gp,
             acquisition,
+            maximize: maximizer.config(),
             history: History::default(),
             model: None,
             log: StepLog::default(),
-        })
+        }
     }
 
     fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
         let dim = ctx.domain.dim();
         let kernel = Kernel::new(
-            self.kind,
-            vec![self.initial_lengthscale; dim],
-            self.initial_signal_variance,
+            self.gp.kernel,
+            vec![self.gp.lengthscale; dim],
+            self.gp.signal_var,
         )?;
         let ys = self.history.ys();
         let constant = ys.iter().all(|y| *y == ys[0]);
@@ -251,12 +474,12 @@ impl GpBo {
             // keep the given hyperparameters until the data vary.
             fit.mode = FitMode::Fixed;
         }
-        let warm_start = if self.warm_start {
+        let warm_start = if self.gp.warm_start {
             self.model.as_ref().and_then(GpModel::previous_fit)
         } else {
             None
         };
-        if warm_start.is_some() && ys.len() > self.restarts_until {
+        if warm_start.is_some() && ys.len() > self.gp.restarts_until {
             fit.random_starts = 0;
         }
         let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?
@@ -272,13 +495,13 @@ impl GpBo {
         let defaults = FitOptions::default();
         let base = FitOptions {
             noise: NoiseSpec::Fitted {
-                initial: self.initial_noise_variance,
+                initial: self.gp.noise_var,
             },
-            noise_bounds: HyperBounds::new(self.min_noise_variance, defaults.noise_bounds.upper),
-            random_starts: self.fit_restarts,
+            noise_bounds: HyperBounds::new(self.gp.min_noise_var, defaults.noise_bounds.upper),
+            random_starts: self.gp.fit_restarts,
             ..defaults
         };
-        match self.fit {
+        match self.gp.fit {
             FitChoice::Mle => base,
             FitChoice::Fixed => FitOptions {
                 mode: FitMode::Fixed,

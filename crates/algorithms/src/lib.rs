@@ -12,6 +12,7 @@ mod command;
 pub mod contextual;
 mod exp3;
 mod gp_bo;
+pub mod optimizer;
 pub mod pe_gp_ucb;
 pub mod rahbo;
 mod random;
@@ -25,7 +26,11 @@ use serde_json::{Map, Value};
 
 pub use command::CommandAlgorithm;
 pub use exp3::{Exp3, exp3_gamma};
-pub use gp_bo::{Acquisition, GpBo};
+pub use gp_bo::{Acquisition, Ei, FitChoice, GpBo, GpSettings, GpUcb, UcbSchedule};
+pub use optimizer::{
+    AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
+    Registered,
+};
 pub use rahbo::Rahbo;
 pub use random::RandomSearch;
 pub use registry::{AlgorithmEntry, build, find, registry};

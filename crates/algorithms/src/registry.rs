@@ -3,7 +3,7 @@
 //! Each paper's module exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
 //! order, so that adding a paper touches one line here.
 
-use super::gp_bo::{Acquisition, GP_PARAMS, GpBo, UCB_PARAMS};
+use super::gp_bo::{GP_PARAMS, GpBo, UCB_PARAMS};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
 use bosweep_core::params::{ParamTable, ParamValue, Params};
@@ -82,16 +82,13 @@ const BASELINES: &[AlgorithmEntry] = &[
         requires: Requirement::Any,
         description: "GP upper confidence bound μ + κσ (constant κ = ucb_multiplier, or κ = √β_t of Srinivas et al.)",
         parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS]),
-        build: |p| {
-            let acquisition = Acquisition::ucb_of(&p);
-            Ok(Box::new(GpBo::new(p, acquisition)?))
-        },
+        build: |p| Ok(Box::new(GpBo::ucb(p))),
     },
     AlgorithmEntry {
         name: "ei",
         requires: Requirement::Any,
         description: "GP expected improvement over the best observation (maximised as log EI)",
         parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS]),
-        build: |p| Ok(Box::new(GpBo::new(p, Acquisition::ExpectedImprovement)?)),
+        build: |p| Ok(Box::new(GpBo::expected_improvement(p))),
     },
 ];

@@ -6,8 +6,9 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use bosweep_sweep::StopSignal;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
+
+use super::errors::failed;
 
 /// How often the waiting thread looks for a signal.
 const POLL: Duration = Duration::from_millis(50);
@@ -39,7 +40,7 @@ pub fn interruptible<T: Send>(
         }
         worker
             .join()
-            .map_err(|_| PyRuntimeError::new_err("bosweep: the run's thread panicked"))
+            .map_err(|_| failed("bosweep: the run's thread panicked"))
     })
 }
 

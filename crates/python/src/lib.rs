@@ -2,8 +2,8 @@
 //! predict, an ask/tell optimiser for every registered algorithm, whole runs with the trace the
 //! command line writes, sweeps (Python callables as objectives) and their traces as a table. A thin layer: each function converts its arguments, calls the
 //! library with the GIL released, and turns the library's errors into Python exceptions with
-//! the command line's messages (`ValueError` for bad input, `RuntimeError` for a failure while
-//! running).
+//! the command line's messages (`bosweep.InputError`, a `ValueError`, for bad input;
+//! `bosweep.RunError`, a `RuntimeError`, for a failure while running; both `bosweep.Error`).
 
 mod arrays;
 mod errors;
@@ -27,11 +27,12 @@ fn bosweep(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .getattr("environ")?
         .call_method1("setdefault", ("NODEVICE_SELECT", "1"))?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
     m.add_function(wrap_pyfunction!(ops::kde, m)?)?;
     m.add_function(wrap_pyfunction!(ops::kernel_regression, m)?)?;
     m.add_function(wrap_pyfunction!(runs::run, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::sweep, m)?)?;
-    m.add_function(wrap_pyfunction!(sweeps::load, m)?)?;
+    m.add_function(wrap_pyfunction!(sweeps::load_sweep, m)?)?;
     m.add_function(wrap_pyfunction!(runs::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(runs::problems, m)?)?;
     m.add_class::<gp::Gp>()?;

@@ -46,7 +46,7 @@ impl Write for TraceBuffer {
 /// its `bounds` and `sense` in `problem_params`). Ctrl-C stops the run after the evaluation in
 /// progress.
 #[pyfunction]
-#[pyo3(signature = (algorithm, problem, budget, init=10, seed=1, params=None, problem_params=None, device="cpu", precision="f32"))]
+#[pyo3(signature = (algorithm, problem, budget, init=10, seed=0, params=None, problem_params=None, device="auto", precision="f32"))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,

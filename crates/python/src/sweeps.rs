@@ -1,5 +1,5 @@
 //! `bosweep.sweep`: a sweep from a config file or a dict, Python callables as objectives; and
-//! `bosweep.load`: a sweep directory's steps as columns for `pandas.DataFrame`.
+//! `bosweep.load_sweep`: a sweep directory's steps as columns for `pandas.DataFrame`.
 
 use std::path::PathBuf;
 
@@ -100,11 +100,11 @@ pub fn sweep<'py>(
 }
 
 /// The steps of every completed run of the sweep in `dir`, one row per step, as a dict of
-/// columns (`pandas.DataFrame(bosweep.load(dir))`): the run (`run` key, `algorithm` and
+/// columns (`pandas.DataFrame(bosweep.load_sweep(dir))`): the run (`run` key, `algorithm` and
 /// `problem` labels, `replicate`, `seed`, `device`) and every field of the trace schema;
 /// numbers as numpy arrays (NaN where the trace has null), points as lists.
 #[pyfunction]
-pub fn load<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+pub fn load_sweep<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let runs = py.detach(|| read_steps(&dir)).map_err(to_py)?;
     let rows: usize = runs.iter().map(|r| r.steps.len()).sum();
     let mut columns = Columns::with_capacity(rows);

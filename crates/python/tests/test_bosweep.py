@@ -232,3 +232,34 @@ def test_the_gpu_computes_what_the_cpu_computes():
             gp.pair_reduce(decisions, contexts, reduction="min", device="cpu"),
             rtol=10 * rtol, atol=10 * rtol,
         )
+
+
+def test_errors_are_bosweep_errors_and_the_builtin_kinds():
+    assert issubclass(bosweep.InputError, bosweep.Error) and issubclass(bosweep.InputError, ValueError)
+    assert issubclass(bosweep.RunError, bosweep.Error) and issubclass(bosweep.RunError, RuntimeError)
+    with pytest.raises(bosweep.InputError, match=r'unknown algorithm "nope"'):
+        bosweep.Optimizer("nope", [(0, 1)])
+    with pytest.raises(bosweep.Error, match="device"):
+        bosweep.kde(np.zeros((1, 1)), np.zeros((1, 1)), np.array([0.1]), device="tpu")
+
+
+def test_ask_n_hands_out_the_design_then_one_point_once_all_are_told():
+    opt = bosweep.Optimizer("gp-ucb", [(0.0, 1.0), (-1.0, 1.0)], seed=3, init=4)
+    first = opt.ask(3)
+    rest = opt.ask(3)
+    assert first.shape == (3, 2) and rest.shape == (1, 2)
+    # The design is the one ask() hands out one point at a time.
+    single = bosweep.Optimizer("gp-ucb", [(0.0, 1.0), (-1.0, 1.0)], seed=3, init=4)
+    design = []
+    for _ in range(4):
+        x = single.ask()
+        design.append(x.tolist())
+        single.tell(x, objective(x))
+    assert np.vstack([first, rest]).tolist() == design
+    with pytest.raises(bosweep.InputError, match="has not been told yet"):
+        opt.ask(1)
+    for x in [*first, *rest]:
+        opt.tell(x, objective(x))
+    nxt = opt.ask(5)
+    assert nxt.shape == (1, 2)
+    assert nxt[0].tolist() == single.ask().tolist()

@@ -111,7 +111,7 @@ def test_load_gives_every_step_as_columns(tmp_path):
     config = tmp_path / "c.toml"
     config.write_text(CONFIG)
     bosweep.sweep(config, out=tmp_path / "s", device="cpu", report=False)
-    table = bosweep.load(tmp_path / "s")
+    table = bosweep.load_sweep(tmp_path / "s")
     rows = 4 * 8
     assert {len(v) for v in table.values()} == {rows}
     assert table["y"].dtype == np.float64 and table["evals"].dtype == np.uint64
@@ -131,11 +131,11 @@ def test_load_gives_every_step_as_columns(tmp_path):
             assert table["iter"][i] == step["iter"] and table["phase"][i] == step["phase"]
             assert table["context"][i] is None and table["extra"][i] == step["extra"]
     with pytest.raises(RuntimeError, match="cannot read the sweep manifest"):
-        bosweep.load(tmp_path / "nowhere")
+        bosweep.load_sweep(tmp_path / "nowhere")
     broken = next((tmp_path / "s" / "runs").glob("*.jsonl"))
     broken.write_text(broken.read_text().replace('"evals":', '"evaluations":', 1))
     with pytest.raises(RuntimeError, match=r"line 2: not a trace step \(missing field `evals`"):
-        bosweep.load(tmp_path / "s")
+        bosweep.load_sweep(tmp_path / "s")
 
 
 @pytest.fixture

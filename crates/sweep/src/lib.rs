@@ -15,7 +15,6 @@ mod progress;
 pub mod report;
 mod run;
 mod runner;
-mod session;
 mod stop;
 mod trace;
 
@@ -25,10 +24,9 @@ pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
-pub use run::{RunConfig, RunError, RunSummary, box_design, initial_design, run, run_stoppable};
+pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};
 pub use runner::{
     MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
 };
-pub use session::Session;
 pub use stop::StopSignal;
 pub use trace::{Phase, StepRecord, TraceWriter, check_complete};

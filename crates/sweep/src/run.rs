@@ -1,21 +1,20 @@
 //! One optimisation run: initial design, then ask/tell until the evaluation budget is spent,
 //! with one trace line per step.
 
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
-use super::session::Session;
 use super::stop::StopSignal;
-use super::trace::{StepRecord, TraceWriter};
-use bosweep_algorithms::acquisition::{Bounds, SobolGrid};
+use super::trace::{Phase, StepRecord, TraceWriter};
+use bosweep_algorithms::optimizer::{Origin, Session, initial_design};
 use bosweep_algorithms::{Algorithm, AlgorithmError};
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
 use bosweep_engine::{Engine, EngineError};
-use bosweep_problems::{Domain, Problem, ProblemError, Step};
+use bosweep_problems::{Problem, ProblemError, Step};
 
 /// The budget and seed of one run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,78 +92,6 @@ fn params_json(params: &[(String, ParamValue)]) -> Value {
         })
         .collect();
     Value::Object(map)
-}
-
-/// The initial design: `count` scrambled-Sobol points in the box, or `count` distinct members
-/// of the allowed set at step 1 (all of them if it has fewer), or for a time-varying allowed set
-/// one member of the set at each step.
-pub fn initial_design(
-    problem: &dyn Problem,
-    count: usize,
-    rng: &mut ChaCha8Rng,
-) -> Result<Vec<Vec<f64>>, RunError> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    if problem.time_varying() && problem.allowed_set(1).is_some() {
-        return time_varying_design(problem, count, rng);
-    }
-    if let Some(set) = problem.allowed_set(1) {
-        let mut rows: Vec<usize> = (0..set.rows()).collect();
-        for i in 0..count.min(rows.len()) {
-            let j = rng.random_range(i..rows.len());
-            rows.swap(i, j);
-        }
-        return Ok(rows
-            .iter()
-            .take(count)
-            .map(|&i| set.row(i).to_vec())
-            .collect());
-    }
-    box_design(problem.domain(), count, rng)
-}
-
-/// `count` scrambled-Sobol points in `domain`, the scrambling drawn from `rng`: the initial
-/// design of a problem with no allowed set.
-pub fn box_design(
-    domain: &Domain,
-    count: usize,
-    rng: &mut ChaCha8Rng,
-) -> Result<Vec<Vec<f64>>, RunError> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let bounds = Bounds::new(domain.lower().to_vec(), domain.upper().to_vec())?;
-    let grid = SobolGrid::new(bounds, count, rng.random())?;
-    Ok((0..count).map(|i| grid.point(i)).collect())
-}
-
-/// The initial design of a problem whose allowed set changes with time: the point of step `t`
-/// is drawn from the allowed set at `t`, among its members not drawn yet where there are any.
-fn time_varying_design(
-    problem: &dyn Problem,
-    count: usize,
-    rng: &mut ChaCha8Rng,
-) -> Result<Vec<Vec<f64>>, RunError> {
-    let mut design: Vec<Vec<f64>> = Vec::with_capacity(count);
-    for t in 1..=count {
-        let Some(set) = problem.allowed_set(t).filter(|s| s.rows() > 0) else {
-            return Err(RunError::Config(format!(
-                "{}: the allowed set at step {t} is empty",
-                problem.name()
-            )));
-        };
-        let fresh: Vec<usize> = (0..set.rows())
-            .filter(|&i| !design.iter().any(|x| x.as_slice() == set.row(i)))
-            .collect();
-        let row = if fresh.is_empty() {
-            rng.random_range(0..set.rows())
-        } else {
-            fresh[rng.random_range(0..fresh.len())]
-        };
-        design.push(set.row(row).to_vec());
-    }
-    Ok(design)
 }
 
 /// Runs `algorithm` on `problem` with `engine` for `config.budget` evaluations, writing the
@@ -247,7 +174,7 @@ pub fn run_stoppable(
             });
         }
         let step = session.step() + 1;
-        let (phase, proposal) = session.ask(
+        let (origin, proposal) = session.ask(
             algorithm,
             engine,
             problem.domain(),
@@ -257,7 +184,7 @@ pub fn run_stoppable(
         let observation =
             problem.evaluate(&proposal.x, &Step::new(step, repeats)?, session.rng())?;
         evals += repeats;
-        session.tell(algorithm, sense, &proposal.x, &observation)?;
+        session.tell(algorithm, sense, step, &proposal.x, &observation)?;
         let cost = algorithm.take_cost();
         let recommended_x = algorithm.recommend(engine)?;
 
@@ -292,7 +219,10 @@ pub fn run_stoppable(
         }
         trace.step(&StepRecord {
             iter: step,
-            phase,
+            phase: match origin {
+                Origin::Design => Phase::Init,
+                Origin::Algorithm => Phase::Opt,
+            },
             x: proposal.x,
             y: observation.y,
             repeats,

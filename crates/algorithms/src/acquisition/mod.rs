@@ -19,8 +19,8 @@ mod ucb;
 
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use optimize::{
-    EvaluationCounts, GRID_SIZE, MAX_ITERS, MAXIMIZER_PARAMS, MaximizeConfig, Maximum, REFINE,
-    RefinedStart, TOP_K, default_chunk_size, maximize,
+    EvaluationCounts, GRID_SIZE, MAX_ITERS, MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings,
+    Maximum, REFINE, RefinedStart, TOP_K, default_chunk_size, maximize,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};

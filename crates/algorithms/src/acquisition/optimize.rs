@@ -4,7 +4,7 @@ use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
 use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination};
-use bosweep_core::params::{FlagParam, IntegerParam, ParamSpec, Params};
+use bosweep_core::params::{FlagParam, IntegerParam, ParamSpec, ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
@@ -89,16 +89,61 @@ pub const MAXIMIZER_PARAMS: &[ParamSpec] = &[
     MAX_ITERS.spec(),
 ];
 
-impl MaximizeConfig {
+/// The maximiser's typed settings, as the GP baselines declare them ([`MAXIMIZER_PARAMS`]):
+/// what a [`MaximizeConfig`] takes from an algorithm's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaximizerSettings {
+    /// Sobol candidates per step; `None`: [`default_grid_size`].
+    pub grid_size: Option<usize>,
+    /// Best grid points refined.
+    pub top_k: usize,
+    /// Refine them with bounded L-BFGS; `false` returns the best grid point.
+    pub refine: bool,
+    /// L-BFGS iterations per refined start.
+    pub max_iters: usize,
+}
+
+impl Default for MaximizerSettings {
+    /// The declared defaults of [`MAXIMIZER_PARAMS`].
+    fn default() -> Self {
+        Self::from_params(&Params::defaults(
+            "algorithm",
+            "maximizer",
+            MAXIMIZER_PARAMS,
+        ))
+    }
+}
+
+impl MaximizerSettings {
     /// The settings an owner declaring [`GRID_SIZE`], [`TOP_K`], [`REFINE`] and [`MAX_ITERS`]
-    /// (with whatever defaults) was given; the rest take their defaults.
+    /// (with whatever defaults) was given.
     pub fn from_params(params: &Params) -> Self {
         Self {
             grid_size: GRID_SIZE.nonzero_of(params),
             top_k: TOP_K.of(params),
             refine: REFINE.of(params),
             max_iters: MAX_ITERS.of(params),
-            ..Self::default()
+        }
+    }
+
+    /// The settings as given parameters, the inverse of [`MaximizerSettings::from_params`].
+    pub fn given(&self) -> [(&'static str, ParamValue); 4] {
+        [
+            GRID_SIZE.given(self.grid_size.unwrap_or(0)),
+            TOP_K.given(self.top_k),
+            REFINE.given(self.refine),
+            MAX_ITERS.given(self.max_iters),
+        ]
+    }
+
+    /// The maximiser's configuration: these settings, the rest at their defaults.
+    pub fn config(&self) -> MaximizeConfig {
+        MaximizeConfig {
+            grid_size: self.grid_size,
+            top_k: self.top_k,
+            refine: self.refine,
+            max_iters: self.max_iters,
+            ..MaximizeConfig::default()
         }
     }
 }

@@ -226,6 +226,15 @@ impl Params {
         Ok(Self { kind, name, values })
     }
 
+    /// Every parameter of `specs` at its default: what typed settings start from.
+    ///
+    /// # Panics
+    /// If a declared default is not acceptable to its own declaration (the typed declarations
+    /// check this when they are built).
+    pub fn defaults(kind: &'static str, name: &'static str, specs: &[ParamSpec]) -> Self {
+        Self::resolve(kind, name, specs, &[]).expect("declared defaults are acceptable")
+    }
+
     /// The registry name of the problem or algorithm these parameters belong to.
     pub fn name(&self) -> &'static str {
         self.name

@@ -24,7 +24,7 @@
 //! assert_eq!((STARTS.of(&p), REFINE.of(&p), RULE.of(&p)), (10, true, Rule::Silverman));
 //! ```
 
-use super::{ParamKind, ParamSpec, Params};
+use super::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// A finite real parameter in `[min, max]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -55,6 +55,12 @@ impl RealParam {
 
     pub fn of(self, params: &Params) -> f64 {
         params.number(self.0.name)
+    }
+
+    /// `value` as a given parameter, the inverse of [`RealParam::of`]: how typed settings
+    /// hand a value to [`Params::resolve`], which checks it.
+    pub fn given(self, value: f64) -> (&'static str, ParamValue) {
+        (self.0.name, ParamValue::Number(value))
     }
 
     /// The value where the owner declares the parameter (variants of one algorithm declare
@@ -114,6 +120,11 @@ impl IntegerParam {
         params.integer(self.0.name)
     }
 
+    /// `value` as a given parameter, the inverse of [`IntegerParam::of`].
+    pub fn given(self, value: usize) -> (&'static str, ParamValue) {
+        (self.0.name, ParamValue::Number(value as f64))
+    }
+
     /// `None` for `0`, the conventional "choose automatically" value.
     pub fn nonzero_of(self, params: &Params) -> Option<usize> {
         Some(self.of(params)).filter(|n| *n > 0)
@@ -156,6 +167,14 @@ impl FlagParam {
 
     pub fn of(self, params: &Params) -> bool {
         params.text(self.0.name) == "true"
+    }
+
+    /// `value` as a given parameter, the inverse of [`FlagParam::of`].
+    pub fn given(self, value: bool) -> (&'static str, ParamValue) {
+        (
+            self.0.name,
+            ParamValue::from(if value { "true" } else { "false" }),
+        )
     }
 }
 
@@ -213,6 +232,26 @@ impl<T: Copy + 'static> ChoiceParam<T> {
 
     pub fn if_declared(self, params: &Params) -> Option<T> {
         params.declares(self.spec.name).then(|| self.of(params))
+    }
+}
+
+impl<T: Copy + PartialEq + 'static> ChoiceParam<T> {
+    /// The word standing for `value`, as a given parameter: the inverse of
+    /// [`ChoiceParam::of`].
+    ///
+    /// # Panics
+    /// If `value` is none of the declared values: the owner's typed settings and its
+    /// declaration disagree, a mistake in the owner's own code.
+    pub fn given(self, value: T) -> (&'static str, ParamValue) {
+        let ParamKind::Choice { options, .. } = self.spec.kind else {
+            unreachable!("built by ChoiceParam::new")
+        };
+        let i = self
+            .values
+            .iter()
+            .position(|v| *v == value)
+            .unwrap_or_else(|| panic!("parameter {}: a value with no word", self.spec.name));
+        (self.spec.name, ParamValue::from(options[i]))
     }
 }
 
@@ -307,6 +346,33 @@ mod tests {
                 max: 64
             }
         );
+    }
+
+    #[test]
+    fn given_values_resolve_back_to_themselves() {
+        let given = [
+            RULE.given(Rule::Scott),
+            REFINE.given(true),
+            STARTS.given(12),
+            SCALE.given(0.25),
+        ];
+        assert_eq!(
+            given,
+            [
+                ("rule", ParamValue::from("scott")),
+                ("refine", ParamValue::from("true")),
+                ("starts", ParamValue::Number(12.0)),
+                ("scale", ParamValue::Number(0.25)),
+            ]
+        );
+        let p = resolve(&given);
+        assert_eq!(
+            (RULE.of(&p), REFINE.of(&p), STARTS.of(&p), SCALE.of(&p)),
+            (Rule::Scott, true, 12, 0.25)
+        );
+        // A typed value out of its declared range is refused by the same check as a user's.
+        let err = Params::resolve("algorithm", "demo", TABLE, &[SCALE.given(11.0)]).unwrap_err();
+        assert!(err.0.contains("scale = 11 is invalid"), "{err}");
     }
 
     #[test]

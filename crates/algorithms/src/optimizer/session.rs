@@ -1,15 +1,21 @@
 //! One run's decisions as ask/tell: the initial design first, then the algorithm, from the run's
-//! seed. [`run`](super::run) drives it with a [`Problem`](bosweep_problems::Problem); a caller
-//! that evaluates points itself (the Python package's `Optimizer`) drives the same session, so
-//! the same seed gives the same decisions either way.
+//! seed. A sweep's run drives it with a [`Problem`](bosweep_problems::Problem) that evaluates
+//! the points; an [`Optimizer`](super::Optimizer), whose caller evaluates them, drives the same
+//! session, so the same seed gives the same decisions either way.
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::trace::Phase;
-use bosweep_algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
 use bosweep_engine::{CpuEngine, Engine, Points};
 use bosweep_problems::{Domain, Observation, Sense};
+
+/// Where a proposal comes from: the initial design, or the algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Design,
+    Algorithm,
+}
 
 /// The state between asks: the design still to evaluate, the step, the run's random stream
 /// (shared by the algorithm's choices and the observation noise, as a run draws them).
@@ -38,6 +44,11 @@ impl Session {
         self.step
     }
 
+    /// Points of the initial design not asked yet.
+    pub fn design_left(&self) -> usize {
+        self.design.len().saturating_sub(self.step)
+    }
+
     /// The run's random stream, for the observation noise of the step just asked.
     pub fn rng(&mut self) -> &mut ChaCha8Rng {
         &mut self.rng
@@ -51,14 +62,14 @@ impl Session {
         engine: &dyn Engine,
         domain: &Domain,
         allowed: Option<&Points>,
-    ) -> Result<(Phase, Proposal), AlgorithmError> {
+    ) -> Result<(Origin, Proposal), AlgorithmError> {
         self.step += 1;
         if let Some(x) = self.design.get(self.step - 1) {
             let proposal = Proposal {
                 x: x.clone(),
                 repeats: algorithm.initial_repeats(),
             };
-            return Ok((Phase::Init, proposal));
+            return Ok((Origin::Design, proposal));
         }
         let mut ctx = AskContext {
             engine,
@@ -68,15 +79,16 @@ impl Session {
             t: self.step,
             rng: &mut self.rng,
         };
-        Ok((Phase::Opt, algorithm.ask(&mut ctx)?))
+        Ok((Origin::Algorithm, algorithm.ask(&mut ctx)?))
     }
 
-    /// Tells the algorithm what the point `x` of the step just asked gave, in the problem's
-    /// `sense` (the algorithm learns it in the maximisation sense).
+    /// Tells the algorithm what the point `x` asked at `step` gave, in the problem's `sense`
+    /// (the algorithm learns it in the maximisation sense).
     pub fn tell(
         &mut self,
         algorithm: &mut dyn Algorithm,
         sense: Sense,
+        step: usize,
         x: &[f64],
         observation: &Observation,
     ) -> Result<(), AlgorithmError> {
@@ -90,7 +102,7 @@ impl Session {
             y: sense.to_maximization(observation.y),
             repeats: &internal,
             context: observation.context.as_deref(),
-            t: self.step,
+            t: step,
         })
     }
 }
