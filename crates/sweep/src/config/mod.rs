@@ -56,7 +56,7 @@
 //! # Use
 //!
 //! ```
-//! use bosweep::sweep::SweepConfig;
+//! use bosweep_sweep::SweepConfig;
 //!
 //! let text = r#"
 //! seed = 1
