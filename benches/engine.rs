@@ -3,7 +3,7 @@
 //! throughput tables; these give statistically robust timings for comparing changes.
 
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, PairReduction, Points};
-use bosweep::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -16,7 +16,7 @@ fn gp(rng: &mut ChaCha8Rng, n: usize, d: usize) -> GpState {
     let train = points(rng, n, d);
     let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
     let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; d], 1.0).unwrap();
-    GpState::fit(train, &y, kernel, &Noise::Homoscedastic(1e-4), 0.0, 1.0).unwrap()
+    GpState::fit(train, &y, GpSpec::new(kernel, Noise::Homoscedastic(1e-4))).unwrap()
 }
 
 /// The backends to measure: always the CPU, plus a hardware GPU when one opens (a software

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{CliError, GlobalArgs, output, values};
 use bosweep::compute::Points;
 use bosweep::io::{NumericTable, columns, format_number};
-use bosweep::model::{FitMode, GpState, Kernel, KernelKind, Noise, Priors};
+use bosweep::model::{FitMode, GpSpec, GpState, Kernel, KernelKind, Noise, Priors};
 use bosweep::surrogate::{DataFitStart, GpModel};
 
 /// Gaussian-process commands.
@@ -91,7 +91,11 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
         let signal_var = required_with_fixed("--signal-var", args.signal_var)?;
         let kernel = Kernel::new(kind, lengthscales, signal_var)?;
         let noise = Noise::Homoscedastic(required_with_fixed("--noise-var", args.noise_var)?);
-        let gp = GpState::fit(inputs, &targets, kernel, &noise, args.mean, 1.0)?;
+        let gp = GpState::fit(
+            inputs,
+            &targets,
+            GpSpec::new(kernel, noise.clone()).mean(args.mean),
+        )?;
         warn_jitter(&gp);
         global.engine()?.posterior(&gp, &candidates)?
     } else {

@@ -12,7 +12,7 @@ use bosweep::acquisition::{
     default_grid_size, maximize,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points};
-use bosweep::model::{GpState, Kernel, KernelKind, Noise};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::optim::lbfgsb::{self, LbfgsbOptions, Termination};
 use bosweep::stats::{h, log_h};
 use rand::RngExt;
@@ -273,7 +273,7 @@ fn fit_gp(f: impl Fn(&[f64]) -> f64, n: usize, dim: usize, lengthscale: f64) -> 
     let train = grid.all();
     let y: Vec<f64> = train.iter().map(&f).collect();
     let kernel = Kernel::new(KernelKind::SquaredExponential, vec![lengthscale; dim], 1.0).unwrap();
-    GpState::fit(train, &y, kernel, &Noise::Homoscedastic(1e-6), 0.0, 1.0).unwrap()
+    GpState::fit(train, &y, GpSpec::new(kernel, Noise::Homoscedastic(1e-6))).unwrap()
 }
 
 fn branin_like(x: &[f64]) -> f64 {

@@ -827,7 +827,7 @@ fn t16_kr_ucb_mechanics() {
 /// prior with a tiny length scale.
 #[test]
 fn t17_gp_sanity() {
-    use bosweep::model::{GpState, Kernel, KernelKind, Noise};
+    use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
     let mut rng = common::rng(17);
     let data = common::uniform_points(&mut rng, 8, 2, 0.0, 1.0);
     let ys = common::uniform_values(&mut rng, 8, -1.5, 1.5);
@@ -837,10 +837,7 @@ fn t17_gp_sanity() {
         GpState::fit(
             data.clone(),
             &ys,
-            kernel,
-            &Noise::Homoscedastic(1e-10),
-            0.0,
-            1.0,
+            GpSpec::new(kernel, Noise::Homoscedastic(1e-10)),
         )
         .unwrap()
     };
@@ -1119,4 +1116,30 @@ fn t9_standardised_functions_match_independent_formulas_at_random_points() {
         let got = rosen.value(&rosen.domain().from_unit(&u));
         assert_close(got, want, 1e-10 * (1.0 + want.abs()), "rosenbrock4 std");
     }
+}
+
+/// KR-UCB and the paper's GP-UCB search the whole box: a problem with a finite allowed set is
+/// refused before the run (no initial design spent), naming both; BOKE, which scores an allowed
+/// set's members, takes it.
+#[test]
+fn whole_box_searches_refuse_a_finite_allowed_set_up_front() {
+    let toy = problems::build("pe-toy", &[]).unwrap();
+    assert!(toy.allowed_set(1).is_some());
+    for name in ["kr-ucb", "gp-ucb-fixed"] {
+        let mut algorithm = bosweep::algorithms::build(name, &[]).unwrap();
+        let err = bosweep::algorithms::check_pair(name, algorithm.as_mut(), toy.as_ref())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with(&format!(
+                "algorithm \"{name}\" needs a problem searched over its whole box (no finite \
+                 allowed set); problem \"pe-toy\" is not one (accepted: "
+            )),
+            "{err}"
+        );
+        let branin = problems::build("branin", &[]).unwrap();
+        bosweep::algorithms::check_pair(name, algorithm.as_mut(), branin.as_ref()).unwrap();
+    }
+    let mut boke = bosweep::algorithms::build("boke", &[]).unwrap();
+    bosweep::algorithms::check_pair("boke", boke.as_mut(), toy.as_ref()).unwrap();
 }

@@ -146,7 +146,7 @@ fn is_invalid<T: std::fmt::Debug>(what: &str, r: Result<T, bosweep::compute::Eng
 /// `EngineError::InvalidInput` (never a GPU error, never a panic).
 pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
     use bosweep::compute::PairReduction;
-    use bosweep::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+    use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
     let p = |rows: &[&[f64]]| Points::from_rows(rows).unwrap();
     let se = |d: usize| Kernel::new(KernelKind::SquaredExponential, vec![0.5; d], 1.0).unwrap();
     let x2 = p(&[&[0.0, 0.0], &[1.0, 0.5]]);
@@ -155,10 +155,7 @@ pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
     let gp = GpState::fit(
         x2.clone(),
         &[1.0, -1.0],
-        se(2),
-        &Noise::Homoscedastic(0.1),
-        0.0,
-        1.0,
+        GpSpec::new(se(2), Noise::Homoscedastic(0.1)),
     )
     .unwrap();
     let empty1 = Points::empty(1).unwrap();
@@ -175,10 +172,7 @@ pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
     let gp1 = GpState::fit(
         x1.clone(),
         &[0.0, 1.0],
-        se(1),
-        &Noise::Homoscedastic(0.1),
-        0.0,
-        1.0,
+        GpSpec::new(se(1), Noise::Homoscedastic(0.1)),
     )
     .unwrap();
     is_invalid(
@@ -227,10 +221,7 @@ pub fn assert_rejects_invalid_inputs(engine: &dyn bosweep::compute::Engine) {
     let gpt = GpState::fit(
         x2.clone(),
         &[1.0, -1.0],
-        timed,
-        &Noise::Homoscedastic(0.1),
-        0.0,
-        1.0,
+        GpSpec::new(timed, Noise::Homoscedastic(0.1)),
     )
     .unwrap();
     is_invalid(

@@ -5,7 +5,7 @@ use crate::common;
 use bosweep::compute::{
     CpuEngine, Engine, EngineError, PairReduction, Points, Posterior, worst_case_tv,
 };
-use bosweep::model::{BandwidthRule, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep::model::{BandwidthRule, GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use common::*;
 use rand::RngExt;
 
@@ -185,10 +185,9 @@ fn posterior_one_point_by_hand() {
         let gp = GpState::fit(
             pts(&[&[0.0]]),
             &[1.5],
-            kernel.clone(),
-            &Noise::Homoscedastic(0.1),
-            0.5,
-            lambda,
+            GpSpec::new(kernel.clone(), Noise::Homoscedastic(0.1))
+                .mean(0.5)
+                .lambda(lambda),
         )
         .unwrap();
         assert_eq!(gp.jitter(), 0.0);
@@ -216,10 +215,7 @@ fn posterior_two_points_heteroscedastic_by_hand() {
     let gp = GpState::fit(
         pts(&[&[0.0], &[1.0]]),
         &[1.0, -1.0],
-        kernel,
-        &Noise::PerPoint(vec![0.1, 0.3]),
-        0.0,
-        1.5,
+        GpSpec::new(kernel, Noise::PerPoint(vec![0.1, 0.3])).lambda(1.5),
     )
     .unwrap();
     // The closed form, evaluated here independently of the literals above.
@@ -253,10 +249,9 @@ fn posterior_without_data_is_the_prior() {
     let gp = GpState::fit(
         Points::empty(2).unwrap(),
         &[],
-        kernel,
-        &Noise::Homoscedastic(0.1),
-        -0.4,
-        0.5,
+        GpSpec::new(kernel, Noise::Homoscedastic(0.1))
+            .mean(-0.4)
+            .lambda(0.5),
     )
     .unwrap();
     let cand = uniform_points(&mut rng(1), 300, 2, -1.0, 1.0);
@@ -280,8 +275,12 @@ fn posterior_at_training_points_with_small_noise() {
         let x = uniform_points(&mut r, 30, 2, 0.0, 1.0);
         let y = smooth_targets(&mut r, &x);
         let kernel = Kernel::new(kind, vec![0.4, 0.6], 1.3).unwrap();
-        let gp =
-            GpState::fit(x.clone(), &y, kernel, &Noise::Homoscedastic(1e-8), 0.2, 1.0).unwrap();
+        let gp = GpState::fit(
+            x.clone(),
+            &y,
+            GpSpec::new(kernel, Noise::Homoscedastic(1e-8)).mean(0.2),
+        )
+        .unwrap();
         let post = cpu.posterior(&gp, &x).unwrap();
         let alpha = gp.alpha();
         // Round-off in m + Σ_j K_ij α_j is relative to Σ_j |K_ij α_j| ≤ s² ‖α‖₁.
@@ -309,10 +308,10 @@ fn posterior_batch_equals_single_calls() {
     let gp1 = GpState::fit(
         x1,
         &y1,
-        Kernel::new(KernelKind::Matern52, vec![0.3, 0.5, 0.7], 1.2).unwrap(),
-        &Noise::Homoscedastic(1e-3),
-        0.0,
-        1.0,
+        GpSpec::new(
+            Kernel::new(KernelKind::Matern52, vec![0.3, 0.5, 0.7], 1.2).unwrap(),
+            Noise::Homoscedastic(1e-3),
+        ),
     )
     .unwrap();
     let x2 = uniform_points(&mut r, 7, 3, 0.0, 1.0);
@@ -320,15 +319,17 @@ fn posterior_batch_equals_single_calls() {
     let gp2 = GpState::fit(
         x2,
         &y2,
-        Kernel::new(
-            KernelKind::RationalQuadratic { alpha: 1.5 },
-            vec![0.2, 0.2, 0.9],
-            0.6,
+        GpSpec::new(
+            Kernel::new(
+                KernelKind::RationalQuadratic { alpha: 1.5 },
+                vec![0.2, 0.2, 0.9],
+                0.6,
+            )
+            .unwrap(),
+            Noise::PerPoint(vec![0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07]),
         )
-        .unwrap(),
-        &Noise::PerPoint(vec![0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07]),
-        1.0,
-        2.0,
+        .mean(1.0)
+        .lambda(2.0),
     )
     .unwrap();
     let cand = uniform_points(&mut r, 700, 3, 0.0, 1.0);
@@ -354,7 +355,14 @@ fn pair_setup(seed: u64, rows: usize, samples: usize) -> (GpState, Points, Point
     let x = uniform_points(&mut r, 20, 3, 0.0, 1.0);
     let y = smooth_targets(&mut r, &x);
     let kernel = Kernel::new(KernelKind::SquaredExponential, vec![0.4, 0.5, 0.3], 1.1).unwrap();
-    let gp = GpState::fit(x, &y, kernel, &Noise::Homoscedastic(1e-2), 0.1, 1.2).unwrap();
+    let gp = GpState::fit(
+        x,
+        &y,
+        GpSpec::new(kernel, Noise::Homoscedastic(1e-2))
+            .mean(0.1)
+            .lambda(1.2),
+    )
+    .unwrap();
     (
         gp,
         uniform_points(&mut r, rows, 2, 0.0, 1.0),
@@ -879,7 +887,11 @@ fn invalid_inputs_are_rejected() {
     assert!(is_invalid(k.clone().with_time_decay(-0.1)));
     let x = pts(&[&[0.0], &[1.0]]);
     let fit = |y: &[f64], noise: Noise, lambda: f64| {
-        GpState::fit(x.clone(), y, k.clone(), &noise, 0.0, lambda)
+        GpState::fit(
+            x.clone(),
+            y,
+            GpSpec::new(k.clone(), noise.clone()).lambda(lambda),
+        )
     };
     assert!(is_invalid(fit(&[1.0], Noise::Homoscedastic(0.1), 1.0)));
     assert!(is_invalid(fit(
@@ -906,10 +918,7 @@ fn invalid_inputs_are_rejected() {
     assert!(is_invalid(GpState::fit(
         pts(&[&[0.0, 1.0]]),
         &[1.0],
-        k.clone(),
-        &Noise::Homoscedastic(0.1),
-        0.0,
-        1.0
+        GpSpec::new(k.clone(), Noise::Homoscedastic(0.1))
     )));
 }
 
@@ -930,8 +939,12 @@ fn run_in_pool(threads: usize) -> (Posterior, Vec<f64>, Vec<f64>, Vec<usize>) {
         let x = uniform_points(&mut r, 300, 3, 0.0, 1.0);
         let y = smooth_targets(&mut r, &x);
         let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.4, 0.5], 1.4).unwrap();
-        let gp =
-            GpState::fit(x.clone(), &y, kernel, &Noise::Homoscedastic(1e-3), 0.1, 1.0).unwrap();
+        let gp = GpState::fit(
+            x.clone(),
+            &y,
+            GpSpec::new(kernel, Noise::Homoscedastic(1e-3)).mean(0.1),
+        )
+        .unwrap();
         let cand = uniform_points(&mut r, 1000, 3, 0.0, 1.0);
         let post = cpu.posterior(&gp, &cand).unwrap();
         let dec = uniform_points(&mut r, 100, 2, 0.0, 1.0);
@@ -1009,10 +1022,7 @@ fn rahbo_spec_posteriors_with_noise_and_lambda() {
             let gp = GpState::fit(
                 Points::new(x.clone(), 1).unwrap(),
                 z,
-                kernel.clone(),
-                &Noise::PerPoint(noise.clone()),
-                0.0,
-                *lambda,
+                GpSpec::new(kernel.clone(), Noise::PerPoint(noise.clone())).lambda(*lambda),
             )
             .unwrap();
             let p = engine.posterior(&gp, &query).unwrap();
@@ -1046,7 +1056,7 @@ fn worst_case_infimum_values_must_be_finite_and_one_per_decision() {
     let x = uniform_points(&mut r, 6, 2, 0.0, 1.0);
     let y = smooth_targets(&mut r, &x);
     let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.4], 1.0).unwrap();
-    let gp = GpState::fit(x, &y, kernel, &Noise::Homoscedastic(1e-3), 0.0, 1.0).unwrap();
+    let gp = GpState::fit(x, &y, GpSpec::new(kernel, Noise::Homoscedastic(1e-3))).unwrap();
     let decisions = uniform_points(&mut r, 2, 1, 0.0, 1.0);
     let contexts = uniform_points(&mut r, 5, 1, 0.0, 1.0);
     let reduce = |infimum: &[f64], delta: f64| {
@@ -1081,16 +1091,20 @@ fn fits_whose_posterior_mean_can_overflow_are_refused() {
     let error = GpState::fit(
         train.clone(),
         &[3.0, 1e300, 4.0625],
-        kernel,
-        &noise,
-        3.5625,
-        3.5625,
+        GpSpec::new(kernel, noise.clone())
+            .mean(3.5625)
+            .lambda(3.5625),
     )
     .unwrap_err()
     .to_string();
     assert!(error.contains("posterior mean can overflow"), "{error}");
     let kernel = Kernel::new(KernelKind::Matern12, vec![3.0], 1.0).unwrap();
-    let gp = GpState::fit(train, &[3.0, 1.0, 4.0625], kernel, &noise, 0.0, 1.0).unwrap();
+    let gp = GpState::fit(
+        train,
+        &[3.0, 1.0, 4.0625],
+        GpSpec::new(kernel, noise.clone()),
+    )
+    .unwrap();
     let post = CpuEngine::new()
         .posterior(&gp, &Points::new(vec![6.375], 1).unwrap())
         .unwrap();

@@ -3,8 +3,9 @@
 
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
-    AppendOutcome, Bounds, FitMode, FitOptions, GpState, Kernel, KernelKind, MeanSpec, Noise,
-    NoiseSpec, Prior, PriorSpace, Priors, WarmStart, fit_gp, likelihood, log_marginal_likelihood,
+    AppendOutcome, Bounds, FitMode, FitOptions, GpSpec, GpState, Kernel, KernelKind, MeanSpec,
+    Noise, NoiseSpec, Prior, PriorSpace, Priors, WarmStart, fit_gp, likelihood,
+    log_marginal_likelihood,
 };
 use bosweep::surrogate::{GpModel, InputTransform, ModelOptions, OutputTransform, PreviousFit};
 use nalgebra::DMatrix;
@@ -112,7 +113,14 @@ fn lml_two_points_by_hand() {
         lml.value
     );
     // The state's O(n) value from its stored factor agrees.
-    let state = GpState::fit(x, &y, kernel, &Noise::Homoscedastic(noise), m, lambda).unwrap();
+    let state = GpState::fit(
+        x,
+        &y,
+        GpSpec::new(kernel, Noise::Homoscedastic(noise))
+            .mean(m)
+            .lambda(lambda),
+    )
+    .unwrap();
     assert!((state.log_marginal_likelihood() - expect).abs() < 1e-13);
 }
 
@@ -777,10 +785,9 @@ fn appending_points_one_by_one_equals_fitting_from_scratch() {
         let mut state = GpState::fit(
             x.slice_rows(0, 5),
             &y[..5],
-            kernel.clone(),
-            &noise_of(5),
-            0.2,
-            1.5,
+            GpSpec::new(kernel.clone(), noise_of(5).clone())
+                .mean(0.2)
+                .lambda(1.5),
         )
         .unwrap();
         for i in 5..55 {
@@ -788,7 +795,14 @@ fn appending_points_one_by_one_equals_fitting_from_scratch() {
             let outcome = state.append(x.row(i), y[i], extra).unwrap();
             assert_eq!(outcome, AppendOutcome::Extended);
         }
-        let scratch = GpState::fit(x.clone(), &y, kernel, &noise_of(55), 0.2, 1.5).unwrap();
+        let scratch = GpState::fit(
+            x.clone(),
+            &y,
+            GpSpec::new(kernel, noise_of(55).clone())
+                .mean(0.2)
+                .lambda(1.5),
+        )
+        .unwrap();
         assert_eq!(scratch.jitter(), 0.0);
         let da = max_rel_diff(state.alpha().as_slice(), scratch.alpha().as_slice());
         let dl = max_rel_diff(state.linv().as_slice(), scratch.linv().as_slice());
@@ -818,10 +832,7 @@ fn appending_a_duplicate_without_noise_refits_with_jitter() {
     let mut state = GpState::fit(
         x,
         &[0.0, 1.0, 0.5],
-        kernel,
-        &Noise::Homoscedastic(0.0),
-        0.0,
-        1.0,
+        GpSpec::new(kernel, Noise::Homoscedastic(0.0)),
     )
     .unwrap();
     let outcome = state.append(&[0.5], 1.0, None).unwrap();
@@ -950,10 +961,7 @@ fn gp_model_predicts_in_original_units() {
     let scratch = GpState::fit(
         grown.to_model_inputs(&all_x).unwrap(),
         &all_z,
-        fr.kernel.clone(),
-        &fr.noise,
-        fr.mean,
-        1.0,
+        GpSpec::new(fr.kernel.clone(), fr.noise.clone()).mean(fr.mean),
     )
     .unwrap();
     let pa = engine.posterior(grown.state(), &cand_u).unwrap();

@@ -4,7 +4,7 @@ use crate::common;
 use bosweep::compute::{
     CpuEngine, Engine, EngineError, GpuEngine, GpuOptions, PairReduction, Points, Precision,
 };
-use bosweep::model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use common::*;
 use rand::RngExt;
 
@@ -145,7 +145,14 @@ fn fit(r: &mut rand_chacha::ChaCha8Rng, kernel: Kernel, n: usize, noise: f64) ->
     let spatial = kernel.spatial_dim();
     let x = points_maybe_timed(r, n, spatial, kernel.time_decay().is_some());
     let y = smooth_targets(r, &x);
-    GpState::fit(x, &y, kernel, &Noise::Homoscedastic(noise), 0.25, 1.3).unwrap()
+    GpState::fit(
+        x,
+        &y,
+        GpSpec::new(kernel, Noise::Homoscedastic(noise))
+            .mean(0.25)
+            .lambda(1.3),
+    )
+    .unwrap()
 }
 
 fn random_gp(
@@ -231,7 +238,7 @@ fn posterior_all_kernels() {
         let x = points_maybe_timed(&mut r, 100, 3, false);
         let y = smooth_targets(&mut r, &x);
         let noise = Noise::PerPoint(uniform_values(&mut r, 100, 1e-4, 1e-1));
-        let gp = GpState::fit(x, &y, k, &noise, -0.5, 0.7).unwrap();
+        let gp = GpState::fit(x, &y, GpSpec::new(k, noise.clone()).mean(-0.5).lambda(0.7)).unwrap();
         let cand = points_maybe_timed(&mut r, 1000, 3, false);
         compare_posterior(&gpu, &gp, &cand, "per-point noise");
         let k = random_kernel(&mut r, KernelKind::Matern32, 3, None);
@@ -241,10 +248,9 @@ fn posterior_all_kernels() {
         let gp = GpState::fit(
             Points::empty(3).unwrap(),
             &[],
-            k,
-            &Noise::Homoscedastic(0.1),
-            0.4,
-            2.0,
+            GpSpec::new(k, Noise::Homoscedastic(0.1))
+                .mean(0.4)
+                .lambda(2.0),
         )
         .unwrap();
         let want = CpuEngine::new().posterior(&gp, &cand).unwrap();
@@ -263,10 +269,11 @@ fn posterior_batch_matches_single_calls() {
             GpState::fit(
                 Points::empty(3).unwrap(),
                 &[],
-                random_kernel(&mut r, KernelKind::Matern52, 3, None),
-                &Noise::Homoscedastic(0.1),
-                0.1,
-                1.0,
+                GpSpec::new(
+                    random_kernel(&mut r, KernelKind::Matern52, 3, None),
+                    Noise::Homoscedastic(0.1),
+                )
+                .mean(0.1),
             )
             .unwrap(),
             random_gp(
@@ -388,10 +395,9 @@ fn pair_reduce_without_data() {
         let gp = GpState::fit(
             Points::empty(3).unwrap(),
             &[],
-            k,
-            &Noise::Homoscedastic(0.1),
-            0.2,
-            2.0,
+            GpSpec::new(k, Noise::Homoscedastic(0.1))
+                .mean(0.2)
+                .lambda(2.0),
         )
         .unwrap();
         let mut r = rng(4040);
@@ -1007,10 +1013,7 @@ fn overflowing_scaled_distances_give_the_prior() {
         let gp = GpState::fit(
             train.clone(),
             &[1.0, 2.0, 0.5],
-            kernel,
-            &Noise::Homoscedastic(0.01),
-            0.0,
-            1.0,
+            GpSpec::new(kernel, Noise::Homoscedastic(0.01)),
         )
         .unwrap();
         let want = CpuEngine::new().posterior(&gp, &cand).unwrap();

@@ -9,7 +9,7 @@ use bosweep::algorithms::rahbo::{
 };
 use bosweep::algorithms::{self, AlgorithmError};
 use bosweep::compute::{CpuEngine, Engine, Points};
-use bosweep::model::{GpState, Kernel, KernelKind, Noise};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems;
 use bosweep::problems::rahbo::{BraninHetero, HeteroFunction, SineHetero, maximize_on_box};
@@ -161,10 +161,7 @@ fn posterior_of_one_point() {
     let gp = GpState::fit(
         column(&[0.0]),
         &[1.0],
-        kernel,
-        &Noise::Homoscedastic(0.1),
-        0.0,
-        1.0,
+        GpSpec::new(kernel, Noise::Homoscedastic(0.1)),
     )
     .unwrap();
     let p = CpuEngine::new().posterior(&gp, &column(&[0.5])).unwrap();
@@ -176,10 +173,7 @@ fn four_point_gp(lambda: f64, signal: f64) -> GpState {
     GpState::fit(
         column(&[0.0, 0.3, 1.0]),
         &[1.0, -0.5, 0.2],
-        matern(1.0, signal),
-        &Noise::PerPoint(vec![0.1, 0.2, 0.05]),
-        0.0,
-        lambda,
+        GpSpec::new(matern(1.0, signal), Noise::PerPoint(vec![0.1, 0.2, 0.05])).lambda(lambda),
     )
     .unwrap()
 }
@@ -216,10 +210,7 @@ fn theoretical_beta() {
     let empty = GpState::fit(
         Points::empty(1).unwrap(),
         &[],
-        matern(1.0, 1.0),
-        &Noise::PerPoint(vec![]),
-        0.0,
-        2.0,
+        GpSpec::new(matern(1.0, 1.0), Noise::PerPoint(vec![])).lambda(2.0),
     )
     .unwrap();
     close(
@@ -253,10 +244,7 @@ fn plug_in_noise_and_its_monotonicity() {
         GpState::fit(
             x.clone(),
             &y,
-            kernel.clone(),
-            &Noise::PerPoint(noise),
-            0.0,
-            1.0,
+            GpSpec::new(kernel.clone(), Noise::PerPoint(noise)),
         )
         .unwrap()
     };
@@ -605,13 +593,15 @@ fn batched_two_gp_posteriors_match_single_and_gpu() {
     let f = GpState::fit(
         x.clone(),
         &y,
-        kernel.clone(),
-        &Noise::PerPoint(noise),
-        0.1,
-        1.0,
+        GpSpec::new(kernel.clone(), Noise::PerPoint(noise)).mean(0.1),
     )
     .unwrap();
-    let var = GpState::fit(x, &s2, kernel, &Noise::Homoscedastic(0.05), 0.4, 1.0).unwrap();
+    let var = GpState::fit(
+        x,
+        &s2,
+        GpSpec::new(kernel, Noise::Homoscedastic(0.05)).mean(0.4),
+    )
+    .unwrap();
     let candidates = common::uniform_points(&mut rng, 300, 2, 0.0, 1.0);
     let cpu = CpuEngine::new();
     let batch = cpu.posterior_batch(&[&f, &var], &candidates).unwrap();

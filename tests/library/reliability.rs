@@ -13,7 +13,7 @@ use bosweep::algorithms::Requirement;
 use bosweep::algorithms::{self, AlgorithmEntry, AlgorithmError};
 use bosweep::algorithms::{Algorithm, AskContext, Feedback, Proposal};
 use bosweep::compute::{CpuEngine, Engine, Points};
-use bosweep::model::{GpState, Kernel, KernelKind, Noise};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::{ParamKind, ParamValue};
 use bosweep::problems::{self, ProblemError};
 use bosweep::sweep::{RunConfig, TraceWriter, run};
@@ -356,10 +356,7 @@ impl NearDuplicateUcb {
         Ok(GpState::fit(
             Points::new(self.xs.clone(), 1)?,
             &self.ys,
-            kernel,
-            &Noise::Homoscedastic(0.0),
-            0.0,
-            1.0,
+            GpSpec::new(kernel, Noise::Homoscedastic(0.0)),
         )?)
     }
 }

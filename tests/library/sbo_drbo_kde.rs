@@ -885,7 +885,7 @@ fn portfolio_environment_and_context_dependence() {
 /// A GP over (2 decision, `dc` context) columns fitted to a smooth function of random points,
 /// with distinct ARD lengthscales so that every term of the gradient matters.
 fn joint_gp(kind: bosweep::model::KernelKind, dc: usize, seed: u64) -> bosweep::model::GpState {
-    use bosweep::model::{GpState, Kernel, Noise};
+    use bosweep::model::{GpSpec, GpState, Kernel, Noise};
     let mut rng = common::rng(seed);
     let x = common::uniform_points(&mut rng, 14, 2 + dc, 0.0, 1.0);
     let y: Vec<f64> = x
@@ -894,7 +894,12 @@ fn joint_gp(kind: bosweep::model::KernelKind, dc: usize, seed: u64) -> bosweep::
         .collect();
     let lengthscales = (0..2 + dc).map(|d| 0.25 + 0.1 * d as f64).collect();
     let kernel = Kernel::new(kind, lengthscales, 1.3).unwrap();
-    GpState::fit(x, &y, kernel, &Noise::Homoscedastic(0.01), 0.2, 1.0).unwrap()
+    GpState::fit(
+        x,
+        &y,
+        GpSpec::new(kernel, Noise::Homoscedastic(0.01)).mean(0.2),
+    )
+    .unwrap()
 }
 
 /// The four reductions of the contextual methods on `gp` (M = 64 samples, 32 infimum points).

@@ -8,7 +8,7 @@ use bosweep::acquisition::{PosteriorAcquisition, UpperConfidenceBound};
 use bosweep::algorithms::{Exp3, PairedExp3, pseudo_labels, uhe_gamma};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
-    GpState, Kernel, KernelKind, Noise, PriorSpace, Priors, log_marginal_likelihood,
+    GpSpec, GpState, Kernel, KernelKind, Noise, PriorSpace, Priors, log_marginal_likelihood,
 };
 use common::{cpu_trace, fast_acquisition, without_timings};
 use rand::SeedableRng;
@@ -153,7 +153,7 @@ fn uhe_loss_on_the_toy_data_matches_the_spec() {
 fn posterior_and_ucb_on_the_toy_data_match_the_spec() {
     let cpu = CpuEngine::new();
     let (x, y) = toy_data();
-    let gp = GpState::fit(x, &y, toy_kernel(), &Noise::Homoscedastic(0.01), 0.0, 1.0).unwrap();
+    let gp = GpState::fit(x, &y, GpSpec::new(toy_kernel(), Noise::Homoscedastic(0.01))).unwrap();
     let post = cpu
         .posterior(&gp, &Points::new(vec![0.5, 0.3], 1).unwrap())
         .unwrap();

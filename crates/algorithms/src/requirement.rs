@@ -9,6 +9,9 @@ use bosweep_problems::{self as problems, Problem};
 pub enum Requirement {
     /// Any problem.
     Any,
+    /// A problem searched over its whole box: no finite allowed set (KR-UCB and the BOKE
+    /// paper's GP-UCB, whose searches sample the box).
+    Continuous,
     /// Evaluations that report an observed context (SBO/DRBO-KDE, DRBO-MMD, StableOpt).
     Context,
     /// Candidate GP priors over a finite domain, with a finite allowed set at every step
@@ -23,6 +26,7 @@ impl Requirement {
     pub fn is_met_by(self, problem: &dyn Problem) -> bool {
         match self {
             Self::Any => true,
+            Self::Continuous => problem.allowed_set(1).is_none(),
             Self::Context => problem.context_domain().is_some(),
             Self::CandidatePriors => {
                 problem.candidate_priors().is_some() && problem.allowed_set(1).is_some()
@@ -35,6 +39,7 @@ impl Requirement {
     pub fn describe(self) -> &'static str {
         match self {
             Self::Any => "any problem",
+            Self::Continuous => "a problem searched over its whole box (no finite allowed set)",
             Self::Context => "a contextual problem (one whose evaluations report a context)",
             Self::CandidatePriors => {
                 "a time-varying problem that defines candidate GP priors over its finite domain, \

@@ -51,7 +51,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::gp::check_inputs;
-use super::gp::{GpState, Noise};
+use super::gp::{GpSpec, GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
 use super::likelihood::{Workspace, evaluate, evaluate_in};
 use super::priors::Priors;
@@ -321,10 +321,9 @@ pub fn fit_gp(
             let state = GpState::fit(
                 train.clone(),
                 targets,
-                kernel.clone(),
-                &initial_noise,
-                initial_mean,
-                options.lambda,
+                GpSpec::new(kernel.clone(), initial_noise.clone())
+                    .mean(initial_mean)
+                    .lambda(options.lambda),
             )?;
             let lml = exact_lml(&state);
             return Ok(FitResult {
@@ -388,10 +387,9 @@ pub fn fit_gp(
     let state = GpState::fit(
         problem.train.clone(),
         &problem.targets,
-        point.kernel.clone(),
-        &point.noise,
-        point.mean,
-        problem.lambda,
+        GpSpec::new(point.kernel.clone(), point.noise.clone())
+            .mean(point.mean)
+            .lambda(problem.lambda),
     )?;
     let lml = exact_lml(&state);
     let log_prior = problem.log_prior(&point).0;

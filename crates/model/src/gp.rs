@@ -27,6 +27,41 @@ impl Noise {
 /// Relative jitters tried in turn (times the mean diagonal) when the Cholesky factorisation fails.
 const JITTER_LADDER: [f64; 7] = [0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 
+/// What a GP is conditioned with besides its data: the kernel, the observation noise, the
+/// constant prior mean `m` and RAHBO's noise scaling `λ` (1 elsewhere). Named fields, because the
+/// two scalars sit side by side and would be easy to swap as positional arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GpSpec {
+    pub kernel: Kernel,
+    pub noise: Noise,
+    pub mean: f64,
+    pub lambda: f64,
+}
+
+impl GpSpec {
+    /// `kernel` and `noise` with a zero prior mean and `λ = 1`.
+    pub fn new(kernel: Kernel, noise: Noise) -> Self {
+        Self {
+            kernel,
+            noise,
+            mean: 0.0,
+            lambda: 1.0,
+        }
+    }
+
+    /// The same with the constant prior mean `mean`.
+    pub fn mean(mut self, mean: f64) -> Self {
+        self.mean = mean;
+        self
+    }
+
+    /// The same with the noise scaling `λ` (`K + λΣ`).
+    pub fn lambda(mut self, lambda: f64) -> Self {
+        self.lambda = lambda;
+        self
+    }
+}
+
 /// A GP conditioned on data, in the form the engine consumes:
 /// `μ(x) = m + k_x^T α` and `σ²(x) = (k(x,x) − ‖L⁻¹ k_x‖²) / λ`,
 /// with `L Lᵀ = K + λΣ (+ jitter)` and `α = (K + λΣ)⁻¹ (y − m)` (`specs/rahbo.md` §2.2).
@@ -46,15 +81,14 @@ pub struct GpState {
 impl GpState {
     /// Factorises the training data. Fails with a message naming the problem when the inputs are
     /// inconsistent or when even the largest jitter leaves `K + λΣ` indefinite.
-    pub fn fit(
-        train: Points,
-        targets: &[f64],
-        kernel: Kernel,
-        noise: &Noise,
-        mean: f64,
-        lambda: f64,
-    ) -> Result<Self, EngineError> {
-        check_inputs(&train, targets, &kernel, noise, mean, lambda)?;
+    pub fn fit(train: Points, targets: &[f64], spec: GpSpec) -> Result<Self, EngineError> {
+        let GpSpec {
+            kernel,
+            noise,
+            mean,
+            lambda,
+        } = spec;
+        check_inputs(&train, targets, &kernel, &noise, mean, lambda)?;
         let n = train.rows();
 
         // The lower triangle, a column per task: the factorisation reads nothing else.
@@ -104,7 +138,7 @@ impl GpState {
             linv,
             jitter,
             targets: targets.to_vec(),
-            noise: noise.clone(),
+            noise,
         })
     }
 

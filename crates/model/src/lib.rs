@@ -14,7 +14,7 @@ mod smoothing;
 
 pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, WarmStart, fit_gp};
-pub use gp::{AppendOutcome, GpState, Noise};
+pub use gp::{AppendOutcome, GpSpec, GpState, Noise};
 pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::scaled_coordinates;
 pub use kernel::{Kernel, KernelKind, MAX_SCALED_COORDINATE, TimeDecay};

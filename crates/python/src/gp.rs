@@ -3,7 +3,7 @@
 
 use bosweep_algorithms::surrogate::{DataFitStart, GpModel, InputTransform, OutputTransform};
 use bosweep_engine::{PairReduction, Points};
-use bosweep_model::{FitMode, GpState, Kernel, KernelKind, Noise, Priors};
+use bosweep_model::{FitMode, GpSpec, GpState, Kernel, KernelKind, Noise, Priors};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -94,7 +94,13 @@ impl Gp {
                     .map_err(to_py)?;
                 let noise = Noise::Homoscedastic(required("noise_var", noise_var)?);
                 let state = py
-                    .detach(|| GpState::fit(inputs, &targets, kernel, &noise, mean, 1.0))
+                    .detach(|| {
+                        GpState::fit(
+                            inputs,
+                            &targets,
+                            GpSpec::new(kernel, noise.clone()).mean(mean),
+                        )
+                    })
                     .map_err(to_py)?;
                 return Ok(Self {
                     model: Model::Fixed(Box::new(state)),

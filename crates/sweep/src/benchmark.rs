@@ -14,7 +14,7 @@ use bosweep_algorithms::{self as algorithms, AlgorithmError, AskContext, Feedbac
 use bosweep_engine::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
-use bosweep_model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use bosweep_problems as problems;
 use rayon::prelude::*;
 
@@ -133,7 +133,7 @@ fn random_gp(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Result<GpState, Engine
     let train = points(rng, n, d);
     let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
     let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; d], 1.0)?;
-    GpState::fit(train, &y, kernel, &Noise::Homoscedastic(1e-4), 0.0, 1.0)
+    GpState::fit(train, &y, GpSpec::new(kernel, Noise::Homoscedastic(1e-4)))
 }
 
 /// Median seconds of `repeats` calls after one warm-up call.

@@ -15,7 +15,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use bosweep_engine::{Engine, EngineError, EngineLayer};
-use bosweep_model::GpState;
+use bosweep_model::{GpSpec, GpState};
 
 /// An engine that forwards every operation to `inner` and notes the GPs that needed jitter.
 pub(super) struct ConditioningMonitor<'a> {
@@ -86,10 +86,7 @@ mod tests {
         GpState::fit(
             Points::new(train, 1).unwrap(),
             &targets,
-            kernel,
-            &Noise::Homoscedastic(noise),
-            0.0,
-            1.0,
+            GpSpec::new(kernel, Noise::Homoscedastic(noise)),
         )
         .unwrap()
     }

@@ -10,7 +10,7 @@
 use crate::SweepConfig;
 use bosweep_core::io::csv::NumericTable;
 use bosweep_engine::{CpuEngine, Engine, PairReduction, Points};
-use bosweep_model::{GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use bosweep_problems::parse_objective_output;
 
 /// Runs the sweep-config parser on `bytes` (as lossy UTF-8).
@@ -185,7 +185,11 @@ fn posterior(engine: &CpuEngine, input: &mut Bytes<'_>) {
         Noise::PerPoint(input.reals(n))
     };
     let (mean, lambda) = (input.real(), input.real());
-    let Ok(gp) = GpState::fit(train, &targets, kernel, &noise, mean, lambda) else {
+    let Ok(gp) = GpState::fit(
+        train,
+        &targets,
+        GpSpec::new(kernel, noise.clone()).mean(mean).lambda(lambda),
+    ) else {
         return;
     };
     let m = input.count(4);
@@ -313,10 +317,7 @@ fn pair_reduce(engine: &CpuEngine, input: &mut Bytes<'_>) {
     let Ok(gp) = GpState::fit(
         train,
         &targets,
-        kernel,
-        &Noise::Homoscedastic(1e-2),
-        0.0,
-        1.0,
+        GpSpec::new(kernel, Noise::Homoscedastic(1e-2)),
     ) else {
         return;
     };

@@ -12,7 +12,7 @@ use super::search::{self, SearchConfig, Surface};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{BandwidthSchedule, GpState, Kernel, KernelKind, Noise};
+use bosweep_model::{BandwidthSchedule, GpSpec, GpState, Kernel, KernelKind, Noise};
 
 /// Central-difference step of the refinement gradients (unit-cube units).
 const FD_STEP: f64 = 1e-6;
@@ -32,23 +32,17 @@ pub struct GpUcbSettings {
 }
 
 pub struct GpUcbFixed {
-    params: Params,
+    state: FamilyState,
     settings: GpUcbSettings,
-    design: LatinHypercube,
-    history: UnitHistory,
     lengthscale: Option<f64>,
-    log: StepLog,
 }
 
 impl GpUcbFixed {
     pub fn new(params: Params, settings: GpUcbSettings) -> Self {
         Self {
-            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
-            params,
+            state: FamilyState::new(params),
             lengthscale: settings.lengthscale,
             settings,
-            history: UnitHistory::default(),
-            log: StepLog::default(),
         }
     }
 
@@ -66,10 +60,7 @@ impl GpUcbFixed {
         GpState::fit(
             data.clone(),
             targets,
-            kernel,
-            &Noise::Homoscedastic(self.settings.noise_var),
-            0.0,
-            1.0,
+            GpSpec::new(kernel, Noise::Homoscedastic(self.settings.noise_var)),
         )
     }
 
@@ -154,26 +145,12 @@ impl Surface for UcbSurface<'_> {
 impl Algorithm for GpUcbFixed {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
-        if ctx.allowed.is_some() {
-            return Err(AlgorithmError::Config(
-                "gp-ucb-fixed searches the whole box; problems with a finite allowed set are not supported".into(),
-            ));
+        if let Some(proposal) = self.state.design_step(ctx) {
+            return Ok(proposal);
         }
-        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.log.extra = Map::new();
-            self.log.extra.insert("design".into(), json!("lhs"));
-            return Ok(Proposal { x, repeats: 1 });
-        }
-        self.history.sync(ctx.domain);
-        let data = self.history.units()?;
+        let data = self.state.observed_units(ctx)?;
         let t = data.rows();
-        if t == 0 {
-            return Err(AlgorithmError::Config(
-                "gp-ucb-fixed needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)"
-                    .into(),
-            ));
-        }
-        let targets = standardise(self.history.ys());
+        let targets = standardise(self.state.history.ys());
         let lengthscale = match self.lengthscale {
             Some(l) => l,
             None => {
@@ -183,7 +160,7 @@ impl Algorithm for GpUcbFixed {
             }
         };
         let gp = self.fit(&data, &targets, lengthscale)?;
-        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.state.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
         let surface = UcbSurface {
@@ -193,7 +170,10 @@ impl Algorithm for GpUcbFixed {
         };
         // Local candidates spread as BOKE's would (Scott's bandwidth), for a like-for-like search.
         let spread = BandwidthSchedule::default_scott().bandwidth(&data);
-        let best = self.history.best_units(self.settings.search.local_centres);
+        let best = self
+            .state
+            .history
+            .best_units(self.settings.search.local_centres);
         let centres: Vec<&[f64]> = best.iter().map(Vec::as_slice).collect();
         let found = search::maximize(
             &surface,
@@ -208,21 +188,28 @@ impl Algorithm for GpUcbFixed {
         // evaluated point a kernel row and a triangular solve for the variance.
         let points = found.evaluated_points() + 2 * data.dim() * found.refine_evaluations;
         let t3 = (t * t * t) as f64 / 3.0;
-        self.log.extra = Map::new();
-        self.log
+        self.state.log.extra = Map::new();
+        self.state
+            .log
             .extra
             .insert("lengthscale".into(), json!(lengthscale));
-        self.log
+        self.state
+            .log
             .extra
             .insert("candidates".into(), json!(found.candidates));
-        self.log
+        self.state
+            .log
             .extra
             .insert("kernel_evaluations".into(), json!(t * t + points * t));
-        self.log.extra.insert("cholesky_flops".into(), json!(t3));
-        self.log
+        self.state
+            .log
+            .extra
+            .insert("cholesky_flops".into(), json!(t3));
+        self.state
+            .log
             .extra
             .insert("variance_flops".into(), json!((points * t * t) as f64));
-        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.state.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x: ctx.domain.from_unit(&found.u),
             repeats: 1,
@@ -230,19 +217,19 @@ impl Algorithm for GpUcbFixed {
     }
 
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        self.state.tell(feedback);
         Ok(())
     }
 
     fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        Ok(self.history.raw().best_x())
+        Ok(self.state.history.raw().best_x())
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {
-        Some(&mut self.log)
+        Some(&mut self.state.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.params.to_list()
+        self.state.parameters()
     }
 }

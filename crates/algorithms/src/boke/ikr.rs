@@ -50,27 +50,21 @@ pub struct KrSettings {
 
 /// BOKE, BOKE+ or density exploration.
 pub struct Boke {
-    params: Params,
+    state: FamilyState,
     settings: KrSettings,
     rule: StepRule,
-    design: LatinHypercube,
-    history: UnitHistory,
     /// The dedicated Bernoulli stream of BOKE+ (seeded from the run's generator at the first
     /// ask, drawn at every step whatever `p`), so that `p = 1` reproduces BOKE exactly.
     coin: Option<ChaCha8Rng>,
-    log: StepLog,
 }
 
 impl Boke {
     pub fn new(params: Params, settings: KrSettings, rule: StepRule) -> Self {
         Self {
-            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
-            params,
+            state: FamilyState::new(params),
             settings,
             rule,
-            history: UnitHistory::default(),
             coin: None,
-            log: StepLog::default(),
         }
     }
 
@@ -124,28 +118,23 @@ fn score_name(score: Score) -> &'static str {
 impl Algorithm for Boke {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
-        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.log.extra = Map::new();
-            self.log.extra.insert("design".into(), json!("lhs"));
-            return Ok(Proposal { x, repeats: 1 });
+        if let Some(proposal) = self.state.design_step(ctx) {
+            return Ok(proposal);
         }
-        self.history.sync(ctx.domain);
-        let data = self.history.units()?;
+        let data = self.state.observed_units(ctx)?;
         let t = data.rows();
-        if t == 0 {
-            return Err(AlgorithmError::Config(
-                "boke needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)".into(),
-            ));
-        }
-        let ys = self.history.ys().to_vec();
+        let ys = self.state.history.ys().to_vec();
         let h = self.settings.bandwidth.bandwidth(&data);
         let varsigma = exploration_scale(&ys, self.settings.kappa);
         let beta = self.settings.beta.beta(t, varsigma);
         let mut score = self.step_score(beta.sqrt(), ctx.rng);
-        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.state.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        let best = self.history.best_units(self.settings.search.local_centres);
+        let best = self
+            .state
+            .history
+            .best_units(self.settings.search.local_centres);
         let x = if let Some(set) = ctx.allowed {
             let units: Vec<Vec<f64>> = set.iter().map(|x| ctx.domain.to_unit(x)).collect();
             let points = Points::from_rows(&units)?;
@@ -155,8 +144,9 @@ impl Algorithm for Boke {
                 Some(i) => i,
                 None => ctx.engine.argmax(&values)?,
             };
-            self.log.extra = Map::new();
-            self.log
+            self.state.log.extra = Map::new();
+            self.state
+                .log
                 .extra
                 .insert("kernel_evaluations".into(), json!(set.rows() * t));
             set.row(best).to_vec()
@@ -176,39 +166,42 @@ impl Algorithm for Boke {
                 found = self.search(ctx, &data, &ys, h, score, &best)?;
                 evaluated += found.evaluated_points();
             }
-            self.log.extra = Map::new();
-            self.log
+            self.state.log.extra = Map::new();
+            self.state
+                .log
                 .extra
                 .insert("candidates".into(), json!(found.candidates));
-            self.log
+            self.state
+                .log
                 .extra
                 .insert("kernel_evaluations".into(), json!(evaluated * t));
             ctx.domain.from_unit(&found.u)
         };
-        self.log
+        self.state
+            .log
             .extra
             .insert("step".into(), json!(score_name(score)));
-        self.log.extra.insert("bandwidth".into(), json!(h));
-        self.log.extra.insert("beta".into(), json!(beta));
-        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.state.log.extra.insert("bandwidth".into(), json!(h));
+        self.state.log.extra.insert("beta".into(), json!(beta));
+        self.state.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal { x, repeats: 1 })
     }
 
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        self.state.tell(feedback);
         Ok(())
     }
 
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        recommend(&mut self.history, &self.settings, engine)
+        recommend(&mut self.state.history, &self.settings, engine)
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {
-        Some(&mut self.log)
+        Some(&mut self.state.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.params.to_list()
+        self.state.parameters()
     }
 
     /// No GP: the history and one batch of candidates with their scores, linear in the budget.

@@ -35,29 +35,23 @@ pub struct Widening {
 }
 
 pub struct KrUcb {
-    params: Params,
+    state: FamilyState,
     settings: KrSettings,
     widening: Widening,
-    design: LatinHypercube,
-    history: UnitHistory,
-    log: StepLog,
 }
 
 impl KrUcb {
     pub fn new(params: Params, settings: KrSettings, widening: Widening) -> Self {
         Self {
-            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
-            params,
+            state: FamilyState::new(params),
             settings,
             widening,
-            history: UnitHistory::default(),
-            log: StepLog::default(),
         }
     }
 
     /// Number of distinct observed points (exact equality of coordinates).
     fn distinct(&self) -> usize {
-        let raw = self.history.raw();
+        let raw = self.state.history.raw();
         (0..raw.len())
             .map(|i| raw.x(i).iter().map(|v| v.to_bits()).collect::<Vec<u64>>())
             .collect::<HashSet<_>>()
@@ -109,25 +103,12 @@ fn project(u: &mut [f64], centre: &[f64], rho: f64) {
 impl Algorithm for KrUcb {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
-        if ctx.allowed.is_some() {
-            return Err(AlgorithmError::Config(
-                "kr-ucb searches the whole box; problems with a finite allowed set are not supported".into(),
-            ));
+        if let Some(proposal) = self.state.design_step(ctx) {
+            return Ok(proposal);
         }
-        if let Some(x) = self.design.next(ctx.domain, ctx.rng) {
-            self.log.extra = Map::new();
-            self.log.extra.insert("design".into(), json!("lhs"));
-            return Ok(Proposal { x, repeats: 1 });
-        }
-        self.history.sync(ctx.domain);
-        let data = self.history.units()?;
+        let data = self.state.observed_units(ctx)?;
         let t = data.rows();
-        if t == 0 {
-            return Err(AlgorithmError::Config(
-                "kr-ucb needs at least one initial-design point (init ≥ 1 or lhs_init ≥ 1)".into(),
-            ));
-        }
-        let ys = self.history.ys().to_vec();
+        let ys = self.state.history.ys().to_vec();
         let h = self.settings.bandwidth.bandwidth(&data);
         let c = self.widening.c_multiplier * exploration_scale(&ys, self.settings.kappa);
         // Preprocessing: m_t and W_t at every sampled point (t² kernel terms).
@@ -144,13 +125,13 @@ impl Algorithm for KrUcb {
         let chosen = ctx.engine.argmax(&scores)?;
         let distinct = self.distinct();
         let mut kernel_evaluations = t * t;
-        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+        self.state.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.log.extra = Map::new();
+        self.state.log.extra = Map::new();
         let widen = (t as f64).powf(self.widening.alpha) >= distinct as f64;
         let x = if !widen {
-            self.history.raw().x(chosen).to_vec()
+            self.state.history.raw().x(chosen).to_vec()
         } else {
             let centre = data.row(chosen).to_vec();
             let rho = h * (2.0 * (1.0 / self.widening.tau).ln()).sqrt();
@@ -192,40 +173,46 @@ impl Algorithm for KrUcb {
                     }
                 }
             }
-            self.log
+            self.state
+                .log
                 .extra
-                .insert("centre".into(), json!(self.history.raw().x(chosen)));
-            self.log.extra.insert("rho".into(), json!(rho));
-            self.log.extra.insert("log_w".into(), json!(-value));
-            self.log
+                .insert("centre".into(), json!(self.state.history.raw().x(chosen)));
+            self.state.log.extra.insert("rho".into(), json!(rho));
+            self.state.log.extra.insert("log_w".into(), json!(-value));
+            self.state
+                .log
                 .extra
                 .insert("ball_min_log_w".into(), json!(-ball_best));
             ctx.domain.from_unit(&u)
         };
-        self.log.extra.insert("widened".into(), json!(widen));
-        self.log.extra.insert("distinct".into(), json!(distinct));
-        self.log.extra.insert("bandwidth".into(), json!(h));
-        self.log
+        self.state.log.extra.insert("widened".into(), json!(widen));
+        self.state
+            .log
+            .extra
+            .insert("distinct".into(), json!(distinct));
+        self.state.log.extra.insert("bandwidth".into(), json!(h));
+        self.state
+            .log
             .extra
             .insert("kernel_evaluations".into(), json!(kernel_evaluations));
-        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.state.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal { x, repeats: 1 })
     }
 
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        self.state.tell(feedback);
         Ok(())
     }
 
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        recommend(&mut self.history, &self.settings, engine)
+        recommend(&mut self.state.history, &self.settings, engine)
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {
-        Some(&mut self.log)
+        Some(&mut self.state.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.params.to_list()
+        self.state.parameters()
     }
 }

@@ -4,6 +4,7 @@
 //! iteration grows linearly in t. All kernels and bandwidths live in the unit cube (§2.1).
 
 mod data;
+mod family;
 mod gp_ucb_fixed;
 mod ikr;
 mod kr_ucb;
@@ -304,7 +305,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "kr-ucb",
-        requires: Requirement::Any,
+        requires: Requirement::Continuous,
         description: "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening",
         parameters: ParamTable(&[
             SEARCH_PARAMS,
@@ -325,7 +326,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     },
     AlgorithmEntry {
         name: "gp-ucb-fixed",
-        requires: Requirement::Any,
+        requires: Requirement::Continuous,
         description: "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen",
         parameters: ParamTable(&[
             SEARCH_PARAMS,

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use bosweep_engine::{Engine, Points};
 use bosweep_model::CandidatePriors;
-use bosweep_model::{GpState, Noise, TimeDecay};
+use bosweep_model::{GpSpec, GpState, Noise, TimeDecay};
 
 use super::super::AlgorithmError;
 
@@ -294,10 +294,7 @@ impl PriorPosteriors {
             states.push(GpState::fit(
                 train.clone(),
                 &residuals,
-                kernel,
-                &Noise::Homoscedastic(self.noise_var),
-                0.0,
-                1.0,
+                GpSpec::new(kernel, Noise::Homoscedastic(self.noise_var)),
             )?);
             which.push(p);
         }

@@ -6,7 +6,8 @@ use super::config::{BetaMode, Method, ObjectiveNoise, Settings, VarianceNoise};
 use super::stats::{bounds, conservative_variance_noise, plug_in_noise, theory_beta};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{
-    Bounds, FitMode, FitOptions, GpState, Kernel, KernelKind, MeanSpec, Noise, NoiseSpec, fit_gp,
+    Bounds, FitMode, FitOptions, GpSpec, GpState, Kernel, KernelKind, MeanSpec, Noise, NoiseSpec,
+    fit_gp,
 };
 
 /// The evaluated points: unit-cube inputs, sample means, sample variances, repeats per point,
@@ -195,10 +196,9 @@ fn variance_state(
             GpState::fit(
                 data.points()?,
                 &data.variances,
-                kernel.clone(),
-                &Noise::Homoscedastic(*noise),
-                *mean,
-                settings.lambda,
+                GpSpec::new(kernel.clone(), Noise::Homoscedastic(*noise))
+                    .mean(*mean)
+                    .lambda(settings.lambda),
             )
         })
         .transpose()
@@ -278,10 +278,9 @@ pub fn build(
     let f = GpState::fit(
         data.points()?,
         &data.means,
-        hyper.f_kernel.clone(),
-        &Noise::PerPoint(f_noise.clone()),
-        hyper.f_mean,
-        settings.lambda,
+        GpSpec::new(hyper.f_kernel.clone(), Noise::PerPoint(f_noise.clone()))
+            .mean(hyper.f_mean)
+            .lambda(settings.lambda),
     )?;
     let beta_f = match settings.beta {
         BetaMode::Constant { f, .. } => f,

@@ -14,7 +14,7 @@ use crate::acquisition::UpperConfidenceBound;
 use crate::{AlgorithmError, AskContext};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
-    Bounds, FitMode, FitOptions, FitResult, GpState, Kernel, KernelKind, MeanSpec, Noise,
+    Bounds, FitMode, FitOptions, FitResult, GpSpec, GpState, Kernel, KernelKind, MeanSpec, Noise,
     NoiseSpec, Priors, SliceSampler, fit_gp,
 };
 
@@ -370,10 +370,7 @@ impl ThetaEstimator for ShrinkingBound {
             let capped = GpState::fit(
                 state.train().clone(),
                 state.targets(),
-                kernel,
-                &Noise::Homoscedastic(noise),
-                0.0,
-                1.0,
+                GpSpec::new(kernel, Noise::Homoscedastic(noise)),
             )?;
             proposal = propose(ctx, &capped)?;
             sigma = std_at(ctx.engine, &capped, &proposal.1)?;

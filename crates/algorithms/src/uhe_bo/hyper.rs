@@ -8,7 +8,7 @@
 use crate::acquisition::{Acquisition, PosteriorAcquisition};
 use bosweep_core::stats::normal_cdf;
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, Kernel, KernelKind, Noise, Priors, likelihood};
+use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, Priors, likelihood};
 
 /// `θ` in log space, `φ = (ln ℓ_1..ln ℓ_d, ln σ_f², ln σ_n²)`, and back.
 pub fn theta_from_log(phi: &[f64]) -> Result<(Kernel, f64), EngineError> {
@@ -120,10 +120,7 @@ pub fn adaptive_scale(
         let state = GpState::fit(
             older.clone(),
             &z[..n - 1],
-            shrunk,
-            &Noise::Homoscedastic(noise),
-            0.0,
-            1.0,
+            GpSpec::new(shrunk, Noise::Homoscedastic(noise)),
         )?;
         let p = engine.posterior(&state, &newest)?;
         if (z[n - 1] - p.mean[0]).abs() <= multiplier * p.variance[0].max(0.0).sqrt() {
@@ -256,10 +253,10 @@ mod tests {
             let s = GpState::fit(
                 Points::from_rows(&rows).unwrap(),
                 &z[..3],
-                shrink_lengthscales(&kernel, h, 1e-300).unwrap(),
-                &Noise::Homoscedastic(1e-4),
-                0.0,
-                1.0,
+                GpSpec::new(
+                    shrink_lengthscales(&kernel, h, 1e-300).unwrap(),
+                    Noise::Homoscedastic(1e-4),
+                ),
             )
             .unwrap();
             let p = CpuEngine::new()
@@ -305,7 +302,7 @@ mod tests {
             .iter()
             .map(|l| {
                 let k = Kernel::new(KernelKind::Matern52, vec![*l, *l], 1.0).unwrap();
-                GpState::fit(x.clone(), &z, k, &Noise::Homoscedastic(1e-3), 0.0, 1.0).unwrap()
+                GpState::fit(x.clone(), &z, GpSpec::new(k, Noise::Homoscedastic(1e-3))).unwrap()
             })
             .collect();
         let q = Points::from_rows(&[vec![0.4, 0.4], vec![0.9, 0.1]]).unwrap();

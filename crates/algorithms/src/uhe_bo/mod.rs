@@ -53,7 +53,7 @@ use crate::acquisition::{
 use crate::surrogate::OutputTransform;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
-use bosweep_model::{GpState, Noise};
+use bosweep_model::{GpSpec, GpState, Noise};
 use estimators::{
     AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
     ShrinkingBound, Step, Theta, ThetaEstimator,
@@ -298,10 +298,7 @@ impl UheBo {
                 GpState::fit(
                     real_x.clone(),
                     &real_z,
-                    kernel,
-                    &Noise::Homoscedastic(noise),
-                    0.0,
-                    1.0,
+                    GpSpec::new(kernel, Noise::Homoscedastic(noise)),
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
