@@ -265,14 +265,10 @@ impl GpState {
         let l = &self.linv * &k;
         let d2 = self.kernel.eval(x, x) + self.lambda * new_var + self.jitter - l.norm_squared();
         if !(d2 > 0.0 && d2.is_finite()) {
-            *self = Self::fit(
-                train,
-                &targets,
-                self.kernel.clone(),
-                &noise,
-                self.mean,
-                self.lambda,
-            )?;
+            let spec = GpSpec::new(self.kernel.clone(), noise)
+                .mean(self.mean)
+                .lambda(self.lambda);
+            *self = Self::fit(train, &targets, spec)?;
             return Ok(AppendOutcome::Refactorised {
                 jitter: self.jitter,
             });

@@ -15,7 +15,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 use bosweep_engine::{Engine, EngineError, EngineLayer};
-use bosweep_model::{GpSpec, GpState};
+use bosweep_model::GpState;
 
 /// An engine that forwards every operation to `inner` and notes the GPs that needed jitter.
 pub(super) struct ConditioningMonitor<'a> {
@@ -77,7 +77,7 @@ impl EngineLayer for ConditioningMonitor<'_> {
 mod tests {
     use super::*;
     use bosweep_engine::{CpuEngine, Points};
-    use bosweep_model::{Kernel, KernelKind, Noise};
+    use bosweep_model::{GpSpec, Kernel, KernelKind, Noise};
 
     fn gp(train: Vec<f64>, noise: f64) -> GpState {
         let n = train.len();

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use serde_json::{Map, json};
 
-use super::data::{LatinHypercube, UnitHistory};
+use super::family::FamilyState;
 use super::search::{self, SearchConfig, Surface};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};

@@ -7,7 +7,8 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, json};
 
-use super::data::{LatinHypercube, UnitHistory};
+use super::data::UnitHistory;
+use super::family::FamilyState;
 use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
 use super::surrogate::{KrSurrogate, Score};

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde_json::{Map, json};
 
-use super::data::{LatinHypercube, UnitHistory};
+use super::family::FamilyState;
 use super::ikr::{KrSettings, recommend};
 use super::schedules::exploration_scale;
 use super::surrogate::{KrSurrogate, Score, sq_dist};
