@@ -1,10 +1,12 @@
 //! A whole sweep as `bosweep sweep` carries it out: the memory check, the directory's lock and
 //! manifest, the pending runs on a pool of worker threads, and the report. The command line and
-//! the Python package's `bosweep.sweep` both call [`execute_sweep`].
+//! the Python package's `bosweep.sweep` both call [`execute_sweep`], each with its own
+//! [`EventSink`] for what the sweep has to say.
 
 use std::path::Path;
 
 use super::config::SweepConfig;
+use super::events::{EventSink, SweepEvent};
 use super::lock::{SweepLock, WhenLocked};
 use super::memory::{MemoryEstimate, available_bytes};
 use super::plan::RunSpec;
@@ -28,10 +30,13 @@ pub struct SweepOptions {
     pub report: bool,
     /// Stops the sweep between steps when requested.
     pub stop: StopSignal,
+    /// Receives the sweep's notes, warnings and progress.
+    pub events: EventSink,
 }
 
 /// Runs the runs of `config` that `dir` does not hold yet on `engine`, then reports. What the
-/// user should know (notes, engine warnings, progress, where the report is) goes to stderr.
+/// user should know (notes, engine warnings, progress, where the report is) goes to
+/// `options.events`; nothing is written to stderr.
 /// When runs fail, the others still complete and the report covers them; the error names the
 /// failed runs.
 pub fn execute_sweep(
@@ -62,7 +67,10 @@ pub fn execute_sweep(
         path: dir.display().to_string(),
         source,
     })?;
-    let _lock = SweepLock::acquire(dir, options.when_locked, |note| eprintln!("note: {note}"))?;
+    let events = &options.events;
+    let _lock = SweepLock::acquire(dir, options.when_locked, |note| {
+        events.send(SweepEvent::Note(note));
+    })?;
     let notes = prepare_directory(
         dir,
         config.text(),
@@ -72,34 +80,31 @@ pub fn execute_sweep(
         options.mixed,
     )?;
     for note in notes {
-        eprintln!("note: {note}");
+        events.send(SweepEvent::Note(note));
     }
-    eprintln!(
-        "sweep {}: {} runs into {} ({})",
-        config.file_name(),
-        runs.len(),
-        dir.display(),
-        engine.describe()
-    );
+    events.send(SweepEvent::Started {
+        config: config.file_name().to_owned(),
+        runs: runs.len(),
+        dir: dir.to_owned(),
+        engine: engine.describe(),
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .build()
         .map_err(|e| SweepError::Threads(e.to_string()))?;
-    let result = pool.install(|| run_sweep(dir, &runs, options.shard, engine, &options.stop));
+    let result =
+        pool.install(|| run_sweep(dir, &runs, options.shard, engine, &options.stop, events));
     for warning in engine.warnings() {
-        eprintln!("warning: {warning}");
+        events.send(SweepEvent::Warning(warning));
     }
     if let Ok(outcome) = &result {
-        eprintln!(
-            "{} runs selected: {} already complete, {} completed now",
-            outcome.selected, outcome.skipped, outcome.completed
-        );
+        events.send(SweepEvent::Finished(outcome.clone()));
     }
     // A report of what is complete is useful even when some runs failed; a stopped sweep
     // reports nothing, its caller having asked to stop.
     let stopped = matches!(result, Err(SweepError::Stopped { .. }));
     let reported = if options.report && !stopped {
-        report_sweep(dir, &ReportOptions::default())
+        report_sweep(dir, &ReportOptions::default(), events)
     } else {
         Ok(())
     };
@@ -108,13 +113,123 @@ pub fn execute_sweep(
     Ok(outcome)
 }
 
-/// Writes `dir`'s report with `options` and says where it is.
-pub fn report_sweep(dir: &Path, options: &ReportOptions) -> Result<(), SweepError> {
+/// Writes `dir`'s report with `options` and tells `events` where it is.
+pub fn report_sweep(
+    dir: &Path,
+    options: &ReportOptions,
+    events: &EventSink,
+) -> Result<(), SweepError> {
     write_report_with(dir, options).map_err(|e| SweepError::Report(e.to_string()))?;
-    eprintln!(
-        "report: {} (and {})",
-        dir.join(REPORT_FILE).display(),
-        dir.join(HTML_REPORT_FILE).display()
-    );
+    events.send(SweepEvent::Reported {
+        markdown: dir.join(REPORT_FILE),
+        html: dir.join(HTML_REPORT_FILE),
+    });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::process::Command;
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use bosweep_engine::CpuEngine;
+
+    /// Set in the child process that [`a_sweep_writes_nothing_to_stderr`] starts.
+    const CHILD: &str = "BOSWEEP_TEST_SWEEP_CHILD";
+
+    /// Runs a sweep of two runs (one failing) into a fresh directory with a collecting sink and
+    /// returns its events.
+    fn sweep_collecting_events(name: &str) -> (Vec<SweepEvent>, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("bosweep-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = SweepConfig::parse(
+            "seed = 1\nbudget = 4\ninit = 2\n\
+             [[algorithm]]\nname = \"random\"\n\
+             [[problem]]\nname = \"branin\"\n\
+             [[problem]]\nname = \"command\"\ncmd = \"exit 3\"\nbounds = \"0:1\"\n",
+            "events.toml",
+        )
+        .unwrap();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let collected = Arc::clone(&received);
+        let options = SweepOptions {
+            shard: None,
+            threads: Some(1),
+            when_locked: WhenLocked::Refuse,
+            mixed: MixedDevices::Refuse,
+            report: false,
+            stop: StopSignal::default(),
+            events: EventSink::new(move |e| collected.lock().unwrap().push(e.clone())),
+        };
+        let result = execute_sweep(&config, &dir, &CpuEngine::new(), &options);
+        assert!(matches!(result, Err(SweepError::RunsFailed(ref f)) if f.len() == 1));
+        let events = received.lock().unwrap().clone();
+        (events, dir)
+    }
+
+    #[test]
+    fn a_sweep_sends_what_it_has_to_say_to_its_sink() {
+        let (events, dir) = sweep_collecting_events("events");
+        assert_eq!(
+            events[0],
+            SweepEvent::Started {
+                config: "events.toml".into(),
+                runs: 2,
+                dir: dir.clone(),
+                engine: CpuEngine::new().describe(),
+            }
+        );
+        let progress: Vec<(usize, usize, usize)> = events
+            .iter()
+            .filter_map(|e| match e {
+                SweepEvent::Progress {
+                    done,
+                    total,
+                    budget_left,
+                    ..
+                } => Some((*done, *total, *budget_left)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(progress, [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        let failed: Vec<&SweepEvent> = events
+            .iter()
+            .filter(|e| matches!(e, SweepEvent::RunFailed { .. }))
+            .collect();
+        assert_eq!(failed.len(), 1);
+        assert!(failed[0].to_string().contains("command"), "{}", failed[0]);
+        // A sweep with a failed run does not finish.
+        assert!(!events.iter().any(|e| matches!(e, SweepEvent::Finished(_))));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The test harness captures what a test prints, so the sweep runs in a child process of
+    /// this test binary whose stderr is read.
+    #[test]
+    fn a_sweep_writes_nothing_to_stderr() {
+        if std::env::var_os(CHILD).is_some() {
+            let (events, dir) = sweep_collecting_events("quiet");
+            assert!(events.len() > 3);
+            std::fs::remove_dir_all(dir).unwrap();
+            return;
+        }
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "execute::tests::a_sweep_writes_nothing_to_stderr",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "{out:?}"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    }
 }

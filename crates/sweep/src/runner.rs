@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::events::{EventSink, SweepEvent};
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
 use super::progress::Progress;
@@ -111,17 +111,20 @@ impl Shard {
     }
 
     /// `shard` where given, else [`Shard::from_env`] on this process's environment, the source
-    /// said on stderr: what `bosweep sweep` and `bosweep.sweep` run.
-    pub fn given_or_scheduled(shard: Option<Self>) -> Result<Option<Self>, String> {
+    /// sent to `events` as a note: what `bosweep sweep` and `bosweep.sweep` run.
+    pub fn given_or_scheduled(
+        shard: Option<Self>,
+        events: &EventSink,
+    ) -> Result<Option<Self>, String> {
         if shard.is_some() {
             return Ok(shard);
         }
         let scheduled = Self::from_env(|name| std::env::var(name).ok())?;
         Ok(scheduled.map(|(shard, source)| {
-            eprintln!(
-                "note: running shard {}/{} ({source}; --shard overrides)",
+            events.send(SweepEvent::Note(format!(
+                "running shard {}/{} ({source}; the shard setting overrides it)",
                 shard.index, shard.count
-            );
+            )));
             shard
         }))
     }
@@ -298,7 +301,7 @@ fn check_device(
 /// that does not hold its whole run ([`check_complete`]: a line cut off, another run's header,
 /// too few evaluations) is moved aside as `<name>.invalid`, with a warning, and counts as
 /// pending.
-fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
+fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec], events: &EventSink) -> Vec<&'r RunSpec> {
     selected
         .iter()
         .copied()
@@ -315,10 +318,10 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
                         |e| format!("; cannot move it aside: {e}"),
                         |()| format!("; moved to {}", aside.display()),
                     );
-                    eprintln!(
-                        "warning: {} is not a complete trace ({reason}){moved}; running it again",
+                    events.send(SweepEvent::Warning(format!(
+                        "{} is not a complete trace ({reason}){moved}; running it again",
                         path.display()
-                    );
+                    )));
                     true
                 }
             }
@@ -327,30 +330,34 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
 }
 
 /// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
-/// current rayon pool, reporting progress on stderr. Once `stop` is requested no run starts,
-/// the runs in progress end after their current step (their partial traces removed), and the
-/// sweep ends with [`SweepError::Stopped`].
+/// current rayon pool, sending their progress and failures to `events`. Once `stop` is requested
+/// no run starts, the runs in progress end after their current step (their partial traces
+/// removed), and the sweep ends with [`SweepError::Stopped`].
 pub fn run_sweep(
     dir: &Path,
     runs: &[RunSpec],
     shard: Option<Shard>,
     engine: &dyn Engine,
     stop: &StopSignal,
+    events: &EventSink,
 ) -> Result<SweepOutcome, SweepError> {
     let selected: Vec<&RunSpec> = runs
         .iter()
         .filter(|r| shard.is_none_or(|s| s.includes(r)))
         .collect();
-    let pending = pending_runs(dir, &selected);
+    let pending = pending_runs(dir, &selected, events);
     let outcome = SweepOutcome {
         selected: selected.len(),
         skipped: selected.len() - pending.len(),
         completed: 0,
     };
-    let progress = Progress::new(pending.len(), pending.iter().map(|r| r.budget).sum());
+    let progress = Progress::start(
+        pending.len(),
+        pending.iter().map(|r| r.budget).sum(),
+        events,
+    );
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
-    let start = Instant::now();
     pending.par_iter().for_each(|spec| {
         if stop.requested() {
             return;
@@ -358,19 +365,22 @@ pub fn run_sweep(
         match run_one(dir, spec, engine, stop) {
             Ok(evals) => {
                 completed.fetch_add(1, Ordering::Relaxed);
-                progress.run_done(evals, start.elapsed());
+                progress.run_done(evals, spec.budget);
             }
             Err(RunFailure::Stopped) => {}
-            Err(RunFailure::Failed(e)) => {
-                progress.run_done(0, start.elapsed());
+            Err(RunFailure::Failed(error)) => {
+                events.send(SweepEvent::RunFailed {
+                    run: spec.key(),
+                    error: error.clone(),
+                });
+                progress.run_done(0, spec.budget);
                 failures
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .push((spec.key(), e));
+                    .push((spec.key(), error));
             }
         }
     });
-    progress.finish();
     if stop.requested() {
         return Err(SweepError::Stopped {
             completed: completed.into_inner(),
