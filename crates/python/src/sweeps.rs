@@ -69,7 +69,7 @@ pub fn sweep<'py>(
     let shard = shard
         .map(Shard::parse)
         .transpose()
-        .map_err(|e| invalid(e.replace("--shard", "shard")))?;
+        .map_err(|e| invalid(format!("shard: {e}")))?;
     if progress.as_ref().is_some_and(|p| !p.bind(py).is_callable()) {
         return Err(invalid("progress: give a callable progress(done, total)"));
     }

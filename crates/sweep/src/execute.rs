@@ -47,7 +47,7 @@ pub fn execute_sweep(
 ) -> Result<SweepOutcome, SweepError> {
     if options.threads == Some(0) {
         return Err(SweepError::Usage(
-            "--threads: value 0 (must be at least 1)".into(),
+            "threads: value 0 (must be at least 1)".into(),
         ));
     }
     let runs = config.runs();

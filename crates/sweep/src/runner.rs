@@ -35,7 +35,7 @@ pub struct Shard {
 impl Shard {
     /// Parses `I/N` with `0 ≤ I < N`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("--shard: \"{text}\" is not of the form I/N with 0 ≤ I < N");
+        let bad = || format!("\"{text}\" is not of the form I/N with 0 ≤ I < N");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (index, count) = (
             i.trim().parse().map_err(|_| bad())?,
@@ -68,8 +68,8 @@ impl Shard {
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
                 format!(
-                    "SLURM_ARRAY_TASK_ID = {id} is set but SLURM_ARRAY_TASK_COUNT is not; pass \
-                     --shard I/N"
+                    "SLURM_ARRAY_TASK_ID = {id} is set but SLURM_ARRAY_TASK_COUNT is not; give \
+                     the shard (I/N)"
                 )
             })?;
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
@@ -85,7 +85,7 @@ impl Shard {
                 ))),
                 _ => Err(format!(
                     "SLURM_ARRAY_TASK_ID = {id} is not one of the {count} tasks from \
-                     SLURM_ARRAY_TASK_MIN = {min} in steps of {step}; pass --shard I/N"
+                     SLURM_ARRAY_TASK_MIN = {min} in steps of {step}; give the shard (I/N)"
                 )),
             };
         }
@@ -93,8 +93,8 @@ impl Shard {
             let count = number("BOSWEEP_SHARD_COUNT")?.ok_or_else(|| {
                 format!(
                     "JOB_COMPLETION_INDEX = {index} is set (a Kubernetes Indexed Job) but \
-                     BOSWEEP_SHARD_COUNT is not: set it to the Job's completions, or pass \
-                     --shard I/N"
+                     BOSWEEP_SHARD_COUNT is not: set it to the Job's completions, or give \
+                     the shard (I/N)"
                 )
             })?;
             if index >= count {
@@ -235,7 +235,7 @@ pub fn prepare_directory(
     match Manifest::read(dir) {
         Ok(existing) if existing.config_hash != config_hash => {
             return Err(SweepError::Directory(format!(
-                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another --out directory",
+                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another output directory",
                 dir.display(),
                 existing.config_hash
             )));
@@ -277,13 +277,14 @@ fn check_device(
         Some(recorded) => match mixed {
             MixedDevices::Refuse => Err(SweepError::Directory(format!(
                 "{}: this sweep's runs so far used {recorded}, this invocation would use \
-                 {device}; resume with the same --device (and --precision), or pass \
-                 --allow-mixed-devices to mix them (the report names the devices of every run)",
+                 {device}; resume with the same device (and precision), or allow mixed \
+                 devices (allow_mixed_devices) to mix them (the report names the devices of every \
+                 run)",
                 dir.display()
             ))),
             MixedDevices::Allow => Ok(vec![format!(
                 "{}: this sweep's runs so far used {recorded}; the runs completed now use \
-                 {device} (--allow-mixed-devices)",
+                 {device} (allow_mixed_devices)",
                 dir.display()
             )]),
         },
