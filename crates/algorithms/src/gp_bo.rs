@@ -20,7 +20,7 @@ use bosweep_core::params::{
 };
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
-    Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
+    Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec,
 };
 
 /// The acquisition a [`GpBo`] maximises.
@@ -60,14 +60,9 @@ const RQ_ALPHA: RealParam = RealParam::new(
 );
 const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
     "fit",
-    &["map", "map-dsp", "mle", "fixed"],
-    &[
-        FitChoice::Map,
-        FitChoice::MapDimensionScaled,
-        FitChoice::Mle,
-        FitChoice::Fixed,
-    ],
-    "map",
+    &FitChoice::NAMES,
+    &FitChoice::ALL,
+    FitChoice::Map.name(),
     "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values",
 );
 const LENGTHSCALE: RealParam = RealParam::new(
@@ -175,19 +170,6 @@ impl Acquisition {
     }
 }
 
-/// How [`GpBo`] chooses its hyperparameters at every step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FitChoice {
-    /// ML-II.
-    Mle,
-    /// MAP with BoTorch's Gamma priors ([`Priors::botorch`]).
-    Map,
-    /// MAP with BoTorch's dimension-scaled priors ([`Priors::botorch_dimension_scaled`]).
-    MapDimensionScaled,
-    /// The initial values, unchanged.
-    Fixed,
-}
-
 /// GP-UCB or EI with hyperparameters refitted at every step.
 pub struct GpBo {
     params: Params,
@@ -271,6 +253,7 @@ impl GpBo {
     fn fit_options(&self, dim: usize) -> FitOptions {
         let defaults = FitOptions::default();
         let base = FitOptions {
+            mode: self.fit.mode(dim),
             noise: NoiseSpec::Fitted {
                 initial: self.initial_noise_variance,
             },
@@ -279,25 +262,12 @@ impl GpBo {
             ..defaults
         };
         match self.fit {
-            FitChoice::Mle => base,
-            FitChoice::Fixed => FitOptions {
-                mode: FitMode::Fixed,
-                ..base
-            },
-            FitChoice::Map => FitOptions {
-                mode: FitMode::Map {
-                    priors: Priors::botorch(),
-                },
-                ..base
-            },
+            // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
             FitChoice::MapDimensionScaled => FitOptions {
-                mode: FitMode::Map {
-                    priors: Priors::botorch_dimension_scaled(dim),
-                },
-                // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
                 lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
                 ..base
             },
+            _ => base,
         }
     }
 
