@@ -134,24 +134,21 @@ mod tests {
     use std::sync::{Arc, Mutex};
 
     use super::*;
+    use crate::manifest::RUNS_DIR;
     use bosweep_engine::CpuEngine;
 
     /// Set in the child process that [`a_sweep_writes_nothing_to_stderr`] starts.
     const CHILD: &str = "BOSWEEP_TEST_SWEEP_CHILD";
 
-    /// Runs a sweep of two runs (one failing) into a fresh directory with a collecting sink and
-    /// returns its events.
-    fn sweep_collecting_events(name: &str) -> (Vec<SweepEvent>, PathBuf) {
-        let dir = std::env::temp_dir().join(format!("bosweep-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let config = SweepConfig::parse(
-            "seed = 1\nbudget = 4\ninit = 2\n\
-             [[algorithm]]\nname = \"random\"\n\
-             [[problem]]\nname = \"branin\"\n\
-             [[problem]]\nname = \"command\"\ncmd = \"exit 3\"\nbounds = \"0:1\"\n",
-            "events.toml",
-        )
-        .unwrap();
+    /// Two runs of four evaluations: one on Branin, one on a command that always fails.
+    const CONFIG: &str = "seed = 1\nbudget = 4\ninit = 2\n\
+                          [[algorithm]]\nname = \"random\"\n\
+                          [[problem]]\nname = \"branin\"\n\
+                          [[problem]]\nname = \"command\"\ncmd = \"exit 3\"\nbounds = \"0:1\"\n";
+
+    /// Runs the sweep of [`CONFIG`] into `dir` with a collecting sink: its result and events.
+    fn sweep_collecting_events(dir: &Path) -> (Result<SweepOutcome, SweepError>, Vec<SweepEvent>) {
+        let config = SweepConfig::parse(CONFIG, "events.toml").unwrap();
         let received = Arc::new(Mutex::new(Vec::new()));
         let collected = Arc::clone(&received);
         let options = SweepOptions {
@@ -163,25 +160,20 @@ mod tests {
             stop: StopSignal::default(),
             events: EventSink::new(move |e| collected.lock().unwrap().push(e.clone())),
         };
-        let result = execute_sweep(&config, &dir, &CpuEngine::new(), &options);
-        assert!(matches!(result, Err(SweepError::RunsFailed(ref f)) if f.len() == 1));
+        let result = execute_sweep(&config, dir, &CpuEngine::new(), &options);
         let events = received.lock().unwrap().clone();
-        (events, dir)
+        (result, events)
     }
 
-    #[test]
-    fn a_sweep_sends_what_it_has_to_say_to_its_sink() {
-        let (events, dir) = sweep_collecting_events("events");
-        assert_eq!(
-            events[0],
-            SweepEvent::Started {
-                config: "events.toml".into(),
-                runs: 2,
-                dir: dir.clone(),
-                engine: CpuEngine::new().describe(),
-            }
-        );
-        let progress: Vec<(usize, usize, usize)> = events
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bosweep-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// `(done, total, budget_left)` of every progress event.
+    fn progress(events: &[SweepEvent]) -> Vec<(usize, usize, usize)> {
+        events
             .iter()
             .filter_map(|e| match e {
                 SweepEvent::Progress {
@@ -192,16 +184,51 @@ mod tests {
                 } => Some((*done, *total, *budget_left)),
                 _ => None,
             })
-            .collect();
-        assert_eq!(progress, [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
-        let failed: Vec<&SweepEvent> = events
+            .collect()
+    }
+
+    #[test]
+    fn a_sweep_sends_what_it_has_to_say_to_its_sink() {
+        let dir = fresh_dir("events");
+        let (result, events) = sweep_collecting_events(&dir);
+        assert!(matches!(result, Err(SweepError::RunsFailed(ref f)) if f.len() == 1));
+        assert_eq!(
+            events[0],
+            SweepEvent::Started {
+                config: "events.toml".into(),
+                runs: 2,
+                dir: dir.clone(),
+                engine: CpuEngine::new().describe(),
+            }
+        );
+        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        let failed: Vec<String> = events
             .iter()
             .filter(|e| matches!(e, SweepEvent::RunFailed { .. }))
+            .map(SweepEvent::to_string)
             .collect();
         assert_eq!(failed.len(), 1);
-        assert!(failed[0].to_string().contains("command"), "{}", failed[0]);
-        // A sweep with a failed run does not finish.
+        assert!(failed[0].contains("`exit 3`"), "{failed:?}");
+        // Failed runs end the sweep in an error, not a finish.
         assert!(!events.iter().any(|e| matches!(e, SweepEvent::Finished(_))));
+
+        // Resuming with the Branin trace cut short: after the start, a warning that it is moved
+        // aside, then both runs run again.
+        let runs: Vec<PathBuf> = std::fs::read_dir(dir.join(RUNS_DIR))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        let text = std::fs::read_to_string(&runs[0]).unwrap();
+        std::fs::write(&runs[0], &text[..text.len() - 10]).unwrap();
+        let (_, events) = sweep_collecting_events(&dir);
+        let warning = format!("{} is not a complete trace (", runs[0].display());
+        assert!(
+            matches!(&events[1], SweepEvent::Warning(w) if w.starts_with(&warning)),
+            "{events:?}"
+        );
+        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
         std::fs::remove_dir_all(dir).unwrap();
     }
 
@@ -210,7 +237,8 @@ mod tests {
     #[test]
     fn a_sweep_writes_nothing_to_stderr() {
         if std::env::var_os(CHILD).is_some() {
-            let (events, dir) = sweep_collecting_events("quiet");
+            let dir = fresh_dir("quiet");
+            let (_, events) = sweep_collecting_events(&dir);
             assert!(events.len() > 3);
             std::fs::remove_dir_all(dir).unwrap();
             return;
