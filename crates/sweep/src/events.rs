@@ -41,8 +41,8 @@ pub enum SweepEvent {
     /// The run `run` (its key) failed with `error`; the others go on, and the sweep's error
     /// lists every failed run at the end.
     RunFailed { run: String, error: String },
-    /// Every selected run has ended (none stopped the sweep): how many there were, were already
-    /// complete and completed now.
+    /// Every selected run is complete (none failed, no stop was requested): how many there
+    /// were, were already complete and completed now.
     Finished(SweepOutcome),
     /// The report was written: `markdown` (report.md) and `html` (report.html).
     Reported { markdown: PathBuf, html: PathBuf },
