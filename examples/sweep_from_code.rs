@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use bosweep::compute::CpuEngine;
 use bosweep::sweep::{
-    MixedDevices, StopSignal, SweepConfig, SweepOptions, WhenLocked, execute_sweep,
+    EventSink, MixedDevices, StopSignal, SweepConfig, SweepEvent, SweepOptions, WhenLocked,
+    execute_sweep,
 };
 
 const CONFIG: &str = r#"
@@ -45,6 +46,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         mixed: MixedDevices::Refuse,
         report: true,
         stop: StopSignal::default(),
+        // The library prints nothing itself: what the sweep has to say comes here.
+        events: EventSink::new(|event| match event {
+            SweepEvent::Warning(_) => eprintln!("warning: {event}"),
+            SweepEvent::Progress { done, total, .. } => println!("{done}/{total} runs ended"),
+            _ => println!("{event}"),
+        }),
     };
     // Locks the directory, writes its manifest, runs what it does not hold yet (a second call
     // resumes instead of redoing), then writes report.md: what `bosweep sweep` does.

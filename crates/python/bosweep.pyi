@@ -81,10 +81,12 @@ def sweep(
     report: bool = True,
     wait: bool = False,
     allow_mixed_devices: bool = False,
+    progress: Optional[Callable[[int, int], object]] = None,
 ) -> Dict[str, Any]:
     """Runs the sweep of ``config`` (a TOML file's path, or a dict shaped like one) into
     ``out``, resuming what the directory holds; returns the directory and the counts of runs
-    selected, skipped and completed."""
+    selected, skipped and completed. ``progress(done, total)`` is called as runs finish;
+    warnings are raised as ``RuntimeWarning``s."""
 
 def load_sweep(dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]:
     """Every step of every completed run of the sweep directory ``dir`` as a dict of columns

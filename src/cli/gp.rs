@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::{CliError, GlobalArgs, output, values};
 use bosweep::compute::Points;
 use bosweep::io::{NumericTable, columns, format_number};
-use bosweep::model::{FitMode, GpSpec, GpState, Kernel, KernelKind, Noise, Priors};
+use bosweep::model::{FitChoice, GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::surrogate::{DataFitStart, GpModel};
 
 /// Gaussian-process commands.
@@ -47,13 +47,13 @@ pub struct PredictArgs {
     /// Shape α of the rational-quadratic kernel.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     rq_alpha: f64,
-    /// Hyperparameters: `fixed` uses the values given; `mle` (ML-II), `map` (BoTorch's Gamma
-    /// priors) and `map-dsp` (BoTorch's dimension-scaled priors) fit them, starting from the
-    /// given values, with inputs normalised to the training data's bounding box and outputs
-    /// standardised, and print the fitted values and the log marginal likelihood (original
-    /// units) to stderr.
-    #[arg(long, default_value = "fixed", value_parser = ["fixed", "mle", "map", "map-dsp"])]
-    fit: String,
+    /// Hyperparameters: `map` (BoTorch's Gamma priors), `map-dsp` (BoTorch's dimension-scaled
+    /// priors) and `mle` (ML-II) fit them, starting from the given values, with inputs
+    /// normalised to the training data's bounding box and outputs standardised, and print the
+    /// fitted values and the log marginal likelihood (original units) to stderr; `fixed` uses
+    /// the values given.
+    #[arg(long, default_value_t, value_name = "map|map-dsp|mle|fixed")]
+    fit: FitChoice,
     /// Output CSV file (default: stdout).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
@@ -85,22 +85,18 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
     let targets = train.column(dim);
     let inputs = train.points(0..dim)?;
     let candidates = candidates.points(0..dim)?;
-    let posterior = if args.fit == "fixed" {
+    let posterior = if args.fit == FitChoice::Fixed {
         let lengthscale = required_with_fixed("--lengthscale", args.lengthscale.as_deref())?;
         let lengthscales = values::per_column("--lengthscale", lengthscale, dim, train.file())?;
         let signal_var = required_with_fixed("--signal-var", args.signal_var)?;
         let kernel = Kernel::new(kind, lengthscales, signal_var)?;
         let noise = Noise::Homoscedastic(required_with_fixed("--noise-var", args.noise_var)?);
-        let gp = GpState::fit(
-            inputs,
-            &targets,
-            GpSpec::new(kernel, noise.clone()).mean(args.mean),
-        )?;
+        let gp = GpState::fit(inputs, &targets, GpSpec::new(kernel, noise.clone()).mean(args.mean))?;
         warn_jitter(&gp);
         global.engine()?.posterior(&gp, &candidates)?
     } else {
         let model = fit_model(kind, &inputs, &targets, args, train.file())?;
-        report_fit(&model, &args.fit);
+        report_fit(&model, args.fit);
         warn_jitter(model.state());
         model.predict(global.engine()?.as_ref(), &candidates)?
     };
@@ -135,15 +131,7 @@ fn fit_model(
         Some(given) => Some(values::per_column("--lengthscale", given, dim, file)?),
         None => None,
     };
-    let mode = match args.fit.as_str() {
-        "map" => FitMode::Map {
-            priors: Priors::botorch(),
-        },
-        "map-dsp" => FitMode::Map {
-            priors: Priors::botorch_dimension_scaled(dim),
-        },
-        _ => FitMode::Mle,
-    };
+    let mode = args.fit.mode(dim);
     let start = DataFitStart {
         lengthscales,
         signal_variance: args.signal_var,
@@ -168,7 +156,7 @@ fn warn_jitter(gp: &GpState) {
 
 /// Prints the fitted hyperparameters and the log marginal likelihood in the data's units to
 /// stderr (stdout carries the CSV).
-fn report_fit(model: &GpModel, mode: &str) {
+fn report_fit(model: &GpModel, mode: FitChoice) {
     let noise = match model.noise_original() {
         Noise::Homoscedastic(v) => format_number(v),
         Noise::PerPoint(v) => format!("{v:?}"),

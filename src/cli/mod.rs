@@ -5,6 +5,7 @@
 mod bench;
 mod devices;
 mod error;
+mod events;
 mod export;
 mod gp;
 mod kde;

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::events::stderr_sink;
 use super::{CliError, GlobalArgs};
 use bosweep::io::io_reason;
 use bosweep::report::{Metric, ReportOptions};
@@ -118,8 +119,9 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
         PathBuf::from("results").join(stem)
     });
     let engine = global.engine()?;
+    let events = stderr_sink();
     let options = SweepOptions {
-        shard: Shard::given_or_scheduled(args.shard).map_err(CliError::usage)?,
+        shard: Shard::given_or_scheduled(args.shard, &events).map_err(CliError::usage)?,
         threads: args.threads,
         when_locked: when_locked(args.wait),
         mixed: if args.allow_mixed_devices {
@@ -130,6 +132,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
         report: !args.no_report,
         // Ctrl-C ends the process (src/main.rs); nothing else stops a sweep of the command line.
         stop: StopSignal::default(),
+        events,
     };
     execute_sweep(&config, &dir, engine.as_ref(), &options)?;
     Ok(())
@@ -143,9 +146,17 @@ pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
         args.shards.len(),
         args.out.display()
     );
-    Ok(report_sweep(&args.out, &args.compare.options())?)
+    Ok(report_sweep(
+        &args.out,
+        &args.compare.options(),
+        &stderr_sink(),
+    )?)
 }
 
 pub fn report_command(args: &ReportArgs) -> Result<(), CliError> {
-    Ok(report_sweep(&args.dir, &args.compare.options())?)
+    Ok(report_sweep(
+        &args.dir,
+        &args.compare.options(),
+        &stderr_sink(),
+    )?)
 }

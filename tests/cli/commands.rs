@@ -128,7 +128,8 @@ fn hand_posterior() -> Vec<(f64, f64)> {
 fn predict_args(device: &str) -> Vec<String> {
     let args = format!(
         "--device {device} gp predict --train train.csv --candidates cand.csv --kernel se \
-         --lengthscale {LENGTHSCALE} --signal-var {SIGNAL_VAR} --noise-var {NOISE_VAR} --mean {MEAN}"
+         --fit fixed --lengthscale {LENGTHSCALE} --signal-var {SIGNAL_VAR} --noise-var {NOISE_VAR} \
+         --mean {MEAN}"
     );
     args.split_whitespace().map(str::to_string).collect()
 }
@@ -196,6 +197,8 @@ fn gp_predict_writes_out_file_and_broadcasts_one_lengthscale() {
         "1",
         "--noise-var",
         "1e-4",
+        "--fit",
+        "fixed",
     ];
     let broadcast = sandbox
         .run(&[&common[..], &["--lengthscale", "0.4"]].concat())
@@ -317,6 +320,7 @@ fn predict_with(test: &str, train: &str, cand: &str, flags: &[&str]) -> Outcome 
         ("--lengthscale", "0.5"),
         ("--signal-var", "1"),
         ("--noise-var", "0.01"),
+        ("--fit", "fixed"),
     ] {
         if !flags.contains(&flag) {
             args.extend([flag, default]);
@@ -548,7 +552,16 @@ fn gp_predict_fits_hyperparameters_and_reports_them() {
         "the starting values alone should predict poorly: {}",
         error(&fixed)
     );
-    predict_with("fit-bad", &train, cand, &["--fit", "mcmc"]).fails(2, &["--fit", "mcmc"]);
+    predict_with("fit-bad", &train, cand, &["--fit", "mcmc"]).fails(
+        2,
+        &[
+            "--fit",
+            "unknown fit mode \"mcmc\" (expected one of map, map-dsp, mle, fixed)",
+        ],
+    );
+    // Case and near misses are refused too, never taken for another mode.
+    predict_with("fit-case", &train, cand, &["--fit", "MLE"])
+        .fails(2, &["unknown fit mode \"MLE\""]);
 }
 
 #[test]
@@ -841,6 +854,13 @@ fn gp_predict_fits_without_starting_values_and_reports_the_likelihood_of_y() {
         "{printed} vs {want}: {line}"
     );
     // Fixed hyperparameters still need every value, and say which is missing.
-    predict(&["--signal-var", "1", "--noise-var", "0.1"])
+    predict(&["--fit", "fixed", "--signal-var", "1", "--noise-var", "0.1"])
         .fails(2, &["--lengthscale is required with --fit fixed"]);
+    // MAP is the default fit, as for the algorithms and the Python package.
+    let default = predict(&[]).success();
+    assert!(
+        default.stderr.starts_with("fitted (map): lengthscale = ["),
+        "{}",
+        default.stderr
+    );
 }

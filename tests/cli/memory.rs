@@ -42,7 +42,7 @@ fn sweep_estimate_takes_the_largest_run_times_the_runs_in_flight() {
     assert!(estimate.check(estimate.total).is_ok());
     let refused = estimate.check(estimate.total - 1).unwrap_err();
     assert!(
-        refused.contains("about") && refused.contains("--threads"),
+        refused.contains("about") && refused.contains("worker threads (threads)"),
         "{refused}"
     );
     // Never more in flight than there are runs.

@@ -163,7 +163,7 @@ fn bad_run_input_exits_2_naming_the_problem() {
             "--init",
             "5",
         ],
-        "--init: value 5 exceeds the budget of 3",
+        "init: value 5 exceeds the budget of 3",
     );
     expect_usage_error(
         &[
@@ -177,7 +177,7 @@ fn bad_run_input_exits_2_naming_the_problem() {
             "--init",
             "0",
         ],
-        "--budget",
+        "budget: value 0 (must be at least 1)",
     );
     expect_usage_error(
         &[

@@ -348,7 +348,7 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
     assert!(
         err.contains("is in use by another sweep")
             && err.contains(&format!("pid {}", std::process::id()))
-            && err.contains("--wait"),
+            && err.contains("queue behind it (wait)"),
         "{err}"
     );
     assert!(!out_dir.join("manifest.json").exists());
@@ -465,7 +465,7 @@ fn resuming_on_another_device_is_refused_or_said() {
     assert!(
         err.contains(
             "used gpu (H100, Vulkan, DiscreteGpu, F32), this invocation would use cpu (f64)"
-        ) && err.contains("--allow-mixed-devices"),
+        ) && err.contains("allow mixed devices (allow_mixed_devices)"),
         "{err}"
     );
     assert!(!dir.join("out/runs").join(&names[0]).exists());

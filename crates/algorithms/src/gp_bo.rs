@@ -22,7 +22,7 @@ use bosweep_core::params::{
 };
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
-    Bounds as HyperBounds, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors,
+    Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec,
 };
 
 /// The acquisition a [`GpBo`] maximises.
@@ -62,14 +62,9 @@ const RQ_ALPHA: RealParam = RealParam::new(
 );
 const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
     "fit",
-    &["map", "map-dsp", "mle", "fixed"],
-    &[
-        FitChoice::Map,
-        FitChoice::MapDimensionScaled,
-        FitChoice::Mle,
-        FitChoice::Fixed,
-    ],
-    "map",
+    &FitChoice::NAMES,
+    &FitChoice::ALL,
+    FitChoice::Map.name(),
     "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values",
 );
 const LENGTHSCALE: RealParam = RealParam::new(
@@ -164,19 +159,6 @@ const DELTA: RealParam = RealParam::new(
 /// GP-UCB's own parameters.
 pub(super) const UCB_PARAMS: &[ParamSpec] =
     &[BETA_SCHEDULE.spec(), UCB_MULTIPLIER.spec(), DELTA.spec()];
-
-/// How [`GpBo`] chooses its hyperparameters at every step (`fit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FitChoice {
-    /// ML-II.
-    Mle,
-    /// MAP with BoTorch's Gamma priors ([`Priors::botorch`]).
-    Map,
-    /// MAP with BoTorch's dimension-scaled priors ([`Priors::botorch_dimension_scaled`]).
-    MapDimensionScaled,
-    /// The initial values, unchanged.
-    Fixed,
-}
 
 /// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
 /// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
@@ -494,6 +476,7 @@ impl GpBo {
     fn fit_options(&self, dim: usize) -> FitOptions {
         let defaults = FitOptions::default();
         let base = FitOptions {
+            mode: self.gp.fit.mode(dim),
             noise: NoiseSpec::Fitted {
                 initial: self.gp.noise_var,
             },
@@ -502,25 +485,12 @@ impl GpBo {
             ..defaults
         };
         match self.gp.fit {
-            FitChoice::Mle => base,
-            FitChoice::Fixed => FitOptions {
-                mode: FitMode::Fixed,
-                ..base
-            },
-            FitChoice::Map => FitOptions {
-                mode: FitMode::Map {
-                    priors: Priors::botorch(),
-                },
-                ..base
-            },
+            // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
             FitChoice::MapDimensionScaled => FitOptions {
-                mode: FitMode::Map {
-                    priors: Priors::botorch_dimension_scaled(dim),
-                },
-                // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
                 lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
                 ..base
             },
+            _ => base,
         }
     }
 

@@ -26,7 +26,8 @@ use serde_json::{Map, Value};
 
 pub use command::CommandAlgorithm;
 pub use exp3::{Exp3, exp3_gamma};
-pub use gp_bo::{Acquisition, Ei, FitChoice, GpBo, GpSettings, GpUcb, UcbSchedule};
+pub use bosweep_model::FitChoice;
+pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, UcbSchedule};
 pub use optimizer::{
     AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
     Registered,

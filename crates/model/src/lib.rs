@@ -4,6 +4,7 @@
 mod candidate_priors;
 mod dense;
 mod fit;
+mod fit_choice;
 mod gp;
 mod kde;
 mod kernel;
@@ -14,6 +15,7 @@ mod smoothing;
 
 pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, WarmStart, fit_gp};
+pub use fit_choice::{FitChoice, UnknownFit};
 pub use gp::{AppendOutcome, GpSpec, GpState, Noise};
 pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::scaled_coordinates;

@@ -30,7 +30,7 @@ pub struct CommandObjective {
 
 impl CommandObjective {
     /// `parallel` ≥ 1 commands may run at once for the repeats of one point. Errors name the
-    /// setting as `--objective-cmd` / `--objective-timeout`, the flags that set them.
+    /// settings as the problem's parameters (`cmd`, `timeout`).
     pub fn new(
         command: &str,
         domain: Domain,
@@ -39,14 +39,10 @@ impl CommandObjective {
         parallel: usize,
     ) -> Result<Self, ProblemError> {
         if command.trim().is_empty() {
-            return Err(ProblemError::config(
-                "--objective-cmd: the command is empty",
-            ));
+            return Err(ProblemError::config("cmd: the command is empty"));
         }
         if timeout.is_zero() {
-            return Err(ProblemError::config(
-                "--objective-timeout: value 0 (must be positive)",
-            ));
+            return Err(ProblemError::config("timeout: value 0 (must be positive)"));
         }
         Ok(Self {
             command: command.to_owned(),

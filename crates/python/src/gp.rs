@@ -3,7 +3,7 @@
 
 use bosweep_algorithms::surrogate::{DataFitStart, GpModel, InputTransform, OutputTransform};
 use bosweep_engine::{PairReduction, Points};
-use bosweep_model::{FitMode, GpSpec, GpState, Kernel, KernelKind, Noise, Priors};
+use bosweep_model::{FitChoice, GpSpec, GpState, Kernel, KernelKind, Noise};
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -70,49 +70,31 @@ impl Gp {
                 ))),
             })
             .transpose()?;
-        let mode = match fit {
-            "map" => FitMode::Map {
-                priors: Priors::botorch(),
-            },
-            "map-dsp" => FitMode::Map {
-                priors: Priors::botorch_dimension_scaled(dim),
-            },
-            "mle" => FitMode::Mle,
-            "fixed" => {
-                let required = |name: &str, v: Option<f64>| {
-                    v.ok_or_else(|| {
-                        invalid(format!(
-                            "{name} is required with fit=\"fixed\" (or fit the hyperparameters: \
-                             fit=\"map\")"
-                        ))
-                    })
-                };
-                let lengthscales = lengthscales.ok_or_else(|| {
-                    invalid("lengthscale is required with fit=\"fixed\" (or fit=\"map\")")
-                })?;
-                let kernel = Kernel::new(kind, lengthscales, required("signal_var", signal_var)?)
-                    .map_err(to_py)?;
-                let noise = Noise::Homoscedastic(required("noise_var", noise_var)?);
-                let state = py
-                    .detach(|| {
-                        GpState::fit(
-                            inputs,
-                            &targets,
-                            GpSpec::new(kernel, noise.clone()).mean(mean),
-                        )
-                    })
-                    .map_err(to_py)?;
-                return Ok(Self {
-                    model: Model::Fixed(Box::new(state)),
-                    dim,
-                });
-            }
-            other => {
-                return Err(invalid(format!(
-                    "fit: unknown mode \"{other}\" (expected map, map-dsp, mle or fixed)"
-                )));
-            }
-        };
+        let fit: FitChoice = fit.parse().map_err(|e| invalid(format!("fit: {e}")))?;
+        if fit == FitChoice::Fixed {
+            let required = |name: &str, v: Option<f64>| {
+                v.ok_or_else(|| {
+                    invalid(format!(
+                        "{name} is required with fit=\"fixed\" (or fit the hyperparameters: \
+                         fit=\"map\")"
+                    ))
+                })
+            };
+            let lengthscales = lengthscales.ok_or_else(|| {
+                invalid("lengthscale is required with fit=\"fixed\" (or fit=\"map\")")
+            })?;
+            let kernel = Kernel::new(kind, lengthscales, required("signal_var", signal_var)?)
+                .map_err(to_py)?;
+            let noise = Noise::Homoscedastic(required("noise_var", noise_var)?);
+            let state = py
+                .detach(|| GpState::fit(inputs, &targets, GpSpec::new(kernel, noise.clone()).mean(mean)))
+                .map_err(to_py)?;
+            return Ok(Self {
+                model: Model::Fixed(Box::new(state)),
+                dim,
+            });
+        }
+        let mode = fit.mode(dim);
         let start = DataFitStart {
             lengthscales,
             signal_variance: signal_var,

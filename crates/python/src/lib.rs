@@ -13,6 +13,7 @@ mod objectives;
 mod ops;
 mod optimizer;
 mod runs;
+mod sweep_events;
 mod sweeps;
 
 use pyo3::prelude::*;

@@ -13,16 +13,19 @@ use super::errors::{invalid, to_py};
 use super::interrupt::interruptible;
 use super::objectives::{Objectives, config_toml};
 use super::ops::engine;
+use super::sweep_events::PythonEvents;
 
 /// Runs the sweep of `config` (a TOML file's path, or a dict shaped like one) into `out`
 /// (default for a file: `results/<file stem>`, as `bosweep sweep`), resuming what the
 /// directory holds. `objectives` maps names to Python callables `f(x) -> float` for problems
 /// `name = "callable"`, `function = NAME`; a dict config may hold the callables themselves.
 /// `shard` ("I/N") defaults, as `bosweep sweep --shard` does, to a SLURM array task's or a
-/// Kubernetes Indexed Job's. Returns the directory and the counts of runs selected, skipped and
-/// completed.
+/// Kubernetes Indexed Job's. `progress`, where given, is called as `progress(done, total)` before
+/// the first run ends and after every run; warnings are Python `RuntimeWarning`s, and the other
+/// notes go to the `bosweep` logger. Returns the directory and the counts of runs selected,
+/// skipped and completed.
 #[pyfunction]
-#[pyo3(signature = (config, out=None, objectives=None, threads=None, shard=None, device="auto", precision="f32", report=true, wait=false, allow_mixed_devices=false))]
+#[pyo3(signature = (config, out=None, objectives=None, threads=None, shard=None, device="auto", precision="f32", report=true, wait=false, allow_mixed_devices=false, progress=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn sweep<'py>(
     py: Python<'py>,
@@ -36,6 +39,7 @@ pub fn sweep<'py>(
     report: bool,
     wait: bool,
     allow_mixed_devices: bool,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut callables = Objectives::from_dict(objectives)?;
     let (text, file_name, default_out) = if let Ok(dict) = config.cast::<PyDict>() {
@@ -65,8 +69,13 @@ pub fn sweep<'py>(
     let shard = shard
         .map(Shard::parse)
         .transpose()
-        .map_err(|e| invalid(e.replace("--shard", "shard")))?;
-    let shard = Shard::given_or_scheduled(shard).map_err(invalid)?;
+        .map_err(|e| invalid(format!("shard: {e}")))?;
+    if progress.as_ref().is_some_and(|p| !p.bind(py).is_callable()) {
+        return Err(invalid("progress: give a callable progress(done, total)"));
+    }
+    let stop = StopSignal::default();
+    let events = PythonEvents::new(progress, stop.clone());
+    let shard = Shard::given_or_scheduled(shard, &events.sink()).map_err(invalid)?;
     // Registered before the config is read: reading it builds every problem, as a run will.
     let _registered = callables.register(py)?;
     let config = SweepConfig::parse(&text, &file_name).map_err(to_py)?;
@@ -85,12 +94,16 @@ pub fn sweep<'py>(
             MixedDevices::Refuse
         },
         report,
-        stop: StopSignal::default(),
+        stop,
+        events: events.sink(),
     };
-    let outcome = interruptible(py, &options.stop, || {
+    let result = interruptible(py, &options.stop, || {
         bosweep_sweep::execute_sweep(&config, &dir, engine.as_ref(), &options)
-    })?
-    .map_err(to_py)?;
+    })?;
+    if let Some(raised) = events.raised() {
+        return Err(raised);
+    }
+    let outcome = result.map_err(to_py)?;
     let result = PyDict::new(py);
     result.set_item("dir", dir.display().to_string())?;
     result.set_item("selected", outcome.selected)?;

@@ -202,6 +202,33 @@ def test_a_failing_callable_names_the_run_the_function_and_the_exception(tmp_pat
                     problem_params={"bounds": "0:1"})
 
 
+def test_a_sweep_calls_progress_and_warns_in_python_writing_nothing_to_stderr(tmp_path, capfd):
+    seen = []
+    out = tmp_path / "s"
+    bosweep.sweep(callable_config(objective), out=out, device="cpu", report=False,
+                  progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+    trace = sorted((out / "runs").glob("*.jsonl"))[0]
+    trace.write_text(trace.read_text()[:-10])
+    with pytest.warns(RuntimeWarning, match=r"is not a complete trace .*running it again"):
+        again = bosweep.sweep(callable_config(objective), out=out, device="cpu", report=False)
+    assert (again["skipped"], again["completed"]) == (3, 1)
+    assert capfd.readouterr().err == ""
+
+
+def test_an_exception_from_progress_stops_the_sweep_and_is_raised(tmp_path):
+    def stop_after_one(done, total):
+        if done == 1:
+            raise OverflowError("enough")
+
+    with pytest.raises(OverflowError, match="enough"):
+        bosweep.sweep(callable_config(objective), out=tmp_path / "s", device="cpu",
+                      report=False, threads=1, progress=stop_after_one)
+    assert len(list((tmp_path / "s" / "runs").glob("*.jsonl"))) < 4
+    with pytest.raises(ValueError, match="progress: give a callable"):
+        bosweep.sweep(callable_config(objective), out=tmp_path / "s", progress=3)
+
+
 def test_bad_sweep_input_raises_naming_it(tmp_path):
     with pytest.raises(ValueError, match=r"needs its output directory"):
         bosweep.sweep(callable_config(objective))

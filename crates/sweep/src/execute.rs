@@ -1,10 +1,12 @@
 //! A whole sweep as `bosweep sweep` carries it out: the memory check, the directory's lock and
 //! manifest, the pending runs on a pool of worker threads, and the report. The command line and
-//! the Python package's `bosweep.sweep` both call [`execute_sweep`].
+//! the Python package's `bosweep.sweep` both call [`execute_sweep`], each with its own
+//! [`EventSink`] for what the sweep has to say.
 
 use std::path::Path;
 
 use super::config::SweepConfig;
+use super::events::{EventSink, SweepEvent};
 use super::lock::{SweepLock, WhenLocked};
 use super::memory::{MemoryEstimate, available_bytes};
 use super::plan::RunSpec;
@@ -28,10 +30,13 @@ pub struct SweepOptions {
     pub report: bool,
     /// Stops the sweep between steps when requested.
     pub stop: StopSignal,
+    /// Receives the sweep's notes, warnings and progress.
+    pub events: EventSink,
 }
 
 /// Runs the runs of `config` that `dir` does not hold yet on `engine`, then reports. What the
-/// user should know (notes, engine warnings, progress, where the report is) goes to stderr.
+/// user should know (notes, engine warnings, progress, where the report is) goes to
+/// `options.events`; nothing is written to stderr.
 /// When runs fail, the others still complete and the report covers them; the error names the
 /// failed runs.
 pub fn execute_sweep(
@@ -42,7 +47,7 @@ pub fn execute_sweep(
 ) -> Result<SweepOutcome, SweepError> {
     if options.threads == Some(0) {
         return Err(SweepError::Usage(
-            "--threads: value 0 (must be at least 1)".into(),
+            "threads: value 0 (must be at least 1)".into(),
         ));
     }
     let runs = config.runs();
@@ -62,7 +67,10 @@ pub fn execute_sweep(
         path: dir.display().to_string(),
         source,
     })?;
-    let _lock = SweepLock::acquire(dir, options.when_locked, |note| eprintln!("note: {note}"))?;
+    let events = &options.events;
+    let _lock = SweepLock::acquire(dir, options.when_locked, |note| {
+        events.send(SweepEvent::Note(note));
+    })?;
     let notes = prepare_directory(
         dir,
         config.text(),
@@ -72,34 +80,31 @@ pub fn execute_sweep(
         options.mixed,
     )?;
     for note in notes {
-        eprintln!("note: {note}");
+        events.send(SweepEvent::Note(note));
     }
-    eprintln!(
-        "sweep {}: {} runs into {} ({})",
-        config.file_name(),
-        runs.len(),
-        dir.display(),
-        engine.describe()
-    );
+    events.send(SweepEvent::Started {
+        config: config.file_name().to_owned(),
+        runs: runs.len(),
+        dir: dir.to_owned(),
+        engine: engine.describe(),
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads.unwrap_or(0))
         .build()
         .map_err(|e| SweepError::Threads(e.to_string()))?;
-    let result = pool.install(|| run_sweep(dir, &runs, options.shard, engine, &options.stop));
+    let result =
+        pool.install(|| run_sweep(dir, &runs, options.shard, engine, &options.stop, events));
     for warning in engine.warnings() {
-        eprintln!("warning: {warning}");
+        events.send(SweepEvent::Warning(warning));
     }
     if let Ok(outcome) = &result {
-        eprintln!(
-            "{} runs selected: {} already complete, {} completed now",
-            outcome.selected, outcome.skipped, outcome.completed
-        );
+        events.send(SweepEvent::Finished(outcome.clone()));
     }
     // A report of what is complete is useful even when some runs failed; a stopped sweep
     // reports nothing, its caller having asked to stop.
     let stopped = matches!(result, Err(SweepError::Stopped { .. }));
     let reported = if options.report && !stopped {
-        report_sweep(dir, &ReportOptions::default())
+        report_sweep(dir, &ReportOptions::default(), events)
     } else {
         Ok(())
     };
@@ -108,13 +113,151 @@ pub fn execute_sweep(
     Ok(outcome)
 }
 
-/// Writes `dir`'s report with `options` and says where it is.
-pub fn report_sweep(dir: &Path, options: &ReportOptions) -> Result<(), SweepError> {
+/// Writes `dir`'s report with `options` and tells `events` where it is.
+pub fn report_sweep(
+    dir: &Path,
+    options: &ReportOptions,
+    events: &EventSink,
+) -> Result<(), SweepError> {
     write_report_with(dir, options).map_err(|e| SweepError::Report(e.to_string()))?;
-    eprintln!(
-        "report: {} (and {})",
-        dir.join(REPORT_FILE).display(),
-        dir.join(HTML_REPORT_FILE).display()
-    );
+    events.send(SweepEvent::Reported {
+        markdown: dir.join(REPORT_FILE),
+        html: dir.join(HTML_REPORT_FILE),
+    });
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::process::Command;
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::manifest::RUNS_DIR;
+    use bosweep_engine::CpuEngine;
+
+    /// Set in the child process that [`a_sweep_writes_nothing_to_stderr`] starts.
+    const CHILD: &str = "BOSWEEP_TEST_SWEEP_CHILD";
+
+    /// Two runs of four evaluations: one on Branin, one on a command that always fails.
+    const CONFIG: &str = "seed = 1\nbudget = 4\ninit = 2\n\
+                          [[algorithm]]\nname = \"random\"\n\
+                          [[problem]]\nname = \"branin\"\n\
+                          [[problem]]\nname = \"command\"\ncmd = \"exit 3\"\nbounds = \"0:1\"\n";
+
+    /// Runs the sweep of [`CONFIG`] into `dir` with a collecting sink: its result and events.
+    fn sweep_collecting_events(dir: &Path) -> (Result<SweepOutcome, SweepError>, Vec<SweepEvent>) {
+        let config = SweepConfig::parse(CONFIG, "events.toml").unwrap();
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let collected = Arc::clone(&received);
+        let options = SweepOptions {
+            shard: None,
+            threads: Some(1),
+            when_locked: WhenLocked::Refuse,
+            mixed: MixedDevices::Refuse,
+            report: false,
+            stop: StopSignal::default(),
+            events: EventSink::new(move |e| collected.lock().unwrap().push(e.clone())),
+        };
+        let result = execute_sweep(&config, dir, &CpuEngine::new(), &options);
+        let events = received.lock().unwrap().clone();
+        (result, events)
+    }
+
+    fn fresh_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("bosweep-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// `(done, total, budget_left)` of every progress event.
+    fn progress(events: &[SweepEvent]) -> Vec<(usize, usize, usize)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                SweepEvent::Progress {
+                    done,
+                    total,
+                    budget_left,
+                    ..
+                } => Some((*done, *total, *budget_left)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sweep_sends_what_it_has_to_say_to_its_sink() {
+        let dir = fresh_dir("events");
+        let (result, events) = sweep_collecting_events(&dir);
+        assert!(matches!(result, Err(SweepError::RunsFailed(ref f)) if f.len() == 1));
+        assert_eq!(
+            events[0],
+            SweepEvent::Started {
+                config: "events.toml".into(),
+                runs: 2,
+                dir: dir.clone(),
+                engine: CpuEngine::new().describe(),
+            }
+        );
+        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        let failed: Vec<String> = events
+            .iter()
+            .filter(|e| matches!(e, SweepEvent::RunFailed { .. }))
+            .map(SweepEvent::to_string)
+            .collect();
+        assert_eq!(failed.len(), 1);
+        assert!(failed[0].contains("`exit 3`"), "{failed:?}");
+        // Failed runs end the sweep in an error, not a finish.
+        assert!(!events.iter().any(|e| matches!(e, SweepEvent::Finished(_))));
+
+        // Resuming with the Branin trace cut short: after the start, a warning that it is moved
+        // aside, then both runs run again.
+        let runs: Vec<PathBuf> = std::fs::read_dir(dir.join(RUNS_DIR))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        assert_eq!(runs.len(), 1, "{runs:?}");
+        let text = std::fs::read_to_string(&runs[0]).unwrap();
+        std::fs::write(&runs[0], &text[..text.len() - 10]).unwrap();
+        let (_, events) = sweep_collecting_events(&dir);
+        let warning = format!("{} is not a complete trace (", runs[0].display());
+        assert!(
+            matches!(&events[1], SweepEvent::Warning(w) if w.starts_with(&warning)),
+            "{events:?}"
+        );
+        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The test harness captures what a test prints, so the sweep runs in a child process of
+    /// this test binary whose stderr is read.
+    #[test]
+    fn a_sweep_writes_nothing_to_stderr() {
+        if std::env::var_os(CHILD).is_some() {
+            let dir = fresh_dir("quiet");
+            let (_, events) = sweep_collecting_events(&dir);
+            assert!(events.len() > 3);
+            std::fs::remove_dir_all(dir).unwrap();
+            return;
+        }
+        let out = Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "execute::tests::a_sweep_writes_nothing_to_stderr",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "{out:?}"
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    }
 }

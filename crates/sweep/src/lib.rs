@@ -4,6 +4,7 @@
 pub mod benchmark;
 mod conditioning;
 mod config;
+mod events;
 mod execute;
 pub mod export;
 pub mod fuzz;
@@ -19,6 +20,7 @@ mod stop;
 mod trace;
 
 pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use events::{EventSink, SweepEvent};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
 pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};

@@ -63,7 +63,7 @@ impl SweepLock {
                     WhenLocked::Refuse => {
                         return Err(SweepError::Directory(format!(
                             "{} is in use by another sweep ({holder}); wait for it to finish, \
-                             pass --wait to queue behind it, or choose another --out directory",
+                             queue behind it (wait), or choose another output directory",
                             dir.display()
                         )));
                     }

@@ -45,7 +45,8 @@ impl MemoryEstimate {
         }
         Err(format!(
             "the runs need about {} of memory ({} at once; the largest, {}, about {}), more \
-             than the {} available; lower the budget, the candidate grid (grid_size) or --threads",
+             than the {} available; lower the budget, the candidate grid (grid_size) or the \
+             worker threads (threads)",
             human_bytes(self.total),
             self.parallel,
             self.largest,

@@ -1,84 +1,63 @@
-//! Sweep progress on stderr: a bar with completed runs, evaluations per second and ETA on a
-//! terminal; plain lines at most every 10 seconds (and at the end) otherwise.
+//! Counting a sweep's ended runs and their evaluations, sent as [`SweepEvent::Progress`] after
+//! every run; the caller decides how to show it (the command line: a bar or periodic lines).
 
-use std::io::IsTerminal;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use super::events::{EventSink, SweepEvent};
 
-/// Seconds between plain progress lines when stderr is not a terminal.
-const PLAIN_INTERVAL: Duration = Duration::from_secs(10);
-
-pub struct Progress {
-    bar: Option<ProgressBar>,
-    state: Mutex<State>,
+pub struct Progress<'a> {
+    events: &'a EventSink,
+    start: Instant,
     runs: usize,
+    state: Mutex<State>,
 }
 
 struct State {
     done: usize,
     evals: usize,
     budget_left: usize,
-    last_line: Duration,
 }
 
-impl Progress {
-    /// Progress over `runs` runs whose budgets add up to `budget`.
-    pub fn new(runs: usize, budget: usize) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(runs as u64);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:30} {pos}/{len} runs  {msg}  ETA {eta}")
-                    .expect("static template"),
-            );
-            bar
-        });
-        Self {
-            bar,
+impl<'a> Progress<'a> {
+    /// Progress over `runs` runs whose budgets add up to `budget`, from now; sends the first
+    /// event (no run ended yet).
+    pub fn start(runs: usize, budget: usize, events: &'a EventSink) -> Self {
+        let progress = Self {
+            events,
+            start: Instant::now(),
+            runs,
             state: Mutex::new(State {
                 done: 0,
                 evals: 0,
                 budget_left: budget,
-                last_line: Duration::ZERO,
             }),
-            runs,
-        }
+        };
+        progress.send(&progress.lock());
+        progress
     }
 
-    /// Records a finished run (successful or not) that spent `evals` evaluations.
-    pub fn run_done(&self, evals: usize, elapsed: Duration) {
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+    /// Records an ended run (completed or failed) that spent `evals` of its `budget`.
+    pub fn run_done(&self, evals: usize, budget: usize) {
+        let mut s = self.lock();
         s.done += 1;
         s.evals += evals;
-        s.budget_left = s.budget_left.saturating_sub(evals);
-        let rate = s.evals as f64 / elapsed.as_secs_f64().max(1e-9);
-        match &self.bar {
-            Some(bar) => {
-                bar.set_message(format!("{rate:.1} evals/s"));
-                bar.inc(1);
-            }
-            None if elapsed - s.last_line >= PLAIN_INTERVAL || s.done == self.runs => {
-                s.last_line = elapsed;
-                let eta = if rate > 0.0 {
-                    s.budget_left as f64 / rate
-                } else {
-                    0.0
-                };
-                eprintln!(
-                    "[{}/{} runs] {rate:.1} evals/s, {:.0} s elapsed, ETA {eta:.0} s",
-                    s.done,
-                    self.runs,
-                    elapsed.as_secs_f64()
-                );
-            }
-            None => {}
-        }
+        s.budget_left = s.budget_left.saturating_sub(budget);
+        // Sent under the lock, so that the events' counts never go backwards.
+        self.send(&s);
     }
 
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish();
-        }
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn send(&self, s: &State) {
+        self.events.send(SweepEvent::Progress {
+            done: s.done,
+            total: self.runs,
+            evals: s.evals,
+            budget_left: s.budget_left,
+            elapsed: self.start.elapsed(),
+        });
     }
 }

@@ -129,12 +129,12 @@ pub fn run_stoppable(
 ) -> Result<RunSummary, RunError> {
     if config.budget == 0 {
         return Err(RunError::Config(
-            "--budget: value 0 (must be at least 1)".into(),
+            "budget: value 0 (must be at least 1)".into(),
         ));
     }
     if config.init > config.budget {
         return Err(RunError::Config(format!(
-            "--init: value {} exceeds the budget of {} evaluations",
+            "init: value {} exceeds the budget of {} evaluations",
             config.init, config.budget
         )));
     }

@@ -9,10 +9,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::events::{EventSink, SweepEvent};
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
 use super::progress::Progress;
@@ -35,7 +35,7 @@ pub struct Shard {
 impl Shard {
     /// Parses `I/N` with `0 ≤ I < N`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("--shard: \"{text}\" is not of the form I/N with 0 ≤ I < N");
+        let bad = || format!("\"{text}\" is not of the form I/N with 0 ≤ I < N");
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let (index, count) = (
             i.trim().parse().map_err(|_| bad())?,
@@ -68,8 +68,8 @@ impl Shard {
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
                 format!(
-                    "SLURM_ARRAY_TASK_ID = {id} is set but SLURM_ARRAY_TASK_COUNT is not; pass \
-                     --shard I/N"
+                    "SLURM_ARRAY_TASK_ID = {id} is set but SLURM_ARRAY_TASK_COUNT is not; give \
+                     the shard (I/N)"
                 )
             })?;
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
@@ -85,7 +85,7 @@ impl Shard {
                 ))),
                 _ => Err(format!(
                     "SLURM_ARRAY_TASK_ID = {id} is not one of the {count} tasks from \
-                     SLURM_ARRAY_TASK_MIN = {min} in steps of {step}; pass --shard I/N"
+                     SLURM_ARRAY_TASK_MIN = {min} in steps of {step}; give the shard (I/N)"
                 )),
             };
         }
@@ -93,8 +93,8 @@ impl Shard {
             let count = number("BOSWEEP_SHARD_COUNT")?.ok_or_else(|| {
                 format!(
                     "JOB_COMPLETION_INDEX = {index} is set (a Kubernetes Indexed Job) but \
-                     BOSWEEP_SHARD_COUNT is not: set it to the Job's completions, or pass \
-                     --shard I/N"
+                     BOSWEEP_SHARD_COUNT is not: set it to the Job's completions, or give \
+                     the shard (I/N)"
                 )
             })?;
             if index >= count {
@@ -111,17 +111,20 @@ impl Shard {
     }
 
     /// `shard` where given, else [`Shard::from_env`] on this process's environment, the source
-    /// said on stderr: what `bosweep sweep` and `bosweep.sweep` run.
-    pub fn given_or_scheduled(shard: Option<Self>) -> Result<Option<Self>, String> {
+    /// sent to `events` as a note: what `bosweep sweep` and `bosweep.sweep` run.
+    pub fn given_or_scheduled(
+        shard: Option<Self>,
+        events: &EventSink,
+    ) -> Result<Option<Self>, String> {
         if shard.is_some() {
             return Ok(shard);
         }
         let scheduled = Self::from_env(|name| std::env::var(name).ok())?;
         Ok(scheduled.map(|(shard, source)| {
-            eprintln!(
-                "note: running shard {}/{} ({source}; --shard overrides)",
+            events.send(SweepEvent::Note(format!(
+                "running shard {}/{} ({source}; the shard setting overrides it)",
                 shard.index, shard.count
-            );
+            )));
             shard
         }))
     }
@@ -232,7 +235,7 @@ pub fn prepare_directory(
     match Manifest::read(dir) {
         Ok(existing) if existing.config_hash != config_hash => {
             return Err(SweepError::Directory(format!(
-                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another --out directory",
+                "{} holds a sweep of a different config (hash {} ≠ {config_hash}); choose another output directory",
                 dir.display(),
                 existing.config_hash
             )));
@@ -274,13 +277,14 @@ fn check_device(
         Some(recorded) => match mixed {
             MixedDevices::Refuse => Err(SweepError::Directory(format!(
                 "{}: this sweep's runs so far used {recorded}, this invocation would use \
-                 {device}; resume with the same --device (and --precision), or pass \
-                 --allow-mixed-devices to mix them (the report names the devices of every run)",
+                 {device}; resume with the same device (and precision), or allow mixed \
+                 devices (allow_mixed_devices) to mix them (the report names the devices of every \
+                 run)",
                 dir.display()
             ))),
             MixedDevices::Allow => Ok(vec![format!(
                 "{}: this sweep's runs so far used {recorded}; the runs completed now use \
-                 {device} (--allow-mixed-devices)",
+                 {device} (allow_mixed_devices)",
                 dir.display()
             )]),
         },
@@ -298,7 +302,7 @@ fn check_device(
 /// that does not hold its whole run ([`check_complete`]: a line cut off, another run's header,
 /// too few evaluations) is moved aside as `<name>.invalid`, with a warning, and counts as
 /// pending.
-fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
+fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec], events: &EventSink) -> Vec<&'r RunSpec> {
     selected
         .iter()
         .copied()
@@ -315,10 +319,10 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
                         |e| format!("; cannot move it aside: {e}"),
                         |()| format!("; moved to {}", aside.display()),
                     );
-                    eprintln!(
-                        "warning: {} is not a complete trace ({reason}){moved}; running it again",
+                    events.send(SweepEvent::Warning(format!(
+                        "{} is not a complete trace ({reason}){moved}; running it again",
                         path.display()
-                    );
+                    )));
                     true
                 }
             }
@@ -327,30 +331,34 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec]) -> Vec<&'r RunSpec> {
 }
 
 /// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
-/// current rayon pool, reporting progress on stderr. Once `stop` is requested no run starts,
-/// the runs in progress end after their current step (their partial traces removed), and the
-/// sweep ends with [`SweepError::Stopped`].
+/// current rayon pool, sending their progress and failures to `events`. Once `stop` is requested
+/// no run starts, the runs in progress end after their current step (their partial traces
+/// removed), and the sweep ends with [`SweepError::Stopped`].
 pub fn run_sweep(
     dir: &Path,
     runs: &[RunSpec],
     shard: Option<Shard>,
     engine: &dyn Engine,
     stop: &StopSignal,
+    events: &EventSink,
 ) -> Result<SweepOutcome, SweepError> {
     let selected: Vec<&RunSpec> = runs
         .iter()
         .filter(|r| shard.is_none_or(|s| s.includes(r)))
         .collect();
-    let pending = pending_runs(dir, &selected);
+    let pending = pending_runs(dir, &selected, events);
     let outcome = SweepOutcome {
         selected: selected.len(),
         skipped: selected.len() - pending.len(),
         completed: 0,
     };
-    let progress = Progress::new(pending.len(), pending.iter().map(|r| r.budget).sum());
+    let progress = Progress::start(
+        pending.len(),
+        pending.iter().map(|r| r.budget).sum(),
+        events,
+    );
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
-    let start = Instant::now();
     pending.par_iter().for_each(|spec| {
         if stop.requested() {
             return;
@@ -358,19 +366,22 @@ pub fn run_sweep(
         match run_one(dir, spec, engine, stop) {
             Ok(evals) => {
                 completed.fetch_add(1, Ordering::Relaxed);
-                progress.run_done(evals, start.elapsed());
+                progress.run_done(evals, spec.budget);
             }
             Err(RunFailure::Stopped) => {}
-            Err(RunFailure::Failed(e)) => {
-                progress.run_done(0, start.elapsed());
+            Err(RunFailure::Failed(error)) => {
+                events.send(SweepEvent::RunFailed {
+                    run: spec.key(),
+                    error: error.clone(),
+                });
+                progress.run_done(0, spec.budget);
                 failures
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .push((spec.key(), e));
+                    .push((spec.key(), error));
             }
         }
     });
-    progress.finish();
     if stop.requested() {
         return Err(SweepError::Stopped {
             completed: completed.into_inner(),

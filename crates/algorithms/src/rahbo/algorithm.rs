@@ -268,7 +268,7 @@ impl Algorithm for Rahbo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         if self.data.len() == 0 {
             return Err(AlgorithmError::Config(
-                "RAHBO needs an initial design of at least one point (--init ≥ 1)".into(),
+                "RAHBO needs an initial design of at least one point (init ≥ 1)".into(),
             ));
         }
         let start = Instant::now();

@@ -48,7 +48,7 @@ impl GpuContext {
                     "no hardware GPU adapter found"
                 } else {
                     "no GPU adapter found (install a Vulkan driver, e.g. mesa-vulkan-drivers, \
-                     or use --device cpu)"
+                     or choose the CPU backend: device cpu)"
                 })
             })?;
         let info = adapter.get_info();
@@ -89,7 +89,7 @@ impl GpuContext {
                 .lock()
                 .unwrap_or_else(|p| p.into_inner())
                 .get_or_insert(format!(
-                    "device lost ({reason:?}{}{msg}); with --device auto a run finishes on the \
+                    "device lost ({reason:?}{}{msg}); with device auto a run finishes on the \
                      CPU backend instead",
                     if msg.is_empty() { "" } else { ": " }
                 ));

@@ -1,0 +1,166 @@
+//! What a sweep tells its caller while it runs. The library writes nothing to stderr: a library
+//! caller (the Python package, a program) decides where notes, warnings and progress go, so it
+//! receives them as [`SweepEvent`]s through the [`EventSink`] of its `SweepOptions`. The
+//! command line prints them; the Python package turns warnings into Python warnings.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::runner::SweepOutcome;
+
+/// One thing a sweep has to say, in the order it happens.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SweepEvent {
+    /// Worth knowing, nothing to do: the shard a scheduler assigned, waiting for another sweep's
+    /// lock, a resume on another device.
+    Note(String),
+    /// Possibly needs attention: a trace that was not complete and runs again, an engine's
+    /// warning (a fallback to another device).
+    Warning(String),
+    /// The sweep of `config` (its file name) starts its `runs` runs into `dir` on `engine` (the
+    /// engine's description).
+    Started {
+        config: String,
+        runs: usize,
+        dir: PathBuf,
+        engine: String,
+    },
+    /// Of the `total` runs this invocation has to run, `done` have ended (completed or failed),
+    /// spending `evals` evaluations in the `elapsed` time since they began; the runs not ended
+    /// have `budget_left` evaluations budgeted. Sent once before the first run ends (`done` = 0)
+    /// and after every run.
+    Progress {
+        done: usize,
+        total: usize,
+        evals: usize,
+        budget_left: usize,
+        elapsed: Duration,
+    },
+    /// The run `run` (its key) failed with `error`; the others go on, and the sweep's error
+    /// lists every failed run at the end.
+    RunFailed { run: String, error: String },
+    /// Every selected run is complete (none failed, no stop was requested): how many there
+    /// were, were already complete and completed now.
+    Finished(SweepOutcome),
+    /// The report was written: `markdown` (report.md) and `html` (report.html).
+    Reported { markdown: PathBuf, html: PathBuf },
+}
+
+/// The words the command line prints for each event (without its `note: ` or `warning: `),
+/// which other callers may log.
+impl fmt::Display for SweepEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Note(text) | Self::Warning(text) => f.write_str(text),
+            Self::Started {
+                config,
+                runs,
+                dir,
+                engine,
+            } => write!(
+                f,
+                "sweep {config}: {runs} runs into {} ({engine})",
+                dir.display()
+            ),
+            Self::Progress {
+                done,
+                total,
+                evals,
+                budget_left,
+                elapsed,
+            } => {
+                let rate = *evals as f64 / elapsed.as_secs_f64().max(1e-9);
+                let eta = if rate > 0.0 {
+                    *budget_left as f64 / rate
+                } else {
+                    0.0
+                };
+                write!(
+                    f,
+                    "[{done}/{total} runs] {rate:.1} evals/s, {:.0} s elapsed, ETA {eta:.0} s",
+                    elapsed.as_secs_f64()
+                )
+            }
+            Self::RunFailed { run, error } => write!(f, "run {run} failed: {error}"),
+            Self::Finished(outcome) => write!(
+                f,
+                "{} runs selected: {} already complete, {} completed now",
+                outcome.selected, outcome.skipped, outcome.completed
+            ),
+            Self::Reported { markdown, html } => {
+                write!(f, "report: {} (and {})", markdown.display(), html.display())
+            }
+        }
+    }
+}
+
+/// Where a sweep's events go: a function of the event, called from the sweep's worker threads
+/// (hence `Send + Sync`), one event at a time per thread. Cloning shares the function.
+#[derive(Clone)]
+pub struct EventSink(Arc<dyn Fn(&SweepEvent) + Send + Sync>);
+
+impl EventSink {
+    /// A sink that hands every event to `receive`.
+    pub fn new(receive: impl Fn(&SweepEvent) + Send + Sync + 'static) -> Self {
+        Self(Arc::new(receive))
+    }
+
+    /// Delivers `event`.
+    pub fn send(&self, event: SweepEvent) {
+        (self.0)(&event);
+    }
+}
+
+impl fmt::Debug for EventSink {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EventSink")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn a_sink_and_its_clones_deliver_to_one_function() {
+        let received = Arc::new(Mutex::new(Vec::new()));
+        let collected = Arc::clone(&received);
+        let sink = EventSink::new(move |e| collected.lock().unwrap().push(e.clone()));
+        sink.send(SweepEvent::Note("first".into()));
+        sink.clone().send(SweepEvent::Warning("second".into()));
+        assert_eq!(
+            *received.lock().unwrap(),
+            [
+                SweepEvent::Note("first".into()),
+                SweepEvent::Warning("second".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn progress_reads_as_rate_and_time_left() {
+        let progress = SweepEvent::Progress {
+            done: 3,
+            total: 8,
+            evals: 60,
+            budget_left: 100,
+            elapsed: Duration::from_secs(20),
+        };
+        assert_eq!(
+            progress.to_string(),
+            "[3/8 runs] 3.0 evals/s, 20 s elapsed, ETA 33 s"
+        );
+        let finished = SweepEvent::Finished(SweepOutcome {
+            selected: 8,
+            skipped: 5,
+            completed: 3,
+        });
+        assert_eq!(
+            finished.to_string(),
+            "8 runs selected: 5 already complete, 3 completed now"
+        );
+    }
+}
