@@ -7,7 +7,7 @@ use bosweep::report::{
     COMPARISON_COLUMNS, Metric, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
     write_report, write_report_with,
 };
-use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
+use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord};
 use serde_json::{Value, json};
 
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
@@ -72,13 +72,27 @@ fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
         "bosweep_version": "test",
     }})];
     for (i, &(evals, simple, cumulative, best, model, acq)) in steps.iter().enumerate() {
-        lines.push(json!({
-            "iter": i + 1, "phase": if i < 2 { "init" } else { "opt" }, "x": [0.5], "y": best,
-            "repeats": 1, "evals": evals, "context": null, "t": null, "f": best,
-            "best_value": best, "recommended_x": [0.5], "instant_regret": simple,
-            "cumulative_regret": cumulative, "simple_regret": simple,
-            "model_seconds": model, "acq_seconds": acq, "extra": {},
-        }));
+        let step = StepRecord {
+            iter: i + 1,
+            phase: if i < 2 { Phase::Init } else { Phase::Opt },
+            x: vec![0.5],
+            y: Some(best),
+            repeats: 1,
+            evals,
+            context: None,
+            t: None,
+            f: Some(best),
+            best_value: Some(best),
+            recommended_x: vec![0.5],
+            instant_regret: simple,
+            cumulative_regret: cumulative,
+            simple_regret: simple,
+            model_seconds: model,
+            acq_seconds: acq,
+            extra: Default::default(),
+            warnings: Vec::new(),
+        };
+        lines.push(serde_json::to_value(step).unwrap());
     }
     lines.iter().map(|l| format!("{l}\n")).collect()
 }

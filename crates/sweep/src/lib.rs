@@ -31,4 +31,4 @@ pub use runner::{
 };
 pub use session::Session;
 pub use stop::StopSignal;
-pub use trace::{Phase, StepRecord, TraceWriter, check_complete};
+pub use trace::{Phase, StepRecord, TableColumn, TraceWriter, check_complete};

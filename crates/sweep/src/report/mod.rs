@@ -68,7 +68,7 @@ pub use crate::config::Metric;
 pub use error::ReportError;
 pub use long_table::STEPS_COLUMNS;
 pub(crate) use steps::read_run;
-pub use steps::{RunSteps, TraceStep, read_steps};
+pub use steps::{RunSteps, read_steps};
 
 use crate::{RunSpec, Setting};
 use bosweep_core::stats::{describe, mean};
