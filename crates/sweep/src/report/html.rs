@@ -9,9 +9,10 @@ use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, 
 
 use super::error::ReportError;
 
-/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment and
-/// never broken across lines, tables scrolling sideways rather than squeezing), plots no wider
-/// than the page.
+/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment, they
+/// and the labels of the first column never broken across lines, so that a label such as
+/// `gp-ucb(ucb_multiplier=2)` does not wrap at its hyphen; tables scrolling sideways rather than
+/// squeezing), plots no wider than the page.
 const STYLE: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; line-height: 1.45;
        max-width: 72rem; margin: 0 auto; padding: 1rem 2rem 4rem; color: #1b1b1b; }
@@ -22,6 +23,7 @@ nav ol { columns: 2; }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border: 1px solid #d0d0d0; padding: .25rem .6rem; }
 th { background: #f0f0f0; }
+td:first-child { white-space: nowrap; }
 td[style*='right'] { white-space: nowrap; font-variant-numeric: tabular-nums; }
 tr:nth-child(even) td { background: #fafafa; }
 code { font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: .88em; }
@@ -194,6 +196,8 @@ mod tests {
         // The four bytes, base64-encoded; the SVG link stays a relative link.
         assert!(page.contains("<img src=\"data:image/png;base64,iVBORw==\" alt=\"regret\""));
         assert!(page.contains("<a href=\"plots/a.svg\">SVG</a>"));
+        // Labels (the first column) stay on one line.
+        assert!(page.contains("td:first-child { white-space: nowrap; }"));
 
         // A missing image names its file.
         let err = render(&dir, "![gone](plots/gone.png)").unwrap_err();
