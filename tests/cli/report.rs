@@ -797,7 +797,7 @@ fn plots_are_written_as_svg_and_png_with_text() {
         );
 
         let (w, h, pixels, color) = png_info(&dir.join("plots").join(format!("{name}.png")));
-        assert_eq!((w, h), (900, 600));
+        assert_eq!((w, h), (1136, 757), "as wide as report.html's text column");
         assert_eq!(color, png::ColorType::Rgb);
         // Text renders: the title band (top 30 rows, middle third) has dark pixels.
         let dark = (0..30)
@@ -1104,7 +1104,7 @@ fn many_algorithms_and_long_labels_render() {
         .unwrap_or_else(|| panic!("{texts:?}"));
     assert!(cut.contains("…") && cut.ends_with(')'), "{cut}");
     let (width, ..) = png_info(&dir.join("plots/ranks.png"));
-    assert!((900..=1400).contains(&width), "{width}");
+    assert!((1136..=1400).contains(&width), "{width}");
 }
 
 /// Issue 15: the best of each problem is chosen by the mean, and the algorithms whose mean lies
@@ -1284,10 +1284,10 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
     let shown: Value = serde_json::from_str(&title)
         .unwrap_or_else(|e| panic!("the probe did not run ({e}); the title is {title:?}"));
     assert_eq!(shown["images"], 9, "{shown}");
-    // Every image decoded, at the plots' default width.
+    // Every image decoded, at the plots' default width, the page's text column.
     let widths = shown["decoded"].as_array().unwrap();
     assert_eq!(widths.len(), 9, "{shown}");
-    assert!(widths.iter().all(|w| *w == 900), "{shown}");
+    assert!(widths.iter().all(|w| *w == 1136), "{shown}");
     assert_eq!(shown["tables"], shown["laid_out"], "{shown}");
     // The ranks', and per problem its summary and paired tests.
     assert!(shown["tables"].as_u64().unwrap() >= 5, "{shown}");

@@ -35,12 +35,12 @@
 //!   unknown; where they are known, `-cumulative-regret`, `-best-value` and `-regret-time`
 //!   against the milliseconds spent in model fitting and acquisition beside it) and
 //!   `plots/<problem>-seconds.{svg,png}`: per algorithm the mean over replicates with a ± one
-//!   standard error band against evaluations, 900×600 by default. The y axis of regret and
-//!   seconds is logarithmic where every plotted mean is positive ([`YScale::Auto`], the default;
-//!   [`YScale::Linear`] turns that off); best values are always on a linear axis. Runs of
-//!   different lengths are aggregated at each `evals` value over the runs that reached it:
-//!   simple regret and best value hold from one step to the next, seconds count at the step's
-//!   own `evals` only.
+//!   standard error band against evaluations, 1136×757 by default (the width of `report.html`'s
+//!   text column). The y axis of regret and seconds is logarithmic where every plotted mean is
+//!   positive ([`YScale::Auto`], the default; [`YScale::Linear`] turns that off); best values
+//!   are always on a linear axis. Runs of different lengths are aggregated at each `evals` value
+//!   over the runs that reached it: simple regret and best value hold from one step to the
+//!   next, seconds count at the step's own `evals` only.
 //!   File names are the problem label with characters outside `[A-Za-z0-9._=-]` replaced by `_`
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
@@ -166,8 +166,8 @@ impl Default for ReportOptions {
     fn default() -> Self {
         Self {
             y_scale: YScale::Auto,
-            width: 900,
-            height: 600,
+            width: html::CONTENT_WIDTH,
+            height: html::CONTENT_WIDTH * 2 / 3,
             metric: None,
         }
     }
@@ -188,7 +188,7 @@ pub struct ReportSummary {
 }
 
 /// Writes `summary.csv`, `report.md` and `plots/` into the sweep directory `dir`, with the
-/// default options (log-scale y where possible, 900×600 plots).
+/// default options (log-scale y where possible, plots as wide as `report.html`'s text column).
 pub fn write_report(dir: &Path) -> Result<ReportSummary, ReportError> {
     write_report_with(dir, &ReportOptions::default())
 }
