@@ -40,7 +40,8 @@
 //!   positive ([`YScale::Auto`], the default; [`YScale::Linear`] turns that off); best values
 //!   are always on a linear axis. Runs of different lengths are aggregated at each `evals` value
 //!   over the runs that reached it: simple regret and best value hold from one step to the
-//!   next, seconds count at the step's own `evals` only.
+//!   next, seconds count at the step's own `evals` only. Against time, a run that has ended
+//!   keeps its final value, so that the curve ends on the final mean.
 //!   File names are the problem label with characters outside `[A-Za-z0-9._=-]` replaced by `_`
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
