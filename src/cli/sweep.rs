@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::output::output_dir;
 use super::{CliError, GlobalArgs};
 use bosweep::io::io_reason;
 use bosweep::report::{Metric, ReportOptions};
@@ -117,6 +118,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
             .map_or_else(|| "sweep".into(), |s| s.to_string_lossy().into_owned());
         PathBuf::from("results").join(stem)
     });
+    output_dir("--out", &dir)?;
     let engine = global.engine()?;
     let options = SweepOptions {
         shard: Shard::given_or_scheduled(args.shard).map_err(CliError::usage)?,
@@ -136,7 +138,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
 }
 
 pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
-    let _lock = lock(&args.out, args.wait)?;
+    let _lock = lock(output_dir("--out", &args.out)?, args.wait)?;
     let complete = merge(&args.out, &args.shards)?;
     eprintln!(
         "merged {} directories into {}: {complete} completed runs",
@@ -147,5 +149,6 @@ pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
 }
 
 pub fn report_command(args: &ReportArgs) -> Result<(), CliError> {
-    Ok(report_sweep(&args.dir, &args.compare.options())?)
+    let dir = output_dir("report", &args.dir)?;
+    Ok(report_sweep(dir, &args.compare.options())?)
 }
