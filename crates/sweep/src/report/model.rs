@@ -4,16 +4,15 @@
 
 use std::collections::HashSet;
 
-use super::Metric;
-use super::RUNTIME_PLOT;
 use super::compare::{self, PairedComparison, ProblemScores, Ranks};
 use super::curves::{self, CurvePoint, Sampling, curve};
 use super::ecdf;
-use super::file_safe;
 use super::load::{CompletedRun, Step, Sweep, Trace};
 use super::plot::Series;
 use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
+use super::{Metric, RUNTIME_PLOT, file_safe};
 use crate::{RunSpec, Setting};
+use bosweep_problems::Sense;
 
 /// Everything the report shows.
 pub(crate) struct ReportModel {
@@ -77,24 +76,7 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
     for identity in &problems {
         let of_problem = |r: &RunSpec| &r.problem.label() == identity;
         let problem = shown(sweep, identity, |r| &r.problem);
-        let cells: Vec<Cell> = algorithms
-            .iter()
-            .enumerate()
-            .filter(|(_, a)| {
-                sweep
-                    .runs
-                    .iter()
-                    .any(|r| of_problem(r) && &r.algorithm.label() == *a)
-            })
-            .map(|(i, a)| {
-                let done = sweep
-                    .completed
-                    .iter()
-                    .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
-                    .collect();
-                (i, shown(sweep, a, |r| &r.algorithm), done)
-            })
-            .collect();
+        let cells = cells_of(sweep, identity, &algorithms);
         let sense = sweep
             .completed
             .iter()
@@ -128,13 +110,7 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
             .flat_map(|(_, _, done)| done.iter())
             .any(|c| c.trace.steps.iter().any(|s| s.simple_regret.is_some()));
         if regrets_known {
-            for (color, label, done) in cells.iter().filter(|(_, _, done)| !done.is_empty()) {
-                let traces = done.iter().map(|c| &c.trace);
-                match runtimes.iter_mut().find(|(c, _, _)| c == color) {
-                    Some((_, _, all)) => all.extend(traces),
-                    None => runtimes.push((*color, label.clone(), traces.collect())),
-                }
-            }
+            add_runs(&mut runtimes, &cells);
         }
         let name = unique_name(&sanitize(identity), &mut used_names);
         let has_runs = cells.iter().any(|(_, _, done)| !done.is_empty());
@@ -166,6 +142,42 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
     }
 }
 
+/// Each algorithm of `algorithms` (labels, in sweep order) that the sweep runs on the problem
+/// labelled `problem`, with its completed runs there.
+fn cells_of<'a>(sweep: &'a Sweep, problem: &str, algorithms: &[String]) -> Vec<Cell<'a>> {
+    let of_problem = |r: &RunSpec| r.problem.label() == problem;
+    algorithms
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            sweep
+                .runs
+                .iter()
+                .any(|r| of_problem(r) && &r.algorithm.label() == *a)
+        })
+        .map(|(i, a)| {
+            let done = sweep
+                .completed
+                .iter()
+                .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
+                .collect();
+            (i, shown(sweep, a, |r| &r.algorithm), done)
+        })
+        .collect()
+}
+
+/// Adds the completed runs of `cells` to each algorithm's runs in `runs` (palette index, display
+/// label, traces), in the order algorithms first have one.
+fn add_runs<'a>(runs: &mut Vec<(usize, String, Vec<&'a Trace>)>, cells: &[Cell<'a>]) {
+    for (color, label, done) in cells.iter().filter(|(_, _, done)| !done.is_empty()) {
+        let traces = done.iter().map(|c| &c.trace);
+        match runs.iter_mut().find(|(c, _, _)| c == color) {
+            Some((_, _, all)) => all.extend(traces),
+            None => runs.push((*color, label.clone(), traces.collect())),
+        }
+    }
+}
+
 /// The display label (the config's `label`) of the setting whose label is `identity`: settings
 /// are told apart by their labels, which the config keeps distinct, and shown by these.
 fn shown(sweep: &Sweep, identity: &str, of: fn(&RunSpec) -> &Setting) -> String {
@@ -182,7 +194,7 @@ fn problem_plots(
     problem: &str,
     name: &str,
     cells: &[Cell],
-    sense: Option<bosweep_problems::Sense>,
+    sense: Option<Sense>,
     regrets_known: bool,
 ) -> Vec<Plot> {
     // One series per algorithm with completed runs, its points aggregated by `points`.
