@@ -118,7 +118,12 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
             .map_or_else(|| "sweep".into(), |s| s.to_string_lossy().into_owned());
         PathBuf::from("results").join(stem)
     });
-    output_dir("--out", &dir)?;
+    let given = if args.out.is_some() {
+        "--out"
+    } else {
+        "the default output directory"
+    };
+    output_dir(given, &dir)?;
     let engine = global.engine()?;
     let options = SweepOptions {
         shard: Shard::given_or_scheduled(args.shard).map_err(CliError::usage)?,

@@ -356,6 +356,16 @@ fn an_output_path_that_is_a_file_exits_2_saying_so() {
         std::fs::read_to_string(dir.join("taken")).unwrap(),
         "a file"
     );
+    // Without --out, the default directory (results/<config stem>) is named as such.
+    std::fs::create_dir(dir.join("results")).unwrap();
+    std::fs::write(dir.join("results/sweep"), "a file").unwrap();
+    let out = bosweep(&dir, &["sweep", "sweep.toml"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the default output directory results/sweep: the path is a file"),
+        "{err}"
+    );
 }
 
 /// Issue 15: two sweeps on one directory both failed and left invalid traces. The directory is
