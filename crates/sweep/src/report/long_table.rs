@@ -36,12 +36,15 @@ const RUN_COLUMNS: [(&str, TableColumn<RunSpec>); 5] = [
     ("seed", TableColumn::Count(|r| Some(r.seed))),
 ];
 
+/// The number of columns: the run's and the step's.
 const WIDTH: usize = RUN_COLUMNS.len() + StepRecord::COLUMNS.len();
 
 /// The columns of `steps.csv` and `steps.parquet`: the run's, then the trace fields of each step
 /// ([`StepRecord::COLUMNS`]).
 pub const STEPS_COLUMNS: [&str; WIDTH] = column_names();
 
+/// The names of [`RUN_COLUMNS`] then [`StepRecord::COLUMNS`], joined at compile time so that
+/// [`STEPS_COLUMNS`] stays the constant array the tests and library users compare headers with.
 const fn column_names() -> [&'static str; WIDTH] {
     let mut names = [""; WIDTH];
     let mut i = 0;
