@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use super::CliError;
+use super::output::output_dir;
 use bosweep::sweep::export::export_coco;
 
 /// Options of `bosweep export-coco`.
@@ -16,7 +17,7 @@ pub struct ExportCocoArgs {
 }
 
 pub fn export_coco_command(args: &ExportCocoArgs) -> Result<(), CliError> {
-    let export = export_coco(&args.sweep_dir, &args.out)?;
+    let export = export_coco(&args.sweep_dir, output_dir("--out", &args.out)?)?;
     println!("{} runs on bbob written as COCO data:", export.runs);
     for folder in &export.algorithms {
         println!("  {}", folder.display());

@@ -1,4 +1,5 @@
-//! Writing results: CSV to `--out` or stdout, and text to stdout.
+//! Writing results: CSV to `--out` or stdout, text to stdout, and the directories that sweeps,
+//! reports and exports write into.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -55,4 +56,17 @@ fn write_csv(w: &mut dyn Write, names: &[&str], columns: &[&[f64]]) -> io::Resul
         writeln!(w)?;
     }
     w.flush()
+}
+
+/// `dir`, given as `what` (`--out`, or the argument's name), as a directory to write into: an
+/// existing file there is bad input (exit 2) named as such, rather than the operating system's
+/// "File exists" or "Not a directory" once writing starts.
+pub fn output_dir<'a>(what: &str, dir: &'a Path) -> Result<&'a Path, CliError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::usage(format!(
+            "{what} {}: the path is a file, not a directory",
+            dir.display()
+        )));
+    }
+    Ok(dir)
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::events::stderr_sink;
+use super::output::output_dir;
 use super::{CliError, GlobalArgs};
 use bosweep::io::io_reason;
 use bosweep::report::{Metric, ReportOptions};
@@ -118,6 +119,12 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
             .map_or_else(|| "sweep".into(), |s| s.to_string_lossy().into_owned());
         PathBuf::from("results").join(stem)
     });
+    let given = if args.out.is_some() {
+        "--out"
+    } else {
+        "the default output directory"
+    };
+    output_dir(given, &dir)?;
     let engine = global.engine()?;
     let events = stderr_sink();
     let options = SweepOptions {
@@ -139,7 +146,7 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
 }
 
 pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
-    let _lock = lock(&args.out, args.wait)?;
+    let _lock = lock(output_dir("--out", &args.out)?, args.wait)?;
     let complete = merge(&args.out, &args.shards)?;
     eprintln!(
         "merged {} directories into {}: {complete} completed runs",
@@ -154,9 +161,6 @@ pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
 }
 
 pub fn report_command(args: &ReportArgs) -> Result<(), CliError> {
-    Ok(report_sweep(
-        &args.dir,
-        &args.compare.options(),
-        &stderr_sink(),
-    )?)
+    let dir = output_dir("report", &args.dir)?;
+    Ok(report_sweep(dir, &args.compare.options(), &stderr_sink())?)
 }

@@ -7,7 +7,7 @@ use bosweep::report::{
     COMPARISON_COLUMNS, Metric, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
     write_report, write_report_with,
 };
-use bosweep::sweep::{Manifest, RunSpec, Setting, SettingValue};
+use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord};
 use serde_json::{Value, json};
 
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
@@ -72,13 +72,27 @@ fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
         "bosweep_version": "test",
     }})];
     for (i, &(evals, simple, cumulative, best, model, acq)) in steps.iter().enumerate() {
-        lines.push(json!({
-            "iter": i + 1, "phase": if i < 2 { "init" } else { "opt" }, "x": [0.5], "y": best,
-            "repeats": 1, "evals": evals, "context": null, "t": null, "f": best,
-            "best_value": best, "recommended_x": [0.5], "instant_regret": simple,
-            "cumulative_regret": cumulative, "simple_regret": simple,
-            "model_seconds": model, "acq_seconds": acq, "extra": {},
-        }));
+        let step = StepRecord {
+            iter: i + 1,
+            phase: if i < 2 { Phase::Init } else { Phase::Opt },
+            x: vec![0.5],
+            y: Some(best),
+            repeats: 1,
+            evals,
+            context: None,
+            t: None,
+            f: Some(best),
+            best_value: Some(best),
+            recommended_x: vec![0.5],
+            instant_regret: simple,
+            cumulative_regret: cumulative,
+            simple_regret: simple,
+            model_seconds: model,
+            acq_seconds: acq,
+            extra: Default::default(),
+            warnings: Vec::new(),
+        };
+        lines.push(serde_json::to_value(step).unwrap());
     }
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
@@ -783,7 +797,7 @@ fn plots_are_written_as_svg_and_png_with_text() {
         );
 
         let (w, h, pixels, color) = png_info(&dir.join("plots").join(format!("{name}.png")));
-        assert_eq!((w, h), (900, 600));
+        assert_eq!((w, h), (1136, 757), "as wide as report.html's text column");
         assert_eq!(color, png::ColorType::Rgb);
         // Text renders: the title band (top 30 rows, middle third) has dark pixels.
         let dark = (0..30)
@@ -1090,7 +1104,7 @@ fn many_algorithms_and_long_labels_render() {
         .unwrap_or_else(|| panic!("{texts:?}"));
     assert!(cut.contains("…") && cut.ends_with(')'), "{cut}");
     let (width, ..) = png_info(&dir.join("plots/ranks.png"));
-    assert!((900..=1400).contains(&width), "{width}");
+    assert!((1136..=1400).contains(&width), "{width}");
 }
 
 /// Issue 15: the best of each problem is chosen by the mean, and the algorithms whose mean lies
@@ -1270,10 +1284,10 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
     let shown: Value = serde_json::from_str(&title)
         .unwrap_or_else(|e| panic!("the probe did not run ({e}); the title is {title:?}"));
     assert_eq!(shown["images"], 9, "{shown}");
-    // Every image decoded, at the plots' default width.
+    // Every image decoded, at the plots' default width, the page's text column.
     let widths = shown["decoded"].as_array().unwrap();
     assert_eq!(widths.len(), 9, "{shown}");
-    assert!(widths.iter().all(|w| *w == 900), "{shown}");
+    assert!(widths.iter().all(|w| *w == 1136), "{shown}");
     assert_eq!(shown["tables"], shown["laid_out"], "{shown}");
     // The ranks', and per problem its summary and paired tests.
     assert!(shown["tables"].as_u64().unwrap() >= 5, "{shown}");

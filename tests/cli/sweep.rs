@@ -331,6 +331,43 @@ fn bad_configs_and_directories_exit_2_naming_the_problem() {
     }
 }
 
+/// An output directory that names an existing file is refused (exit 2) as such by every command
+/// that writes into one, before anything is written.
+#[test]
+fn an_output_path_that_is_a_file_exits_2_saying_so() {
+    let dir = sandbox("file-out");
+    std::fs::write(dir.join("taken"), "a file").unwrap();
+    let commands: [&[&str]; 4] = [
+        &["sweep", "sweep.toml", "--out", "taken"],
+        &["merge", "--out", "taken", "."],
+        &["report", "taken"],
+        &["export-coco", ".", "--out", "taken"],
+    ];
+    for args in commands {
+        let out = bosweep(&dir, args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("taken: the path is a file, not a directory"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("taken")).unwrap(),
+        "a file"
+    );
+    // Without --out, the default directory (results/<config stem>) is named as such.
+    std::fs::create_dir(dir.join("results")).unwrap();
+    std::fs::write(dir.join("results/sweep"), "a file").unwrap();
+    let out = bosweep(&dir, &["sweep", "sweep.toml"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the default output directory results/sweep: the path is a file"),
+        "{err}"
+    );
+}
+
 /// Issue 15: two sweeps on one directory both failed and left invalid traces. The directory is
 /// locked: a second sweep exits 2 naming the holder, or waits for it with `--wait`; the lock of
 /// a sweep that died is taken over.

@@ -132,7 +132,7 @@ pub fn load_sweep<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyD
             columns.integer("seed", run.spec.seed);
             columns.text("device", device.unwrap_or("").to_owned());
             columns.integer("iter", step.iter as u64);
-            columns.text("phase", step.phase.clone());
+            columns.text("phase", step.phase.as_str().to_owned());
             columns.object("x", PyList::new(py, &step.x)?.into_any());
             columns.number("y", step.y);
             columns.integer("repeats", step.repeats as u64);

@@ -31,4 +31,4 @@ pub use runner::{
     MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
 };
 pub use stop::StopSignal;
-pub use trace::{Phase, StepRecord, TraceWriter, check_complete};
+pub use trace::{Phase, StepRecord, TableColumn, TraceWriter, check_complete};

@@ -1,48 +1,108 @@
-//! The JSONL trace every run writes (`../shared/conventions.md`): a header line, then one line
-//! per evaluation step, each flushed as soon as it is written so that a crash loses no completed
-//! evaluation.
+//! The JSONL trace every run writes: a header line, then one line per evaluation step, each
+//! flushed as soon as it is written so that a crash loses no completed evaluation. A step is one
+//! [`StepRecord`], the type that writes it, reads it back (the report, the Python loader,
+//! `export-coco`) and tabulates it ([`StepRecord::COLUMNS`]), so that the schema is stated once.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// `"init"` for the initial design, `"opt"` for steps the algorithm chose.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
     Init,
     Opt,
 }
 
-/// One evaluation step, with exactly the fields the conventions require.
-#[derive(Clone, Debug, Serialize)]
+impl Phase {
+    /// The name a trace writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Init => "init",
+            Phase::Opt => "opt",
+        }
+    }
+}
+
+/// One evaluation step, with exactly the fields of the trace schema, in the order they are
+/// written. Non-finite numbers are written as `null` (JSON has no NaN) and read back as `None`,
+/// which is why `y` and `best_value`, always computed, are options too.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
     pub iter: usize,
     pub phase: Phase,
     pub x: Vec<f64>,
     /// The observed value in the problem's own sense (mean of the repeats).
-    pub y: f64,
+    pub y: Option<f64>,
     pub repeats: usize,
     pub evals: usize,
     pub context: Option<Vec<f64>>,
     pub t: Option<usize>,
     /// Objective of interest at `x`, when computable.
     pub f: Option<f64>,
-    pub best_value: f64,
+    pub best_value: Option<f64>,
     pub recommended_x: Vec<f64>,
     pub instant_regret: Option<f64>,
     pub cumulative_regret: Option<f64>,
     pub simple_regret: Option<f64>,
     pub model_seconds: f64,
     pub acq_seconds: f64,
+    /// Algorithm-specific values; traces that predate it read as empty.
+    #[serde(default)]
     pub extra: Map<String, Value>,
     /// What went wrong but was recovered from at this step (a GPU failure the run survived on
     /// the CPU backend, a GP that needed jitter to factorise); omitted when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+}
+
+/// How one field of a record becomes a table column, read by a plain function: counts
+/// (indices, seeds), reals (unknown: `None`), text, or points (absent: `None`).
+pub enum TableColumn<R> {
+    Count(fn(&R) -> Option<u64>),
+    Real(fn(&R) -> Option<f64>),
+    Text(fn(&R) -> String),
+    Points(fn(&R) -> Option<&[f64]>),
+}
+
+impl StepRecord {
+    /// The fields as columns of a long table (the report's `steps.csv` and `steps.parquet`), in
+    /// the trace's order: every field but the free-form objects `extra` and `warnings`, which
+    /// have no column type. A field added to the record gets its column here.
+    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 16] = [
+        ("iter", TableColumn::Count(|s| Some(s.iter as u64))),
+        ("phase", TableColumn::Text(|s| s.phase.as_str().to_owned())),
+        ("x", TableColumn::Points(|s| Some(s.x.as_slice()))),
+        ("y", TableColumn::Real(|s| s.y)),
+        ("repeats", TableColumn::Count(|s| Some(s.repeats as u64))),
+        ("evals", TableColumn::Count(|s| Some(s.evals as u64))),
+        ("context", TableColumn::Points(|s| s.context.as_deref())),
+        ("t", TableColumn::Count(|s| s.t.map(|t| t as u64))),
+        ("f", TableColumn::Real(|s| s.f)),
+        ("best_value", TableColumn::Real(|s| s.best_value)),
+        (
+            "recommended_x",
+            TableColumn::Points(|s| Some(s.recommended_x.as_slice())),
+        ),
+        ("instant_regret", TableColumn::Real(|s| s.instant_regret)),
+        (
+            "cumulative_regret",
+            TableColumn::Real(|s| s.cumulative_regret),
+        ),
+        ("simple_regret", TableColumn::Real(|s| s.simple_regret)),
+        (
+            "model_seconds",
+            TableColumn::Real(|s| Some(s.model_seconds)),
+        ),
+        ("acq_seconds", TableColumn::Real(|s| Some(s.acq_seconds))),
+    ];
+
+    /// The fields left out of [`Self::COLUMNS`].
+    pub const UNTABULATED: [&'static str; 2] = ["extra", "warnings"];
 }
 
 /// Writes a trace to a file (or any writer), one JSON object per line.
@@ -141,4 +201,107 @@ pub fn check_complete(path: &Path, seed: u64, budget: usize) -> Result<(), Strin
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record() -> StepRecord {
+        StepRecord {
+            iter: 2,
+            phase: Phase::Opt,
+            x: vec![0.5, -1.0],
+            y: Some(f64::NAN),
+            repeats: 1,
+            evals: 2,
+            context: None,
+            t: Some(2),
+            f: Some(1.25),
+            best_value: Some(1.25),
+            recommended_x: vec![0.5, -1.0],
+            instant_regret: None,
+            cumulative_regret: None,
+            simple_regret: None,
+            model_seconds: 0.5,
+            acq_seconds: 0.25,
+            extra: Map::from_iter([("arm".to_owned(), Value::from(1))]),
+            warnings: vec!["jitter 1e-6".into()],
+        }
+    }
+
+    #[test]
+    fn a_record_is_written_in_schema_order_and_read_back() {
+        let line = serde_json::to_string(&record()).unwrap();
+        assert_eq!(
+            line,
+            r#"{"iter":2,"phase":"opt","x":[0.5,-1.0],"y":null,"repeats":1,"evals":2,"context":null,"t":2,"f":1.25,"best_value":1.25,"recommended_x":[0.5,-1.0],"instant_regret":null,"cumulative_regret":null,"simple_regret":null,"model_seconds":0.5,"acq_seconds":0.25,"extra":{"arm":1},"warnings":["jitter 1e-6"]}"#
+        );
+        let read: StepRecord = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            read,
+            StepRecord {
+                y: None,
+                ..record()
+            }
+        );
+
+        // Without warnings the field is left out, and a trace without `extra` reads as empty.
+        let quiet = StepRecord {
+            warnings: Vec::new(),
+            extra: Map::new(),
+            ..record()
+        };
+        let line = serde_json::to_string(&quiet).unwrap();
+        assert!(
+            line.ends_with(r#""acq_seconds":0.25,"extra":{}}"#),
+            "{line}"
+        );
+        let old = line.replace(r#","extra":{}"#, "");
+        assert_eq!(
+            serde_json::from_str::<StepRecord>(&old).unwrap(),
+            StepRecord { y: None, ..quiet }
+        );
+    }
+
+    #[test]
+    fn every_field_is_a_column_or_named_untabulated_in_the_trace_order() {
+        let Value::Object(fields) = serde_json::to_value(record()).unwrap() else {
+            panic!("a record is an object");
+        };
+        let line = serde_json::to_string(&record()).unwrap();
+        let mut written: Vec<&str> = fields.keys().map(String::as_str).collect();
+        written.sort_by_key(|key| line.find(&format!("\"{key}\":")).unwrap());
+        let listed: Vec<&str> = StepRecord::COLUMNS
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(StepRecord::UNTABULATED)
+            .collect();
+        assert_eq!(written, listed);
+    }
+
+    #[test]
+    fn columns_read_their_fields() {
+        let record = record();
+        let cell = |name: &str| {
+            let (_, column) = StepRecord::COLUMNS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap();
+            match column {
+                TableColumn::Count(f) => format!("{:?}", f(&record)),
+                TableColumn::Real(f) => format!("{:?}", f(&record)),
+                TableColumn::Text(f) => f(&record),
+                TableColumn::Points(f) => format!("{:?}", f(&record)),
+            }
+        };
+        assert_eq!(cell("iter"), "Some(2)");
+        assert_eq!(cell("phase"), "opt");
+        assert_eq!(cell("x"), "Some([0.5, -1.0])");
+        assert_eq!(cell("context"), "None");
+        assert_eq!(cell("t"), "Some(2)");
+        assert_eq!(cell("f"), "Some(1.25)");
+        assert_eq!(cell("instant_regret"), "None");
+        assert_eq!(cell("acq_seconds"), "Some(0.25)");
+    }
 }

@@ -14,8 +14,9 @@ use super::text::GlyphBackend;
 const FAMILY: &str = "sans-serif";
 const LABEL_SIZE: f64 = 14.0;
 const ROW: i32 = 26;
-/// The narrowest image, and the narrowest and widest margins on each side of the axis.
-const MIN_WIDTH: i32 = 900;
+/// The narrowest image (`report.html`'s text column, which shows it at its own size), and the
+/// narrowest and widest margins on each side of the axis.
+const MIN_WIDTH: i32 = super::html::CONTENT_WIDTH as i32;
 const MIN_MARGIN: i32 = 250;
 const MAX_MARGIN: i32 = 600;
 /// The axis' length when long labels widen the margins.

@@ -23,6 +23,10 @@ pub(crate) enum Sampling {
     Hold,
     /// Only the steps at exactly `evals` (per-step quantities: seconds per iteration).
     Exact,
+    /// As [`Sampling::Hold`], but a run that has ended keeps its last value: against time, runs
+    /// end at different moments, and a mean over the runs still going alone would fall below
+    /// the final mean of all of them wherever the slow runs are the better ones.
+    HoldPastEnd,
 }
 
 /// Aggregates `value` over `traces` at every `evals` value any of them has (steps where `value`
@@ -45,8 +49,8 @@ pub(crate) fn curve(
 }
 
 /// [`curve`] against the wall-clock time each run has spent in model fitting and acquisition
-/// (the running sum of its steps' seconds), in whole milliseconds, held between steps: the
-/// `evals` of the points are milliseconds.
+/// (the running sum of its steps' seconds), in whole milliseconds, held between steps and after
+/// a run's last step ([`Sampling::HoldPastEnd`]): the `evals` of the points are milliseconds.
 pub(crate) fn time_curve(
     traces: &[&Trace],
     value: impl Fn(&Step) -> Option<f64>,
@@ -64,7 +68,7 @@ pub(crate) fn time_curve(
                 .collect::<Vec<_>>()
         })
         .collect();
-    aggregate(runs, Sampling::Hold)
+    aggregate(runs, Sampling::HoldPastEnd)
 }
 
 /// The statistics over `runs` ((x, value) pairs, x non-decreasing) at every x any run has.
@@ -78,9 +82,10 @@ fn aggregate(runs: Vec<Vec<(usize, f64)>>, sampling: Sampling) -> Vec<CurvePoint
             let mut values = Vec::new();
             for run in &runs {
                 match sampling {
-                    Sampling::Hold => {
+                    Sampling::Hold | Sampling::HoldPastEnd => {
                         let (first, last) = (run[0].0, run[run.len() - 1].0);
-                        if first <= e && e <= last {
+                        let still_held = e <= last || sampling == Sampling::HoldPastEnd;
+                        if first <= e && still_held {
                             // Steps are sorted by x: the last one at or before e.
                             let at = run.partition_point(|&(x, _)| x <= e);
                             values.push(run[at - 1].1);
@@ -155,6 +160,47 @@ mod tests {
                 (4000, 3.5, 2),
                 (5000, 3.0, 2),
                 (6000, 0.5, 2)
+            ]
+        );
+    }
+
+    /// A trace of (seconds, simple regret) steps, one evaluation each.
+    fn timed(steps: &[(f64, f64)]) -> Trace {
+        Trace {
+            sense: None,
+            device: None,
+            steps: steps
+                .iter()
+                .enumerate()
+                .map(|(i, &(seconds, regret))| Step {
+                    evals: i + 1,
+                    simple_regret: Some(regret),
+                    cumulative_regret: None,
+                    best_value: None,
+                    seconds,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_run_that_has_ended_keeps_its_final_value_against_time() {
+        // A's steps end at 1 and 2 s, on 5 then 4; B's at 1, 3 and 5 s, on 3, 2, 1. Once A has
+        // ended it keeps 4, so the curve ends on the final mean (4 + 1) / 2 = 2.5 (the mean of B
+        // alone would fall to 2 at 3 s and to 1 at 5 s).
+        let a = timed(&[(1.0, 5.0), (1.0, 4.0)]);
+        let b = timed(&[(1.0, 3.0), (2.0, 2.0), (2.0, 1.0)]);
+        let points: Vec<(usize, f64, usize)> = time_curve(&[&a, &b], |s| s.simple_regret)
+            .iter()
+            .map(|p| (p.evals, p.mean, p.n))
+            .collect();
+        assert_eq!(
+            points,
+            [
+                (1000, 4.0, 2),
+                (2000, 3.5, 2),
+                (3000, 3.0, 2),
+                (5000, 2.5, 2)
             ]
         );
     }

@@ -9,25 +9,36 @@ use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd, 
 
 use super::error::ReportError;
 
-/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment and
-/// never broken across lines, tables scrolling sideways rather than squeezing), plots no wider
-/// than the page.
-const STYLE: &str = "
-body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; line-height: 1.45;
-       max-width: 72rem; margin: 0 auto; padding: 1rem 2rem 4rem; color: #1b1b1b; }
-h1 { border-bottom: 2px solid #ccc; padding-bottom: .3rem; }
-h2 { margin-top: 2.5rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }
-nav ol { columns: 2; }
-.table { overflow-x: auto; margin: 1rem 0; }
-table { border-collapse: collapse; font-size: .9rem; }
-th, td { border: 1px solid #d0d0d0; padding: .25rem .6rem; }
-th { background: #f0f0f0; }
-td[style*='right'] { white-space: nowrap; font-variant-numeric: tabular-nums; }
-tr:nth-child(even) td { background: #fafafa; }
-code { font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: .88em; }
-pre { background: #f6f6f6; padding: .8rem; overflow-x: auto; border-radius: 4px; }
-img { max-width: 100%; height: auto; display: block; margin: 1rem 0; }
-";
+/// The width of the page's text column in CSS pixels: the page is this plus its 2 rem margins,
+/// 1200 px in all. Plots are drawn this wide by default, so that they fill the column at their
+/// own size, their text neither shrunk nor blurred.
+pub(crate) const CONTENT_WIDTH: u32 = 1136;
+
+/// The stylesheet: readable tables (numbers right-aligned by the Markdown's own alignment, they
+/// and the labels of the first column never broken across lines, so that a label such as
+/// `gp-ucb(ucb_multiplier=2)` does not wrap at its hyphen; tables scrolling sideways rather than
+/// squeezing), plots as wide as the text column.
+fn style() -> String {
+    format!(
+        "
+body {{ font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; line-height: 1.45;
+       max-width: {CONTENT_WIDTH}px; margin: 0 auto; padding: 1rem 2rem 4rem; color: #1b1b1b; }}
+h1 {{ border-bottom: 2px solid #ccc; padding-bottom: .3rem; }}
+h2 {{ margin-top: 2.5rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }}
+nav ol {{ columns: 2; }}
+.table {{ overflow-x: auto; margin: 1rem 0; }}
+table {{ border-collapse: collapse; font-size: .9rem; }}
+th, td {{ border: 1px solid #d0d0d0; padding: .25rem .6rem; }}
+th {{ background: #f0f0f0; }}
+td:first-child {{ white-space: nowrap; }}
+td[style*='right'] {{ white-space: nowrap; font-variant-numeric: tabular-nums; }}
+tr:nth-child(even) td {{ background: #fafafa; }}
+code {{ font-family: ui-monospace, 'SFMono-Regular', Menlo, monospace; font-size: .88em; }}
+pre {{ background: #f6f6f6; padding: .8rem; overflow-x: auto; border-radius: 4px; }}
+img {{ width: 100%; height: auto; display: block; margin: 1rem 0; }}
+"
+    )
+}
 
 /// Renders `markdown` (the report of the sweep directory `dir`, whose images are paths relative
 /// to it) as a complete HTML page. Images are read from `dir` and embedded; links stay relative.
@@ -94,10 +105,11 @@ pub(crate) fn render(dir: &Path, markdown: &str) -> Result<String, ReportError> 
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"bosweep {}\">\n<title>{}</title>\n<style>{STYLE}</style>\n\
+         <meta name=\"generator\" content=\"bosweep {}\">\n<title>{}</title>\n<style>{}</style>\n\
          </head>\n<body>\n",
         env!("CARGO_PKG_VERSION"),
         escape(&title),
+        style(),
     );
     html::push_html(&mut page, body.into_iter());
     page.push_str("</body>\n</html>\n");
@@ -194,6 +206,11 @@ mod tests {
         // The four bytes, base64-encoded; the SVG link stays a relative link.
         assert!(page.contains("<img src=\"data:image/png;base64,iVBORw==\" alt=\"regret\""));
         assert!(page.contains("<a href=\"plots/a.svg\">SVG</a>"));
+        // Labels (the first column) stay on one line.
+        assert!(page.contains("td:first-child { white-space: nowrap; }"));
+        // Plots fill the text column, as wide as they are drawn by default.
+        assert!(page.contains("img { width: 100%; height: auto;"));
+        assert!(page.contains("max-width: 1136px;"));
 
         // A missing image names its file.
         let err = render(&dir, "![gone](plots/gone.png)").unwrap_err();

@@ -15,138 +15,117 @@ use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
 use super::error::ReportError;
-use super::steps::{RunSteps, TraceStep};
+use super::steps::RunSteps;
 use super::tables::write_table;
+use crate::trace::TableColumn;
+use crate::{RunSpec, StepRecord};
 
-/// The columns of `steps.csv`: the run (key, display labels, replicate, seed), then the trace fields
-/// of `../shared/conventions.md`; points are JSON arrays, unknown values empty cells.
-pub const STEPS_COLUMNS: [&str; 21] = [
-    "run",
-    "algorithm",
-    "problem",
-    "replicate",
-    "seed",
-    "iter",
-    "phase",
-    "x",
-    "y",
-    "repeats",
-    "evals",
-    "context",
-    "t",
-    "f",
-    "best_value",
-    "recommended_x",
-    "instant_regret",
-    "cumulative_regret",
-    "simple_regret",
-    "model_seconds",
-    "acq_seconds",
+/// The run's columns, before those of its steps ([`StepRecord::COLUMNS`]): its key, the display
+/// labels of its settings, its replicate and seed.
+const RUN_COLUMNS: [(&str, TableColumn<RunSpec>); 5] = [
+    ("run", TableColumn::Text(|r| r.key())),
+    (
+        "algorithm",
+        TableColumn::Text(|r| r.algorithm.display_label()),
+    ),
+    ("problem", TableColumn::Text(|r| r.problem.display_label())),
+    (
+        "replicate",
+        TableColumn::Count(|r| Some(r.replicate as u64)),
+    ),
+    ("seed", TableColumn::Count(|r| Some(r.seed))),
 ];
 
-fn number(v: Option<f64>) -> String {
-    v.map(format_number).unwrap_or_default()
+/// The number of columns: the run's and the step's.
+const WIDTH: usize = RUN_COLUMNS.len() + StepRecord::COLUMNS.len();
+
+/// The columns of `steps.csv` and `steps.parquet`: the run's, then the trace fields of each step
+/// ([`StepRecord::COLUMNS`]).
+pub const STEPS_COLUMNS: [&str; WIDTH] = column_names();
+
+/// The names of [`RUN_COLUMNS`] then [`StepRecord::COLUMNS`], joined at compile time so that
+/// [`STEPS_COLUMNS`] stays the constant array the tests and library users compare headers with.
+const fn column_names() -> [&'static str; WIDTH] {
+    let mut names = [""; WIDTH];
+    let mut i = 0;
+    while i < RUN_COLUMNS.len() {
+        names[i] = RUN_COLUMNS[i].0;
+        i += 1;
+    }
+    while i < WIDTH {
+        names[i] = StepRecord::COLUMNS[i - RUN_COLUMNS.len()].0;
+        i += 1;
+    }
+    names
 }
 
-fn point(x: &[f64]) -> String {
-    serde_json::to_string(x).expect("finite coordinates serialise")
+/// Every step of `runs` with its run, in order: the table's rows.
+fn rows(runs: &[RunSteps]) -> impl Iterator<Item = (&RunSpec, &StepRecord)> {
+    runs.iter()
+        .flat_map(|run| run.steps.iter().map(move |step| (&run.spec, step)))
+}
+
+/// A CSV cell: points as JSON arrays, unknown values empty.
+fn csv_cell<R>(column: &TableColumn<R>, record: &R) -> String {
+    match column {
+        TableColumn::Count(value) => value(record).map(|n| n.to_string()).unwrap_or_default(),
+        TableColumn::Real(value) => value(record).map(format_number).unwrap_or_default(),
+        TableColumn::Text(value) => value(record),
+        TableColumn::Points(value) => value(record)
+            .map(|x| serde_json::to_string(x).expect("finite coordinates serialise"))
+            .unwrap_or_default(),
+    }
 }
 
 /// Writes `runs` to `path` as CSV.
 pub(crate) fn write_steps(path: &Path, runs: &[RunSteps]) -> Result<(), ReportError> {
-    let rows = runs.iter().flat_map(|run| {
-        let (key, algorithm, problem) = (
-            run.spec.key(),
-            run.spec.algorithm.display_label(),
-            run.spec.problem.display_label(),
-        );
-        run.steps.iter().map(move |s| {
-            [
-                key.clone(),
-                algorithm.clone(),
-                problem.clone(),
-                run.spec.replicate.to_string(),
-                run.spec.seed.to_string(),
-                s.iter.to_string(),
-                s.phase.clone(),
-                point(&s.x),
-                number(s.y),
-                s.repeats.to_string(),
-                s.evals.to_string(),
-                s.context.as_deref().map(point).unwrap_or_default(),
-                s.t.map(|t| t.to_string()).unwrap_or_default(),
-                number(s.f),
-                number(s.best_value),
-                point(&s.recommended_x),
-                number(s.instant_regret),
-                number(s.cumulative_regret),
-                number(s.simple_regret),
-                number(Some(s.model_seconds)),
-                number(Some(s.acq_seconds)),
-            ]
+    let records = rows(runs).map(|(spec, step)| {
+        std::array::from_fn(|i| match RUN_COLUMNS.get(i) {
+            Some((_, column)) => csv_cell(column, spec),
+            None => csv_cell(&StepRecord::COLUMNS[i - RUN_COLUMNS.len()].1, step),
         })
     });
-    write_table(path, STEPS_COLUMNS, rows)
+    write_table(path, STEPS_COLUMNS, records)
+}
+
+/// A Parquet column of `column` over `records`: text, unsigned integers, doubles or lists of
+/// doubles, null where unknown.
+fn parquet_column<'a, R: 'a>(
+    column: &TableColumn<R>,
+    records: impl Iterator<Item = &'a R>,
+) -> ArrayRef {
+    match column {
+        TableColumn::Count(value) => Arc::new(records.map(value).collect::<UInt64Array>()),
+        TableColumn::Real(value) => Arc::new(records.map(value).collect::<Float64Array>()),
+        TableColumn::Text(value) => Arc::new(StringArray::from_iter_values(records.map(value))),
+        TableColumn::Points(value) => {
+            let mut list = ListBuilder::new(Float64Builder::new());
+            for record in records {
+                match value(record) {
+                    Some(point) => {
+                        list.values().append_slice(point);
+                        list.append(true);
+                    }
+                    None => list.append(false),
+                }
+            }
+            Arc::new(list.finish())
+        }
+    }
 }
 
 /// Writes `runs` to `path` as Parquet (one row group, Snappy-compressed), the columns of
 /// [`STEPS_COLUMNS`] typed: text, unsigned integers, doubles and lists of doubles.
 pub(crate) fn write_steps_parquet(path: &Path, runs: &[RunSteps]) -> Result<(), ReportError> {
-    let steps = || {
-        runs.iter()
-            .flat_map(|run| run.steps.iter().map(move |s| (run, s)))
-    };
-    let text = |f: &dyn Fn(&RunSteps) -> String| -> ArrayRef {
-        Arc::new(StringArray::from_iter_values(
-            steps().map(|(run, _)| f(run)),
-        ))
-    };
-    let count = |values: Vec<Option<u64>>| -> ArrayRef { Arc::new(UInt64Array::from(values)) };
-    let real = |f: &dyn Fn(&TraceStep) -> Option<f64>| -> ArrayRef {
-        Arc::new(Float64Array::from_iter(steps().map(|(_, s)| f(s))))
-    };
-    let points = |f: &dyn Fn(&TraceStep) -> Option<&[f64]>| -> ArrayRef {
-        let mut list = ListBuilder::new(Float64Builder::new());
-        for (_, s) in steps() {
-            match f(s) {
-                Some(point) => {
-                    list.values().append_slice(point);
-                    list.append(true);
-                }
-                None => list.append(false),
-            }
-        }
-        Arc::new(list.finish())
-    };
-    let columns: [ArrayRef; STEPS_COLUMNS.len()] = [
-        text(&|run| run.spec.key()),
-        text(&|run| run.spec.algorithm.display_label()),
-        text(&|run| run.spec.problem.display_label()),
-        count(
-            steps()
-                .map(|(run, _)| Some(run.spec.replicate as u64))
-                .collect(),
-        ),
-        count(steps().map(|(run, _)| Some(run.spec.seed)).collect()),
-        count(steps().map(|(_, s)| Some(s.iter as u64)).collect()),
-        Arc::new(StringArray::from_iter_values(
-            steps().map(|(_, s)| s.phase.as_str()),
-        )),
-        points(&|s| Some(&s.x)),
-        real(&|s| s.y),
-        count(steps().map(|(_, s)| Some(s.repeats as u64)).collect()),
-        count(steps().map(|(_, s)| Some(s.evals as u64)).collect()),
-        points(&|s| s.context.as_deref()),
-        count(steps().map(|(_, s)| s.t.map(|t| t as u64)).collect()),
-        real(&|s| s.f),
-        real(&|s| s.best_value),
-        points(&|s| Some(&s.recommended_x)),
-        real(&|s| s.instant_regret),
-        real(&|s| s.cumulative_regret),
-        real(&|s| s.simple_regret),
-        real(&|s| Some(s.model_seconds)),
-        real(&|s| Some(s.acq_seconds)),
-    ];
+    let columns: Vec<ArrayRef> = RUN_COLUMNS
+        .iter()
+        .map(|(_, column)| parquet_column(column, rows(runs).map(|(spec, _)| spec)))
+        .chain(
+            StepRecord::COLUMNS
+                .iter()
+                .map(|(_, column)| parquet_column(column, rows(runs).map(|(_, step)| step))),
+        )
+        .collect();
     let fields: Vec<Field> = STEPS_COLUMNS
         .iter()
         .zip(&columns)
@@ -159,8 +138,7 @@ pub(crate) fn write_steps_parquet(path: &Path, runs: &[RunSteps]) -> Result<(), 
         path: path.to_path_buf(),
         source: std::io::Error::other(message),
     };
-    let batch = RecordBatch::try_new(schema.clone(), columns.to_vec())
-        .map_err(|e| failed(e.to_string()))?;
+    let batch = RecordBatch::try_new(schema.clone(), columns).map_err(|e| failed(e.to_string()))?;
     let file = std::fs::File::create(path).map_err(|source| ReportError::Write {
         path: path.to_path_buf(),
         source,

@@ -1,46 +1,21 @@
-//! Every step of every completed run of a sweep directory, each field of the trace schema
-//! (`../shared/conventions.md`) typed: what a program analysing a sweep reads (the Python
+//! Every step of every completed run of a sweep directory, each field of the trace schema typed
+//! ([`StepRecord`], the type runs write): what a program analysing a sweep reads (the Python
 //! package's `bosweep.load` makes a table of it).
 
 use std::path::Path;
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::error::ReportError;
 use super::load::json_reason;
-use crate::{MANIFEST_FILE, Manifest, RunSpec};
-
-/// One trace line after the header.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct TraceStep {
-    pub iter: usize,
-    pub phase: String,
-    pub x: Vec<f64>,
-    /// `None` where the trace wrote `null` (a non-finite value).
-    pub y: Option<f64>,
-    pub repeats: usize,
-    pub evals: usize,
-    pub context: Option<Vec<f64>>,
-    pub t: Option<usize>,
-    pub f: Option<f64>,
-    pub best_value: Option<f64>,
-    pub recommended_x: Vec<f64>,
-    pub instant_regret: Option<f64>,
-    pub cumulative_regret: Option<f64>,
-    pub simple_regret: Option<f64>,
-    pub model_seconds: f64,
-    pub acq_seconds: f64,
-    #[serde(default)]
-    pub extra: Map<String, Value>,
-}
+use crate::{MANIFEST_FILE, Manifest, RunSpec, StepRecord};
 
 /// A completed run: its place in the sweep, its trace header and its steps.
 #[derive(Clone, Debug)]
 pub struct RunSteps {
     pub spec: RunSpec,
     pub header: Map<String, Value>,
-    pub steps: Vec<TraceStep>,
+    pub steps: Vec<StepRecord>,
 }
 
 /// The completed runs of the sweep in `dir`, in manifest order (runs without a trace, not run
@@ -72,7 +47,7 @@ pub(crate) fn read_run(spec: &RunSpec, path: &Path) -> Result<RunSteps, ReportEr
 
 /// The header and the steps of the trace at `path`: the header object first, then at least one
 /// step, `evals` never decreasing; blank lines skipped, counted in line numbers.
-fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<TraceStep>), ReportError> {
+fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<StepRecord>), ReportError> {
     let text = std::fs::read_to_string(path).map_err(|source| ReportError::TraceIo {
         path: path.to_path_buf(),
         source,
@@ -103,11 +78,11 @@ fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<TraceStep>),
             Err(e) => return Err(err(line, format!("not valid JSON ({})", json_reason(&e)))),
         },
     };
-    let mut steps: Vec<TraceStep> = Vec::new();
+    let mut steps: Vec<StepRecord> = Vec::new();
     let mut last_line = 1;
     for (line, raw) in lines {
         last_line = line;
-        let step = serde_json::from_str::<TraceStep>(raw).map_err(|e| {
+        let step = serde_json::from_str::<StepRecord>(raw).map_err(|e| {
             err(
                 line,
                 format!(

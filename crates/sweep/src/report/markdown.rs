@@ -1,0 +1,352 @@
+//! `report.md`: the config, the ranks across problems, and per problem its summary table with
+//! the best algorithm in bold and its ties in italics, the paired tests, the plots and the
+//! missing runs.
+
+use std::path::Path;
+
+use super::compare::{ALPHA, Ranks, cliques};
+use super::load::{Sweep, relative_trace_path};
+use super::model::{ReportModel, Section};
+use super::{BestBy, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT};
+use crate::CONFIG_FILE;
+
+/// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
+fn md_number(v: Option<f64>) -> String {
+    let Some(v) = v else { return "–".into() };
+    let a = v.abs();
+    if a == 0.0 {
+        "0".into()
+    } else if (1e-3..1e5).contains(&a) {
+        let decimals = (3 - a.log10().floor() as i32).max(0) as usize;
+        let s = format!("{v:.decimals$}");
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        format!("{v:.3e}")
+    }
+}
+
+/// A label as inline code that is safe inside a table cell.
+fn code(label: &str) -> String {
+    format!("`{}`", label.replace('`', "'").replace('|', "\\|"))
+}
+
+/// A fence longer than any run of backticks in `text`.
+fn fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// `Devices: `cpu (…)` (78 runs), `gpu (…)` (2 runs).`: the device each completed run's trace
+/// header names, most runs first, so that a sweep resumed on another device says so.
+fn devices_line(sweep: &Sweep) -> String {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for run in &sweep.completed {
+        let device = run
+            .trace
+            .device
+            .clone()
+            .unwrap_or_else(|| "unrecorded".into());
+        match counts.iter_mut().find(|(d, _)| *d == device) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((device, 1)),
+        }
+    }
+    counts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    let listed: Vec<String> = counts
+        .iter()
+        .map(|(d, n)| format!("{} ({n} run{})", code(d), if *n == 1 { "" } else { "s" }))
+        .collect();
+    format!("Devices: {}.\n\n", listed.join(", "))
+}
+
+/// `report.md` for the sweep in `dir`: with `every_plot_shown` every plot of a problem as an
+/// image (`report.html`, where they are embedded), else only its first, the others linked.
+pub(crate) fn render(
+    dir: &Path,
+    sweep: &Sweep,
+    model: &ReportModel,
+    every_plot_shown: bool,
+) -> String {
+    let (rows, sections) = (&model.rows, &model.sections);
+    let mut out = String::new();
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|d| d.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| dir.display().to_string());
+    out.push_str(&format!("# Sweep report: {name}\n\n"));
+    out.push_str(&format!(
+        "{} of {} runs completed ({} missing). Written by bosweep {}.\n\n\
+         The tables hold the columns of `summary.csv`, over each pair's completed runs: the mean, \
+         standard error (s.e.) and median of the final simple regret, the mean final cumulative \
+         regret, best value (in the problem's own sense) and evaluations, all taken at each run's \
+         last step, and the seconds per iteration (model fitting + acquisition) averaged over \
+         every step. A dash marks a value that is unknown (regrets where the optimum is unknown) \
+         or undefined. The best algorithm is in bold; algorithms whose mean is within one standard \
+         error of the best's (|m − m_best| ≤ √(se² + se_best²): not distinguishable at this many \
+         replicates) are in italics.\n\n",
+        sweep.completed.len(),
+        sweep.runs.len(),
+        sweep.missing.len(),
+        env!("CARGO_PKG_VERSION"),
+    ));
+    out.push_str(&devices_line(sweep));
+    out.push_str(&format!("## Config (`{CONFIG_FILE}`)\n\n"));
+    match sweep.config.as_deref() {
+        Some(text) => {
+            let f = fence(text);
+            out.push_str(&format!("{f}toml\n{}", text));
+            if !text.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!("{f}\n\n"));
+        }
+        None => out.push_str(&format!("(no `{CONFIG_FILE}` in the sweep directory)\n\n")),
+    }
+
+    if let Some(ranks) = &model.ranks {
+        out.push_str(&ranks_section(ranks));
+    }
+    if model.runtime.is_some() {
+        out.push_str(&format!(
+            "## Runtime distribution\n\n\
+             COCO's empirical cumulative distribution of runtimes: for every run of a problem \
+             with a known optimum and each of 51 precision targets Δf = 10², 10^1.8, …, 10⁻⁸, \
+             the evaluations until the simple regret first fell to Δf; per algorithm, the \
+             fraction of (run, target) pairs reached within each number of evaluations, pooled \
+             over the problems.\n\n\
+             ![runtime distribution]({PLOTS_DIR}/{RUNTIME_PLOT}.png)\n\n"
+        ));
+    }
+    for section in sections {
+        out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
+        out.push_str(
+            "| algorithm | runs | simple regret (mean) | s.e. | median | cumulative regret (mean) \
+             | best value (mean) | evaluations (mean) | seconds / iteration |\n",
+        );
+        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+        for row in &rows[section.first_row..section.first_row + section.rows] {
+            let bold = |s: String| match (row.best, row.tied) {
+                (true, _) => format!("**{s}**"),
+                (false, true) => format!("*{s}*"),
+                _ => s,
+            };
+            // The metric that picked the best is in bold.
+            let cell = |v: Option<f64>, of: BestBy| {
+                if section.best_by == of {
+                    bold(md_number(v))
+                } else {
+                    md_number(v)
+                }
+            };
+            let regret = cell(row.simple_regret_mean, BestBy::SimpleRegret);
+            let cumulative = cell(row.cumulative_regret_mean, BestBy::CumulativeRegret);
+            let best_value = match section.best_by {
+                BestBy::BestValue(_) => bold(md_number(row.best_value_mean)),
+                _ => md_number(row.best_value_mean),
+            };
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                bold(code(&row.algorithm)),
+                row.runs,
+                regret,
+                md_number(row.simple_regret_se),
+                md_number(row.simple_regret_median),
+                cumulative,
+                best_value,
+                md_number(row.evals_mean),
+                md_number(row.seconds_per_iter_mean),
+            ));
+        }
+        out.push('\n');
+        let best = rows[section.first_row..section.first_row + section.rows]
+            .iter()
+            .find(|r| r.best);
+        let tied: Vec<String> = rows[section.first_row..section.first_row + section.rows]
+            .iter()
+            .filter(|r| r.tied)
+            .map(|r| code(&r.algorithm))
+            .collect();
+        let ties = if tied.is_empty() {
+            String::new()
+        } else {
+            format!(" Within one standard error of it: {}.", tied.join(", "))
+        };
+        match (section.best_by, best) {
+            (BestBy::SimpleRegret | BestBy::CumulativeRegret, Some(r)) => {
+                out.push_str(&format!(
+                    "Best: **{}** (lowest mean final {}).{ties}\n\n",
+                    code(&r.algorithm),
+                    section.best_by.what()
+                ))
+            }
+            (BestBy::BestValue(sense), Some(r)) => out.push_str(&format!(
+                "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).{ties}\n\n",
+                code(&r.algorithm),
+                sense.as_str()
+            )),
+            _ => out.push_str(
+                "Best: undecided (no regrets, and the traces record no optimisation sense).\n\n",
+            ),
+        }
+        out.push_str(&comparisons_table(section));
+        if section.plots.is_empty() {
+            out.push_str("No plots: no run of this problem has completed.\n\n");
+        } else {
+            let links: Vec<String> = section
+                .plots
+                .iter()
+                .map(|plot| {
+                    let (what, stem) = (&plot.what, &plot.name);
+                    format!("{what} [PNG]({PLOTS_DIR}/{stem}.png) · [SVG]({PLOTS_DIR}/{stem}.svg)")
+                })
+                .collect();
+            out.push_str(&format!("Plots: {}\n\n", links.join("; ")));
+            let shown = if every_plot_shown {
+                section.plots.len()
+            } else {
+                1
+            };
+            for plot in &section.plots[..shown] {
+                out.push_str(&format!(
+                    "![{}]({PLOTS_DIR}/{}.png)\n\n",
+                    plot.what, plot.name
+                ));
+            }
+        }
+        if !section.missing.is_empty() {
+            let list: Vec<String> = section
+                .missing
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} replicate {} (`{}`)",
+                        code(&r.algorithm.display_label()),
+                        r.replicate,
+                        relative_trace_path(r).display()
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "Missing runs ({}): {}\n\n",
+                section.missing.len(),
+                list.join("; ")
+            ));
+        }
+    }
+    out
+}
+
+/// The paired tests of a problem against its best algorithm, as a table.
+fn comparisons_table(section: &Section) -> String {
+    let Some(first) = section.comparisons.first() else {
+        return String::new();
+    };
+    let what = section.best_by.what();
+    let mut out = format!(
+        "Paired tests against {} (Wilcoxon signed-rank on the final {what}, runs paired by \
+         replicate, which share their initial design; p Holm-adjusted over this problem's {} \
+         comparison{}; verdicts at α = {ALPHA}):\n\n\
+         | algorithm | pairs | median difference (algorithm − best) | W+ | p | p (Holm) | verdict |\n\
+         |---|--:|--:|--:|--:|--:|---|\n",
+        code(&first.best),
+        section.comparisons.len(),
+        if section.comparisons.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+    );
+    for c in &section.comparisons {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} |\n",
+            code(&c.algorithm),
+            c.pairs,
+            md_number(c.median_difference),
+            md_number(c.test.map(|t| t.w_plus)),
+            md_number(c.test.map(|t| t.p_value)),
+            md_number(c.p_holm),
+            c.verdict(section.best_by),
+        ));
+    }
+    out.push('\n');
+    out
+}
+
+/// The average ranks across problems, the critical difference and its diagram.
+fn ranks_section(ranks: &Ranks) -> String {
+    let mut out = format!(
+        "## Across problems\n\n\
+         Average rank of each algorithm's mean final metric (each problem's metric is the one \
+         in bold in its table) over the {} problem{} on which every ranked algorithm has one; \
+         1 is best, ties share their average rank.\n\n\
+         | algorithm | average rank |\n|---|--:|\n",
+        ranks.problems.len(),
+        if ranks.problems.len() == 1 { "" } else { "s" },
+    );
+    for (algorithm, rank) in &ranks.ranks {
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            code(algorithm),
+            md_number(Some(*rank))
+        ));
+    }
+    out.push('\n');
+    match ranks.critical_difference {
+        Some(cd) => {
+            let groups: Vec<String> = cliques(&ranks.ranks, cd)
+                .iter()
+                .map(|&(i, j)| {
+                    let names: Vec<String> =
+                        ranks.ranks[i..=j].iter().map(|(a, _)| code(a)).collect();
+                    names.join(", ")
+                })
+                .collect();
+            let groups = if groups.is_empty() {
+                "every pair of average ranks differs by more than it".to_owned()
+            } else {
+                format!("not separated: {}", groups.join("; "))
+            };
+            out.push_str(&format!(
+                "Nemenyi critical difference at α = 0.05: {} ({groups}). With few problems \
+                 the test is weak: read the per-problem paired tests first.\n\n",
+                md_number(Some(cd))
+            ));
+        }
+        None => {
+            out.push_str("No critical difference: the Nemenyi table covers 2 to 10 algorithms.\n\n")
+        }
+    }
+    out.push_str(&format!(
+        "![average ranks]({PLOTS_DIR}/{RANKS_PLOT}.png)\n\n"
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_print_compactly() {
+        assert_eq!(md_number(None), "–");
+        assert_eq!(md_number(Some(0.0)), "0");
+        assert_eq!(md_number(Some(0.11547005)), "0.1155");
+        assert_eq!(md_number(Some(3.6666667)), "3.667");
+        assert_eq!(md_number(Some(40.0)), "40");
+        assert_eq!(md_number(Some(12345.6)), "12346");
+        assert_eq!(md_number(Some(-2.5e-7)), "-2.500e-7");
+        assert_eq!(fence("a ``` b"), "````");
+        assert_eq!(fence("plain"), "```");
+        assert_eq!(code("a|b"), "`a\\|b`");
+    }
+}

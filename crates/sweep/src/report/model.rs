@@ -1,0 +1,328 @@
+//! The report as data: the summary rows, each problem's best algorithm, paired tests and plotted
+//! series, the ranks across problems and the runtime distribution, computed once from a loaded
+//! sweep. The writers (the CSV tables, `report.md`, the plots, `report.html`) only render it.
+
+use std::collections::HashSet;
+
+use super::compare::{self, PairedComparison, ProblemScores, Ranks};
+use super::curves::{self, CurvePoint, Sampling, curve};
+use super::ecdf;
+use super::load::{CompletedRun, Step, Sweep, Trace};
+use super::plot::Series;
+use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
+use super::{Metric, RUNTIME_PLOT, file_safe};
+use crate::{RunSpec, Setting};
+use bosweep_problems::Sense;
+
+/// Everything the report shows.
+pub(crate) struct ReportModel {
+    /// `summary.csv`'s rows: per problem, then per algorithm, in manifest order.
+    pub rows: Vec<SummaryRow>,
+    /// Per problem, in the order of `rows`.
+    pub sections: Vec<Section>,
+    /// The average ranks across problems, where at least two algorithms can be ranked.
+    pub ranks: Option<Ranks>,
+    /// COCO's runtime distribution over the problems with a known optimum, where there is one.
+    pub runtime: Option<Plot>,
+}
+
+/// One problem's part of the report.
+pub(crate) struct Section {
+    pub problem: String,
+    /// Its rows: `rows[first_row..first_row + rows]` of [`ReportModel::rows`].
+    pub first_row: usize,
+    pub rows: usize,
+    pub best_by: BestBy,
+    /// Every other algorithm against the best, paired by replicate.
+    pub comparisons: Vec<PairedComparison>,
+    /// Its plots in the order shown: the simple regret (or, where regrets are unknown, the best
+    /// value), where regrets are known the cumulative regret, the best value and the simple
+    /// regret against time, then the seconds per iteration. Empty where no run of the problem
+    /// has completed.
+    pub plots: Vec<Plot>,
+    pub missing: Vec<RunSpec>,
+}
+
+/// One plot: what it shows and its curves.
+pub(crate) struct Plot {
+    /// What against what, as the report names it (`"simple regret vs evaluations"`).
+    pub what: String,
+    pub title: String,
+    /// File stem under `plots/`.
+    pub name: String,
+    pub x_label: &'static str,
+    pub y_label: String,
+    pub series: Vec<Series>,
+    /// A log y axis where every mean is positive (regrets, seconds).
+    pub may_log: bool,
+}
+
+const EVALUATIONS: &str = "evaluations";
+
+/// One algorithm on one problem: its palette index (its place in the sweep), its display label
+/// and its completed runs ([`compare::against_best`] takes them as they are).
+type Cell<'a> = (usize, String, Vec<&'a CompletedRun>);
+
+/// The report of `sweep`, each problem's best chosen by `metric`.
+pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
+    let problems = ordered_labels(sweep.runs.iter().map(|r| r.problem.label()));
+    let algorithms = ordered_labels(sweep.runs.iter().map(|r| r.algorithm.label()));
+    let mut rows = Vec::new();
+    let mut sections = Vec::new();
+    let mut used_names = HashSet::new();
+    let mut scores = Vec::new();
+    // Per algorithm (palette index, display label), its runs on problems with known regrets.
+    let mut runtimes: Vec<(usize, String, Vec<&Trace>)> = Vec::new();
+    for identity in &problems {
+        let of_problem = |r: &RunSpec| &r.problem.label() == identity;
+        let problem = shown(sweep, identity, |r| &r.problem);
+        let cells = cells_of(sweep, identity, &algorithms);
+        let sense = sweep
+            .completed
+            .iter()
+            .filter(|c| of_problem(&c.spec))
+            .find_map(|c| c.trace.sense);
+
+        let first_row = rows.len();
+        for (_, algorithm, done) in &cells {
+            let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+            rows.push(summary_row(&problem, algorithm, &traces));
+        }
+        let best_by = mark_best(&mut rows[first_row..], sense, metric);
+        let comparisons = rows[first_row..]
+            .iter()
+            .find(|r| r.best)
+            .map_or_else(Vec::new, |best| {
+                compare::against_best(&problem, &cells, &best.algorithm, best_by)
+            });
+        scores.push(ProblemScores {
+            problem: problem.clone(),
+            by: best_by,
+            means: rows[first_row..]
+                .iter()
+                .map(|r| (r.algorithm.clone(), best_by.key(r).map(|(mean, _)| mean)))
+                .collect(),
+        });
+
+        // Regret plots where any run of the problem knows it, else the best value.
+        let regrets_known = cells
+            .iter()
+            .flat_map(|(_, _, done)| done.iter())
+            .any(|c| c.trace.steps.iter().any(|s| s.simple_regret.is_some()));
+        if regrets_known {
+            add_runs(&mut runtimes, &cells);
+        }
+        let name = unique_name(&sanitize(identity), &mut used_names);
+        let has_runs = cells.iter().any(|(_, _, done)| !done.is_empty());
+        sections.push(Section {
+            plots: if has_runs {
+                problem_plots(&problem, &name, &cells, sense, regrets_known)
+            } else {
+                Vec::new()
+            },
+            problem,
+            first_row,
+            rows: rows.len() - first_row,
+            best_by,
+            comparisons,
+            missing: sweep
+                .missing
+                .iter()
+                .filter(|r| of_problem(r))
+                .cloned()
+                .collect(),
+        });
+    }
+    runtimes.sort_by_key(|(color, _, _)| *color);
+    ReportModel {
+        ranks: compare::average_ranks(&scores),
+        runtime: (!runtimes.is_empty()).then(|| runtime_plot(&runtimes)),
+        rows,
+        sections,
+    }
+}
+
+/// Each algorithm of `algorithms` (labels, in sweep order) that the sweep runs on the problem
+/// labelled `problem`, with its completed runs there.
+fn cells_of<'a>(sweep: &'a Sweep, problem: &str, algorithms: &[String]) -> Vec<Cell<'a>> {
+    let of_problem = |r: &RunSpec| r.problem.label() == problem;
+    algorithms
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| {
+            sweep
+                .runs
+                .iter()
+                .any(|r| of_problem(r) && &r.algorithm.label() == *a)
+        })
+        .map(|(i, a)| {
+            let done = sweep
+                .completed
+                .iter()
+                .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
+                .collect();
+            (i, shown(sweep, a, |r| &r.algorithm), done)
+        })
+        .collect()
+}
+
+/// Adds the completed runs of `cells` to each algorithm's runs in `runs` (palette index, display
+/// label, traces), in the order algorithms first have one.
+fn add_runs<'a>(runs: &mut Vec<(usize, String, Vec<&'a Trace>)>, cells: &[Cell<'a>]) {
+    for (color, label, done) in cells.iter().filter(|(_, _, done)| !done.is_empty()) {
+        let traces = done.iter().map(|c| &c.trace);
+        match runs.iter_mut().find(|(c, _, _)| c == color) {
+            Some((_, _, all)) => all.extend(traces),
+            None => runs.push((*color, label.clone(), traces.collect())),
+        }
+    }
+}
+
+/// The display label (the config's `label`) of the setting whose label is `identity`: settings
+/// are told apart by their labels, which the config keeps distinct, and shown by these.
+fn shown(sweep: &Sweep, identity: &str, of: fn(&RunSpec) -> &Setting) -> String {
+    sweep
+        .runs
+        .iter()
+        .map(of)
+        .find(|s| s.label() == identity)
+        .map_or_else(|| identity.to_owned(), Setting::display_label)
+}
+
+/// A problem's plots ([`Section::plots`]), their files named from `name`.
+fn problem_plots(
+    problem: &str,
+    name: &str,
+    cells: &[Cell],
+    sense: Option<Sense>,
+    regrets_known: bool,
+) -> Vec<Plot> {
+    // One series per algorithm with completed runs, its points aggregated by `points`.
+    let series_by = |points: &dyn Fn(&[&Trace]) -> Vec<CurvePoint>| -> Vec<Series> {
+        cells
+            .iter()
+            .filter(|(_, _, done)| !done.is_empty())
+            .map(|(color, algorithm, done)| {
+                let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+                Series {
+                    label: algorithm.clone(),
+                    color: *color,
+                    points: points(&traces),
+                }
+            })
+            .collect()
+    };
+    let series = |value: fn(&Step) -> Option<f64>, sampling: Sampling| {
+        series_by(&|traces| curve(traces, value, sampling))
+    };
+    let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
+    let plot = |what: &str, suffix: &str, x_label, y_label: String, series, may_log| Plot {
+        what: what.to_owned(),
+        title: problem.to_owned(),
+        name: format!("{name}-{suffix}"),
+        x_label,
+        y_label,
+        series,
+        may_log,
+    };
+    let mut plots = Vec::new();
+    if regrets_known {
+        plots.push(plot(
+            "simple regret vs evaluations",
+            "regret",
+            EVALUATIONS,
+            "simple regret (mean ± s.e.)".into(),
+            series(|s| s.simple_regret, Sampling::Hold),
+            true,
+        ));
+        // Beside the simple regret: the cumulative regret and the best value so far (linear
+        // axes: a cumulative regret grows, best values have any sign), and the simple regret
+        // against time.
+        plots.push(plot(
+            "cumulative regret vs evaluations",
+            "cumulative-regret",
+            EVALUATIONS,
+            "cumulative regret (mean ± s.e.)".into(),
+            series(|s| s.cumulative_regret, Sampling::Hold),
+            false,
+        ));
+        plots.push(plot(
+            "best value vs evaluations",
+            "best-value",
+            EVALUATIONS,
+            format!("best value so far (mean ± s.e.{sense})"),
+            series(|s| s.best_value, Sampling::Hold),
+            false,
+        ));
+        plots.push(plot(
+            "simple regret vs time",
+            "regret-time",
+            "milliseconds in model fitting and acquisition",
+            "simple regret (mean ± s.e.)".into(),
+            series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret)),
+            true,
+        ));
+    } else {
+        // Best values have any sign and no natural zero: always a linear axis.
+        plots.push(plot(
+            "best value vs evaluations",
+            "best-value",
+            EVALUATIONS,
+            format!("best value (mean ± s.e.{sense})"),
+            series(|s| s.best_value, Sampling::Hold),
+            false,
+        ));
+    }
+    plots.push(plot(
+        "seconds per iteration vs evaluations",
+        "seconds",
+        EVALUATIONS,
+        "seconds per iteration (mean ± s.e.)".into(),
+        series(|s| Some(s.seconds), Sampling::Exact),
+        true,
+    ));
+    plots
+}
+
+/// The runtime distribution of each algorithm's `runs` (palette index, label, traces).
+fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)]) -> Plot {
+    Plot {
+        what: "runtime distribution".into(),
+        title: "runtime distribution over every problem with a known optimum".into(),
+        name: RUNTIME_PLOT.into(),
+        x_label: EVALUATIONS,
+        y_label: "fraction of (run, Δf target) pairs reached".into(),
+        series: runs
+            .iter()
+            .map(|(color, label, traces)| Series {
+                label: label.clone(),
+                color: *color,
+                points: ecdf::runtime_distribution(traces),
+            })
+            .collect(),
+        may_log: false,
+    }
+}
+
+/// Distinct labels in order of first appearance.
+fn ordered_labels(labels: impl Iterator<Item = String>) -> Vec<String> {
+    let mut seen = HashSet::new();
+    labels.filter(|l| seen.insert(l.clone())).collect()
+}
+
+/// A plot's file name for a label: [`file_safe`], cut at 100 characters (file systems limit
+/// names to 255 bytes; [`unique_name`] separates labels that then coincide).
+fn sanitize(label: &str) -> String {
+    file_safe(&label.chars().take(100).collect::<String>())
+}
+
+/// `name`, or `name-2`, `name-3`, … where an earlier label sanitised to the same name.
+fn unique_name(name: &str, used: &mut HashSet<String>) -> String {
+    let mut candidate = name.to_string();
+    let mut k = 2;
+    while !used.insert(candidate.clone()) {
+        candidate = format!("{name}-{k}");
+        k += 1;
+    }
+    candidate
+}

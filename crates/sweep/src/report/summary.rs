@@ -1,0 +1,155 @@
+//! `summary.csv`'s rows: per problem and algorithm the statistics of the final metrics over the
+//! completed runs, and each problem's best algorithm and its ties.
+
+use bosweep_core::stats::{describe, mean};
+use bosweep_problems::Sense;
+
+use super::Metric;
+use super::load::{Step, Trace};
+
+/// One row of `summary.csv`: a problem × algorithm pair. Statistics are over completed runs;
+/// `None` is an empty cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryRow {
+    pub problem: String,
+    pub algorithm: String,
+    /// Completed runs.
+    pub runs: usize,
+    pub simple_regret_mean: Option<f64>,
+    /// Standard error of the mean; `None` with fewer than two values.
+    pub simple_regret_se: Option<f64>,
+    pub simple_regret_median: Option<f64>,
+    pub cumulative_regret_mean: Option<f64>,
+    /// Standard error of the final cumulative regret's mean; `None` with fewer than two values.
+    pub cumulative_regret_se: Option<f64>,
+    pub best_value_mean: Option<f64>,
+    /// Standard error of the final best value's mean; `None` with fewer than two values.
+    pub best_value_se: Option<f64>,
+    pub evals_mean: Option<f64>,
+    pub seconds_per_iter_mean: Option<f64>,
+    /// The problem's best algorithm (bold in `report.md`).
+    pub best: bool,
+    /// Not the best, but its mean lies within one standard error of the best's (see
+    /// [`within_one_se`]); italic in `report.md`.
+    pub tied: bool,
+}
+
+/// Whether two means are within one standard error of their difference,
+/// `|m₁ − m₂| ≤ √(se₁² + se₂²)`: at this many replicates the sweep cannot tell them apart.
+/// Never with an unknown standard error (a single run).
+pub fn within_one_se(a: (f64, Option<f64>), b: (f64, Option<f64>)) -> bool {
+    match (a.1, b.1) {
+        (Some(sa), Some(sb)) => (a.0 - b.0).abs() <= (sa * sa + sb * sb).sqrt(),
+        _ => false,
+    }
+}
+
+/// The statistics of `algorithm` on `problem` over its completed runs' `traces` (not yet
+/// marked best or tied: [`mark_best`]).
+pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> SummaryRow {
+    let finals = |f: fn(&Step) -> Option<f64>| -> Vec<f64> {
+        traces.iter().filter_map(|t| f(t.last())).collect()
+    };
+    let simple = describe(&finals(|s| s.simple_regret));
+    let cumulative = describe(&finals(|s| s.cumulative_regret));
+    let best_value = describe(&finals(|s| s.best_value));
+    let seconds: Vec<f64> = traces
+        .iter()
+        .flat_map(|t| t.steps.iter().map(|s| s.seconds))
+        .collect();
+    SummaryRow {
+        problem: problem.to_string(),
+        algorithm: algorithm.to_string(),
+        runs: traces.len(),
+        simple_regret_mean: simple.map(|d| d.mean),
+        simple_regret_se: simple.and_then(|d| d.se),
+        simple_regret_median: simple.map(|d| d.median),
+        cumulative_regret_mean: cumulative.map(|d| d.mean),
+        cumulative_regret_se: cumulative.and_then(|d| d.se),
+        best_value_mean: best_value.map(|d| d.mean),
+        best_value_se: best_value.and_then(|d| d.se),
+        evals_mean: mean(&finals(|s| Some(s.evals as f64))),
+        seconds_per_iter_mean: mean(&seconds),
+        best: false,
+        tied: false,
+    }
+}
+
+/// How a problem's best algorithm was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BestBy {
+    SimpleRegret,
+    CumulativeRegret,
+    BestValue(Sense),
+    /// No regrets and no recorded sense (or no completed run): no best algorithm.
+    Undecided,
+}
+
+impl BestBy {
+    /// A row's mean final metric and its standard error.
+    pub(crate) fn key(self, row: &SummaryRow) -> Option<(f64, Option<f64>)> {
+        match self {
+            BestBy::SimpleRegret => row.simple_regret_mean.map(|m| (m, row.simple_regret_se)),
+            BestBy::CumulativeRegret => row
+                .cumulative_regret_mean
+                .map(|m| (m, row.cumulative_regret_se)),
+            BestBy::BestValue(_) => row.best_value_mean.map(|m| (m, row.best_value_se)),
+            BestBy::Undecided => None,
+        }
+    }
+
+    /// The metric in words, as the report's sentences name it.
+    pub fn what(self) -> &'static str {
+        match self {
+            BestBy::SimpleRegret => "simple regret",
+            BestBy::CumulativeRegret => "cumulative regret",
+            BestBy::BestValue(_) | BestBy::Undecided => "best value",
+        }
+    }
+
+    /// The name of `comparisons.csv`'s `metric` column.
+    pub fn column(self) -> &'static str {
+        match self {
+            BestBy::SimpleRegret => Metric::SimpleRegret.as_str(),
+            BestBy::CumulativeRegret => Metric::CumulativeRegret.as_str(),
+            BestBy::BestValue(_) | BestBy::Undecided => Metric::BestValue.as_str(),
+        }
+    }
+}
+
+/// Marks the row of the best mean final `metric` (lowest regret; where no row has that regret,
+/// or the metric is the best value, the best mean best value in `sense`; ties of the means go to
+/// the first in manifest order), and the rows whose mean lies within one standard error of it
+/// ([`within_one_se`]).
+pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: Metric) -> BestBy {
+    let regret = match metric {
+        Metric::SimpleRegret => Some(BestBy::SimpleRegret),
+        Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
+        Metric::BestValue => None,
+    };
+    let by = match (regret, sense) {
+        (Some(by), _) if rows.iter().any(|r| by.key(r).is_some()) => by,
+        (_, Some(sense)) => BestBy::BestValue(sense),
+        _ => return BestBy::Undecided,
+    };
+    let better = |a: f64, b: f64| match by {
+        BestBy::BestValue(sense) => sense.is_better(a, b),
+        _ => a < b,
+    };
+    let mut best: Option<(usize, (f64, Option<f64>))> = None;
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(v) = by.key(row)
+            && best.is_none_or(|(_, b)| better(v.0, b.0))
+        {
+            best = Some((i, v));
+        }
+    }
+    let Some((index, best)) = best else {
+        return BestBy::Undecided;
+    };
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.best = i == index;
+        row.tied = i != index && by.key(row).is_some_and(|v| within_one_se(v, best));
+    }
+    by
+}
