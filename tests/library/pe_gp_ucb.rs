@@ -13,7 +13,7 @@ use bosweep::algorithms::pe_gp_ucb::{
     PosteriorPath, PriorPosteriors, Rule, Settings, UnknownPriorUcb,
 };
 use bosweep::algorithms::{Algorithm, AskContext, Feedback};
-use bosweep::compute::{CpuEngine, Engine, Points, Precision};
+use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use bosweep::model::{Kernel, KernelKind};
 use bosweep::problems::time_varying::{intel, toy};
@@ -997,7 +997,7 @@ fn intel_loader_windows_interpolates_and_drops_sparse_motes() {
 
 #[test]
 fn gpu_engine_path_makes_the_same_decisions() {
-    let Some(gpu) = common::gpu(Precision::F64) else {
+    let Some(gpu) = common::gpu_f64() else {
         return;
     };
     let decisions = |engine: &dyn Engine, path: PosteriorPath| -> Vec<Vec<f64>> {

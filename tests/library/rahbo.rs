@@ -747,7 +747,7 @@ fn alpha_comes_from_the_problem_unless_told_otherwise() {
 // in f64 (where the adapter has it; f32 may break near-ties differently).
 #[test]
 fn cpu_and_gpu_choose_the_same_points() {
-    let Some(gpu) = common::gpu(bosweep::compute::Precision::F64) else {
+    let Some(gpu) = common::gpu_f64() else {
         return;
     };
     let cpu = CpuEngine::new();
