@@ -1,5 +1,5 @@
 //! The CPU reference engine against values computed by hand from the formulas in `crates/model/src/`
-//! and the test values of the specs (`../shared/specs/`).
+//! and the test values of the papers' specifications.
 use crate::common;
 
 use bosweep::compute::{

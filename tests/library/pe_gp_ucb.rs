@@ -1,4 +1,4 @@
-//! PE-GP-UCB and its baselines (`specs/pe-gp-ucb.md`): the spec's §8 cases T1–T16 (T5, the
+//! PE-GP-UCB and its baselines: the specification's §8 cases T1–T16 (T5, the
 //! schedules β_t and ξ_t, is the unit test of `pe_gp_ucb::schedules`), the incremental
 //! posterior against full recomputation, and the problems of §4.
 
