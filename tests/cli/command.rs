@@ -151,13 +151,25 @@ timeout = 0.5
     );
 }
 
-/// With `parallel = 2` the two repeats of a point (RAHBO's k = 2) run at once: some command
-/// starts before the one before it has ended; with `parallel = 1` never.
+/// With `parallel = 2` the two repeats of a point (RAHBO's k = 2) run at once: each command,
+/// once it has logged its start, waits for its partner's start (the number of starts logged
+/// reaching the next even number), which no runner of one command at a time could let happen
+/// (its command would time out). With `parallel = 1` a command never starts before the one
+/// before it has ended; each takes 0.3 s there, time for commands run at once to show, while
+/// a correct runner passes however long anything takes.
 #[test]
 fn parallel_runs_the_repeats_of_a_point_at_once() {
     for parallel in [1, 2] {
         let dir = sandbox(&format!("parallel{parallel}"));
-        let log = dir.join("log");
+        let log = dir.join("log").display().to_string();
+        let between = if parallel == 2 {
+            format!(
+                "n=$(grep -c s {log}); \
+                 while [ $(grep -c s {log}) -lt $(( (n + 1) / 2 * 2 )) ]; do sleep 0.01; done"
+            )
+        } else {
+            "sleep 0.3".to_string()
+        };
         let config = format!(
             r#"
 seed = 1
@@ -170,23 +182,27 @@ k = 2
 
 [[problem]]
 name = "command"
-cmd = "echo s >> {log}; sleep 0.3; echo e >> {log}; echo 1.5"
+cmd = "echo s >> {log}; {between}; echo e >> {log}; echo 1.5"
 bounds = "0:1"
 parallel = {parallel}
-"#,
-            log = log.display()
+"#
         );
         let result = sweep(&dir, &config, "out");
         succeeded(&result);
         let events = std::fs::read_to_string(&log).unwrap();
         let events: Vec<&str> = events.lines().collect();
         assert_eq!(events.len(), 16, "8 evaluations, each a start and an end");
-        let overlapped = events.windows(2).any(|w| w == ["s", "s"]);
-        assert_eq!(
-            overlapped,
-            parallel == 2,
-            "parallel = {parallel}: {events:?}"
-        );
+        if parallel == 2 {
+            // Each pair of repeats: both start before either ends.
+            for (i, pair) in events.chunks(4).enumerate() {
+                assert_eq!(&pair[..2], ["s", "s"], "pair {i}: {events:?}");
+            }
+        } else {
+            assert!(
+                events.chunks(2).all(|w| w == ["s", "e"]),
+                "parallel = 1: {events:?}"
+            );
+        }
     }
 }
 

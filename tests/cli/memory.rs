@@ -5,21 +5,31 @@ use std::process::Command;
 use bosweep::algorithms::{self, gp_memory_bytes};
 use bosweep::sweep::{MemoryEstimate, SweepConfig, human_bytes};
 
+/// Estimates at given sizes, in bytes (8 per real). A GP run holds 22 dense n × n matrices at
+/// n = budget (two fitted states, four buffers for each of the fit's five starts) and its grid
+/// with 4 reals of posterior and acquisition per point.
 #[test]
 fn gp_estimate_counts_the_dense_matrices_and_the_grid() {
-    // 22·100² reals for the matrices (two states, four buffers for each of five fit starts),
-    // 1000·(2 + 4) for the grid and its posterior.
-    assert_eq!(gp_memory_bytes(100, 2, 1000), (220_000 + 6_000) * 8);
+    // Budget 100, dim 2, grid 1000: 22·100² = 220 000 reals + 1000·(2 + 4) = 6 000 reals
+    // → 226 000 · 8 = 1 808 000 B.
+    assert_eq!(gp_memory_bytes(100, 2, 1000), 1_808_000);
     let gp_ucb = algorithms::build("gp-ucb", &[("grid_size", 1000.0.into())]).unwrap();
-    assert_eq!(gp_ucb.memory_bytes(100, 2), gp_memory_bytes(100, 2, 1000));
+    assert_eq!(gp_ucb.memory_bytes(100, 2), 1_808_000);
+    // Budget 100, dim 3, the default grid min(2¹²·3, 2²⁰) = 12 288: 220 000 + 12 288·(3 + 4)
+    // = 220 000 + 86 016 = 306 016 reals → 2 448 128 B.
+    let default_grid = algorithms::build("gp-ucb", &[]).unwrap();
+    assert_eq!(default_grid.memory_bytes(100, 3), 2_448_128);
+    // Random search keeps the points and values: 100·(2 + 1) = 300 reals → 2 400 B.
     let random = algorithms::build("random", &[]).unwrap();
-    assert_eq!(random.memory_bytes(100, 2), 100 * 3 * 8);
-    // BOKE has no GP: its estimate grows linearly in the budget (1000·d + 25 % candidates).
+    assert_eq!(random.memory_bytes(100, 2), 2_400);
+    // BOKE has no GP: the data, 100·(2 + 1) = 300 reals, and 1000·2 = 2000 global candidates
+    // plus 25 % local ones, 2500·(2 + 4) = 15 000 reals → 15 300 · 8 = 122 400 B.
     let boke = algorithms::build("boke", &[]).unwrap();
-    assert_eq!(boke.memory_bytes(100, 2), (100 * 3 + 2500 * 6) * 8);
+    assert_eq!(boke.memory_bytes(100, 2), 122_400);
+    // Linear in the budget: 100 000 more points are 100 000·3 reals = 2 400 000 B more.
     assert_eq!(
         boke.memory_bytes(200_000, 2) - boke.memory_bytes(100_000, 2),
-        100_000 * 3 * 8
+        2_400_000
     );
 }
 
@@ -35,10 +45,13 @@ fn sweep_estimate_takes_the_largest_run_times_the_runs_in_flight() {
     let runs = config.runs();
     let refs: Vec<_> = runs.iter().collect();
     let estimate = MemoryEstimate::of(&refs, 4, |run| config.memory_bytes(run));
-    assert_eq!(estimate.per_run, gp_memory_bytes(200, 6, 512));
+    // The largest run is gp-ucb on hartmann6 (budget 200, dim 6, grid 512): 22·200² = 880 000
+    // reals + 512·(6 + 4) = 5 120 reals → 885 120 · 8 = 7 080 960 B; four in flight hold
+    // 28 323 840 B.
+    assert_eq!(estimate.per_run, 7_080_960);
     assert!(estimate.largest.contains("gp-ucb") && estimate.largest.contains("hartmann6"));
     assert_eq!(estimate.parallel, 4);
-    assert_eq!(estimate.total, 4 * estimate.per_run);
+    assert_eq!(estimate.total, 28_323_840);
     assert!(estimate.check(estimate.total).is_ok());
     let refused = estimate.check(estimate.total - 1).unwrap_err();
     assert!(

@@ -2,6 +2,7 @@
 //! thread counts all give the same traces as one uninterrupted sweep.
 
 use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -116,19 +117,40 @@ fn interrupted_and_resumed_sweep_equals_an_uninterrupted_one() {
     assert_eq!(traces(&dir.join("resumed")), full);
 }
 
+/// A command objective, `(x − 0.3)²` by awk, that counts its calls (a line each in `calls`)
+/// and, while the file `gate` exists, from the call the file `stop` names on, marks itself held
+/// (`blocked`, a link to `gate`: made only while `gate` exists, so never left behind once the
+/// test has removed `gate`) and waits for `gate` to go.
+const GATED_OBJECTIVE: &str = r#"read x
+echo "$x" >> calls
+if [ -e gate ] && [ "$(wc -l < calls)" -ge "$(cat stop)" ]; then
+    ln gate blocked 2>/dev/null
+    while [ -e gate ]; do sleep 0.01; done
+fi
+echo "$x" | awk '{ gsub(/[][]/, ""); printf "%.17g\n", ($1 - 0.3) * ($1 - 0.3) }'
+"#;
+
 #[test]
 fn sweep_killed_at_any_moment_then_resumed_loses_nothing() {
     let dir = sandbox("kill");
-    // Long enough (~2 s) that the kills below land mid-sweep.
-    let config = CONFIG
-        .replace("replicates = 2", "replicates = 8")
-        .replace("budget = 9", "budget = 20");
+    std::fs::write(dir.join("objective.sh"), GATED_OBJECTIVE).unwrap();
+    // Branin replaced by the gated objective: 3 algorithm settings × 2 replicates × 9 = 54 of
+    // its evaluations in the sweep. The command runs in the sweep's directory, `dir`.
+    let config = CONFIG.replace(
+        "name = \"branin\"\nnoise_std = 0.1\n",
+        "name = \"command\"\ncmd = \"sh objective.sh\"\nbounds = \"0:1\"\n",
+    );
     std::fs::write(dir.join("sweep.toml"), config).unwrap();
     sweep(&dir, "full", &["--no-report"]);
     let full = traces(&dir.join("full"));
-    let mut interrupted = 0;
-    for delay_ms in [100, 300, 700] {
-        let out = format!("killed-{delay_ms}");
+    assert_eq!(full.len(), 12);
+    // SIGKILL at its first, its 27th and its last (54th) objective evaluation, while the other
+    // runs in flight go on wherever they are.
+    for stop in [1, 27, 54] {
+        let out = format!("killed-{stop}");
+        let _ = std::fs::remove_file(dir.join("calls"));
+        std::fs::write(dir.join("stop"), stop.to_string()).unwrap();
+        std::fs::write(dir.join("gate"), "").unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_bosweep"))
             .args([
                 "--device",
@@ -143,21 +165,36 @@ fn sweep_killed_at_any_moment_then_resumed_loses_nothing() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        // Wait for the held evaluation: how long it takes to come does not matter.
+        while !dir.join("blocked").exists() {
+            if let Some(status) = child.try_wait().unwrap() {
+                panic!("stop {stop}: the sweep ended ({status}) before its objective was held");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        // Whatever was complete when killed is whole and equal to the uninterrupted result.
-        let survived = traces(&dir.join(&out));
+        // Lets the held objective processes, now orphans, finish; `blocked` cannot come back.
+        std::fs::remove_file(dir.join("gate")).unwrap();
+        std::fs::remove_file(dir.join("blocked")).unwrap();
+        // Whatever was complete when killed is whole and equal to the uninterrupted result, and
+        // the run whose evaluation was held is not among it.
+        let survived = if dir.join(&out).join("runs").exists() {
+            traces(&dir.join(&out))
+        } else {
+            BTreeMap::new() // killed before it made its directory
+        };
         for (name, lines) in &survived {
             assert_eq!(Some(lines), full.get(name), "{name}");
         }
-        if survived.len() < full.len() {
-            interrupted += 1;
-        }
+        assert!(
+            survived.len() < full.len(),
+            "stop {stop}: {} runs",
+            survived.len()
+        );
         sweep(&dir, &out, &["--no-report"]);
-        assert_eq!(traces(&dir.join(&out)), full);
+        assert_eq!(traces(&dir.join(&out)), full, "stop {stop}");
     }
-    assert!(interrupted > 0, "no kill landed before the sweep completed");
 }
 
 #[test]
@@ -389,8 +426,8 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
         "{err}"
     );
     assert!(!out_dir.join("manifest.json").exists());
-    // --wait queues behind the holder and runs once it lets go.
-    let waiting = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+    // --wait queues behind the holder: it says so on stderr, then blocks on the lock.
+    let mut waiting = Command::new(env!("CARGO_BIN_EXE_bosweep"))
         .args([
             "--device",
             "cpu",
@@ -405,14 +442,38 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut stderr = BufReader::new(waiting.stderr.take().unwrap());
+    let mut err = String::new();
+    while !err.contains("waiting for the sweep that holds") {
+        let read = stderr.read_line(&mut err).unwrap();
+        assert!(read > 0, "the sweep ended without waiting: {err}");
+    }
     assert!(!out_dir.join("manifest.json").exists(), "did not wait");
+    // As the holder, this test now completes half of the runs (those of an uninterrupted sweep
+    // of the same config) and lets go: the queued sweep finds them done, so it looked at the
+    // directory only once the lock was released.
+    sweep(&dir, "full", &["--no-report"]);
+    let full = traces(&dir.join("full"));
+    std::fs::create_dir_all(out_dir.join("runs")).unwrap();
+    for file in ["manifest.json", "config.toml"] {
+        std::fs::copy(dir.join("full").join(file), out_dir.join(file)).unwrap();
+    }
+    for name in full.keys().step_by(2) {
+        std::fs::copy(
+            dir.join("full/runs").join(name),
+            out_dir.join("runs").join(name),
+        )
+        .unwrap();
+    }
     drop(held);
-    let out = waiting.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("waiting for the sweep that holds"), "{err}");
-    assert!(err.contains("12 completed now"), "{err}");
+    stderr.read_to_string(&mut err).unwrap();
+    let status = waiting.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("12 runs selected: 6 already complete, 6 completed now"),
+        "{err}"
+    );
+    assert_eq!(traces(&out_dir), full);
     // A clean release leaves an empty lock file.
     assert_eq!(
         std::fs::read_to_string(out_dir.join(LOCK_FILE)).unwrap(),

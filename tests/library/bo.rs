@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use bosweep::compute::{CpuEngine, Engine, Precision};
+use bosweep::compute::{CpuEngine, Engine};
 use bosweep::params::ParamValue;
 use bosweep::sweep::RunSummary;
 use common::{RunRequest, required_parameters, without_timings};
@@ -141,7 +141,7 @@ fn gp_ucb_beats_random_search_on_branin() {
 /// posteriors agree to ~1e-14 (f32 rounding can reorder near-tied grid points).
 #[test]
 fn cpu_and_gpu_make_the_same_decisions() {
-    let Some(gpu) = common::gpu(Precision::F64) else {
+    let Some(gpu) = common::gpu_f64() else {
         return;
     };
     let cpu = CpuEngine::new();

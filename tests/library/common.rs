@@ -28,8 +28,15 @@ pub fn uniform_values(rng: &mut ChaCha8Rng, len: usize, lo: f64, hi: f64) -> Vec
     (0..len).map(|_| rng.random_range(lo..hi)).collect()
 }
 
-/// The GPU engine at `precision`, or `None` (test skipped) when no adapter exists. With
-/// `BOSWEEP_REQUIRE_GPU=1` a missing adapter fails the test instead, as in CI.
+/// Whether GPU tests must fail instead of skipping: `BOSWEEP_REQUIRE_GPU=1`, as CI sets (its
+/// lavapipe adapter has f64 shaders).
+pub fn gpu_required() -> bool {
+    std::env::var("BOSWEEP_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// The GPU engine at `precision`, or `None` (test skipped) when no adapter exists, or, for
+/// f64, when the adapter lacks SHADER_F64. With `BOSWEEP_REQUIRE_GPU=1` either fails the test
+/// instead, as in CI.
 pub fn gpu(precision: Precision) -> Option<GpuEngine> {
     gpu_with(GpuOptions {
         precision,
@@ -37,11 +44,18 @@ pub fn gpu(precision: Precision) -> Option<GpuEngine> {
     })
 }
 
+/// The GPU engine in f64, for the tests that compare decisions or values with the CPU's to
+/// f64 accuracy: `None` (test skipped) without an adapter that has SHADER_F64, a failure
+/// instead with `BOSWEEP_REQUIRE_GPU=1`.
+pub fn gpu_f64() -> Option<GpuEngine> {
+    gpu(Precision::F64)
+}
+
 pub fn gpu_with(options: GpuOptions) -> Option<GpuEngine> {
     match GpuEngine::new(&options) {
         Ok(engine) => Some(engine),
         Err(e) => {
-            if std::env::var("BOSWEEP_REQUIRE_GPU").is_ok_and(|v| v == "1") {
+            if gpu_required() {
                 panic!("BOSWEEP_REQUIRE_GPU=1 but the GPU engine could not start: {e}");
             }
             eprintln!("skipping GPU test: {e}");
@@ -50,16 +64,13 @@ pub fn gpu_with(options: GpuOptions) -> Option<GpuEngine> {
     }
 }
 
-/// Both precisions the adapter supports (f64 only where it has SHADER_F64).
+/// Both precisions: f32, and f64 where the adapter has SHADER_F64. With
+/// `BOSWEEP_REQUIRE_GPU=1` a missing adapter or a missing f64 fails the test.
 pub fn gpus() -> Vec<GpuEngine> {
-    let mut engines: Vec<GpuEngine> = gpu(Precision::F32).into_iter().collect();
-    if let Ok(f64_engine) = GpuEngine::new(&GpuOptions {
-        precision: Precision::F64,
-        ..Default::default()
-    }) {
-        engines.push(f64_engine);
+    match gpu(Precision::F32) {
+        Some(f32_engine) => std::iter::once(f32_engine).chain(gpu_f64()).collect(),
+        None => Vec::new(),
     }
-    engines
 }
 
 /// Largest absolute difference between two slices.

@@ -153,7 +153,16 @@ fn variance_of_the_sample_variance_matches_the_closed_forms() {
     }
 }
 
-// §8.3
+/// The CPU engine, and the GPU engine in f64 where an adapter has it (required in CI).
+fn engines() -> Vec<Box<dyn Engine>> {
+    let mut engines: Vec<Box<dyn Engine>> = vec![Box::new(CpuEngine::new())];
+    engines.extend(common::gpu_f64().map(|g| Box::new(g) as Box<dyn Engine>));
+    engines
+}
+
+// §8.3: Matérn-5/2, ℓ = 1, s² = 1, one point x = 0 with y = 1 and noise 0.1, queried at 0.5:
+// √5·r = 1.1180340, κ = (1 + 1.1180340 + 5·0.25/3)·e^{−1.1180340} = 2.5347007 · 0.3269219
+// = 0.8286491; μ = κ·1/(1 + 0.1) = 0.7533174, σ² = 1 − κ²/1.1 = 1 − 0.6866594/1.1 = 0.3757642.
 #[test]
 fn posterior_of_one_point() {
     let kernel = matern(1.0, 1.0);
@@ -164,9 +173,12 @@ fn posterior_of_one_point() {
         GpSpec::new(kernel, Noise::Homoscedastic(0.1)),
     )
     .unwrap();
-    let p = CpuEngine::new().posterior(&gp, &column(&[0.5])).unwrap();
-    close(p.mean[0], 0.753_317_4, 1e-7, "μ");
-    close(p.variance[0], 0.375_764_2, 1e-7, "σ²");
+    for engine in engines() {
+        let p = engine.posterior(&gp, &column(&[0.5])).unwrap();
+        let on = engine.describe();
+        close(p.mean[0], 0.753_317_4, 1e-7, &format!("μ on {on}"));
+        close(p.variance[0], 0.375_764_2, 1e-7, &format!("σ² on {on}"));
+    }
 }
 
 fn four_point_gp(lambda: f64, signal: f64) -> GpState {
@@ -181,21 +193,23 @@ fn four_point_gp(lambda: f64, signal: f64) -> GpState {
 // §8.4
 #[test]
 fn posterior_with_lambda_and_its_invariance() {
-    let engine = CpuEngine::new();
     let q = column(&[0.5]);
-    for (lambda, mean, var) in [
-        (1.0, 0.125_686_4, 0.093_391_1),
-        (2.0, 0.222_333_1, 0.065_364_6),
-    ] {
-        let p = engine.posterior(&four_point_gp(lambda, 1.0), &q).unwrap();
-        close(p.mean[0], mean, 1e-7, "μ");
-        close(p.variance[0], var, 1e-7, "σ²");
-        // λ equals a standard GP with kernel κ/λ and noise Σ.
-        let scaled = engine
-            .posterior(&four_point_gp(1.0, 1.0 / lambda), &q)
-            .unwrap();
-        close(p.mean[0], scaled.mean[0], 1e-12, "μ invariance");
-        close(p.variance[0], scaled.variance[0], 1e-12, "σ² invariance");
+    for engine in engines() {
+        let on = engine.describe();
+        for (lambda, mean, var) in [
+            (1.0, 0.125_686_4, 0.093_391_1),
+            (2.0, 0.222_333_1, 0.065_364_6),
+        ] {
+            let p = engine.posterior(&four_point_gp(lambda, 1.0), &q).unwrap();
+            close(p.mean[0], mean, 1e-7, &format!("μ on {on}"));
+            close(p.variance[0], var, 1e-7, &format!("σ² on {on}"));
+            // λ equals a standard GP with kernel κ/λ and noise Σ.
+            let scaled = engine
+                .posterior(&four_point_gp(1.0, 1.0 / lambda), &q)
+                .unwrap();
+            close(p.mean[0], scaled.mean[0], 1e-12, "μ invariance");
+            close(p.variance[0], scaled.variance[0], 1e-12, "σ² invariance");
+        }
     }
 }
 
@@ -737,7 +751,7 @@ fn alpha_comes_from_the_problem_unless_told_otherwise() {
 // in f64 (where the adapter has it; f32 may break near-ties differently).
 #[test]
 fn cpu_and_gpu_choose_the_same_points() {
-    let Some(gpu) = common::gpu(bosweep::compute::Precision::F64) else {
+    let Some(gpu) = common::gpu_f64() else {
         return;
     };
     let cpu = CpuEngine::new();

@@ -459,21 +459,24 @@ fn every_memory_estimate_is_positive_and_grows_with_the_budget() {
         assert!(large > small, "{}: {small} then {large}", entry.name);
         assert!(algorithm.memory_bytes(50, 8) >= small, "{}", entry.name);
     }
-    let n = 1000u64;
+    // Budget 10, dim 2. A GP on M points holds 22 M × M matrices and a grid of, by default,
+    // max(1000·2, 2000) = 2000 points with 2 + 4 reals each (12 000 reals); 8 bytes a real.
     let pseudo = |m: f64| {
         algorithms::build("uhe-bo", &[("m_factor", ParamValue::Number(m))])
             .unwrap()
-            .memory_bytes(n as usize, 2)
+            .memory_bytes(10, 2)
     };
-    assert!(
-        pseudo(100.0) >= 8 * 4 * (100 * n).pow(2),
-        "{}",
-        pseudo(100.0)
-    );
+    // m_factor 100: M = 1000, 22·1000² + 12 000 = 22 012 000 reals → 176 096 000 B.
+    assert_eq!(pseudo(100.0), 176_096_000);
+    // m_factor 1: M = 10, 22·10² + 12 000 = 14 200 reals → 113 600 B.
+    assert_eq!(pseudo(1.0), 113_600);
     let samples = |s: f64| {
         algorithms::build("mcmc-gp-ucb", &[("mcmc_samples", ParamValue::Number(s))])
             .unwrap()
-            .memory_bytes(n as usize, 2)
+            .memory_bytes(10, 2)
     };
-    assert_eq!(samples(101.0) - samples(1.0), 100 * 8 * n * n);
+    // One kept sample: the GP alone, 14 200 reals → 113 600 B; each further sample one more
+    // 10 × 10 factor: 101 samples add 100·100 = 10 000 reals → 24 200 · 8 = 193 600 B.
+    assert_eq!(samples(1.0), 113_600);
+    assert_eq!(samples(101.0), 193_600);
 }

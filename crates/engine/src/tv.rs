@@ -20,31 +20,3 @@ pub fn worst_case_tv(values: &mut [f64], delta: f64, infimum: f64) -> f64 {
     let clipped: f64 = values.iter().map(|u| u.min(tau)).sum();
     clipped / m as f64 - 0.5 * delta * (tau - floor)
 }
-
-#[cfg(test)]
-mod tests {
-    use super::worst_case_tv;
-
-    #[test]
-    fn zero_radius_is_the_mean() {
-        let mut u = vec![3.0, 1.0, 2.0, 6.0];
-        assert_eq!(worst_case_tv(&mut u, 0.0, -10.0), 3.0);
-    }
-
-    #[test]
-    fn moves_half_delta_of_mass_from_the_top_to_the_infimum() {
-        // M = 4, δ = 0.5: k = ⌊δM/2⌋ = 1, pivot u_(2) = 3, fraction k + 1 − δM/2 = 1.
-        // Value = (1/4)[u_(3) + u_(4) + 1·u_(2)] + (δ/2)·m = (2 + 1 + 3)/4 + 0.25·(−1) = 1.25.
-        let mut u = vec![1.0, 6.0, 3.0, 2.0];
-        assert!((worst_case_tv(&mut u, 0.5, -1.0) - 1.25).abs() < 1e-15);
-    }
-
-    #[test]
-    fn radius_two_puts_all_mass_on_the_infimum() {
-        let mut u = vec![1.0, 6.0, 3.0, 2.0];
-        assert_eq!(worst_case_tv(&mut u, 2.0, -1.0), -1.0);
-        // An infimum above the samples is lowered to the smallest sample.
-        let mut u = vec![1.0, 6.0, 3.0, 2.0];
-        assert_eq!(worst_case_tv(&mut u, 2.5, 5.0), 1.0);
-    }
-}
