@@ -24,9 +24,9 @@ mod uhe_bo;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
+pub use bosweep_model::FitChoice;
 pub use command::CommandAlgorithm;
 pub use exp3::{Exp3, exp3_gamma};
-pub use bosweep_model::FitChoice;
 pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, UcbSchedule};
 pub use optimizer::{
     AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
