@@ -90,7 +90,8 @@ def sweep(
 
 def load_sweep(dir: Union[str, os.PathLike[str]]) -> Dict[str, Any]:
     """Every step of every completed run of the sweep directory ``dir`` as a dict of columns
-    (``pandas.DataFrame(bosweep.load_sweep(dir))``)."""
+    (``pandas.DataFrame(bosweep.load_sweep(dir))``): the run's key, labels, replicate, seed and
+    device, then the columns of the report's ``steps.csv``, then ``extra`` and ``warnings``."""
 
 def algorithms() -> List[str]:
     """The registered algorithms' names, as ``bosweep list`` orders them."""

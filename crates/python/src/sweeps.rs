@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 
-use bosweep_sweep::report::read_steps;
-use bosweep_sweep::{MixedDevices, Shard, StopSignal, SweepConfig, SweepOptions, WhenLocked};
+use bosweep_sweep::report::{RunSteps, read_steps};
+use bosweep_sweep::{
+    MixedDevices, Shard, StepRecord, StopSignal, SweepConfig, SweepOptions, TableColumn, WhenLocked,
+};
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -114,158 +116,69 @@ pub fn sweep<'py>(
 
 /// The steps of every completed run of the sweep in `dir`, one row per step, as a dict of
 /// columns (`pandas.DataFrame(bosweep.load_sweep(dir))`): the run (`run` key, `algorithm` and
-/// `problem` labels, `replicate`, `seed`, `device`) and every field of the trace schema;
-/// numbers as numpy arrays (NaN where the trace has null), points as lists.
+/// `problem` labels, `replicate`, `seed`, `device`), then the trace's fields as the report's
+/// long table has them ([`StepRecord::COLUMNS`]: counts as uint64 arrays, or lists with None
+/// where a step has none; reals as float64 arrays, NaN where the trace has null; points as
+/// lists), then `extra` (dicts) and `warnings` (lists of text).
 #[pyfunction]
 pub fn load_sweep<'py>(py: Python<'py>, dir: PathBuf) -> PyResult<Bound<'py, PyDict>> {
     let runs = py.detach(|| read_steps(&dir)).map_err(to_py)?;
-    let rows: usize = runs.iter().map(|r| r.steps.len()).sum();
-    let mut columns = Columns::with_capacity(rows);
-    let loads = py.import("json")?.getattr("loads")?;
-    for run in &runs {
-        let device = run.header.get("device").and_then(|d| d.as_str());
-        for step in &run.steps {
-            columns.text("run", run.spec.key());
-            columns.text("algorithm", run.spec.algorithm.display_label());
-            columns.text("problem", run.spec.problem.display_label());
-            columns.integer("replicate", run.spec.replicate as u64);
-            columns.integer("seed", run.spec.seed);
-            columns.text("device", device.unwrap_or("").to_owned());
-            columns.integer("iter", step.iter as u64);
-            columns.text("phase", step.phase.as_str().to_owned());
-            columns.object("x", PyList::new(py, &step.x)?.into_any());
-            columns.number("y", step.y);
-            columns.integer("repeats", step.repeats as u64);
-            columns.integer("evals", step.evals as u64);
-            let context = match &step.context {
-                Some(c) => PyList::new(py, c)?.into_any(),
-                None => py.None().into_bound(py),
-            };
-            columns.object("context", context);
-            columns.object("t", step.t.into_pyobject(py)?.into_any());
-            columns.number("f", step.f);
-            columns.number("best_value", step.best_value);
-            columns.object(
-                "recommended_x",
-                PyList::new(py, &step.recommended_x)?.into_any(),
-            );
-            columns.number("instant_regret", step.instant_regret);
-            columns.number("cumulative_regret", step.cumulative_regret);
-            columns.number("simple_regret", step.simple_regret);
-            columns.number("model_seconds", Some(step.model_seconds));
-            columns.number("acq_seconds", Some(step.acq_seconds));
-            let extra = serde_json::Value::Object(step.extra.clone()).to_string();
-            columns.object("extra", loads.call1((extra,))?);
-        }
-    }
-    columns.into_dict(py)
-}
-
-/// The table's columns, in order, with what each holds.
-const SCHEMA: &[(&str, Kind)] = &[
-    ("run", Kind::Text),
-    ("algorithm", Kind::Text),
-    ("problem", Kind::Text),
-    ("replicate", Kind::Integer),
-    ("seed", Kind::Integer),
-    ("device", Kind::Text),
-    ("iter", Kind::Integer),
-    ("phase", Kind::Text),
-    ("x", Kind::Object),
-    ("y", Kind::Number),
-    ("repeats", Kind::Integer),
-    ("evals", Kind::Integer),
-    ("context", Kind::Object),
-    ("t", Kind::Object),
-    ("f", Kind::Number),
-    ("best_value", Kind::Number),
-    ("recommended_x", Kind::Object),
-    ("instant_regret", Kind::Number),
-    ("cumulative_regret", Kind::Number),
-    ("simple_regret", Kind::Number),
-    ("model_seconds", Kind::Number),
-    ("acq_seconds", Kind::Number),
-    ("extra", Kind::Object),
-];
-
-#[derive(Clone, Copy)]
-enum Kind {
-    /// A float64 array, NaN for null.
-    Number,
-    /// A uint64 array (every integer of a trace is a count, an index or a seed).
-    Integer,
-    Text,
-    /// Python objects (lists, None, dicts).
-    Object,
-}
-
-enum Column<'py> {
-    Numbers(Vec<f64>),
-    Integers(Vec<u64>),
-    Texts(Vec<String>),
-    Objects(Vec<Bound<'py, PyAny>>),
-}
-
-/// The [`SCHEMA`]'s columns, filled a row at a time.
-struct Columns<'py>(Vec<(&'static str, Column<'py>)>);
-
-impl<'py> Columns<'py> {
-    fn with_capacity(rows: usize) -> Self {
-        Self(
-            SCHEMA
-                .iter()
-                .map(|&(name, kind)| {
-                    let column = match kind {
-                        Kind::Number => Column::Numbers(Vec::with_capacity(rows)),
-                        Kind::Integer => Column::Integers(Vec::with_capacity(rows)),
-                        Kind::Text => Column::Texts(Vec::with_capacity(rows)),
-                        Kind::Object => Column::Objects(Vec::with_capacity(rows)),
-                    };
-                    (name, column)
-                })
-                .collect(),
-        )
-    }
-
-    fn column(&mut self, name: &str) -> &mut Column<'py> {
-        let at = self.0.iter().position(|(n, _)| *n == name);
-        &mut self.0[at.expect("every column filled is in SCHEMA")].1
-    }
-
-    fn number(&mut self, name: &str, value: Option<f64>) {
-        if let Column::Numbers(values) = self.column(name) {
-            values.push(value.unwrap_or(f64::NAN));
-        }
-    }
-
-    fn integer(&mut self, name: &str, value: u64) {
-        if let Column::Integers(values) = self.column(name) {
-            values.push(value);
-        }
-    }
-
-    fn text(&mut self, name: &str, value: String) {
-        if let Column::Texts(values) = self.column(name) {
-            values.push(value);
-        }
-    }
-
-    fn object(&mut self, name: &str, value: Bound<'py, PyAny>) {
-        if let Column::Objects(values) = self.column(name) {
-            values.push(value);
-        }
-    }
-
-    fn into_dict(self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
-        for (name, column) in self.0 {
-            match column {
-                Column::Numbers(v) => dict.set_item(name, PyArray1::from_vec(py, v))?,
-                Column::Integers(v) => dict.set_item(name, PyArray1::from_vec(py, v))?,
-                Column::Texts(v) => dict.set_item(name, v)?,
-                Column::Objects(v) => dict.set_item(name, PyList::new(py, v)?)?,
+    let steps = || {
+        runs.iter()
+            .flat_map(|run| run.steps.iter().map(move |step| (run, step)))
+    };
+    let dict = PyDict::new(py);
+    let of_run =
+        |f: fn(&RunSteps) -> String| -> Vec<String> { steps().map(|(run, _)| f(run)).collect() };
+    dict.set_item("run", of_run(|run| run.spec.key()))?;
+    dict.set_item(
+        "algorithm",
+        of_run(|run| run.spec.algorithm.display_label()),
+    )?;
+    dict.set_item("problem", of_run(|run| run.spec.problem.display_label()))?;
+    let replicates = steps().map(|(run, _)| run.spec.replicate as u64).collect();
+    dict.set_item("replicate", PyArray1::from_vec(py, replicates))?;
+    let seeds = steps().map(|(run, _)| run.spec.seed).collect();
+    dict.set_item("seed", PyArray1::from_vec(py, seeds))?;
+    dict.set_item(
+        "device",
+        of_run(|run| {
+            let device = run.header.get("device").and_then(|d| d.as_str());
+            device.unwrap_or("").to_owned()
+        }),
+    )?;
+    for (name, column) in &StepRecord::COLUMNS {
+        let values = match column {
+            TableColumn::Count(f) => {
+                let counts: Vec<Option<u64>> = steps().map(|(_, s)| f(s)).collect();
+                match counts.iter().copied().collect::<Option<Vec<u64>>>() {
+                    Some(all) => PyArray1::from_vec(py, all).into_any(),
+                    None => PyList::new(py, counts)?.into_any(),
+                }
             }
-        }
-        Ok(dict)
+            TableColumn::Real(f) => {
+                let reals = steps().map(|(_, s)| f(s).unwrap_or(f64::NAN)).collect();
+                PyArray1::from_vec(py, reals).into_any()
+            }
+            TableColumn::Text(f) => {
+                let texts: Vec<String> = steps().map(|(_, s)| f(s)).collect();
+                PyList::new(py, texts)?.into_any()
+            }
+            TableColumn::Points(f) => {
+                let points: Vec<Option<Vec<f64>>> =
+                    steps().map(|(_, s)| f(s).map(<[f64]>::to_vec)).collect();
+                PyList::new(py, points)?.into_any()
+            }
+        };
+        dict.set_item(name, values)?;
     }
+    // The free-form fields, which the long table leaves out, as Python objects.
+    let loads = py.import("json")?.getattr("loads")?;
+    let extra = steps()
+        .map(|(_, s)| loads.call1((serde_json::Value::Object(s.extra.clone()).to_string(),)))
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("extra", extra)?;
+    let warnings: Vec<Vec<String>> = steps().map(|(_, s)| s.warnings.clone()).collect();
+    dict.set_item("warnings", warnings)?;
+    Ok(dict)
 }

@@ -130,6 +130,7 @@ def test_load_gives_every_step_as_columns(tmp_path):
             assert table["simple_regret"][i] == step["simple_regret"]
             assert table["iter"][i] == step["iter"] and table["phase"][i] == step["phase"]
             assert table["context"][i] is None and table["extra"][i] == step["extra"]
+            assert table["t"][i] is None and table["warnings"][i] == step.get("warnings", [])
     with pytest.raises(RuntimeError, match="cannot read the sweep manifest"):
         bosweep.load_sweep(tmp_path / "nowhere")
     broken = next((tmp_path / "s" / "runs").glob("*.jsonl"))
