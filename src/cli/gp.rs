@@ -91,7 +91,11 @@ pub fn predict(args: &PredictArgs, global: &GlobalArgs) -> Result<(), CliError> 
         let signal_var = required_with_fixed("--signal-var", args.signal_var)?;
         let kernel = Kernel::new(kind, lengthscales, signal_var)?;
         let noise = Noise::Homoscedastic(required_with_fixed("--noise-var", args.noise_var)?);
-        let gp = GpState::fit(inputs, &targets, GpSpec::new(kernel, noise.clone()).mean(args.mean))?;
+        let gp = GpState::fit(
+            inputs,
+            &targets,
+            GpSpec::new(kernel, noise.clone()).mean(args.mean),
+        )?;
         warn_jitter(&gp);
         global.engine()?.posterior(&gp, &candidates)?
     } else {

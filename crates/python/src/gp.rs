@@ -87,7 +87,13 @@ impl Gp {
                 .map_err(to_py)?;
             let noise = Noise::Homoscedastic(required("noise_var", noise_var)?);
             let state = py
-                .detach(|| GpState::fit(inputs, &targets, GpSpec::new(kernel, noise.clone()).mean(mean)))
+                .detach(|| {
+                    GpState::fit(
+                        inputs,
+                        &targets,
+                        GpSpec::new(kernel, noise.clone()).mean(mean),
+                    )
+                })
                 .map_err(to_py)?;
             return Ok(Self {
                 model: Model::Fixed(Box::new(state)),
