@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};

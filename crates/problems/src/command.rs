@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
+use super::entry::Entry;
 use super::process_group::GroupChild;
-use super::registry::Entry;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamValue, Params, RealParam, TextParam};
 

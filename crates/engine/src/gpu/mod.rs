@@ -22,6 +22,7 @@ mod pairs;
 mod params;
 mod posterior;
 mod shaders;
+mod source;
 mod top_k;
 
 use std::sync::Mutex;
