@@ -25,7 +25,9 @@ const CRATES: &[&str] = &[
 const MODULE_LAYERS: &[(&str, &[&str])] = &[
     (
         "core",
-        &["data", "stats", "optim", "io", "params", "registry"],
+        &[
+            "data", "stats", "optim", "io", "params", "process", "registry",
+        ],
     ),
     ("algorithms", &["surrogate", "acquisition", "*"]),
     ("sweep", &["*", "fuzz", "report", "export", "benchmark"]),

@@ -27,7 +27,6 @@ mod entry;
 mod error;
 pub mod functions;
 mod noisy;
-mod process_group;
 pub mod rahbo;
 mod registry;
 pub mod time_varying;
@@ -40,7 +39,6 @@ pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
-pub use process_group::{GroupChild, kill_live_groups};
 pub use registry::{build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
