@@ -11,7 +11,7 @@
 //! | [`compute`] | `bosweep-engine` | the [`compute::Engine`] trait, its rayon f64 CPU backend and its wgpu GPU backend (feature `gpu`) |
 //! | [`problems`] | `bosweep-problems` | test functions and problem kinds |
 //! | [`algorithms`], [`surrogate`], [`acquisition`] | `bosweep-algorithms` | the papers' algorithms and baselines, engine-backed GP models, acquisition functions and their maximiser |
-//! | [`sweep`], [`report`], [`fuzz`], [`benchmark`] | `bosweep-sweep` | sweep configs, runner, shards and traces; reports; fuzzing; benchmarks |
+//! | [`sweep`], [`report`] | `bosweep-sweep` | sweep configs, runner, shards and traces; reports |
 //!
 //! The `bosweep` binary (`src/main.rs`, `src/cli/`) is a thin command line over these.
 
@@ -22,4 +22,4 @@ pub use bosweep_engine as compute;
 pub use bosweep_model as model;
 pub use bosweep_problems as problems;
 pub use bosweep_sweep as sweep;
-pub use bosweep_sweep::{benchmark, fuzz, report};
+pub use bosweep_sweep::report;

@@ -17,6 +17,7 @@ const CRATES: &[&str] = &[
     "problems",
     "algorithms",
     "sweep",
+    "fuzz",
     "python",
 ];
 
@@ -30,7 +31,7 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("algorithms", &["surrogate", "acquisition", "*"]),
-    ("sweep", &["*", "fuzz", "report", "export", "benchmark"]),
+    ("sweep", &["*", "report", "export"]),
 ];
 
 fn workspace() -> PathBuf {

@@ -1,13 +1,11 @@
 //! Running optimisations: one run (`bosweep run`), and sweeps of many runs from a config,
 //! in parallel, resumable and shardable, into one directory per sweep.
 
-pub mod benchmark;
 mod conditioning;
 mod config;
 mod events;
 mod execute;
 pub mod export;
-pub mod fuzz;
 mod lock;
 mod manifest;
 mod memory;
