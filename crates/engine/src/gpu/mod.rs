@@ -40,6 +40,7 @@ pub(crate) use self::context::{backends, device_rank, instance};
 /// How to open the GPU backend.
 #[derive(Clone, Debug, Default)]
 pub struct GpuOptions {
+    /// Arithmetic precision of the shaders.
     pub precision: Precision,
     /// Refuse software adapters (used by `--device auto`).
     pub hardware_only: bool,
@@ -60,6 +61,8 @@ const QUERY_THREADS: usize = 256;
 /// Keys sorted per workgroup by `top_k.wgsl`.
 const TOP_K_BLOCK: usize = 1024;
 
+/// The wgpu backend: every batch operation as a compute shader on one adapter, the device
+/// shared by the threads that call it.
 pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
@@ -69,6 +72,7 @@ pub struct GpuEngine {
 }
 
 impl GpuEngine {
+    /// Opens the best adapter `options` allow; an error naming why when there is none.
     pub fn new(options: &GpuOptions) -> Result<Self, EngineError> {
         Ok(Self {
             ctx: GpuContext::new(options)?,
@@ -100,10 +104,12 @@ impl GpuEngine {
         }
     }
 
+    /// What the driver says about the adapter in use.
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
         &self.ctx.info
     }
 
+    /// The shaders' arithmetic precision.
     pub fn precision(&self) -> Precision {
         self.ctx.precision
     }
