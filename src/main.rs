@@ -13,7 +13,7 @@ fn main() {
 /// conventional 128 + signal status (130), so that no evaluation outlives bosweep.
 fn kill_evaluations_on_interrupt() {
     let installed = ctrlc::set_handler(|| {
-        bosweep::problems::kill_live_groups();
+        bosweep::process::kill_live_groups();
         std::process::exit(130);
     });
     if let Err(e) = installed {

@@ -6,7 +6,7 @@ Peers: BoTorch/GPyTorch (`botorch`), scikit-learn (`sklearn`), SciPy (`scipy`) a
 
 The sizes, the kernel and the repeat policy (one untimed warm-up call, then the median of
 `--repeats` calls, the upper median for an even count as in bosweep) are those of
-`crates/sweep/src/benchmark.rs`. Inputs are uniform on the unit cube from a fixed seed, as
+`src/cli/benchmark.rs`. Inputs are uniform on the unit cube from a fixed seed, as
 bosweep's are (not the same numbers: bosweep draws from ChaCha8; the timings do not depend on the
 values).
 
@@ -45,7 +45,7 @@ SUPPORTED = {
     "kde": ["scipy", "sklearn"],
     "gp-ucb-step": ["botorch", "botorch_rs"],
 }
-# Sizes of `Preset::sizes` in crates/sweep/src/benchmark.rs.
+# Sizes of `Preset::sizes` in src/cli/benchmark.rs.
 PRESETS = {
     "quick": {"posterior": (200, 5, 4096), "kde": (512, 4, 4096), "gp-ucb-step": [50]},
     "standard": {

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `bosweep::fuzz::csv_table` for the invariants checked.
+//! See `bosweep_fuzz::csv_table` for the invariants checked.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep::fuzz::csv_table(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep_fuzz::csv_table(data));

@@ -1,4 +1,4 @@
 #![no_main]
-//! See `bosweep::fuzz::engine_ops` for the invariants checked.
+//! See `bosweep_fuzz::engine_ops` for the invariants checked.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep::fuzz::engine_ops(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep_fuzz::engine_ops(data));

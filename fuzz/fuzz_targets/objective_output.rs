@@ -1,4 +1,4 @@
 #![no_main]
-//! See `bosweep::fuzz::objective_output` for the invariants checked.
+//! See `bosweep_fuzz::objective_output` for the invariants checked.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep::fuzz::objective_output(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep_fuzz::objective_output(data));

@@ -3,6 +3,7 @@
 //! computes anything the library could.
 
 mod bench;
+mod benchmark;
 mod devices;
 mod error;
 mod events;

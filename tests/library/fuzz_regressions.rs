@@ -24,20 +24,20 @@ fn replay(target: &str, body: fn(&[u8])) {
 
 #[test]
 fn sweep_config_inputs_parse_or_fail_cleanly() {
-    replay("sweep_config", bosweep::fuzz::sweep_config);
+    replay("sweep_config", bosweep_fuzz::sweep_config);
 }
 
 #[test]
 fn csv_inputs_parse_or_fail_cleanly() {
-    replay("csv_table", bosweep::fuzz::csv_table);
+    replay("csv_table", bosweep_fuzz::csv_table);
 }
 
 #[test]
 fn engine_inputs_give_checked_results_or_errors() {
-    replay("engine_ops", bosweep::fuzz::engine_ops);
+    replay("engine_ops", bosweep_fuzz::engine_ops);
 }
 
 #[test]
 fn external_objective_outputs_parse_or_fail_cleanly() {
-    replay("objective_output", bosweep::fuzz::objective_output);
+    replay("objective_output", bosweep_fuzz::objective_output);
 }

@@ -31,12 +31,13 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};
+use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
-use bosweep_problems::{Domain, GroupChild, Problem, excerpt};
+use bosweep_problems::{Domain, Problem, excerpt};
 
 const CMD: TextParam = TextParam::new(
     "cmd",

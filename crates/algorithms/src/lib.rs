@@ -10,6 +10,7 @@ pub mod acquisition;
 pub mod boke;
 mod command;
 pub mod contextual;
+mod entry;
 mod exp3;
 mod gp_bo;
 pub mod optimizer;
@@ -26,6 +27,7 @@ use serde_json::{Map, Value};
 
 pub use bosweep_model::FitChoice;
 pub use command::CommandAlgorithm;
+pub use entry::AlgorithmEntry;
 pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, UcbSchedule};
 pub use optimizer::{
@@ -34,7 +36,7 @@ pub use optimizer::{
 };
 pub use rahbo::Rahbo;
 pub use random::RandomSearch;
-pub use registry::{AlgorithmEntry, build, find, registry};
+pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};
 pub use uhe_bo::{
     ArmRule, AveragedUcb, Estimator, FitData, PairedExp3, ProbabilityOfImprovement, UheBo,

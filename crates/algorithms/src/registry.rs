@@ -3,34 +3,12 @@
 //! Each paper's module exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
 //! order, so that adding a paper touches one line here.
 
+use super::entry::AlgorithmEntry;
 use super::gp_bo::{GP_PARAMS, GpBo, UCB_PARAMS};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
-use bosweep_core::params::{ParamTable, ParamValue, Params};
-use bosweep_core::registry::{Named, Registry};
-
-/// One buildable algorithm.
-#[derive(Debug)]
-pub struct AlgorithmEntry {
-    pub name: &'static str,
-    /// One line for `bosweep list`.
-    pub description: &'static str,
-    pub parameters: ParamTable,
-    /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
-    pub requires: Requirement,
-    pub(super) build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
-}
-
-impl AlgorithmEntry {
-    pub fn build(
-        &self,
-        given: &[(&str, ParamValue)],
-    ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let params = Params::resolve("algorithm", self.name, &self.parameters.to_vec(), given)
-            .map_err(|e| AlgorithmError::Config(e.0))?;
-        (self.build)(params)
-    }
-}
+use bosweep_core::params::{ParamTable, ParamValue};
+use bosweep_core::registry::Registry;
 
 /// Every family of algorithms, in listing order.
 const FAMILIES: &[&[AlgorithmEntry]] = &[
@@ -44,12 +22,6 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
 ];
 
 static REGISTRY: Registry<AlgorithmEntry> = Registry::new("algorithm", FAMILIES);
-
-impl Named for AlgorithmEntry {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-}
 
 /// All algorithms, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static AlgorithmEntry> + Clone {

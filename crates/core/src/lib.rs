@@ -6,11 +6,13 @@
 //! - [`optim`]: L-BFGS-B and the parallel multi-start ascent every maximiser uses.
 //! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
 //! - [`params`]: typed algorithm and problem parameters.
+//! - [`process`]: external commands in process groups of their own, killed as a whole.
 //! - [`registry`]: the families of algorithms and problems, listed and found by name.
 
 pub mod data;
 pub mod io;
 pub mod optim;
 pub mod params;
+pub mod process;
 pub mod registry;
 pub mod stats;

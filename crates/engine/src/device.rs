@@ -19,6 +19,7 @@ pub enum DeviceChoice {
     /// A hardware GPU when one exists, else the CPU backend.
     #[default]
     Auto,
+    /// The rayon CPU backend (f64).
     Cpu,
     /// Any GPU adapter, software ones (lavapipe) included; an error when there is none.
     Gpu,
@@ -97,14 +98,23 @@ fn injected_gpu_loss() -> Result<Option<usize>, EngineError> {
 /// What `bosweep devices` prints about one adapter.
 #[derive(Clone, Debug)]
 pub struct AdapterSummary {
+    /// The adapter's name as the driver gives it (`NVIDIA H200`, `llvmpipe …`).
     pub name: String,
+    /// The graphics API it is reached through (`Vulkan`, `Metal`, …).
     pub backend: String,
+    /// Discrete, integrated, virtual, CPU (software) or other.
     pub device_type: String,
+    /// Driver name and version.
     pub driver: String,
+    /// Whether it runs f64 shaders (`--precision f64`).
     pub shader_f64: bool,
+    /// Largest storage binding, in bytes: the engine splits larger work into chunks.
     pub max_storage_binding: u64,
+    /// Largest buffer, in bytes.
     pub max_buffer: u64,
+    /// Workgroup shared memory, in bytes.
     pub max_workgroup_storage: u32,
+    /// Threads per workgroup.
     pub max_invocations: u32,
     /// Whether `--device auto` would pick this adapter (the best hardware one).
     pub auto_choice: bool,

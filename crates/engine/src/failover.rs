@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use super::{CpuEngine, Engine, EngineError, EngineLayer, GpuEngine};
 use bosweep_model::GpState;
 
+/// The GPU engine until it fails, the CPU engine from then on (`--device auto`).
 pub struct FailoverEngine {
     gpu: GpuEngine,
     cpu: CpuEngine,
@@ -16,6 +17,7 @@ pub struct FailoverEngine {
 }
 
 impl FailoverEngine {
+    /// `gpu`, with a CPU engine to take over when it fails.
     pub fn new(gpu: GpuEngine) -> Self {
         Self {
             gpu,

@@ -33,12 +33,14 @@ use bosweep_model::{GpState, Kernel, SmoothingKernel};
 /// Posterior mean and variance of the latent function at each candidate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Posterior {
+    /// `μ(x)` at each candidate.
     pub mean: Vec<f64>,
     /// Never negative.
     pub variance: Vec<f64>,
 }
 
 impl Posterior {
+    /// `σ(x)`, the square root of each variance.
     pub fn std(&self) -> impl Iterator<Item = f64> + '_ {
         self.variance.iter().map(|v| v.sqrt())
     }
@@ -54,12 +56,19 @@ pub enum PairReduction<'a> {
     /// The worst case of the mean over the total-variation (L1) ball of radius `delta`: remove
     /// mass δ/2 from the largest values and put it on the infimum `min(infimum[x], min_j u_j)`
     /// (`specs/sbo-drbo-kde.md` §2.8, closed form). `infimum` has one value per decision.
-    WorstCaseTv { delta: f64, infimum: &'a [f64] },
+    WorstCaseTv {
+        /// Radius of the total-variation ball.
+        delta: f64,
+        /// A lower bound of `u` per decision (the DRBO-KDE infimum estimate).
+        infimum: &'a [f64],
+    },
 }
 
 /// Nadaraya–Watson mean and the log of the kernel weight sum `W = Σ_i k_i` at each query.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelRegression {
+    /// The kernel-weighted mean of the targets at each query (where every weight vanishes, the
+    /// mean target of the nearest data points, the `h → 0` limit).
     pub mean: Vec<f64>,
     /// `ln W`; `-inf` where no data point has positive weight (compact kernels only).
     pub log_weight_sum: Vec<f64>,

@@ -12,6 +12,7 @@ pub enum Precision {
 }
 
 impl Precision {
+    /// Bytes per real number on the device.
     pub fn bytes(self) -> usize {
         match self {
             Self::F32 => 4,
@@ -19,6 +20,7 @@ impl Precision {
         }
     }
 
+    /// `f32` or `f64`; `None` for any other word.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "f32" => Some(Self::F32),

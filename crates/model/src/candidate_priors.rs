@@ -28,6 +28,7 @@ pub struct CandidatePrior {
     pub label: String,
     /// `m^p(c)` at every domain point (the toy's and Intel's means do not depend on t).
     pub mean: Vec<f64>,
+    /// Index of its kernel in [`CandidatePriors::groups`].
     pub group: usize,
 }
 
@@ -116,10 +117,12 @@ impl CandidatePriors {
         &self.candidates
     }
 
+    /// The kernels the priors share, each with the priors that use it.
     pub fn groups(&self) -> &[KernelGroup] {
         &self.groups
     }
 
+    /// Every candidate prior, in its index order.
     pub fn priors(&self) -> &[CandidatePrior] {
         &self.priors
     }

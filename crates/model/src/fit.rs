@@ -70,17 +70,23 @@ pub enum FitMode {
     #[default]
     Mle,
     /// Maximise the log marginal likelihood plus the log prior.
-    Map { priors: Priors },
+    Map {
+        /// The priors on the hyperparameters.
+        priors: Priors,
+    },
 }
 
 /// A closed interval `[lower, upper]` for a positive hyperparameter (`0 < lower ≤ upper`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
+    /// The smallest value, positive.
     pub lower: f64,
+    /// The largest value, at least `lower`.
     pub upper: f64,
 }
 
 impl Bounds {
+    /// `[lower, upper]`; checked when a fit uses it.
     pub const fn new(lower: f64, upper: f64) -> Self {
         Self { lower, upper }
     }
@@ -108,7 +114,10 @@ impl Bounds {
 #[derive(Clone, Debug, PartialEq)]
 pub enum NoiseSpec {
     /// Fit a homoscedastic variance `σ²` within [`FitOptions::noise_bounds`], starting at `initial`.
-    Fitted { initial: f64 },
+    Fitted {
+        /// The variance the fit starts from.
+        initial: f64,
+    },
     /// Known variances (homoscedastic or per point), not fitted.
     Fixed(Noise),
 }
@@ -116,7 +125,9 @@ pub enum NoiseSpec {
 /// The constant prior mean: fitted (starting at the target average) or fixed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum MeanSpec {
+    /// A hyperparameter of the fit, starting at the target average.
     Fitted,
+    /// This value, not fitted.
     Fixed(f64),
 }
 
@@ -124,8 +135,11 @@ pub enum MeanSpec {
 /// time decay, and the initial lengthscales and signal variance).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitOptions {
+    /// ML-II, MAP or the given values.
     pub mode: FitMode,
+    /// The observation noise, fitted or known.
     pub noise: NoiseSpec,
+    /// The constant prior mean, fitted or known.
     pub mean: MeanSpec,
     /// Fit the signal variance (else keep the kernel's).
     pub fit_signal_variance: bool,
@@ -134,6 +148,7 @@ pub struct FitOptions {
     /// Bounds on every lengthscale, in the units of the inputs the GP sees (the unit cube when the
     /// inputs are normalised).
     pub lengthscale_bounds: Bounds,
+    /// Bounds on the fitted signal variance.
     pub signal_variance_bounds: Bounds,
     /// Bounds on the fitted noise variance (BoTorch: lower 1e-4; UHE-BO: 1e-8).
     pub noise_bounds: Bounds,
@@ -142,6 +157,7 @@ pub struct FitOptions {
     /// Random starts draw each positive hyperparameter log-uniformly within this factor of its
     /// initial value (intersected with the bounds); `f64::INFINITY` draws within the bounds.
     pub start_spread: f64,
+    /// Seeds the random starts.
     pub seed: u64,
     /// Start 0's hyperparameters in place of the given kernel's, the initial noise and the target
     /// average: typically the previous BO step's optimum. The random starts still draw around the
@@ -162,9 +178,13 @@ pub struct FitOptions {
 /// theirs).
 #[derive(Clone, Debug, PartialEq)]
 pub struct WarmStart {
+    /// One lengthscale per input dimension.
     pub lengthscales: Vec<f64>,
+    /// The kernel's signal variance.
     pub signal_variance: f64,
+    /// The homoscedastic noise variance.
     pub noise_variance: f64,
+    /// The constant prior mean.
     pub mean: f64,
 }
 
@@ -237,7 +257,9 @@ impl WarmStart {
 pub struct FitResult {
     /// The kernel with the fitted lengthscales and signal variance.
     pub kernel: Kernel,
+    /// The fitted (or known) noise variances.
     pub noise: Noise,
+    /// The fitted (or fixed) constant prior mean.
     pub mean: f64,
     /// `ln p(y | θ)` at the fitted hyperparameters (exact: without jitter whenever `K + λΣ`
     /// factorises, else that of the jittered factor the state holds).
@@ -250,6 +272,7 @@ pub struct FitResult {
     pub state: GpState,
     /// Starts run (0 for [`FitMode::Fixed`]) and how many of them failed at their first point.
     pub starts: usize,
+    /// Starts whose first point the likelihood could not evaluate.
     pub failed_starts: usize,
     /// Objective evaluations over all starts.
     pub evaluations: u64,

@@ -11,7 +11,9 @@ use bosweep_core::data::{EngineError, Points};
 /// Observation noise variances `Σ`: one value for all points, or one per point.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Noise {
+    /// One variance for every point.
     Homoscedastic(f64),
+    /// One variance per point, in the order of the data (RAHBO's sample variances).
     PerPoint(Vec<f64>),
 }
 
@@ -32,9 +34,13 @@ const JITTER_LADDER: [f64; 7] = [0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 /// two scalars sit side by side and would be easy to swap as positional arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpSpec {
+    /// The covariance kernel with its hyperparameters.
     pub kernel: Kernel,
+    /// The observation noise variances `Σ`.
     pub noise: Noise,
+    /// The constant prior mean `m`.
     pub mean: f64,
+    /// The noise scaling `λ` of `K + λΣ`.
     pub lambda: f64,
 }
 
@@ -142,10 +148,12 @@ impl GpState {
         })
     }
 
+    /// The training inputs.
     pub fn train(&self) -> &Points {
         &self.train
     }
 
+    /// The kernel the state was conditioned with.
     pub fn kernel(&self) -> &Kernel {
         &self.kernel
     }
@@ -320,7 +328,10 @@ pub enum AppendOutcome {
     Extended,
     /// The extension was not positive definite; the state was refitted from scratch and needed
     /// this diagonal jitter.
-    Refactorised { jitter: f64 },
+    Refactorised {
+        /// The diagonal jitter the refitted factor needed (0 when none).
+        jitter: f64,
+    },
 }
 
 /// The range of the noise scale λ: posterior variances are `(k(x,x) − q)/λ`, so a subnormal λ

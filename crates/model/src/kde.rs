@@ -13,6 +13,7 @@ pub enum BandwidthRule {
 }
 
 impl BandwidthRule {
+    /// `scott` or `silverman`; `None` for any other word.
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "scott" => Some(Self::Scott),

@@ -16,7 +16,10 @@ pub enum KernelKind {
     /// Matérn ν = 5/2: `(1 + √5 r + 5r²/3) exp(−√5 r)`.
     Matern52,
     /// Rational quadratic: `(1 + r²/(2α))^(−α)`.
-    RationalQuadratic { alpha: f64 },
+    RationalQuadratic {
+        /// The shape α > 0: large α approaches the squared exponential.
+        alpha: f64,
+    },
 }
 
 impl KernelKind {
@@ -32,6 +35,7 @@ impl KernelKind {
         })
     }
 
+    /// The names [`KernelKind::parse`] takes, for messages.
     pub const NAMES: &'static str = "se, matern12, matern32, matern52, rq";
 
     /// The Matérn profiles' polynomial factor times `e^{-s}` is `∞ · 0 = NaN` once a tiny
@@ -64,10 +68,12 @@ impl KernelKind {
 /// column. `ε = 1` gives independent functions per time step (with `0⁰ = 1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeDecay {
+    /// ε in [0, 1]: 0 is a function constant in time, 1 independent functions per step.
     pub epsilon: f64,
 }
 
 impl TimeDecay {
+    /// `(1 − ε)^{|dt|/2}`, the correlation of two inputs `dt` time steps apart.
     pub fn factor(self, dt: f64) -> f64 {
         let dt = dt.abs();
         if dt == 0.0 {
@@ -93,6 +99,7 @@ impl Kernel {
     /// coordinates `x/ℓ` then give `∞ − ∞ = NaN` distances (found by fuzzing); inside this range
     /// both `1/ℓ` and `1/ℓ²` are normal numbers.
     pub const MIN_LENGTHSCALE: f64 = 1e-150;
+    /// The largest lengthscale (see [`Kernel::MIN_LENGTHSCALE`]).
     pub const MAX_LENGTHSCALE: f64 = 1e150;
 
     /// Validates every hyperparameter: lengthscales and variance positive and finite, RQ α > 0.
@@ -148,18 +155,22 @@ impl Kernel {
         Ok(self)
     }
 
+    /// The radial profile.
     pub fn kind(&self) -> KernelKind {
         self.kind
     }
 
+    /// One lengthscale per spatial input column.
     pub fn lengthscales(&self) -> &[f64] {
         &self.lengthscales
     }
 
+    /// The signal variance `s²`.
     pub fn signal_variance(&self) -> f64 {
         self.signal_variance
     }
 
+    /// The time-decay factor on the last input column, if the kernel has one.
     pub fn time_decay(&self) -> Option<TimeDecay> {
         self.time_decay
     }

@@ -82,7 +82,9 @@ pub struct LmlGradient {
 /// The log marginal likelihood and its gradient at one set of hyperparameters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogMarginalLikelihood {
+    /// `ln p(y | θ)`.
     pub value: f64,
+    /// Its derivatives with respect to the log hyperparameters and the mean.
     pub gradient: LmlGradient,
 }
 

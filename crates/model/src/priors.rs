@@ -20,16 +20,28 @@ const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Prior {
     /// `Gamma(shape a, rate b)`: `ln p(h) = a ln b − lnΓ(a) + (a − 1) ln h − b h`.
-    Gamma { shape: f64, rate: f64 },
+    Gamma {
+        /// The shape `a`.
+        shape: f64,
+        /// The rate `b` (the inverse scale).
+        rate: f64,
+    },
     /// `ln h ~ N(μ, σ²)`: `ln p(h) = −ln h − ln σ − ½ ln 2π − (ln h − μ)² / (2σ²)`.
-    LogNormal { mu: f64, sigma: f64 },
+    LogNormal {
+        /// The mean `μ` of `ln h`.
+        mu: f64,
+        /// The standard deviation `σ` of `ln h`.
+        sigma: f64,
+    },
 }
 
 /// Which density the log prior is: of `ln h` (Jacobian included) or of `h`. See the module docs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PriorSpace {
+    /// A density on `ln h` (the Jacobian `h` included): BoTorch's convention.
     #[default]
     LogParameter,
+    /// A density on `h` itself.
     Parameter,
 }
 
@@ -117,9 +129,13 @@ impl Prior {
 /// prior on `ln h` (nothing added).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Priors {
+    /// On every lengthscale.
     pub lengthscale: Option<Prior>,
+    /// On the signal variance.
     pub signal_variance: Option<Prior>,
+    /// On the noise variance.
     pub noise_variance: Option<Prior>,
+    /// Whether the densities are of the log parameters or of the parameters.
     pub space: PriorSpace,
 }
 
@@ -184,6 +200,7 @@ impl Priors {
         }
     }
 
+    /// Checks every prior's parameters (finite, positive where they must be).
     pub fn validate(&self) -> Result<(), EngineError> {
         for p in [
             &self.lengthscale,

@@ -76,6 +76,7 @@ impl SliceSampler {
         })
     }
 
+    /// The number of coordinates sampled.
     pub fn dim(&self) -> usize {
         self.widths.len()
     }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use rand_chacha::ChaCha8Rng;
 
 use super::command::{BOUNDS, SENSE, bounds_text, parse_bounds, sense_word};
-use super::registry::Entry;
+use super::entry::Entry;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ParamValue, Params, TextParam};
 

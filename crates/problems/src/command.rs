@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
 
-use super::process_group::GroupChild;
-use super::registry::Entry;
+use super::entry::Entry;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamValue, Params, RealParam, TextParam};
+use bosweep_core::process::GroupChild;
 
 /// Runs `sh -c CMD` per evaluation, in a process group of its own that is killed, with every
 /// process the command started, when the evaluation ends or times out. A non-zero exit, no

@@ -23,10 +23,10 @@ mod callable;
 mod command;
 pub mod contextual;
 mod domain;
+mod entry;
 mod error;
 pub mod functions;
 mod noisy;
-mod process_group;
 pub mod rahbo;
 mod registry;
 pub mod time_varying;
@@ -35,11 +35,11 @@ pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use callable::{CallableObjective, HostFunction, Registration, register_function};
 pub use command::{CommandObjective, excerpt, parse_bounds, parse_objective_output};
 pub use domain::Domain;
+pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
-pub use process_group::{GroupChild, kill_live_groups};
-pub use registry::{Entry, build, find, registry};
+pub use registry::{build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
 

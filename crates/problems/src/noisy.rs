@@ -26,7 +26,7 @@ impl<F: TestFunction> Noisy<F> {
         Self {
             name: params.name(),
             function,
-            noise_std: crate::registry::NOISE_STD.of(params),
+            noise_std: crate::entry::NOISE_STD.of(params),
             parameters: params.to_list(),
         }
     }

@@ -3,36 +3,14 @@
 //! Each family of problems exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
 //! order, so that adding a paper's problems touches one line here.
 
+use super::entry::{Entry, NOISE_STD, noisy};
 use super::functions::{
     Ackley, Branin, Deceptive, Forrester, GoldsteinPrice, H1, H1Form, Hartmann3, Hartmann6, Levy,
-    Michalewicz, Rosenbrock, SixHumpCamel, Sphere, StyblinskiTang, TestFunction,
+    Michalewicz, Rosenbrock, SixHumpCamel, Sphere, StyblinskiTang,
 };
-use super::{Noisy, Problem, ProblemError};
-use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam};
-use bosweep_core::registry::{Named, Registry};
-
-/// One buildable problem.
-///
-/// Its dimension, bounds, sense and optimum at the defaults are those of `entry.build(&[])`, so
-/// that a listing shows what the code computes rather than a second copy of the numbers.
-#[derive(Debug)]
-pub struct Entry {
-    /// kebab-case name (`six-hump-camel`).
-    pub name: &'static str,
-    /// One line: the definition's source, domain and optimum.
-    pub description: &'static str,
-    /// The parameters it accepts, with their defaults.
-    pub parameters: &'static [ParamSpec],
-    pub(super) build: fn(&Params) -> Result<Box<dyn Problem>, ProblemError>,
-}
-
-impl Entry {
-    /// Builds the problem from `(key, value)` pairs; keys not given take their defaults.
-    pub fn build(&self, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem>, ProblemError> {
-        let params = Params::resolve("problem", self.name, self.parameters, given)?;
-        (self.build)(&params)
-    }
-}
+use super::{Problem, ProblemError};
+use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue};
+use bosweep_core::registry::Registry;
 
 /// Every family of problems, in listing order.
 const FAMILIES: &[&[Entry]] = &[
@@ -48,12 +26,6 @@ const FAMILIES: &[&[Entry]] = &[
 
 static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);
 
-impl Named for Entry {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-}
-
 /// All problems, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
     REGISTRY.entries()
@@ -68,14 +40,6 @@ pub fn find(name: &str) -> Result<&'static Entry, ProblemError> {
 pub fn build(name: &str, given: &[(&str, ParamValue)]) -> Result<Box<dyn Problem>, ProblemError> {
     find(name)?.build(given)
 }
-
-pub(super) const NOISE_STD: RealParam = RealParam::new(
-    "noise_std",
-    0.0,
-    0.0,
-    f64::INFINITY,
-    "standard deviation of the Gaussian observation noise added to every evaluation",
-);
 
 /// The largest `dim` accepted: far beyond what BO reaches, small enough that a typo cannot ask
 /// for gigabytes.
@@ -97,11 +61,6 @@ const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
     "paper",
     "denominator: paper √(r²+1) or deap √(r²)+1 (specs/uhe-bo.md A11)",
 );
-
-/// A test function observed with the `noise_std` of `params`.
-pub(super) fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
-    Box::new(Noisy::new(function, params))
-}
 
 /// The classic test functions, observed with optional homoscedastic noise.
 static TEST_FUNCTIONS: &[Entry] = &[

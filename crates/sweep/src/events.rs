@@ -8,7 +8,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::runner::SweepOutcome;
+/// What one invocation did; the last event, [`SweepEvent::Finished`], carries it too.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SweepOutcome {
+    /// Runs of this shard in the sweep.
+    pub selected: usize,
+    /// Runs found complete and skipped.
+    pub skipped: usize,
+    /// Runs completed by this invocation.
+    pub completed: usize,
+}
 
 /// One thing a sweep has to say, in the order it happens.
 #[derive(Clone, Debug, PartialEq)]

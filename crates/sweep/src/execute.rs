@@ -6,12 +6,12 @@
 use std::path::Path;
 
 use super::config::SweepConfig;
-use super::events::{EventSink, SweepEvent};
+use super::events::{EventSink, SweepEvent, SweepOutcome};
 use super::lock::{SweepLock, WhenLocked};
 use super::memory::{MemoryEstimate, available_bytes};
 use super::plan::RunSpec;
 use super::report::{HTML_REPORT_FILE, REPORT_FILE, ReportOptions, write_report_with};
-use super::runner::{MixedDevices, Shard, SweepError, SweepOutcome, prepare_directory, run_sweep};
+use super::runner::{MixedDevices, Shard, SweepError, prepare_directory, run_sweep};
 use super::stop::StopSignal;
 use bosweep_engine::Engine;
 

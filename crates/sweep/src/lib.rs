@@ -1,13 +1,11 @@
 //! Running optimisations: one run (`bosweep run`), and sweeps of many runs from a config,
 //! in parallel, resumable and shardable, into one directory per sweep.
 
-pub mod benchmark;
 mod conditioning;
 mod config;
 mod events;
 mod execute;
 pub mod export;
-pub mod fuzz;
 mod lock;
 mod manifest;
 mod memory;
@@ -20,15 +18,13 @@ mod stop;
 mod trace;
 
 pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
-pub use events::{EventSink, SweepEvent};
+pub use events::{EventSink, SweepEvent, SweepOutcome};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
 pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
 pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};
-pub use runner::{
-    MixedDevices, Shard, SweepError, SweepOutcome, merge, prepare_directory, run_sweep,
-};
+pub use runner::{MixedDevices, Shard, SweepError, merge, prepare_directory, run_sweep};
 pub use stop::StopSignal;
 pub use trace::{Phase, StepRecord, TableColumn, TraceWriter, check_complete};

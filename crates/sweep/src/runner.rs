@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::events::{EventSink, SweepEvent};
+use super::events::{EventSink, SweepEvent, SweepOutcome};
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
 use super::progress::Progress;
@@ -189,17 +189,6 @@ impl Failure for SweepError {
             | Self::Stopped { .. } => Blame::Running,
         }
     }
-}
-
-/// What one invocation did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SweepOutcome {
-    /// Runs of this shard in the sweep.
-    pub selected: usize,
-    /// Runs found complete and skipped.
-    pub skipped: usize,
-    /// Runs completed by this invocation.
-    pub completed: usize,
 }
 
 fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {

@@ -19,7 +19,7 @@ pub use schedules::{BetaRule, exploration_scale};
 pub use search::{SearchConfig, farthest_unbounded};
 pub use surrogate::{Evaluation, KrSurrogate, Score, exploration};
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use crate::acquisition;
 use bosweep_core::params::{

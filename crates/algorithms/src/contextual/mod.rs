@@ -17,7 +17,7 @@ pub use mmd::{MmdBall, context_grid};
 pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use crate::acquisition::MAX_ITERS as ACQUISITION_MAX_ITERS;
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamTable, RealParam};

@@ -16,7 +16,7 @@ pub mod schedules;
 pub use algorithm::{Rule, Settings, UnknownPriorUcb};
 pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError};
 use bosweep_core::params::{

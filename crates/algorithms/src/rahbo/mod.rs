@@ -16,7 +16,7 @@ pub use stats::{
     pairwise_sample_variance, plug_in_noise, theory_beta,
 };
 
-use super::registry::AlgorithmEntry;
+use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use bosweep_core::params::ParamTable;
 use config::{FGP_NOISE, GPUCB_NOISE, HEAD, TAIL, US_ROUNDS};

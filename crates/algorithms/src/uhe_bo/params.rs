@@ -3,7 +3,7 @@
 
 use super::settings::{ADAPTIVE, EXP3_PAIRS, M_FACTOR, MCMC, PORTFOLIO, SHARED, SHRINK};
 use super::{ArmRule, Estimator, FitData, UheBo};
-use crate::registry::AlgorithmEntry;
+use crate::entry::AlgorithmEntry;
 use crate::requirement::Requirement;
 use bosweep_core::params::ParamTable;
 

@@ -33,6 +33,8 @@ pub(crate) const TIE_TOLERANCE: f64 = 1e-9;
 pub struct CpuEngine;
 
 impl CpuEngine {
+    /// The CPU backend, on the calling thread's rayon pool (the global one unless the caller
+    /// installs another).
     pub fn new() -> Self {
         Self
     }

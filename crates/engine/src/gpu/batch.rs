@@ -5,37 +5,14 @@ use std::num::NonZeroU64;
 
 use super::Precision;
 use super::context::GpuContext;
-use super::params::ShaderParams;
+use super::params::{Params, ShaderParams};
 use super::shaders::Shader;
 use crate::EngineError;
 
-/// One parameter block: 12 `u32` then 4 reals (each shader's fields: [`super::params`]).
-pub const PARAM_U32S: usize = 12;
-pub const PARAM_REALS: usize = 4;
-
-/// One dispatch's parameters, encoded per precision when the batch is submitted.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Params {
-    pub u: [u32; PARAM_U32S],
-    pub r: [f64; PARAM_REALS],
-}
-
-impl Params {
-    pub fn ints(values: &[u32]) -> Self {
-        let mut p = Self::default();
-        p.u[..values.len()].copy_from_slice(values);
-        p
-    }
-
-    pub fn with_reals(mut self, values: &[f64]) -> Self {
-        self.r[..values.len()].copy_from_slice(values);
-        self
-    }
-
-    fn encode(&self, precision: Precision, out: &mut Vec<u8>) {
-        out.extend_from_slice(bytemuck::cast_slice(&self.u));
-        out.extend_from_slice(&encode(&self.r, precision));
-    }
+/// One dispatch's parameter block in the bytes of `precision`, appended to `out`.
+fn encode_block(params: &Params, precision: Precision, out: &mut Vec<u8>) {
+    out.extend_from_slice(bytemuck::cast_slice(&params.u));
+    out.extend_from_slice(&encode(&params.r, precision));
 }
 
 /// Host f64 values in the shader's `real` layout.
@@ -215,7 +192,7 @@ impl Batch {
         let mut bytes = Vec::with_capacity(self.params.len() * stride as usize);
         for p in &self.params {
             let start = bytes.len();
-            p.encode(ctx.precision, &mut bytes);
+            encode_block(p, ctx.precision, &mut bytes);
             bytes.resize(start + stride as usize, 0);
         }
         let uniform = slots.uniform(ctx, bytes.len() as u64);

@@ -4,6 +4,7 @@
 use std::sync::{Arc, Mutex};
 
 use super::shaders::Shader;
+use super::source::wgsl_source;
 use super::{GpuOptions, Precision};
 use crate::EngineError;
 
@@ -100,7 +101,7 @@ impl GpuContext {
             .map(|&shader| {
                 let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
                     label: Some(shader.name()),
-                    source: wgpu::ShaderSource::Wgsl(shader.source(options.precision).into()),
+                    source: wgpu::ShaderSource::Wgsl(wgsl_source(shader, options.precision).into()),
                 });
                 let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                     label: Some(shader.name()),

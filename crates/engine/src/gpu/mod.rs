@@ -22,6 +22,7 @@ mod pairs;
 mod params;
 mod posterior;
 mod shaders;
+mod source;
 mod top_k;
 
 use std::sync::Mutex;
@@ -39,6 +40,7 @@ pub(crate) use self::context::{backends, device_rank, instance};
 /// How to open the GPU backend.
 #[derive(Clone, Debug, Default)]
 pub struct GpuOptions {
+    /// Arithmetic precision of the shaders.
     pub precision: Precision,
     /// Refuse software adapters (used by `--device auto`).
     pub hardware_only: bool,
@@ -59,6 +61,8 @@ const QUERY_THREADS: usize = 256;
 /// Keys sorted per workgroup by `top_k.wgsl`.
 const TOP_K_BLOCK: usize = 1024;
 
+/// The wgpu backend: every batch operation as a compute shader on one adapter, the device
+/// shared by the threads that call it.
 pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
@@ -68,6 +72,7 @@ pub struct GpuEngine {
 }
 
 impl GpuEngine {
+    /// Opens the best adapter `options` allow; an error naming why when there is none.
     pub fn new(options: &GpuOptions) -> Result<Self, EngineError> {
         Ok(Self {
             ctx: GpuContext::new(options)?,
@@ -99,10 +104,12 @@ impl GpuEngine {
         }
     }
 
+    /// What the driver says about the adapter in use.
     pub fn adapter_info(&self) -> &wgpu::AdapterInfo {
         &self.ctx.info
     }
 
+    /// The shaders' arithmetic precision.
     pub fn precision(&self) -> Precision {
         self.ctx.precision
     }

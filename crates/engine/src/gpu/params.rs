@@ -1,14 +1,37 @@
 //! The parameter block of each compute shader, declared once, here.
 //!
 //! Every shader reads a uniform `Params` of 12 `u32` then 4 reals at binding 0. Each shader's
-//! fields are declared below as a typed struct; [`Shader::source`](super::shaders::Shader::source)
+//! fields are declared below as a typed struct; [`wgsl_source`](super::source::wgsl_source)
 //! writes the matching WGSL `struct Params` (padded to the common layout) into the shader's
 //! prelude, so the WGSL files use the names without declaring them and the host and the device
 //! cannot disagree on their order. [`Batch::dispatch`](super::batch::Batch::dispatch) takes the
 //! typed struct, whose type picks the shader.
 
-use super::batch::{PARAM_REALS, PARAM_U32S, Params};
 use super::shaders::Shader;
+
+/// One parameter block: 12 `u32` then 4 reals (each shader's fields: below).
+pub const PARAM_U32S: usize = 12;
+pub const PARAM_REALS: usize = 4;
+
+/// One dispatch's parameters, encoded per precision when the batch is submitted.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Params {
+    pub u: [u32; PARAM_U32S],
+    pub r: [f64; PARAM_REALS],
+}
+
+impl Params {
+    pub fn ints(values: &[u32]) -> Self {
+        let mut p = Self::default();
+        p.u[..values.len()].copy_from_slice(values);
+        p
+    }
+
+    pub fn with_reals(mut self, values: &[f64]) -> Self {
+        self.r[..values.len()].copy_from_slice(values);
+        self
+    }
+}
 
 /// A shader's parameter block.
 pub trait ShaderParams {

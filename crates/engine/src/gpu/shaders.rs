@@ -1,7 +1,5 @@
 //! The WGSL sources in `shaders/`, assembled per precision and compiled once per engine.
 
-use super::Precision;
-
 /// Every compute shader the GPU backend runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shader {
@@ -43,7 +41,8 @@ impl Shader {
         }
     }
 
-    fn body(self) -> &'static str {
+    /// The shader's own WGSL file.
+    pub(super) fn body(self) -> &'static str {
         match self {
             Self::CrossCovariance => include_str!("../../../../shaders/cross_covariance.wgsl"),
             Self::PairCovariance => include_str!("../../../../shaders/pair_covariance.wgsl"),
@@ -57,23 +56,8 @@ impl Shader {
         }
     }
 
-    fn uses_kernel_profile(self) -> bool {
+    /// Whether the shader calls the shared kernel profiles.
+    pub(super) fn uses_kernel_profile(self) -> bool {
         matches!(self, Self::CrossCovariance | Self::PairCovariance)
-    }
-
-    /// The full WGSL text: precision prelude, the shader's parameter block, shared kernel
-    /// profiles where needed, then the body.
-    pub fn source(self, precision: Precision) -> String {
-        let prelude = match precision {
-            Precision::F32 => include_str!("../../../../shaders/prelude_f32.wgsl"),
-            Precision::F64 => include_str!("../../../../shaders/prelude_f64.wgsl"),
-        };
-        let profile = if self.uses_kernel_profile() {
-            include_str!("../../../../shaders/kernel_profile.wgsl")
-        } else {
-            ""
-        };
-        let params = super::params::wgsl_params(self);
-        format!("{prelude}\n{params}\n{profile}\n{}", self.body())
     }
 }

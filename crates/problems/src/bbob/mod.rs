@@ -21,7 +21,7 @@ mod reference;
 
 use bosweep_core::params::{IntegerParam, ParamSpec, Params};
 
-use super::registry::{Entry, NOISE_STD, noisy};
+use super::entry::{Entry, NOISE_STD, noisy};
 use super::{Domain, Optimum, ProblemError, Sense, TestFunction};
 use functions::Kind;
 

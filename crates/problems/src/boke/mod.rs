@@ -12,8 +12,8 @@ pub use sprinkler::{Sprinkler, SprinklerOutput, SprinklerOutputs, simulate};
 pub use standardised::{GoldsteinPriceLog, Rosenbrock4Standardised, Sphere6Standardised};
 
 use super::Entry;
+use super::entry::{NOISE_STD, noisy};
 use super::functions::{Rosenbrock, Sphere};
-use super::registry::{NOISE_STD, noisy};
 use bosweep_core::params::ChoiceParam;
 use tuning::{Dataset, TunedModel, TuningTask};
 

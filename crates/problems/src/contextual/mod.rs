@@ -21,7 +21,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-use super::registry::{Entry, NOISE_STD};
+use super::entry::{Entry, NOISE_STD};
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::optim::lbfgsb::{self, LbfgsbOptions};
 use bosweep_core::params::{ChoiceParam, FlagParam, ParamSpec, ParamValue, Params};

@@ -12,7 +12,7 @@ pub use mean_variance::MeanVariance;
 pub use optimum::maximize_on_box;
 pub use rf::{RandomForestTuning, balanced_accuracy};
 
-use super::registry::Entry;
+use super::entry::Entry;
 use super::{Params, Problem, ProblemError};
 use bosweep_core::params::RealParam;
 

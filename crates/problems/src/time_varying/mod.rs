@@ -9,7 +9,7 @@
 pub mod intel;
 pub mod toy;
 
-use super::registry::Entry;
+use super::entry::Entry;
 use bosweep_core::params::{IntegerParam, RealParam};
 
 /// The observation noise R, read by each problem's constructor.

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::Path;
 
 use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
@@ -52,6 +53,32 @@ pub(super) struct Parser<'a> {
     pub(super) text: &'a str,
     /// Byte offsets of the text's line breaks.
     pub(super) newlines: Vec<usize>,
+}
+
+/// Reading a config is this module's job; the type and its accessors are `schema`'s.
+impl SweepConfig {
+    /// Parses and validates the config `text`; `file_name` is what error messages call it.
+    pub fn parse(text: &str, file_name: &str) -> Result<Self, ConfigError> {
+        Parser {
+            file: file_name,
+            text,
+            newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
+        }
+        .parse()
+    }
+
+    /// Reads and parses the config at `path` (errors name the path as given).
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            line: None,
+            column: None,
+            message: format!("cannot read the sweep config: {e}"),
+        })?;
+        Self::parse(&text, &file)
+    }
 }
 
 type Key<'i> = Spanned<DeString<'i>>;

@@ -3,9 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::hash::Hasher;
-use std::path::Path;
 
-use super::parse::Parser;
 use crate::plan::{RunSpec, Setting, design_key, run_seed};
 use bosweep_algorithms as algorithms;
 use bosweep_core::params::ParamSpec;
@@ -86,29 +84,6 @@ pub struct SweepConfig {
 }
 
 impl SweepConfig {
-    /// Parses and validates the config `text`; `file_name` is what error messages call it.
-    pub fn parse(text: &str, file_name: &str) -> Result<Self, ConfigError> {
-        Parser {
-            file: file_name,
-            text,
-            newlines: text.match_indices('\n').map(|(i, _)| i).collect(),
-        }
-        .parse()
-    }
-
-    /// Reads and parses the config at `path` (errors name the path as given).
-    pub fn load(path: impl AsRef<Path>) -> Result<Self, ConfigError> {
-        let path = path.as_ref();
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: file.clone(),
-            line: None,
-            column: None,
-            message: format!("cannot read the sweep config: {e}"),
-        })?;
-        Self::parse(&text, &file)
-    }
-
     /// The peak-memory estimate of one run of `run`'s (algorithm, problem) pair, in bytes (0
     /// for a run that is not one of this config's).
     pub fn memory_bytes(&self, run: &RunSpec) -> u64 {

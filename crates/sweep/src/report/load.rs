@@ -159,15 +159,6 @@ fn parse_sense(s: &str) -> Option<Sense> {
     }
 }
 
-/// serde_json's message without its own "at line 1 column N" (the trace line is ours to name).
-pub(super) fn json_reason(e: &serde_json::Error) -> String {
-    let message = e.to_string();
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message,
-    }
-}
-
 /// The path of `spec`'s trace, relative to the sweep directory (for messages and reports).
 pub(crate) fn relative_trace_path(spec: &RunSpec) -> PathBuf {
     Path::new(RUNS_DIR).join(spec.trace_file())

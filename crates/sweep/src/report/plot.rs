@@ -17,9 +17,8 @@ use plotters::style::{FontStyle, register_font};
 
 use super::curves::CurvePoint;
 use super::error::ReportError;
-use super::text::GlyphBackend;
+use super::text::{FONT, GlyphBackend};
 
-pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
 /// Registers the embedded font once; plotters looks fonts up by family name.

@@ -7,7 +7,6 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::error::ReportError;
-use super::load::json_reason;
 use crate::{MANIFEST_FILE, Manifest, RunSpec, StepRecord};
 
 /// A completed run: its place in the sweep, its trace header and its steps.
@@ -108,6 +107,15 @@ fn read_trace_steps(path: &Path) -> Result<(Map<String, Value>, Vec<StepRecord>)
         return Err(err(last_line, "the trace has a header but no steps".into()));
     }
     Ok((header, steps))
+}
+
+/// serde_json's message without its own "at line 1 column N" (the trace line is ours to name).
+fn json_reason(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    }
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
 };
 
-use super::plot::FONT;
+/// The embedded DejaVu Sans: laid out here, and registered with plotters by `plot`.
+pub(crate) static FONT: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 fn font() -> &'static FontRef<'static> {
     static PARSED: OnceLock<FontRef<'static>> = OnceLock::new();

@@ -10,12 +10,12 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use bosweep_algorithms::{self as algorithms, AlgorithmError, AskContext, Feedback};
-use bosweep_engine::{
+use bosweep::algorithms::{self, AlgorithmError, AskContext, Feedback};
+use bosweep::compute::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
-use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
-use bosweep_problems as problems;
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep::problems;
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.

@@ -1,17 +1,18 @@
 //! The bodies of the fuzz targets (`fuzz/fuzz_targets/`, run with `cargo +nightly fuzz run
-//! <target>`) and of their regression test (`tests/library/fuzz_regressions.rs`, which replays the inputs
-//! kept in `fuzz/regressions/<target>/` on stable Rust in CI).
+//! <target>`) and of their regression test (`tests/library/fuzz_regressions.rs`, which replays the
+//! inputs kept in `fuzz/regressions/<target>/` on stable Rust in CI). A crate of its own, used only
+//! by those two, so that no library a program depends on carries them.
 //!
 //! Each function takes arbitrary bytes and panics only when an invariant is broken, so that the
 //! fuzzer reports exactly the inputs that break a guarantee of the README: parsers turn any input
 //! into a value or an error naming the file, never a panic; engine operations on arbitrary small
 //! inputs return results that agree with a direct evaluation, or an `EngineError`, never a NaN.
 
-use crate::SweepConfig;
 use bosweep_core::io::csv::NumericTable;
 use bosweep_engine::{CpuEngine, Engine, PairReduction, Points};
 use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use bosweep_problems::parse_objective_output;
+use bosweep_sweep::SweepConfig;
 
 /// Runs the sweep-config parser on `bytes` (as lossy UTF-8).
 pub fn sweep_config(bytes: &[u8]) {

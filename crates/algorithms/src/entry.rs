@@ -1,0 +1,36 @@
+//! The entry type every family of algorithms fills in. It lives apart from `registry`
+//! (which lists each family's `ENTRIES`), so that a family module imports this one and the
+//! registry imports the families, never the other way round.
+
+use super::{Algorithm, AlgorithmError, Requirement};
+use bosweep_core::params::{ParamTable, ParamValue, Params};
+use bosweep_core::registry::Named;
+
+/// One buildable algorithm.
+#[derive(Debug)]
+pub struct AlgorithmEntry {
+    pub name: &'static str,
+    /// One line for `bosweep list`.
+    pub description: &'static str,
+    pub parameters: ParamTable,
+    /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
+    pub requires: Requirement,
+    pub(crate) build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+}
+
+impl AlgorithmEntry {
+    pub fn build(
+        &self,
+        given: &[(&str, ParamValue)],
+    ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let params = Params::resolve("algorithm", self.name, &self.parameters.to_vec(), given)
+            .map_err(|e| AlgorithmError::Config(e.0))?;
+        (self.build)(params)
+    }
+}
+
+impl Named for AlgorithmEntry {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
