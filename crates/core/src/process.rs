@@ -28,6 +28,7 @@ impl GroupChild {
         Ok(Self { child })
     }
 
+    /// The spawned command, for its pipes and its exit status.
     pub fn child(&mut self) -> &mut Child {
         &mut self.child
     }

@@ -5,6 +5,7 @@
 
 /// An entry of a [`Registry`]: something with a registry name.
 pub trait Named {
+    /// The kebab-case name users give (`gp-ucb`, `branin`).
     fn name(&self) -> &'static str;
 }
 
@@ -16,6 +17,7 @@ pub struct Registry<E: 'static> {
 }
 
 impl<E: Named> Registry<E> {
+    /// A registry of `kind` (`algorithm`, `problem`) listing `families` in order.
     pub const fn new(kind: &'static str, families: &'static [&'static [E]]) -> Self {
         Self { kind, families }
     }
@@ -25,6 +27,7 @@ impl<E: Named> Registry<E> {
         self.families.iter().flat_map(|family| family.iter())
     }
 
+    /// Every entry's name, in listing order.
     pub fn names(&self) -> Vec<&'static str> {
         self.entries().map(Named::name).collect()
     }

@@ -13,6 +13,7 @@ pub enum Blame {
 
 /// An error that knows whether the input or the run is to blame.
 pub trait Failure: std::error::Error {
+    /// Who is to blame: the exit code and the Python exception follow from it.
     fn blame(&self) -> Blame;
 }
 
@@ -28,10 +29,12 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// [`EngineError::InvalidInput`] with `msg`.
     pub fn invalid(msg: impl Into<String>) -> Self {
         Self::InvalidInput(msg.into())
     }
 
+    /// [`EngineError::Gpu`] with `msg`.
     pub fn gpu(msg: impl Into<String>) -> Self {
         Self::Gpu(msg.into())
     }

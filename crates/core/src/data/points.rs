@@ -59,26 +59,32 @@ impl Points {
         Self::new(Vec::new(), dim)
     }
 
+    /// The number of points.
     pub fn rows(&self) -> usize {
         self.data.len() / self.dim
     }
 
+    /// Coordinates per point.
     pub fn dim(&self) -> usize {
         self.dim
     }
 
+    /// Whether there is no point.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
+    /// Point `i`'s coordinates (panics past the last point).
     pub fn row(&self, i: usize) -> &[f64] {
         &self.data[i * self.dim..(i + 1) * self.dim]
     }
 
+    /// The points in order, each as its coordinates.
     pub fn iter(&self) -> std::slice::ChunksExact<'_, f64> {
         self.data.chunks_exact(self.dim)
     }
 
+    /// Every coordinate, row-major.
     pub fn as_slice(&self) -> &[f64] {
         &self.data
     }

@@ -16,34 +16,69 @@ use crate::data::{EngineError, Points};
 /// Why a file is not a usable numeric table.
 #[derive(Debug, Error)]
 pub enum CsvError {
+    /// The file could not be opened or read.
     #[error("cannot read {file}: {reason}")]
-    Unreadable { file: String, reason: String },
+    Unreadable {
+        /// The file's path, as given.
+        file: String,
+        /// The system's reason.
+        reason: String,
+    },
     /// Not CSV at all (e.g. invalid UTF-8); `reason` is the CSV parser's message.
     #[error("{file}: {reason}")]
-    Malformed { file: String, reason: String },
+    Malformed {
+        /// The file's path, as given.
+        file: String,
+        /// The CSV parser's message.
+        reason: String,
+    },
+    /// Nothing in the file, not even a header.
     #[error("{file}: empty file (the first line must be a header naming the columns)")]
-    Empty { file: String },
+    Empty {
+        /// The file's path, as given.
+        file: String,
+    },
     /// The first line holds only numbers: almost surely a missing header, which would
     /// otherwise silently swallow the first data row.
     #[error(
         "{file} line 1: {header:?} looks like data, not a header (the first line must name the columns)"
     )]
-    NoHeader { file: String, header: String },
+    NoHeader {
+        /// The file's path, as given.
+        file: String,
+        /// The first line.
+        header: String,
+    },
+    /// A header and nothing after it.
     #[error("{file}: no data rows")]
-    NoRows { file: String },
+    NoRows {
+        /// The file's path, as given.
+        file: String,
+    },
+    /// A row with another number of cells than the header.
     #[error("{file} line {line} has {}, expected {expected}", columns(*found))]
     Ragged {
+        /// The file's path, as given.
         file: String,
+        /// The row's line number (the header is line 1).
         line: u64,
+        /// Cells in the row.
         found: usize,
+        /// Cells in the header.
         expected: usize,
     },
+    /// A cell that is not a usable number.
     #[error("{file} line {line}, column {column:?}: {value:?} {problem}")]
     BadCell {
+        /// The file's path, as given.
         file: String,
+        /// The row's line number (the header is line 1).
         line: u64,
+        /// The column's header name.
         column: String,
+        /// The cell as written.
         value: String,
+        /// What is wrong with it (`is not a number`, `is NaN …`, `is infinite …`).
         problem: &'static str,
     },
 }
@@ -151,10 +186,12 @@ impl NumericTable {
         &self.columns
     }
 
+    /// Data rows (the header not counted).
     pub fn rows(&self) -> usize {
         self.lines.len()
     }
 
+    /// Columns, as the header names them.
     pub fn cols(&self) -> usize {
         self.columns.len()
     }

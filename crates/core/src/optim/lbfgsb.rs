@@ -47,8 +47,11 @@ impl Default for LbfgsbOptions {
 /// Why [`minimize`] stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Termination {
+    /// The projected gradient met [`LbfgsbOptions::gtol`].
     ProjectedGradient,
+    /// One iteration's decrease met [`LbfgsbOptions::ftol`].
     FunctionChange,
+    /// The iteration limit was reached.
     MaxIterations,
     /// No decrease found along the projected path, even by steepest descent.
     LineSearch,
@@ -59,12 +62,17 @@ pub enum Termination {
 /// The result of [`minimize`]: the best point found and its value and gradient.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LbfgsbResult {
+    /// The best point found, inside the box.
     pub x: Vec<f64>,
+    /// The objective at `x`.
     pub f: f64,
+    /// The objective's gradient at `x`.
     pub gradient: Vec<f64>,
+    /// Iterations run.
     pub iterations: usize,
     /// Calls of the objective.
     pub evaluations: usize,
+    /// Why it stopped.
     pub termination: Termination,
 }
 

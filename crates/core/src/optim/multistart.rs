@@ -8,12 +8,15 @@ use super::lbfgsb::{self, LbfgsbOptions, Termination};
 /// One ascent of [`ascend_from_starts`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ascent {
+    /// The best point of this ascent, inside the box.
     pub x: Vec<f64>,
     /// The objective at `x` (maximised).
     pub value: f64,
+    /// L-BFGS-B iterations run.
     pub iterations: usize,
     /// Objective calls.
     pub evaluations: usize,
+    /// Why the ascent stopped.
     pub termination: Termination,
 }
 

@@ -24,7 +24,9 @@ impl crate::data::Failure for ParamError {
 /// as text (`"0.1"`, as a command line delivers them) are accepted for numeric parameters.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
+    /// A number (integers too).
     Number(f64),
+    /// A word, or a number given as text.
     Text(String),
 }
 
@@ -59,23 +61,39 @@ impl fmt::Display for ParamValue {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ParamKind {
     /// A finite real number in `[min, max]`.
-    Real { default: f64, min: f64, max: f64 },
+    Real {
+        /// The value when none is given.
+        default: f64,
+        /// The smallest value accepted.
+        min: f64,
+        /// The largest value accepted (may be `f64::INFINITY`).
+        max: f64,
+    },
     /// An integer in `min..=max` (given as a number or as text).
     Integer {
+        /// The value when none is given.
         default: usize,
+        /// The smallest value accepted.
         min: usize,
+        /// The largest value accepted.
         max: usize,
     },
     /// One of a fixed set of words.
     Choice {
+        /// The word when none is given.
         default: &'static str,
+        /// Every word accepted.
         options: &'static [&'static str],
     },
     /// Free text (a shell command, a list of bounds), checked by its owner when it builds.
-    Text { default: &'static str },
+    Text {
+        /// The text when none is given.
+        default: &'static str,
+    },
 }
 
 impl ParamKind {
+    /// The default as a value (a number for numeric kinds).
     pub fn default_value(&self) -> ParamValue {
         match *self {
             Self::Real { default, .. } => ParamValue::Number(default),
@@ -134,6 +152,7 @@ impl ParamKind {
 pub struct ParamSpec {
     /// snake_case key (`noise_std`).
     pub name: &'static str,
+    /// What it accepts and its default.
     pub kind: ParamKind,
     /// One line, for `bosweep list`.
     pub description: &'static str,
@@ -145,10 +164,12 @@ pub struct ParamSpec {
 pub struct ParamTable(pub &'static [&'static [ParamSpec]]);
 
 impl ParamTable {
+    /// Every parameter, group after group.
     pub fn iter(self) -> Flat {
         self.0.iter().copied().flatten()
     }
 
+    /// Every parameter, group after group, in one list.
     pub fn to_vec(self) -> Vec<ParamSpec> {
         self.iter().copied().collect()
     }

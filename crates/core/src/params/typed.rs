@@ -31,6 +31,7 @@ use super::{ParamKind, ParamSpec, ParamValue, Params};
 pub struct RealParam(ParamSpec);
 
 impl RealParam {
+    /// The declaration: `name`, its default and what it accepts, one line of description.
     pub const fn new(
         name: &'static str,
         default: f64,
@@ -49,10 +50,12 @@ impl RealParam {
         })
     }
 
+    /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
     }
 
+    /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> f64 {
         params.number(self.0.name)
     }
@@ -75,6 +78,7 @@ impl RealParam {
 pub struct IntegerParam(ParamSpec);
 
 impl IntegerParam {
+    /// The declaration: `name`, its default and what it accepts, one line of description.
     pub const fn new(
         name: &'static str,
         default: usize,
@@ -112,10 +116,12 @@ impl IntegerParam {
         })
     }
 
+    /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
     }
 
+    /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> usize {
         params.integer(self.0.name)
     }
@@ -130,6 +136,7 @@ impl IntegerParam {
         Some(self.of(params)).filter(|n| *n > 0)
     }
 
+    /// The value where the owner declares the parameter, else `None`.
     pub fn if_declared(self, params: &Params) -> Option<usize> {
         params.declares(self.0.name).then(|| self.of(params))
     }
@@ -142,6 +149,7 @@ pub struct FlagParam(ParamSpec);
 const TRUE_FALSE: &[&str] = &["true", "false"];
 
 impl FlagParam {
+    /// The declaration: `name`, its default and what it accepts, one line of description.
     pub const fn new(name: &'static str, default: bool, description: &'static str) -> Self {
         Self(ParamSpec {
             name,
@@ -161,10 +169,12 @@ impl FlagParam {
         })
     }
 
+    /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
     }
 
+    /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> bool {
         params.text(self.0.name) == "true"
     }
@@ -214,10 +224,12 @@ impl<T: Copy + 'static> ChoiceParam<T> {
         }
     }
 
+    /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.spec
     }
 
+    /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> T {
         let word = params.text(self.spec.name);
         let ParamKind::Choice { options, .. } = self.spec.kind else {
@@ -230,6 +242,7 @@ impl<T: Copy + 'static> ChoiceParam<T> {
         self.values[i]
     }
 
+    /// The value where the owner declares the parameter, else `None`.
     pub fn if_declared(self, params: &Params) -> Option<T> {
         params.declares(self.spec.name).then(|| self.of(params))
     }
@@ -391,6 +404,7 @@ mod tests {
 pub struct TextParam(ParamSpec);
 
 impl TextParam {
+    /// The declaration: `name`, its default and what it accepts, one line of description.
     pub const fn new(name: &'static str, default: &'static str, description: &'static str) -> Self {
         Self(ParamSpec {
             name,
@@ -399,10 +413,12 @@ impl TextParam {
         })
     }
 
+    /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
     }
 
+    /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> &str {
         params.text(self.0.name)
     }

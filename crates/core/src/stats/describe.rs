@@ -3,10 +3,13 @@
 /// Mean, standard error and median of a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Describe {
+    /// Sample size.
     pub n: usize,
+    /// Arithmetic mean.
     pub mean: f64,
     /// Sample standard deviation (n − 1 denominator) over √n; `None` for a single value.
     pub se: Option<f64>,
+    /// The middle value (the mean of the two middle values for an even count).
     pub median: f64,
 }
 
@@ -33,6 +36,7 @@ pub fn describe(values: &[f64]) -> Option<Describe> {
     })
 }
 
+/// The arithmetic mean; `None` for no values.
 pub fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
