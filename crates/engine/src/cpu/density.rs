@@ -17,6 +17,7 @@
 
 use super::nearest_average;
 use super::scaled::exp;
+use super::simd::vectorized;
 use crate::Points;
 use bosweep_model::SmoothingKernel;
 
@@ -141,32 +142,10 @@ impl Kde {
     /// `log p(q)`: `ln Σ_j exp(ln w_j − ½‖(q − x_j)/h‖²) − log_norm`, or −∞ where every term
     /// is −∞ (the query is infinitely far from every point of positive weight).
     pub fn log_density(&self, q: &[f64], scratch: &mut Scratch) -> f64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the processor supports AVX-512F, checked just above.
-                return unsafe { self.log_density_avx512(q, scratch) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor supports AVX2 and FMA, checked just above.
-                return unsafe { self.log_density_avx2(q, scratch) };
-            }
-        }
-        self.log_density_portable(q, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn log_density_avx512(&self, q: &[f64], scratch: &mut Scratch) -> f64 {
-        self.log_density_portable(q, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    fn log_density_avx2(&self, q: &[f64], scratch: &mut Scratch) -> f64 {
-        self.log_density_portable(q, scratch)
+        vectorized(
+            #[inline(always)]
+            || self.log_density_portable(q, scratch),
+        )
     }
 
     #[inline(always)]
@@ -256,32 +235,10 @@ impl<'a> Regression<'a> {
     /// where `W = 0` the nearest-neighbour average (ties within [`super::TIE_TOLERANCE`]) with
     /// `ln W = −∞`.
     pub fn eval(&self, q: &[f64], scratch: &mut Scratch) -> (f64, f64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the processor supports AVX-512F, checked just above.
-                return unsafe { self.eval_avx512(q, scratch) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor supports AVX2 and FMA, checked just above.
-                return unsafe { self.eval_avx2(q, scratch) };
-            }
-        }
-        self.eval_portable(q, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn eval_avx512(&self, q: &[f64], scratch: &mut Scratch) -> (f64, f64) {
-        self.eval_portable(q, scratch)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    fn eval_avx2(&self, q: &[f64], scratch: &mut Scratch) -> (f64, f64) {
-        self.eval_portable(q, scratch)
+        vectorized(
+            #[inline(always)]
+            || self.eval_portable(q, scratch),
+        )
     }
 
     #[inline(always)]

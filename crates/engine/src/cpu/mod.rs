@@ -7,6 +7,7 @@ mod density;
 mod pairs;
 mod posterior;
 mod scaled;
+mod simd;
 
 pub use self::pairs::{PairGradient, PairPosterior, PairScratch};
 

@@ -8,6 +8,7 @@
 //! gradient of a reduction of the UCB values with respect to the decision (spec §7.1), for the
 //! L-BFGS refinement of the contextual methods.
 
+use super::simd::vectorized;
 use gemm::Parallelism;
 
 use super::posterior::{dot, quadratic_norms};
@@ -128,32 +129,10 @@ impl<'a> PairPosterior<'a> {
     /// `slopes`, `s² ψ'(r²)` (the derivative in the squared scaled distance) into
     /// `scratch.slopes`.
     fn kernel_block(&self, x: &[f64], scratch: &mut PairScratch, slopes: bool) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the processor supports AVX-512F, checked just above.
-                return unsafe { self.kernel_block_avx512(x, scratch, slopes) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor supports AVX2 and FMA, checked just above.
-                return unsafe { self.kernel_block_avx2(x, scratch, slopes) };
-            }
-        }
-        self.kernel_block_portable(x, scratch, slopes);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn kernel_block_avx512(&self, x: &[f64], scratch: &mut PairScratch, slopes: bool) {
-        self.kernel_block_portable(x, scratch, slopes);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    fn kernel_block_avx2(&self, x: &[f64], scratch: &mut PairScratch, slopes: bool) {
-        self.kernel_block_portable(x, scratch, slopes);
+        vectorized(
+            #[inline(always)]
+            || self.kernel_block_portable(x, scratch, slopes),
+        )
     }
 
     #[inline(always)]

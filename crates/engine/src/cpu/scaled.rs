@@ -4,6 +4,7 @@
 //! distance pass runs one long contiguous loop per dimension, and the profile pass is one
 //! branch-free loop per kernel kind with an inlined `exp`; both auto-vectorise.
 
+use super::simd::vectorized;
 use crate::Points;
 use bosweep_model::{Kernel, KernelKind, TimeDecay};
 
@@ -40,32 +41,10 @@ impl<'a> KernelRows<'a> {
     /// widest SIMD the processor offers (the loops are the same; only the instruction set
     /// differs, so results agree to rounding).
     pub fn fill(&self, x: &[f64], out: &mut [f64]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the processor supports AVX-512F, checked just above.
-                return unsafe { self.fill_avx512(x, out) };
-            }
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor supports AVX2 and FMA, checked just above.
-                return unsafe { self.fill_avx2(x, out) };
-            }
-        }
-        self.fill_portable(x, out);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    fn fill_avx512(&self, x: &[f64], out: &mut [f64]) {
-        self.fill_portable(x, out);
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    fn fill_avx2(&self, x: &[f64], out: &mut [f64]) {
-        self.fill_portable(x, out);
+        vectorized(
+            #[inline(always)]
+            || self.fill_portable(x, out),
+        )
     }
 
     #[inline(always)]
