@@ -9,9 +9,11 @@ use bosweep_core::registry::Named;
 /// One buildable algorithm.
 #[derive(Debug)]
 pub struct AlgorithmEntry {
+    /// The kebab-case name configs and the CLI use.
     pub name: &'static str,
     /// One line for `bosweep list`.
     pub description: &'static str,
+    /// The declared parameters, with defaults, ranges and descriptions.
     pub parameters: ParamTable,
     /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
     pub requires: Requirement,
@@ -19,6 +21,8 @@ pub struct AlgorithmEntry {
 }
 
 impl AlgorithmEntry {
+    /// The algorithm with the `given` parameters, checked against the declaration, the rest at
+    /// their defaults; an error names an unknown key or a value out of range.
     pub fn build(
         &self,
         given: &[(&str, ParamValue)],

@@ -33,7 +33,10 @@ pub enum Acquisition {
     UcbMultiplier(f64),
     /// `μ + √β_t σ` with Srinivas et al.'s finite-domain schedule
     /// `β_t = 2 ln(|D| t² π² / (6δ))`, `|D|` the candidate-grid size.
-    UcbSrinivas { delta: f64 },
+    UcbSrinivas {
+        /// Confidence δ in (0, 1).
+        delta: f64,
+    },
     /// Expected improvement over the best observed value, maximised as log EI (same arg-max,
     /// finite where EI underflows).
     ExpectedImprovement,
@@ -167,6 +170,7 @@ pub(super) const UCB_PARAMS: &[ParamSpec] =
 pub struct GpSettings {
     /// Covariance kernel with ARD lengthscales; a rational-quadratic kernel carries its shape.
     pub kernel: KernelKind,
+    /// How the hyperparameters are chosen at every step (fixed, ML-II or MAP).
     pub fit: FitChoice,
     /// Initial (or fixed) lengthscale in every dimension.
     pub lengthscale: f64,
@@ -239,10 +243,42 @@ impl GpSettings {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum UcbSchedule {
     /// A constant κ (`ucb_multiplier`; κ = √β in the square-root convention).
-    Constant { multiplier: f64 },
+    Constant {
+        /// κ ≥ 0.
+        multiplier: f64,
+    },
     /// κ = √β_t with Srinivas et al.'s finite-domain β_t = 2 ln(|D| t² π² / (6δ)), `|D|` the
     /// candidate-grid size.
-    Srinivas { delta: f64 },
+    Srinivas {
+        /// Confidence δ in (0, 1).
+        delta: f64,
+    },
+}
+
+/// The setters every GP-based settings type with `gp: GpSettings` and
+/// `maximizer: MaximizerSettings` fields offers, written once.
+macro_rules! gp_model_setters {
+    ($($settings:ty),+) => {$(
+        impl $settings {
+            /// The covariance kernel.
+            pub fn kernel(mut self, kernel: KernelKind) -> Self {
+                self.gp.kernel = kernel;
+                self
+            }
+
+            /// How the hyperparameters are chosen at every step.
+            pub fn fit(mut self, fit: FitChoice) -> Self {
+                self.gp.fit = fit;
+                self
+            }
+
+            /// Sobol candidates per step.
+            pub fn grid_size(mut self, points: usize) -> Self {
+                self.maximizer.grid_size = Some(points);
+                self
+            }
+        }
+    )+};
 }
 
 /// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
@@ -257,8 +293,11 @@ pub enum UcbSchedule {
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct GpUcb {
+    /// The GP model and its fit.
     pub gp: GpSettings,
+    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
     pub maximizer: MaximizerSettings,
+    /// The multiplier of σ.
     pub schedule: UcbSchedule,
 }
 
@@ -282,22 +321,6 @@ impl GpUcb {
     /// Srinivas et al.'s schedule with confidence δ.
     pub fn srinivas(mut self, delta: f64) -> Self {
         self.schedule = UcbSchedule::Srinivas { delta };
-        self
-    }
-
-    pub fn kernel(mut self, kernel: KernelKind) -> Self {
-        self.gp.kernel = kernel;
-        self
-    }
-
-    pub fn fit(mut self, fit: FitChoice) -> Self {
-        self.gp.fit = fit;
-        self
-    }
-
-    /// Sobol candidates per step.
-    pub fn grid_size(mut self, points: usize) -> Self {
-        self.maximizer.grid_size = Some(points);
         self
     }
 
@@ -351,27 +374,15 @@ impl AlgorithmSettings for GpUcb {
 /// log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Ei {
+    /// The GP model and its fit.
     pub gp: GpSettings,
+    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
     pub maximizer: MaximizerSettings,
 }
 
+gp_model_setters!(GpUcb, Ei);
+
 impl Ei {
-    pub fn kernel(mut self, kernel: KernelKind) -> Self {
-        self.gp.kernel = kernel;
-        self
-    }
-
-    pub fn fit(mut self, fit: FitChoice) -> Self {
-        self.gp.fit = fit;
-        self
-    }
-
-    /// Sobol candidates per step.
-    pub fn grid_size(mut self, points: usize) -> Self {
-        self.maximizer.grid_size = Some(points);
-        self
-    }
-
     pub(super) fn from_params(params: &Params) -> Self {
         Self {
             gp: GpSettings::from_params(params),

@@ -53,40 +53,51 @@ pub struct AskContext<'a> {
     /// The run's engine for batch work over grids and samples (CPU or GPU).
     pub engine: &'a dyn Engine,
     /// The run's f64 CPU engine: the reference for work whose result must not depend on the
-    /// device, such as L-BFGS refinement of grid maxima (`specs/boke.md` §7). The run hands it
+    /// device, such as L-BFGS refinement of grid maxima. The run hands it
     /// in rather than algorithms making their own, so that one engine serves the run and a
     /// wrapper the run installs sees its work too.
     pub reference: &'a dyn Engine,
+    /// The problem's box (and its integer or categorical coordinates), in its own units.
     pub domain: &'a Domain,
     /// The finite set of allowed points at this step, if the problem restricts the domain.
     pub allowed: Option<&'a Points>,
     /// 1-based index of the step being chosen.
     pub t: usize,
+    /// The run's random stream: every random choice of the algorithm draws from it, so that
+    /// a run is reproduced from its seed.
     pub rng: &'a mut ChaCha8Rng,
 }
 
 /// The next point to evaluate and how many repeated evaluations to spend on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
+    /// The point, in the problem's coordinates.
     pub x: Vec<f64>,
+    /// Evaluations of `x` (1 but for algorithms that average repeats, such as RAHBO).
     pub repeats: usize,
 }
 
 /// An evaluated step, in the maximisation sense.
 #[derive(Clone, Copy, Debug)]
 pub struct Feedback<'a> {
+    /// The evaluated point, in the problem's coordinates.
     pub x: &'a [f64],
     /// Mean of the repeats, negated for minimisation problems.
     pub y: f64,
+    /// Every repeat's value, in the maximisation sense (RAHBO's sample variance reads them).
     pub repeats: &'a [f64],
+    /// The context the environment drew for this step, on contextual problems.
     pub context: Option<&'a [f64]>,
+    /// 1-based index of the step (initial design included).
     pub t: usize,
 }
 
 /// Wall seconds spent since the last [`Algorithm::take_cost`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct StepCost {
+    /// Fitting and updating the surrogate.
     pub model_seconds: f64,
+    /// Maximising the acquisition.
     pub acq_seconds: f64,
 }
 
@@ -95,7 +106,9 @@ pub struct StepCost {
 /// rewrites or extends as the algorithm documents.
 #[derive(Clone, Debug, Default)]
 pub struct StepLog {
+    /// Seconds spent since the last [`Algorithm::take_cost`].
     pub cost: StepCost,
+    /// The last step's algorithm-specific trace fields (the trace's `extra`).
     pub extra: Map<String, Value>,
 }
 
@@ -199,28 +212,34 @@ pub struct History {
 }
 
 impl History {
+    /// Appends observation `(x, y)`; every `x` has the same length.
     pub fn push(&mut self, x: &[f64], y: f64) {
         self.dim = x.len();
         self.xs.extend_from_slice(x);
         self.ys.push(y);
     }
 
+    /// Observations so far.
     pub fn len(&self) -> usize {
         self.ys.len()
     }
 
+    /// Whether nothing has been observed yet.
     pub fn is_empty(&self) -> bool {
         self.ys.is_empty()
     }
 
+    /// The observed values, in arrival order.
     pub fn ys(&self) -> &[f64] {
         &self.ys
     }
 
+    /// The `i`-th observed point.
     pub fn x(&self, i: usize) -> &[f64] {
         &self.xs[i * self.dim..(i + 1) * self.dim]
     }
 
+    /// The observed points as one engine matrix (one row per observation).
     pub fn points(&self) -> Result<Points, EngineError> {
         Points::new(self.xs.clone(), self.dim.max(1))
     }

@@ -13,6 +13,7 @@ pub struct RandomSearch {
 }
 
 impl RandomSearch {
+    /// A search with nothing observed.
     pub fn new() -> Self {
         Self::default()
     }

@@ -33,6 +33,7 @@ pub fn find(name: &str) -> Result<&'static AlgorithmEntry, AlgorithmError> {
     REGISTRY.find(name).map_err(AlgorithmError::Config)
 }
 
+/// Algorithm `name` with the `given` parameters (see [`AlgorithmEntry::build`]).
 pub fn build(
     name: &str,
     given: &[(&str, ParamValue)],

@@ -58,6 +58,7 @@ impl InputTransform {
         }
     }
 
+    /// The box's lower corner, mapped to 0.
     pub fn lower(&self) -> &[f64] {
         &self.lower
     }
@@ -98,11 +99,14 @@ impl InputTransform {
 /// `z = (y − mean) / std`, and back.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OutputTransform {
+    /// Mean of the observed values.
     pub mean: f64,
+    /// Their standard deviation (1 where they are all equal).
     pub std: f64,
 }
 
 impl OutputTransform {
+    /// `z = y`: outputs left as they are.
     pub const IDENTITY: Self = Self {
         mean: 0.0,
         std: 1.0,
@@ -142,10 +146,12 @@ impl OutputTransform {
         }
     }
 
+    /// `z = (y − mean) / std`.
     pub fn forward(&self, y: f64) -> f64 {
         (y - self.mean) / self.std
     }
 
+    /// `y = mean + z std`.
     pub fn inverse(&self, z: f64) -> f64 {
         self.mean + z * self.std
     }
@@ -195,10 +201,15 @@ pub struct ModelOptions {
 /// conversion: the input transform comes from the search box and is the same at every step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PreviousFit {
+    /// Lengthscales in unit-cube input units, one per dimension.
     pub lengthscales: Vec<f64>,
+    /// Signal variance, in the standardised units of `outputs`.
     pub signal_variance: f64,
+    /// Noise variance, in the same units.
     pub noise_variance: f64,
+    /// Constant prior mean, in the same units.
     pub mean: f64,
+    /// The standardisation the values above are in.
     pub outputs: OutputTransform,
 }
 
@@ -232,11 +243,13 @@ impl ModelOptions {
         })
     }
 
+    /// The same with hyperparameters chosen by `fit`.
     pub fn with_fit(mut self, fit: FitOptions) -> Self {
         self.fit = fit;
         self
     }
 
+    /// The same with the fit started from a previous step's optimum (`None`: cold start).
     pub fn with_warm_start(mut self, warm_start: Option<PreviousFit>) -> Self {
         self.warm_start = warm_start;
         self
@@ -258,7 +271,9 @@ pub struct GpModel {
 pub struct DataFitStart {
     /// One per input column.
     pub lengthscales: Option<Vec<f64>>,
+    /// Signal variance, in the data's output units squared.
     pub signal_variance: Option<f64>,
+    /// Noise variance, in the same units.
     pub noise_variance: Option<f64>,
 }
 
@@ -431,10 +446,12 @@ impl GpModel {
         &self.fit
     }
 
+    /// The map from original inputs to the unit cube, if inputs are normalised.
     pub fn input_transform(&self) -> Option<&InputTransform> {
         self.inputs.as_ref()
     }
 
+    /// The standardisation of the outputs the GP was fitted in.
     pub fn output_transform(&self) -> OutputTransform {
         self.outputs
     }

@@ -60,6 +60,7 @@ impl ExpectedImprovement {
         Ok(Self { best, min_variance })
     }
 
+    /// The incumbent: the best observed value, in the maximisation sense.
     pub fn best(&self) -> f64 {
         self.best
     }
@@ -106,6 +107,7 @@ impl LogExpectedImprovement {
         })
     }
 
+    /// The incumbent: the best observed value, in the maximisation sense.
     pub fn best(&self) -> f64 {
         self.ei.best
     }

@@ -40,7 +40,7 @@ pub trait Acquisition: Send + Sync {
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError>;
 
     /// The analytic gradient [`maximize`] refines with, where the acquisition has one (the
-    /// contextual acquisitions, spec §7.1 of `specs/sbo-drbo-kde.md`); `None`, the default:
+    /// contextual acquisitions, whose pair reductions have closed-form slopes); `None`, the default:
     /// central differences through the refinement engine.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
         Ok(None)
@@ -54,6 +54,7 @@ pub type ValueGradient<'a> = Box<dyn FnMut(&[f64]) -> Result<(f64, Vec<f64>), En
 /// A source of analytic value-and-gradient objectives, one per parallel ascent (each with its
 /// own scratch space).
 pub trait AnalyticGradient: Sync {
+    /// A fresh objective with its own scratch space, for one ascent.
     fn objective(&self) -> ValueGradient<'_>;
 }
 
@@ -93,14 +94,17 @@ pub struct GpAcquisition<'a, R> {
 }
 
 impl<'a, R: PosteriorAcquisition> GpAcquisition<'a, R> {
+    /// `rule` applied to `gp`'s posterior.
     pub fn new(gp: &'a GpState, rule: R) -> Self {
         Self { gp, rule }
     }
 
+    /// The GP whose posterior the rule reads.
     pub fn gp(&self) -> &GpState {
         self.gp
     }
 
+    /// The rule mapping posterior mean and variance to a value.
     pub fn rule(&self) -> &R {
         &self.rule
     }

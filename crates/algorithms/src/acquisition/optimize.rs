@@ -30,6 +30,7 @@ pub struct MaximizeConfig {
     /// or when the ∞-norm of the projected gradient (per unit of box width) is ≤
     /// `gradient_tolerance` (`None`: `tolerance`).
     pub tolerance: f64,
+    /// The projected-gradient tolerance (see `tolerance`).
     pub gradient_tolerance: Option<f64>,
     /// Central-difference step as a fraction of each box side (one-sided at the bounds).
     pub fd_step: f64,
@@ -56,7 +57,7 @@ impl Default for MaximizeConfig {
     }
 }
 
-/// The grid size of [`maximize`]; `0` chooses [`default_grid_size`]. Families whose spec
+/// The grid size of [`maximize`]; `0` chooses [`default_grid_size`]. Families whose paper
 /// prescribes another automatic size restate the description ([`IntegerParam::described`]).
 pub const GRID_SIZE: IntegerParam = IntegerParam::new(
     "grid_size",
@@ -65,15 +66,17 @@ pub const GRID_SIZE: IntegerParam = IntegerParam::new(
     1 << 24,
     "Sobol candidates per step; 0 = min(2^12·d, 2^20)",
 );
-/// Starts refined by [`maximize`]: 8 for the GP baselines; UHE-BO's spec (§3.6) says 10, and
+/// Starts refined by [`maximize`]: 8 for the GP baselines; UHE-BO refines 10, and
 /// takes it with [`IntegerParam::with_default`].
 pub const TOP_K: IntegerParam =
     IntegerParam::new("top_k", 8, 1, 1024, "best grid points refined by L-BFGS-B");
+/// Whether [`maximize`] refines its best grid points (`false`: the best grid point wins).
 pub const REFINE: FlagParam = FlagParam::new(
     "refine",
     true,
     "refine the best grid points with bounded L-BFGS",
 );
+/// L-BFGS iterations per refined start.
 pub const MAX_ITERS: IntegerParam = IntegerParam::new(
     "max_iters",
     100,
@@ -153,28 +156,37 @@ impl MaximizerSettings {
 pub struct RefinedStart {
     /// Index of the start in the Sobol grid.
     pub grid_index: usize,
+    /// The grid point the ascent started from.
     pub start_x: Vec<f64>,
     /// The acquisition at the start, from the grid pass.
     pub start_value: f64,
+    /// Where the ascent ended.
     pub x: Vec<f64>,
     /// The acquisition at `x`, from the refinement engine.
     pub value: f64,
+    /// L-BFGS iterations taken.
     pub iterations: usize,
     /// Gradient evaluations (engine calls of `2d + 1` points each).
     pub evaluations: usize,
+    /// Why the ascent stopped.
     pub termination: Termination,
 }
 
 /// How much work a maximisation took, in acquisition evaluations (points) and engine calls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct EvaluationCounts {
+    /// Candidates evaluated in the grid pass.
     pub grid_points: usize,
+    /// Engine calls of the grid pass (one per chunk).
     pub grid_calls: usize,
+    /// Points evaluated by the refinements (`2d + 1` per finite-difference gradient).
     pub refine_points: usize,
+    /// Engine calls of the refinements.
     pub refine_calls: usize,
 }
 
 impl EvaluationCounts {
+    /// Points evaluated in all.
     pub fn total_points(&self) -> usize {
         self.grid_points + self.refine_points
     }
@@ -187,12 +199,15 @@ pub struct Maximum {
     pub x: Vec<f64>,
     /// The acquisition at `x` (refinement engine when refining, grid engine otherwise).
     pub value: f64,
-    /// The best grid point, its index and value (grid engine).
+    /// Index of the best grid point.
     pub grid_index: usize,
+    /// The best grid point.
     pub grid_x: Vec<f64>,
+    /// The acquisition at the best grid point (grid engine).
     pub grid_value: f64,
     /// Every refined start, best grid point first (empty without refinement).
     pub starts: Vec<RefinedStart>,
+    /// The work it took.
     pub counts: EvaluationCounts,
 }
 
@@ -235,8 +250,7 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
 ///    `2d + 1` points (`x`, then `x ∓ h e_i` per coordinate, clipped to the box, one-sided at a
 ///    bound) per gradient, on `refine_engine`: the run's f64 CPU reference engine
 ///    ([`AskContext::reference`](crate::AskContext::reference)), so that the refined point
-///    and value do not depend on the grid device beyond the choice of starts (`specs/boke.md`
-///    §7: refinement in f64 on the CPU reference path); pass `engine` itself to refine there
+///    and value do not depend on the grid device beyond the choice of starts; pass `engine` itself to refine there
 ///    (with an f32 GPU engine raise [`MaximizeConfig::fd_step`] to about 1e-3: central
 ///    differences with a 1e-6 step are dominated by f32 rounding);
 /// 4. returns the refined point of largest value (ties to the better start).

@@ -28,6 +28,8 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The box `Π_i [lo_i, hi_i]`; an error for no coordinates, lengths that differ, or a
+    /// side that is not finite with `lo_i ≤ hi_i`.
     pub fn new(lo: Vec<f64>, hi: Vec<f64>) -> Result<Self, EngineError> {
         if lo.is_empty() {
             return Err(EngineError::invalid("bounds: dimension 0"));
@@ -54,18 +56,22 @@ impl Bounds {
         Self::new(vec![lo; dim], vec![hi; dim])
     }
 
+    /// Number of coordinates.
     pub fn dim(&self) -> usize {
         self.lo.len()
     }
 
+    /// Lower bounds.
     pub fn lo(&self) -> &[f64] {
         &self.lo
     }
 
+    /// Upper bounds.
     pub fn hi(&self) -> &[f64] {
         &self.hi
     }
 
+    /// Whether `x` has the box's dimension and lies inside it (bounds included).
     pub fn contains(&self, x: &[f64]) -> bool {
         x.len() == self.dim()
             && x.iter()
@@ -159,18 +165,22 @@ impl SobolGrid {
         Ok(Self { bounds, size, seed })
     }
 
+    /// The box the grid fills.
     pub fn bounds(&self) -> &Bounds {
         &self.bounds
     }
 
+    /// Number of points.
     pub fn size(&self) -> usize {
         self.size
     }
 
+    /// Number of coordinates.
     pub fn dim(&self) -> usize {
         self.bounds.dim()
     }
 
+    /// The scrambling seed: one grid per seed.
     pub fn seed(&self) -> u64 {
         self.seed
     }

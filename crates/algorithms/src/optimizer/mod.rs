@@ -55,6 +55,7 @@ pub enum OptimizerError {
     /// the message names the argument.
     #[error("{0}")]
     Invalid(String),
+    /// The algorithm refused its settings or failed while proposing.
     #[error(transparent)]
     Algorithm(#[from] AlgorithmError),
 }
@@ -75,6 +76,7 @@ fn invalid(message: impl Into<String>) -> OptimizerError {
 /// A point asked and not yet told.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pending {
+    /// The point, in the caller's coordinates.
     pub x: Vec<f64>,
     /// Values to tell for it (RAHBO's repeated evaluations; 1 for most algorithms).
     pub repeats: usize,
@@ -147,6 +149,7 @@ impl OptimizerBuilder {
         self.sense(Sense::Maximize)
     }
 
+    /// Whether told values are minimised or maximised.
     pub fn sense(mut self, sense: Sense) -> Self {
         self.sense = sense;
         self

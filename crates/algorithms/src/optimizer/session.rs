@@ -13,7 +13,9 @@ use bosweep_problems::{Domain, Observation, Sense};
 /// Where a proposal comes from: the initial design, or the algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Origin {
+    /// A point of the initial space-filling design.
     Design,
+    /// A point the algorithm chose.
     Algorithm,
 }
 
