@@ -213,9 +213,9 @@ fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
 /// Whether a sweep may resume on a device other than the one its manifest records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedDevices {
-    /// Refuse the sweep, naming both devices.
+    /// Refuse the sweep, naming both devices: a directory's traces stay from one device.
     Refuse,
-    /// Go on, with a note: traces then mix devices, whose floating-point results may differ.
+    /// Go on, with a note: the traces then mix devices, whose floating-point results may differ.
     Allow,
 }
 

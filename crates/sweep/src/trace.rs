@@ -47,7 +47,7 @@ pub struct StepRecord {
     pub repeats: usize,
     /// Evaluations made so far, this step's included.
     pub evals: usize,
-    /// The context the environment drew, for contextual problems.
+    /// The context the learner observed, for contextual problems.
     pub context: Option<Vec<f64>>,
     /// The time index, for time-varying problems.
     pub t: Option<usize>,
@@ -58,7 +58,7 @@ pub struct StepRecord {
     pub best_value: Option<f64>,
     /// The algorithm's recommendation after this step.
     pub recommended_x: Vec<f64>,
-    /// Regret of `x`: the distance of its `f` from the optimum at this step.
+    /// Regret of `x`: how far its `f` falls short of the optimum at this step.
     pub instant_regret: Option<f64>,
     /// Sum of the instant regrets so far.
     pub cumulative_regret: Option<f64>,
@@ -80,7 +80,7 @@ pub struct StepRecord {
 /// How one field of a record becomes a table column, read by a plain function: counts
 /// (indices, seeds), reals (unknown: `None`), text, or points (absent: `None`).
 pub enum TableColumn<R> {
-    /// A whole number, such as an index or a seed.
+    /// A whole number (an index, a count, a seed), `None` where absent.
     Count(fn(&R) -> Option<u64>),
     /// A real number, `None` where unknown.
     Real(fn(&R) -> Option<f64>),
