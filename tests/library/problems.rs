@@ -1,6 +1,6 @@
-//! The problem library: every function at its optimum and at hand-computed points, the values
-//! `specs/uhe-bo.md` §8 lists, observation noise, reproducibility, the checks `evaluate` makes,
-//! and registry errors.
+//! The problem library: every function at its optimum and at hand-computed points, the values of
+//! the UHE-BO benchmarks (Ha et al. 2023, App. C), observation noise, reproducibility, the checks
+//! `evaluate` makes, and registry errors.
 
 use std::f64::consts::PI;
 
@@ -41,10 +41,10 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
     }
 }
 
-/// Every problem with a parameter set worth checking: the defaults, and other dimensions for
-/// the scalable ones.
-/// Problems of other papers, tested in their own files (`tests/library/rahbo.rs`, `tests/library/pe_gp_ucb.rs`,
-/// `tests/library/sbo_drbo_kde.rs`, `tests/library/boke.rs` for BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
+/// Every problem with a parameter set worth checking: the defaults, and other dimensions for the
+/// scalable ones. Problems of other papers, tested in their own files (`tests/library/rahbo.rs`,
+/// `tests/library/pe_gp_ucb.rs`, `tests/library/sbo_drbo_kde.rs`, `tests/library/boke.rs` for
+/// BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
 /// contextual expectations. The checks here are of the classic test functions.
 const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
@@ -204,7 +204,7 @@ fn optimum_locations_match_the_literature() {
         assert_close(x[0], sign * 0.0898, 1e-4, "camel x1");
         assert_close(x[1], -sign * 0.7126, 1e-4, "camel x2");
     }
-    // specs/uhe-bo.md §4.2: the customary Hartmann-3 point is within about 1e-4 of the refined one.
+    // The customary Hartmann-3 point is within about 1e-4 of the refined one.
     for (a, b) in loc("hartmann3")[0]
         .iter()
         .zip([0.114614, 0.555649, 0.852547])
@@ -404,7 +404,7 @@ fn michalewicz_values() {
 
 #[test]
 fn deceptive_values() {
-    // specs/uhe-bo.md §8 (minimisation form).
+    // Minimisation form.
     assert_close(
         f("deceptive", &[1.0 / 3.0, 2.0 / 3.0]),
         -1.0,
@@ -415,7 +415,7 @@ fn deceptive_values() {
     // (0.5, 0.5): α = (1/3, 2/3); g₁: 0.5 > (1 + 4/3)/5 = 7/15, so (0.5 − 1)/(2/3) + 0.8 = 0.05;
     // g₂: 0.5 ≤ 0.8 · 2/3, so −0.5/(2/3) + 0.8 = 0.05; −(0.05)² = −0.0025
     assert_close(f("deceptive", &[0.5, 0.5]), -0.0025, 1e-12, "(0.5,0.5)");
-    // The corner x = 0 uses the formula (g = 0.8), not scipy's g = 0 (pitfall A10).
+    // The corner x = 0 uses the formula (g = 0.8), not scipy's g = 0.
     assert_close(f("deceptive", &[0.0, 0.0]), -0.64, 1e-12, "(0,0)");
     // (1/3, 1/3): g₁ = 1 (peak), g₂ = −(1/3)/(2/3) + 0.8 = 0.3; −((1 + 0.3)/2)² = −0.4225
     assert_close(f("deceptive", &[1.0 / 3.0; 2]), -0.4225, 1e-12, "(1/3,1/3)");
@@ -426,7 +426,6 @@ fn h1_values() {
     let paper = problem("h1", &[]);
     let deap = problem("h1", &[("form", "deap".into())]);
     let at = |p: &dyn Problem, x: [f64; 2]| p.objective_of_interest(&x, 1).unwrap();
-    // specs/uhe-bo.md §8.
     assert_close(at(&*paper, [8.6998, 6.7665]), 2.0, 1e-6, "paper at centre");
     assert_close(at(&*deap, [8.6998, 6.7665]), 2.0, 1e-6, "deap at centre");
     assert_close(at(&*paper, [10.0, 10.0]), 0.365975, 1e-6, "paper (10,10)");
@@ -445,9 +444,9 @@ fn h1_values() {
     assert_eq!(at(&*paper, [0.0, 0.0]), 0.0);
 }
 
-/// specs/uhe-bo.md §8, benchmarks in minimisation form.
+/// The UHE-BO benchmarks' optima (Ha et al. 2023, App. C), in minimisation form.
 #[test]
-fn uhe_bo_spec_values() {
+fn uhe_bo_benchmark_values() {
     for x in [[PI, 2.275], [-PI, 12.275], [9.42478, 2.475]] {
         assert_close(f("branin", &x), 0.397887, 1e-6, "branin");
     }

@@ -15,6 +15,8 @@ use bosweep_core::params::{ParamValue, Params, TextParam};
 
 /// A function of the host program: the value at `x`, or why there is none.
 pub trait HostFunction: Send + Sync {
+    /// The objective's value at `x`, or a message saying why it has none; the message becomes
+    /// an evaluation error.
     fn evaluate(&self, x: &[f64]) -> Result<f64, String>;
 }
 

@@ -53,14 +53,17 @@ impl Domain {
         Self::new(vec![lo; dim], vec![hi; dim])
     }
 
+    /// The number of coordinates.
     pub fn dim(&self) -> usize {
         self.lower.len()
     }
 
+    /// Lower bounds, one per coordinate.
     pub fn lower(&self) -> &[f64] {
         &self.lower
     }
 
+    /// Upper bounds, one per coordinate, each above its lower bound.
     pub fn upper(&self) -> &[f64] {
         &self.upper
     }

@@ -37,14 +37,17 @@ impl From<bosweep_core::params::ParamError> for ProblemError {
 }
 
 impl ProblemError {
+    /// A [`ProblemError::Config`] with this message.
     pub fn config(msg: impl Into<String>) -> Self {
         Self::Config(msg.into())
     }
 
+    /// A [`ProblemError::InvalidPoint`] with this message.
     pub fn invalid_point(msg: impl Into<String>) -> Self {
         Self::InvalidPoint(msg.into())
     }
 
+    /// A [`ProblemError::Evaluation`] with this message.
     pub fn evaluation(msg: impl Into<String>) -> Self {
         Self::Evaluation(msg.into())
     }

@@ -7,7 +7,7 @@
 //! through the object-safe [`Problem`] trait, which also carries what the later papers need:
 //!
 //! - a box [`Domain`] and a declared optimisation [`Sense`] (each problem keeps its standard
-//!   form; algorithms negate internally, `../shared/conventions.md`);
+//!   form; algorithms that maximise negate minimised problems internally);
 //! - noisy evaluation, `k` repeated evaluations at one point (RAHBO) and an observed context
 //!   drawn by the environment (SBO/DRBO), all in one [`Observation`];
 //! - a time index `t` in [`Step`], a time-varying objective and optimum, and a finite allowed set
@@ -51,7 +51,9 @@ use bosweep_model::CandidatePriors;
 /// Whether a problem's standard form is minimised or maximised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sense {
+    /// Lower values are better.
     Minimize,
+    /// Higher values are better.
     Maximize,
 }
 
@@ -117,10 +119,12 @@ impl Step {
         Ok(Self { t, repeats })
     }
 
+    /// The 1-based time index.
     pub fn t(&self) -> usize {
         self.t
     }
 
+    /// How many evaluations the step makes at its point, at least 1.
     pub fn repeats(&self) -> usize {
         self.repeats
     }
@@ -176,6 +180,7 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// The box the decision variable lives in.
     fn domain(&self) -> &Domain;
 
+    /// Whether the problem's standard form is minimised or maximised.
     fn sense(&self) -> Sense;
 
     /// The full parameter set, defaults included, for the trace header.
@@ -201,6 +206,7 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// one), or `None` where unknown.
     fn optimum(&self, t: usize) -> Option<Optimum>;
 
+    /// The number of decision coordinates, the domain's dimension.
     fn dim(&self) -> usize {
         self.domain().dim()
     }
@@ -225,7 +231,7 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     }
 
     /// The finite set of candidate GP priors the problem defines (time-varying problems with an
-    /// unknown prior, `specs/pe-gp-ucb.md` §4): what the unknown-prior algorithms choose among.
+    /// unknown prior, Ziomek et al. 2025, §7): what the unknown-prior algorithms choose among.
     fn candidate_priors(&self) -> Option<Arc<CandidatePriors>> {
         None
     }

@@ -36,6 +36,7 @@ impl<F: TestFunction> Noisy<F> {
         &self.function
     }
 
+    /// The standard deviation of the added Gaussian noise, in the function's units (0: none).
     pub fn noise_std(&self) -> f64 {
         self.noise_std
     }

@@ -59,7 +59,7 @@ const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
     &["paper", "deap"],
     &[H1Form::Paper, H1Form::Deap],
     "paper",
-    "denominator: paper √(r²+1) or deap √(r²)+1 (specs/uhe-bo.md A11)",
+    "denominator: paper √(r²+1) (as UHE-BO prints it) or deap √(r²)+1 (as DEAP has it)",
 );
 
 /// The classic test functions, observed with optional homoscedastic noise.

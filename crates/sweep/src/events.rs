@@ -31,9 +31,13 @@ pub enum SweepEvent {
     /// The sweep of `config` (its file name) starts its `runs` runs into `dir` on `engine` (the
     /// engine's description).
     Started {
+        /// The config's file name.
         config: String,
+        /// Runs the sweep holds, all shards and completed ones included.
         runs: usize,
+        /// The sweep directory.
         dir: PathBuf,
+        /// The engine's description (device and backend).
         engine: String,
     },
     /// Of the `total` runs this invocation has to run, `done` have ended (completed or failed),
@@ -41,20 +45,35 @@ pub enum SweepEvent {
     /// have `budget_left` evaluations budgeted. Sent once before the first run ends (`done` = 0)
     /// and after every run.
     Progress {
+        /// Runs ended, completed or failed.
         done: usize,
+        /// Runs this invocation has to run.
         total: usize,
+        /// Evaluations spent by the ended runs.
         evals: usize,
+        /// Evaluations still budgeted for the runs not ended.
         budget_left: usize,
+        /// Wall time since the runs began.
         elapsed: Duration,
     },
     /// The run `run` (its key) failed with `error`; the others go on, and the sweep's error
     /// lists every failed run at the end.
-    RunFailed { run: String, error: String },
+    RunFailed {
+        /// The run's key ([`crate::run_key`]).
+        run: String,
+        /// The run's error message.
+        error: String,
+    },
     /// Every selected run is complete (none failed, no stop was requested): how many there
     /// were, were already complete and completed now.
     Finished(SweepOutcome),
     /// The report was written: `markdown` (report.md) and `html` (report.html).
-    Reported { markdown: PathBuf, html: PathBuf },
+    Reported {
+        /// The path of `report.md`.
+        markdown: PathBuf,
+        /// The path of `report.html`.
+        html: PathBuf,
+    },
 }
 
 /// The words the command line prints for each event (without its `note: ` or `warning: `),

@@ -21,7 +21,8 @@ pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfi
 pub use events::{EventSink, SweepEvent, SweepOutcome};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
 pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
-pub use manifest::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR};
+pub use manifest::Manifest;
+pub(crate) use manifest::{CONFIG_FILE, MANIFEST_FILE, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};

@@ -15,24 +15,33 @@ use serde::{Deserialize, Serialize};
 
 use super::plan::RunSpec;
 
-pub const MANIFEST_FILE: &str = "manifest.json";
-pub const CONFIG_FILE: &str = "config.toml";
-pub const RUNS_DIR: &str = "runs";
+/// The manifest's file name in a sweep directory.
+pub(crate) const MANIFEST_FILE: &str = "manifest.json";
+/// The file name of the config's copy in a sweep directory.
+pub(crate) const CONFIG_FILE: &str = "config.toml";
+/// The folder of the completed traces in a sweep directory.
+pub(crate) const RUNS_DIR: &str = "runs";
 
+/// `manifest.json`: what identifies a sweep directory's config and lists every run it holds,
+/// so that resume, shards, merge and reports agree on the runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
     /// FNV-1a hash of the config text; `merge` refuses directories whose hashes differ.
     pub config_hash: String,
+    /// The version of bosweep that created the directory.
     pub bosweep_version: String,
     /// The device the sweep's runs use ([`bosweep_engine::Engine::identity`]); resuming on
     /// another is refused unless asked for. Absent in manifests written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// Every run of the sweep, all shards, in config order.
     pub runs: Vec<RunSpec>,
 }
 
 impl Manifest {
-    pub fn read(dir: &Path) -> std::io::Result<Self> {
+    /// Reads `dir`'s manifest; a manifest that does not parse is
+    /// [`std::io::ErrorKind::InvalidData`].
+    pub(crate) fn read(dir: &Path) -> std::io::Result<Self> {
         let text = std::fs::read_to_string(dir.join(MANIFEST_FILE))?;
         serde_json::from_str(&text)
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))

@@ -12,7 +12,9 @@ use bosweep_core::params::ParamValue;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SettingValue {
+    /// A number (integers included).
     Number(f64),
+    /// A string: a choice or a flag word.
     Text(String),
 }
 
@@ -38,7 +40,9 @@ impl std::fmt::Display for SettingValue {
 /// key so that the same setting always prints and hashes the same.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Setting {
+    /// The registry name (`gp-ucb`, `branin`).
     pub name: String,
+    /// Every parameter the config gives, sorted by key; defaults not given are absent.
     pub params: Vec<(String, SettingValue)>,
     /// The config's `label = "…"`: what reports show instead of [`Setting::label`]. Display
     /// only: run keys, seeds and trace file names use [`Setting::label`], so a label can be
@@ -48,6 +52,7 @@ pub struct Setting {
 }
 
 impl Setting {
+    /// The setting `name` with `params`, sorted by key, and no display label.
     pub fn new(name: impl Into<String>, mut params: Vec<(String, SettingValue)>) -> Self {
         params.sort_by(|a, b| a.0.cmp(&b.0));
         Self {
@@ -96,11 +101,15 @@ impl Setting {
 pub struct RunSpec {
     /// Position in the sweep's run list (the order of the config), used by `--shard I/N`.
     pub index: usize,
+    /// The algorithm and its parameters.
     pub algorithm: Setting,
+    /// The problem and its parameters.
     pub problem: Setting,
     /// 0-based replicate number.
     pub replicate: usize,
+    /// Evaluations the run may spend, the initial design included.
     pub budget: usize,
+    /// Points of the initial design.
     pub init: usize,
     /// Derived with [`run_seed`] from the sweep seed and [`RunSpec::key`].
     pub seed: u64,
@@ -158,6 +167,8 @@ pub fn design_key(problem: &Setting, replicate: usize) -> String {
     format!("design|{}|{replicate}", problem.label())
 }
 
+/// The key of a run, `algorithm|problem|replicate` by labels, as hashed into its seed and
+/// named in messages.
 pub fn run_key(algorithm: &Setting, problem: &Setting, replicate: usize) -> String {
     format!("{}|{}|{replicate}", algorithm.label(), problem.label())
 }

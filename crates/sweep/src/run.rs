@@ -34,13 +34,20 @@ pub struct RunConfig {
 /// What a finished run reports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunSummary {
+    /// Steps taken (each one point, evaluated `repeats` times).
     pub steps: usize,
+    /// Evaluations spent, repeats counted: the budget.
     pub evals: usize,
+    /// The algorithm's recommendation after the last step.
     pub recommended_x: Vec<f64>,
     /// Objective of interest at the recommendation, when computable.
     pub recommended_f: Option<f64>,
+    /// The best objective of interest among the evaluated points (the observed value where it
+    /// is not computable), in the problem's own sense.
     pub best_value: f64,
+    /// Regret of the final recommendation; `None` where the optimum is unknown.
     pub simple_regret: Option<f64>,
+    /// Sum of the evaluated points' regrets; `None` where the optimum is unknown.
     pub cumulative_regret: Option<f64>,
 }
 
@@ -50,15 +57,21 @@ pub enum RunError {
     /// Bad configuration: budget, initial design.
     #[error("{0}")]
     Config(String),
+    /// The problem refused a point or failed to evaluate it.
     #[error(transparent)]
     Problem(#[from] ProblemError),
+    /// The algorithm failed, or its engine did.
     #[error(transparent)]
     Algorithm(#[from] AlgorithmError),
+    /// Writing the trace failed.
     #[error("writing the trace failed: {}", io_reason(.0))]
     Io(#[from] std::io::Error),
     /// The caller's [`StopSignal`] asked for it after `steps` steps.
     #[error("stopped on request after {steps} step(s)")]
-    Stopped { steps: usize },
+    Stopped {
+        /// Steps completed and written before the stop.
+        steps: usize,
+    },
 }
 
 impl Failure for RunError {

@@ -28,8 +28,10 @@ use bosweep_problems as problems;
 /// Which runs of the sweep this process executes: those with `index % count == shard`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
-    pub index: usize,
-    pub count: usize,
+    /// This shard's number `I`, `0 ≤ I < N`.
+    pub(crate) index: usize,
+    /// The number of shards `N`.
+    pub(crate) count: usize,
 }
 
 impl Shard {
@@ -129,7 +131,8 @@ impl Shard {
         }))
     }
 
-    pub fn includes(&self, spec: &RunSpec) -> bool {
+    /// Whether `spec` is one of this shard's runs.
+    pub(crate) fn includes(&self, spec: &RunSpec) -> bool {
         spec.index % self.count == self.index
     }
 }
@@ -152,8 +155,11 @@ pub enum SweepError {
     /// Reading or writing `path` failed (`what` says what was being done).
     #[error("cannot {what} {path}: {}", io_reason(source))]
     Io {
+        /// What was being done (`write`, `create`), as the message puts it.
         what: String,
+        /// The file or folder, as displayed.
         path: String,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -164,7 +170,10 @@ pub enum SweepError {
     #[error(
         "sweep stopped on request: {completed} run(s) completed and saved, the others run on resume"
     )]
-    Stopped { completed: usize },
+    Stopped {
+        /// Runs completed by this invocation before the stop.
+        completed: usize,
+    },
 }
 
 fn runs_failed(failures: &[(String, String)]) -> String {
@@ -204,7 +213,9 @@ fn io(path: &Path, what: &str) -> impl Fn(std::io::Error) -> SweepError {
 /// Whether a sweep may resume on a device other than the one its manifest records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MixedDevices {
+    /// Refuse the sweep, naming both devices: a directory's traces stay from one device.
     Refuse,
+    /// Go on, with a note: the traces then mix devices, whose floating-point results may differ.
     Allow,
 }
 

@@ -15,7 +15,8 @@ impl StopSignal {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    pub fn requested(&self) -> bool {
+    /// Whether a stop was asked for.
+    pub(crate) fn requested(&self) -> bool {
         self.0.load(Ordering::Relaxed)
     }
 }

@@ -14,7 +14,9 @@ use serde_json::{Map, Value};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
+    /// A point of the initial design.
     Init,
+    /// A point the algorithm chose.
     Opt,
 }
 
@@ -33,23 +35,38 @@ impl Phase {
 /// which is why `y` and `best_value`, always computed, are options too.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StepRecord {
+    /// The 1-based step number.
     pub iter: usize,
+    /// Whether the design or the algorithm chose `x`.
     pub phase: Phase,
+    /// The evaluated point.
     pub x: Vec<f64>,
     /// The observed value in the problem's own sense (mean of the repeats).
     pub y: Option<f64>,
+    /// Evaluations made at `x` in this step.
     pub repeats: usize,
+    /// Evaluations made so far, this step's included.
     pub evals: usize,
+    /// The context the learner observed, for contextual problems.
     pub context: Option<Vec<f64>>,
+    /// The time index, for time-varying problems.
     pub t: Option<usize>,
     /// Objective of interest at `x`, when computable.
     pub f: Option<f64>,
+    /// The best `f` among the points so far (the observed `y` where `f` is unknown), in the
+    /// problem's sense.
     pub best_value: Option<f64>,
+    /// The algorithm's recommendation after this step.
     pub recommended_x: Vec<f64>,
+    /// Regret of `x`: how far its `f` falls short of the optimum at this step.
     pub instant_regret: Option<f64>,
+    /// Sum of the instant regrets so far.
     pub cumulative_regret: Option<f64>,
+    /// Regret of `recommended_x`.
     pub simple_regret: Option<f64>,
+    /// Seconds the algorithm spent on its model this step.
     pub model_seconds: f64,
+    /// Seconds the algorithm spent maximising its acquisition this step.
     pub acq_seconds: f64,
     /// Algorithm-specific values; traces that predate it read as empty.
     #[serde(default)]
@@ -63,9 +80,13 @@ pub struct StepRecord {
 /// How one field of a record becomes a table column, read by a plain function: counts
 /// (indices, seeds), reals (unknown: `None`), text, or points (absent: `None`).
 pub enum TableColumn<R> {
+    /// A whole number (an index, a count, a seed), `None` where absent.
     Count(fn(&R) -> Option<u64>),
+    /// A real number, `None` where unknown.
     Real(fn(&R) -> Option<f64>),
+    /// Text, such as the phase.
     Text(fn(&R) -> String),
+    /// A point, `None` where absent.
     Points(fn(&R) -> Option<&[f64]>),
 }
 
@@ -112,6 +133,7 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
+    /// A writer into a new file at `path`, replacing one that exists.
     pub fn create(path: &Path) -> std::io::Result<Self> {
         let file = File::create(path)?;
         Ok(Self {
@@ -120,6 +142,7 @@ impl TraceWriter {
         })
     }
 
+    /// A writer into `writer` (stdout, a buffer), with no file path.
     pub fn to_writer(writer: Box<dyn Write + Send>) -> Self {
         Self {
             out: BufWriter::new(writer),
@@ -137,7 +160,8 @@ impl TraceWriter {
         self.line(&serde_json::json!({ "header": header }))
     }
 
-    pub fn step(&mut self, record: &StepRecord) -> std::io::Result<()> {
+    /// Writes one step line and flushes it.
+    pub(crate) fn step(&mut self, record: &StepRecord) -> std::io::Result<()> {
         self.line(record)
     }
 

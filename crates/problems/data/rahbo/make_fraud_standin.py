@@ -1,5 +1,6 @@
 """Writes fraud_standin.csv, the shipped stand-in for the Kaggle credit-card fraud data of the
-RAHBO paper's random-forest task (specs/rahbo.md §4.4), which cannot be shipped or downloaded.
+RAHBO paper's random-forest task (Makarova et al. 2021, App. A.7), which cannot be shipped or
+downloaded.
 
 Like the original: time-ordered transactions over two days, features V1..V28 and Amount, a rare
 fraud class whose signature drifts over time (so time-shifted validation folds disagree). Smaller

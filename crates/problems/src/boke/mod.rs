@@ -1,6 +1,6 @@
-//! The problems of BOKE (`specs/boke.md` §4.3–4.4) that the classic registry lacks: the
+//! The problems of BOKE (Zhu et al. 2025, §5.1–5.2) that the classic registry lacks: the
 //! standardised Goldstein–Price, Rosenbrock-4 and Sphere-6 of Picheny et al. (2013), and the 8-D
-//! garden-sprinkler computer model, and the random-forest and boosted-trees tuning tasks (§4.5) on
+//! garden-sprinkler computer model, and the random-forest and boosted-trees tuning tasks (§5.3) on
 //! shipped stand-in data. Forrester, six-hump camel and Hartmann-3 are the classic
 //! entries of the same names.
 

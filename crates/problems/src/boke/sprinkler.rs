@@ -1,7 +1,7 @@
-//! The rotating garden-sprinkler computer model (Siebertz, van Bebber & Hochkirchen 2010) as the
-//! R package CompModels implements it, from the functional description in `specs/boke.md`
-//! Appendix A. Every quirk of the package (rev/s friction in the loop, the `w²u²cα²cβ² < 1`
-//! early exit, speed one update behind ω) is kept on purpose so that values match the package.
+//! The rotating garden-sprinkler computer model (Siebertz, van Bebber & Hochkirchen 2010) as the R
+//! package CompModels implements it, as used by Zhu et al. (2025, BOKE, §5.2). Every quirk of the
+//! package (rev/s friction in the loop, the `w²u²cα²cβ² < 1` early exit, speed one update behind ω)
+//! is kept on purpose so that values match the package.
 
 use crate::functions::TestFunction;
 use crate::{Domain, Optimum, ProblemError, Sense};
@@ -155,10 +155,13 @@ pub struct Sprinkler {
 }
 
 impl Sprinkler {
-    /// Lower and upper bounds of `(α, β, A, d_h, M_d, M_s, p, D)`.
+    /// Lower bounds of `(α, β, A, d_h, M_d, M_s, p, D)`, in °, °, m², m, N·m, N·m·s, bar, mm.
     pub const LOWER: [f64; 8] = [0.0, 0.0, 2e-6, 0.1, 0.01, 0.01, 1.0, 5.0];
+    /// Upper bounds, in the order and units of [`Sprinkler::LOWER`].
     pub const UPPER: [f64; 8] = [90.0, 90.0, 4e-6, 0.2, 0.02, 0.02, 2.0, 10.0];
 
+    /// The sprinkler over its input box, reporting `output`; its sense follows the output (range
+    /// and speed maximised, consumption minimised).
     pub fn new(output: SprinklerOutput) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::new(Self::LOWER.to_vec(), Self::UPPER.to_vec())?,
@@ -188,8 +191,8 @@ impl TestFunction for Sprinkler {
         }
     }
 
-    /// Numerical estimates (`specs/boke.md` §4.4): the range optimum is a plateau where the head
-    /// stalls (β near 90°) and all pressure drives the jet.
+    /// Numerical estimates: the range optimum is a plateau where the head stalls (β near 90°) and
+    /// all pressure drives the jet.
     fn optimum(&self) -> Option<Optimum> {
         let value = match self.output {
             SprinklerOutput::Range => 8.33576,

@@ -1,6 +1,6 @@
-//! The standardised benchmark variants of Picheny et al. (2013), as DiceOptim defines them
-//! (`specs/boke.md` §4.3): affine rescalings that give each function unit-order values, so that
-//! one noise level and one exploration scale suit them all.
+//! The standardised benchmark variants of Picheny et al. (2013), as DiceOptim defines them (used by
+//! Zhu et al. 2025, BOKE, §5.1): affine rescalings that give each function unit-order values, so
+//! that one noise level and one exploration scale suit them all.
 
 use crate::functions::{GoldsteinPrice, Rosenbrock, TestFunction};
 use crate::{Domain, Optimum, ProblemError, Sense};
@@ -15,6 +15,7 @@ impl GoldsteinPriceLog {
     const SHIFT: f64 = 8.6928;
     const SCALE: f64 = 2.4269;
 
+    /// The standardised log Goldstein–Price on its usual box `[−2, 2]²`.
     pub fn new() -> Self {
         Self {
             raw: GoldsteinPrice::new(),
@@ -61,6 +62,7 @@ impl Rosenbrock4Standardised {
     const SHIFT: f64 = 382_658.057_227_524;
     const SCALE: f64 = 375_264.858_362_295;
 
+    /// The standardised Rosenbrock in 4 dimensions on `[−5, 10]⁴`.
     pub fn new() -> Result<Self, ProblemError> {
         Ok(Self {
             raw: Rosenbrock::new(4)?,
@@ -104,6 +106,7 @@ impl Sphere6Standardised {
     const SCALE: f64 = 899.0367;
     const OFFSETS: [f64; 6] = [-5.0, -3.0, -1.0, 1.0, 3.0, 5.0];
 
+    /// The standardised, rotated 6-D sphere on the unit cube.
     pub fn new() -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(0.0, 1.0, 6)?,

@@ -1,7 +1,7 @@
-//! How far a KDE of observed contexts is from the true context law (`specs/sbo-drbo-kde.md`
-//! §4.6, the paper's Table 2): the L1 distance `∫|p̂ − p|` (twice the total variation) between
+//! How far a KDE of observed contexts is from the true context law (Huang et al. 2024, SBO-KDE,
+//! App. E, Table 2): the L1 distance `∫|p̂ − p|` (twice the total variation) between
 //! the Gaussian KDE of `n` unclipped draws, with the algorithms' bandwidth rule, and the law's
-//! density, averaged over independent runs. The spec's re-simulation matches the paper's table
+//! density, averaged over independent runs. A re-simulation matches the paper's table
 //! with the integral over `[−0.5, 1.5]` and "±" read as the standard error.
 
 use rand::SeedableRng;
@@ -13,7 +13,8 @@ use bosweep_core::stats::describe;
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::BandwidthRule;
 
-/// The interval the L1 distance is integrated over (spec §4.6).
+/// The interval the L1 distance is integrated over: the one with which a re-simulation matches
+/// the paper's Table 2.
 pub const L1_INTERVAL: (f64, f64) = (-0.5, 1.5);
 /// Trapezoid nodes over [`L1_INTERVAL`]: a spacing of 5e-5, 400 nodes per standard deviation of
 /// the sharpest mixture component (0.02).
@@ -29,6 +30,7 @@ pub enum TableLaw {
 }
 
 impl TableLaw {
+    /// The law named `normal` or `mixture`, as the CLI spells it; `None` for any other name.
     pub fn parse(name: &str) -> Option<Self> {
         match name {
             "normal" => Some(Self::Normal),
@@ -37,6 +39,7 @@ impl TableLaw {
         }
     }
 
+    /// The law as a univariate marginal, unclipped.
     pub fn marginal(self) -> Marginal {
         match self {
             Self::Normal => normal(0.5, 0.1),
@@ -47,14 +50,14 @@ impl TableLaw {
 
 /// A law's density on the integration grid over [`L1_INTERVAL`], computed once and shared by
 /// every KDE compared with it.
-pub struct LawOnGrid {
+struct LawOnGrid {
     nodes: Points,
     density: Vec<f64>,
     step: f64,
 }
 
 impl LawOnGrid {
-    pub fn new(law: &Marginal) -> Result<Self, EngineError> {
+    fn new(law: &Marginal) -> Result<Self, EngineError> {
         let (lo, hi) = L1_INTERVAL;
         let step = (hi - lo) / (L1_NODES - 1) as f64;
         let nodes: Vec<f64> = (0..L1_NODES).map(|i| lo + step * i as f64).collect();
@@ -88,9 +91,13 @@ impl LawOnGrid {
 /// One row of Table 2: the L1 distance's mean and standard error over `runs` runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KdeErrorRow {
+    /// Draws per KDE (the table's `#Samples`).
     pub samples: usize,
+    /// Independent draw sets averaged over.
     pub runs: usize,
+    /// Mean L1 distance over the runs.
     pub mean: f64,
+    /// Standard error of that mean (the sample standard deviation over `√runs`).
     pub standard_error: f64,
 }
 

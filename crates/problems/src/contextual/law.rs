@@ -1,4 +1,4 @@
-//! Context distributions of the SBO-KDE benchmarks (`specs/sbo-drbo-kde.md` §4.2–4.3): independent
+//! Context distributions of the SBO-KDE benchmarks (Huang et al. 2024, §4.2–4.3): independent
 //! coordinates, each a univariate law clipped to `[0, 1]`, with a sampler for the environment and
 //! quadrature rules for the expected objective.
 
@@ -21,21 +21,32 @@ const MIXTURE_PANELS: usize = 2048;
 /// A univariate law before clipping.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Marginal {
+    /// Normal with mean `mean` and standard deviation `std`.
     Normal {
+        /// Location of the peak.
         mean: f64,
+        /// Standard deviation, > 0.
         std: f64,
     },
+    /// Cauchy with median `location` and half width at half maximum `scale`.
     Cauchy {
+        /// Median and mode.
         location: f64,
+        /// Half width at half maximum, > 0.
         scale: f64,
     },
     /// Burr Type XII, pdf `αβ c^{α−1} / (1 + c^α)^{β+1}` on `c > 0`.
     Burr12 {
+        /// Shape exponent `α` of `c`, > 0.
         alpha: f64,
+        /// Tail exponent `β`, > 0.
         beta: f64,
     },
+    /// Uniform on `[lo, hi]`.
     Uniform {
+        /// Lower end.
         lo: f64,
+        /// Upper end, above `lo`.
         hi: f64,
     },
     /// Equal-weight mixture.
@@ -47,7 +58,8 @@ fn normal_pdf(z: f64) -> f64 {
 }
 
 impl Marginal {
-    pub fn cdf(&self, c: f64) -> f64 {
+    /// The cumulative distribution at `c`, before clipping.
+    pub(crate) fn cdf(&self, c: f64) -> f64 {
         match self {
             Self::Normal { mean, std } => normal_cdf((c - mean) / std),
             Self::Cauchy { location, scale } => {
@@ -67,7 +79,8 @@ impl Marginal {
         }
     }
 
-    pub fn pdf(&self, c: f64) -> f64 {
+    /// The density at `c`, before clipping.
+    pub(crate) fn pdf(&self, c: f64) -> f64 {
         match self {
             Self::Normal { mean, std } => normal_pdf((c - mean) / std) / std,
             Self::Cauchy { location, scale } => {
@@ -143,7 +156,9 @@ fn clipped_rule(m: &Marginal, (panels, order): (usize, usize)) -> Rule {
 }
 
 impl ContextLaw {
-    pub fn new(marginals: Vec<Marginal>) -> Self {
+    /// Independent coordinates with these marginals, each clipped to `[0, 1]`, with their
+    /// quadrature rules computed once.
+    pub(crate) fn new(marginals: Vec<Marginal>) -> Self {
         let fine = marginals
             .iter()
             .map(|m| {
@@ -164,6 +179,7 @@ impl ContextLaw {
         Self::new(vec![m; dim])
     }
 
+    /// The context dimension `Dc`.
     pub fn dim(&self) -> usize {
         self.marginals.len()
     }

@@ -1,9 +1,9 @@
-//! Problems with an uncontrollable continuous context (`specs/sbo-drbo-kde.md` §4.2–4.3): the
+//! Problems with an uncontrollable continuous context (Huang et al. 2024, SBO-KDE, §4.2–4.3): the
 //! learner picks `x`, the environment draws `c ~ p` (clipped to `[0, 1]^Dc`), the learner observes
 //! `c` and `f(x, c)`. The objective of interest is `F(x) = E_c f(x, c)`, computed by quadrature
-//! (the `objectives` module documents how, and the error), and the optimum is `F` maximised with the same
-//! estimator (bounded L-BFGS from the literature's optimiser), so that regret is never biased by a
-//! constant computed another way (spec pitfall P17).
+//! (the `objectives` module documents how, and the error), and the optimum is `F` maximised with
+//! the same estimator (bounded L-BFGS from the literature's optimiser), so that regret is never
+//! biased by a constant computed another way.
 
 mod kde_error;
 mod law;
@@ -11,7 +11,7 @@ mod objectives;
 mod portfolio;
 mod quadrature;
 
-pub use kde_error::{KdeErrorRow, L1_INTERVAL, LawOnGrid, TableLaw, kde_error_table};
+pub use kde_error::{KdeErrorRow, L1_INTERVAL, TableLaw, kde_error_table};
 pub use law::{ContextLaw, Marginal, clip_unit};
 pub use objectives::{Objective, PORTFOLIO_RULE};
 pub use portfolio::{costs as portfolio_costs, portfolio_value};
@@ -51,7 +51,9 @@ pub enum OptimumRule {
 }
 
 impl ContextualProblem {
-    pub fn new(
+    /// A problem on the decision cube `[0, 1]^decision_dim` whose context follows `law`; the
+    /// optimum of `F` is located by `optimum`.
+    pub(crate) fn new(
         name: &'static str,
         decision_dim: usize,
         objective: Objective,
@@ -78,7 +80,7 @@ impl ContextualProblem {
         Ok(problem)
     }
 
-    /// Reports the unclipped context draw to the learner (spec P5; the reference code's choice).
+    /// Reports the unclipped context draw to the learner (the authors' reference code's choice).
     pub fn with_raw_context(mut self, raw: bool) -> Self {
         self.report_raw_context = raw;
         self
@@ -87,14 +89,6 @@ impl ContextualProblem {
     /// `F(x)`, the expected objective.
     pub fn expected(&self, x: &[f64]) -> f64 {
         self.objective.expected(x, &self.law)
-    }
-
-    pub fn objective(&self) -> &Objective {
-        &self.objective
-    }
-
-    pub fn law(&self) -> &ContextLaw {
-        &self.law
     }
 
     fn optimum_at(&self, x: Vec<f64>) -> Optimum {
@@ -151,8 +145,8 @@ impl Problem for ContextualProblem {
     }
 
     /// Draws one context from the true law, evaluates `f` at the clipped context, and reports
-    /// the clipped context (or the raw draw with `report_raw_context`, as the reference code does,
-    /// spec P5). All repeats share the context.
+    /// the clipped context (or the raw draw with `report_raw_context`, as the authors' reference
+    /// code does). All repeats share the context.
     fn observe(
         &self,
         x: &[f64],
@@ -202,7 +196,7 @@ const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
 const REPORT_RAW_CONTEXT: FlagParam = FlagParam::new(
     "report_raw_context",
     false,
-    "report the unclipped draw to the learner, as the reference code does (spec P5)",
+    "report the unclipped draw to the learner, as the reference code does",
 );
 /// The portfolio's normal context law (`true`) or the uniform one.
 const NORMAL_LAW: ChoiceParam<bool> = ChoiceParam::new(
@@ -217,7 +211,7 @@ fn normal(mean: f64, std: f64) -> Marginal {
     Marginal::Normal { mean, std }
 }
 
-/// The eight-component equal-weight mixture of Complicated Hartmann (spec §4.2).
+/// The eight-component equal-weight mixture of Complicated Hartmann (Huang et al. 2024, App. B.2).
 fn hartmann_mixture() -> Marginal {
     let cauchy = |location, scale| Marginal::Cauchy { location, scale };
     Marginal::Mixture(vec![
@@ -242,11 +236,11 @@ fn portfolio_law(params: &Params) -> ContextLaw {
     }
 }
 
-/// The portfolio stand-in's maximisers of `F` (uniform, normal law): the best point of an 11³
-/// grid of `F` ((0.4, 0.6, 0.8) and (0.5, 0.8, 0)) refined by bounded L-BFGS (central
-/// differences, gtol 1e-10), which takes seconds, so the result is stored and its value computed
-/// with the problem's own estimator at construction. `tests/library/sbo_drbo_kde.rs` checks that it beats
-/// a grid and its neighbours.
+/// The portfolio stand-in's maximisers of `F` (uniform, normal law): the best point of an 11³ grid
+/// of `F` ((0.4, 0.6, 0.8) and (0.5, 0.8, 0)) refined by bounded L-BFGS (central differences, gtol
+/// 1e-10), which takes seconds, so the result is stored and its value computed with the problem's
+/// own estimator at construction. `tests/library/sbo_drbo_kde.rs` checks that it beats a grid and
+/// its neighbours.
 pub const PORTFOLIO_OPTIMA: [[f64; 3]; 2] = [
     [0.4346058462774006, 0.6759242089688403, 0.6538562378742987],
     [0.446621375222689, 0.7086426181094914, 0.0],

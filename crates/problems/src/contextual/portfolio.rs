@@ -1,8 +1,8 @@
-//! A stand-in for the paper's portfolio problem (`specs/sbo-drbo-kde.md` §4.3).
+//! A stand-in for the portfolio problem of Huang et al. (2024, SBO-KDE), §4.3.
 //!
 //! The paper's objective is the posterior mean of a GP fitted to 3 000 runs of the CVXPortfolio
 //! simulator (BoRisk's `portfolio`), shipped only as a PyTorch state dict that is not available
-//! here (the spec's proposal, exporting the data and hyperparameters, needs that file). This
+//! here (exporting its data and hyperparameters would need that file). This
 //! stand-in keeps the problem's variables and character: a single-period trading policy whose
 //! three decisions are the policy's risk-aversion, trade-aversion and holding-cost multipliers, and
 //! whose two contexts are the market's bid-ask spread and borrowing cost, all scaled to [0, 1]:

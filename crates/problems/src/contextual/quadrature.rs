@@ -1,9 +1,9 @@
 //! Quadrature rules for expectations over one clipped context coordinate: the atoms the clip puts
 //! on the bounds plus composite Gauss–Legendre on the interior, weighted by the density.
 //!
-//! Composite rules keep the error far below the spec's tolerances even for Ackley's cosine term
-//! (about 65 periods over [0, 1]): with 8 nodes on panels of a few hundredths the error of a
-//! smooth integrand is at rounding level.
+//! Composite rules keep the error far below what regret comparisons resolve, even for Ackley's
+//! cosine term (about 65 periods over [0, 1]): with 8 nodes on panels of a few hundredths the error
+//! of a smooth integrand is at rounding level.
 
 /// Nodes and weights of the `n`-point Gauss–Legendre rule on `[−1, 1]` (Newton's method on the
 /// Legendre recurrence; nodes and weights to f64 accuracy).
@@ -41,7 +41,9 @@ pub fn gauss_legendre(n: usize) -> (Vec<f64>, Vec<f64>) {
 /// A discrete measure `Σ_k w_k δ(node_k)` approximating a distribution on one coordinate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rule {
+    /// The points the measure sits on.
     pub nodes: Vec<f64>,
+    /// Their weights, one per node; they sum to the measure's mass (1 for a distribution).
     pub weights: Vec<f64>,
 }
 

@@ -11,6 +11,7 @@ pub struct Forrester {
 }
 
 impl Forrester {
+    /// Forrester's function on `[0, 1]`.
     pub fn new() -> Self {
         Self {
             domain: fixed_box(&[0.0], &[1.0]),
@@ -55,6 +56,7 @@ pub struct Branin {
 }
 
 impl Branin {
+    /// Branin on its usual box `[−5, 10] × [0, 15]`.
     pub fn new() -> Self {
         Self {
             domain: fixed_box(&[-5.0, 0.0], &[10.0, 15.0]),
@@ -100,6 +102,7 @@ pub struct GoldsteinPrice {
 }
 
 impl GoldsteinPrice {
+    /// Goldstein–Price on `[−2, 2]²`.
     pub fn new() -> Self {
         Self {
             domain: fixed_box(&[-2.0, -2.0], &[2.0, 2.0]),
@@ -149,6 +152,7 @@ pub struct SixHumpCamel {
 }
 
 impl SixHumpCamel {
+    /// The six-hump camel on `[−3, 3] × [−2, 2]`.
     pub fn new() -> Self {
         Self {
             domain: fixed_box(&[-3.0, -2.0], &[3.0, 2.0]),

@@ -46,13 +46,14 @@ fn hartmann<const D: usize>(a: &[[f64; D]; 4], p: &[[f64; D]; 4], x: &[f64]) -> 
 }
 
 /// Hartmann-3 on `[0, 1]³`. Its minimiser is customarily printed `(0.114614, 0.555649,
-/// 0.852547)`; the refined one below has the same value to 9 digits (specs/uhe-bo.md §4.2).
+/// 0.852547)`; the refined one below has the same value to 9 digits.
 #[derive(Debug)]
 pub struct Hartmann3 {
     domain: Domain,
 }
 
 impl Hartmann3 {
+    /// Hartmann-3 on the unit cube.
     pub fn new() -> Self {
         Self {
             domain: Domain::cube(0.0, 1.0, 3).expect("unit cube"),
@@ -99,6 +100,7 @@ pub struct Hartmann6 {
 }
 
 impl Hartmann6 {
+    /// Hartmann-6 on the unit cube.
     pub fn new() -> Self {
         Self {
             domain: Domain::cube(0.0, 1.0, 6).expect("unit cube"),

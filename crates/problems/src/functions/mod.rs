@@ -19,13 +19,16 @@ use super::{Domain, Optimum, Sense};
 
 /// A deterministic objective on a box. [`super::Noisy`] makes it a [`super::Problem`].
 pub trait TestFunction: Send + Sync + std::fmt::Debug + 'static {
+    /// The box the function is defined on.
     fn domain(&self) -> &Domain;
 
+    /// Whether the function's standard form is minimised or maximised.
     fn sense(&self) -> Sense;
 
     /// The value at `x`, which has the domain's dimension (it need not lie in the box).
     fn value(&self, x: &[f64]) -> f64;
 
+    /// The global optimum where it is known, in the function's own sense.
     fn optimum(&self) -> Option<Optimum>;
 }
 

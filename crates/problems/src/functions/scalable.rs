@@ -14,6 +14,7 @@ pub struct Ackley {
 }
 
 impl Ackley {
+    /// Ackley in `dim ≥ 1` dimensions; an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(-32.768, 32.768, dim)?,
@@ -54,6 +55,7 @@ pub struct Levy {
 }
 
 impl Levy {
+    /// Levy in `dim ≥ 1` dimensions; an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(-10.0, 10.0, dim)?,
@@ -98,6 +100,7 @@ pub struct Rosenbrock {
 }
 
 impl Rosenbrock {
+    /// Rosenbrock in `dim ≥ 2` dimensions; an error below 2.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         if dim < 2 {
             return Err(ProblemError::config(format!(
@@ -140,6 +143,7 @@ pub struct Sphere {
 }
 
 impl Sphere {
+    /// The sphere in `dim ≥ 1` dimensions; an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(-5.12, 5.12, dim)?,
@@ -181,6 +185,7 @@ impl StyblinskiTang {
     /// The minimum of one coordinate's term.
     const MIN: f64 = -39.166_165_703_771_41;
 
+    /// Styblinski–Tang in `dim ≥ 1` dimensions; an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(-5.0, 5.0, dim)?,
@@ -228,6 +233,7 @@ pub struct Michalewicz {
 impl Michalewicz {
     const M: i32 = 10;
 
+    /// Michalewicz in `dim ≥ 1` dimensions; an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         let domain = Domain::cube(0.0, PI, dim)?;
         let (values, location): (Vec<f64>, Vec<f64>) = (1..=dim).map(Self::term_max).unzip();

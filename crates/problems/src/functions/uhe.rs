@@ -1,12 +1,11 @@
-//! The two synthetic problems UHE-BO adds, as `specs/uhe-bo.md` §4.2 defines them.
+//! The two synthetic problems UHE-BO adds (Ha et al. 2023, §7.1 and App. C).
 
 use super::{Domain, Optimum, Sense, TestFunction, fixed_box};
 use crate::ProblemError;
 
-/// Deceptive, in scipy's continuous form and minimisation sense (specs/uhe-bo.md §4.2, §8,
-/// pitfall A10): `−((1/d) Σ_i g_i(x_i))²` on `[0, 1]^d` with `α_i = i/(d + 1)` and `g_i` the
-/// piecewise-linear tent below. Minimum −1 at `x_i = α_i`; the deceptive corners `x = 0` and
-/// `x = 1` reach −0.64.
+/// Deceptive (Ha et al. 2023, App. C), in scipy's continuous form and minimisation sense:
+/// `−((1/d) Σ_i g_i(x_i))²` on `[0, 1]^d` with `α_i = i/(d + 1)` and `g_i` the piecewise-linear
+/// tent below. Minimum −1 at `x_i = α_i`; the deceptive corners `x = 0` and `x = 1` reach −0.64.
 #[derive(Debug)]
 pub struct Deceptive {
     domain: Domain,
@@ -14,6 +13,8 @@ pub struct Deceptive {
 }
 
 impl Deceptive {
+    /// Deceptive in `dim ≥ 1` dimensions, with the breakpoints `α_i` fixed for that dimension;
+    /// an error for `dim = 0`.
     pub fn new(dim: usize) -> Result<Self, ProblemError> {
         Ok(Self {
             domain: Domain::cube(0.0, 1.0, dim)?,
@@ -24,7 +25,7 @@ impl Deceptive {
 
 /// One coordinate's tent: 0.8 at 0, falling to 0 at `0.8α`, peak 1 at `α`, 0 at `(1 + 4α)/5`,
 /// back to 0.8 at 1. The paper's printed version lacks the `+1` and `+4/5` offsets of the last
-/// two pieces, which makes it discontinuous (A10); at exactly 0 this gives 0.8 where scipy's
+/// two pieces, which makes it discontinuous; at exactly 0 this gives 0.8 where scipy's
 /// code returns 0.
 fn tent(x: f64, a: f64) -> f64 {
     if x <= 0.8 * a {
@@ -65,10 +66,10 @@ impl TestFunction for Deceptive {
     }
 }
 
-/// Which denominator h1 uses (pitfall A11).
+/// Which denominator h1 uses: the two forms share the maximum 2 but differ elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum H1Form {
-    /// `√(r² + 1)`, as the UHE-BO paper prints it (the spec's default).
+    /// `√(r² + 1)`, as the UHE-BO paper prints it (the default).
     Paper,
     /// `√(r²) + 1`, as DEAP and the original source have it.
     Deap,
@@ -85,15 +86,12 @@ pub struct H1 {
 impl H1 {
     const CENTRE: [f64; 2] = [8.6998, 6.7665];
 
+    /// h1 with the denominator `form`.
     pub fn new(form: H1Form) -> Self {
         Self {
             domain: fixed_box(&[-100.0, -100.0], &[100.0, 100.0]),
             form,
         }
-    }
-
-    pub fn form(&self) -> H1Form {
-        self.form
     }
 }
 

@@ -6,6 +6,7 @@ use crate::Domain;
 
 /// A mean function with a noise standard deviation on a box, both known in closed form.
 pub trait HeteroFunction: Send + Sync + std::fmt::Debug + 'static {
+    /// The box the functions are defined on.
     fn domain(&self) -> &Domain;
 
     /// The noise-free value `f(x)` (maximised).
@@ -22,8 +23,8 @@ pub(super) fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// `f(x) = sin(2πx)` on `[0, 2]`, `s(x) = 0.1 + σ_n·sigmoid(30(x − 1))` (\[R\], §4.2): two equal
-/// maxima at 0.25 (quiet) and 1.25 (noisy).
+/// `f(x) = sin(2πx)` on `[0, 2]`, `s(x) = 0.1 + σ_n·sigmoid(30(x − 1))` (the authors' reference
+/// code; Makarova et al. 2021, App. A.6.1): two equal maxima at 0.25 (quiet) and 1.25 (noisy).
 #[derive(Debug)]
 pub struct SineHetero {
     domain: Domain,
@@ -31,6 +32,7 @@ pub struct SineHetero {
 }
 
 impl SineHetero {
+    /// The sine problem with noise amplitude `σ_n`.
     pub fn new(sigma_n: f64) -> Self {
         Self {
             domain: Domain::new(vec![0.0], vec![2.0]).expect("valid box"),
@@ -58,8 +60,9 @@ impl HeteroFunction for SineHetero {
 }
 
 /// Negated Branin on `[−5, 10] × [0, 15]` with
-/// `s(x) = (0.2 + σ_n·sigmoid(2(x₁ − 3.2)))·(0.2 + σ_n·sigmoid(2x₂))` (\[R\], §4.2): of the three
-/// maxima, A = (3π, 2.475) is the noisiest and C = (−π, 12.275) the quietest.
+/// `s(x) = (0.2 + σ_n·sigmoid(2(x₁ − 3.2)))·(0.2 + σ_n·sigmoid(2x₂))` (the authors' reference
+/// code; Makarova et al. 2021, App. A.6.2): of the three maxima, A = (3π, 2.475) is the noisiest
+/// and C = (−π, 12.275) the quietest.
 #[derive(Debug)]
 pub struct BraninHetero {
     domain: Domain,
@@ -67,6 +70,7 @@ pub struct BraninHetero {
 }
 
 impl BraninHetero {
+    /// The heteroscedastic Branin with noise amplitude `σ_n`.
     pub fn new(sigma_n: f64) -> Self {
         Self {
             domain: Domain::new(vec![-5.0, 0.0], vec![10.0, 15.0]).expect("valid box"),
@@ -98,9 +102,9 @@ impl HeteroFunction for BraninHetero {
     }
 }
 
-/// The FEL-like stand-in the spec proposes for SwissFEL (§4.3): the real task needs a network
-/// trained on proprietary measurements. On `[−0.3, 0.3]⁴`, a smooth mean with a high peak where
-/// the noise is large and a lower peak where it is small, so that the risk-neutral and the
+/// A FEL-like stand-in for the SwissFEL task of Makarova et al. (2021, §4): the real task needs a
+/// network trained on proprietary measurements. On `[−0.3, 0.3]⁴`, a smooth mean with a high peak
+/// where the noise is large and a lower peak where it is small, so that the risk-neutral and the
 /// risk-averse optima differ, as the paper reports for SwissFEL (Fig. 4):
 ///
 /// `f(x) = exp(−‖x − a‖²/(2w²)) + 0.85·exp(−‖x − b‖²/(2w²)) + 0.2·(1 − ‖x‖²/0.36)`, `w = 0.12`,
@@ -117,6 +121,7 @@ const FEL_HIGH: [f64; 4] = [0.15, -0.1, 0.05, 0.1];
 const FEL_LOW: [f64; 4] = [-0.15, 0.1, -0.1, -0.05];
 
 impl FelLike {
+    /// The FEL-like problem with noise amplitude `σ_n`.
     pub fn new(sigma_n: f64) -> Self {
         Self {
             domain: Domain::cube(-0.3, 0.3, 4).expect("valid box"),

@@ -1,6 +1,6 @@
-//! The problems of RAHBO (`specs/rahbo.md` §4.2–4.4): heteroscedastic objectives observed as
-//! `y = f(x) + s(x)·ε`, `ε ~ N(0, 1)`, whose objective of interest is the mean-variance value
-//! `MV(x) = f(x) − α·ρ²(x)` with `ρ²(x) = s(x)²` (the true variance of the simulated noise, P8).
+//! The problems of RAHBO (Makarova et al. 2021, §4, App. A.6–A.7): heteroscedastic objectives
+//! observed as `y = f(x) + s(x)·ε`, `ε ~ N(0, 1)`, whose objective of interest is the mean-variance
+//! value `MV(x) = f(x) − α·ρ²(x)` with `ρ²(x) = s(x)²` (the true variance of the simulated noise).
 
 mod functions;
 mod mean_variance;

@@ -1,5 +1,5 @@
 //! The true mean-variance optimum of a closed-form problem: a dense grid, then a compass search
-//! from the best grid points (`specs/rahbo.md` §4.5: "dense grid plus local refinement").
+//! from the best grid points.
 
 use crate::Domain;
 

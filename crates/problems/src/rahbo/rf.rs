@@ -1,14 +1,15 @@
-//! RAHBO's random-forest tuning task (`specs/rahbo.md` §4.4) on a shipped stand-in for the
-//! credit-card fraud data (`crates/problems/data/rahbo/fraud_standin.csv`, made by the script beside it; the
-//! Kaggle data cannot be shipped or downloaded).
+//! RAHBO's random-forest tuning task (Makarova et al. 2021, App. A.7) on a shipped stand-in for the
+//! credit-card fraud data (`crates/problems/data/rahbo/fraud_standin.csv`, made by the script
+//! beside it; the Kaggle data cannot be shipped or downloaded).
 //!
-//! A configuration `(n_estimators, max_features, max_depth)` from Table 1's integer grid trains
-//! one random forest (scikit-learn's defaults: bootstrap, Gini, `min_samples_split = 2`, grown to
+//! A configuration `(n_estimators, max_features, max_depth)` from Table 1's integer grid trains one
+//! random forest (scikit-learn's defaults: bootstrap, Gini, `min_samples_split = 2`, grown to
 //! `max_depth`) on the first half of the transactions in time; its values are
-//! `balanced_accuracy − 1` on the 5 consecutive time folds of the second half ([R]), one fold
-//! per repeat, so the paper's `k = 5`. The forest's seed comes from the run's generator
-//! (`random_state` is not fixed in [R]), which adds training noise to the fold noise. Splits are
-//! searched over 32 quantile bins per feature, a histogram forest, so that a run stays cheap.
+//! `balanced_accuracy − 1` on the 5 consecutive time folds of the second half (as in the authors'
+//! reference code), one fold per repeat, so the paper's `k = 5`. The forest's seed comes from the
+//! run's generator (the reference code fixes no `random_state`), which adds training noise to the
+//! fold noise. Splits are searched over 32 quantile bins per feature, a histogram forest, so that
+//! a run stays cheap.
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -220,7 +221,9 @@ fn bin_rows(rows: &[Vec<f64>], labels: &[bool], cuts: &[Vec<f64>]) -> Binned {
 }
 
 impl RandomForestTuning {
-    pub fn new(params: &Params) -> Result<Self, ProblemError> {
+    /// Parses the shipped data and splits it in time: the first half trains, the second half
+    /// scores.
+    pub(crate) fn new(params: &Params) -> Result<Self, ProblemError> {
         let (rows, labels) = parse_rows()?;
         let half = rows.len() / 2;
         let features = rows[0].len();

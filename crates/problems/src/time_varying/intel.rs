@@ -1,11 +1,11 @@
-//! The Intel Berkeley lab temperature task (`specs/pe-gp-ucb.md` §4.3): at each ten-minute window
+//! The Intel Berkeley lab temperature task (Ziomek et al. 2025, §7): at each ten-minute window
 //! of 14 March 2004 pick the hottest sensor; the candidate priors are one zero-mean GP per
 //! previous day of March, with kernel `Cov_d(i, i') · (1 − ε_d)^{|t − t'|/2}`.
 //!
 //! The public data cannot be downloaded at run time, so two sources share one preprocessing
-//! (the spec's §4.3 proposal, steps 1–8): a loader for a local copy of the lab's `data.txt`
-//! (path in `$BOSWEEP_INTEL_DATA`), and a synthetic stand-in of the same shape, generated
-//! deterministically in code, that ships with the project.
+//! ([`parse_lab_data`], then [`IntelTask::from_days`]): a loader for a local copy of the lab's
+//! `data.txt` (path in `$BOSWEEP_INTEL_DATA`), and a synthetic stand-in of the same shape,
+//! generated deterministically in code, that ships with the project.
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -23,7 +23,8 @@ use bosweep_model::{CandidatePrior, CandidatePriors, KernelGroup};
 
 /// Days 1–14 March 2004: 13 prior days, then the optimisation day.
 pub const DAYS: usize = 14;
-pub const PRIOR_DAYS: usize = DAYS - 1;
+/// Days whose temperatures define a candidate prior: all but the last.
+pub(crate) const PRIOR_DAYS: usize = DAYS - 1;
 /// Ten-minute windows per day; also the horizon T.
 pub const WINDOWS: usize = 144;
 /// The grid searched for each day's forgetting rate ε_d.
@@ -40,7 +41,9 @@ pub const DATA_ENV: &str = "BOSWEEP_INTEL_DATA";
 /// Window-mean temperatures in °C: `days[d]` is `WINDOWS × M`, column i for `sensors[i]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DayTemperatures {
+    /// Window means in °C per day: `days[d]` is `WINDOWS × M`.
     pub days: Vec<DMatrix<f64>>,
+    /// Mote ids, in column order.
     pub sensors: Vec<u32>,
 }
 
@@ -53,6 +56,7 @@ pub struct IntelTask {
     pub target: DMatrix<f64>,
     /// The affine map to °C: `F = mean + scale · F̃`.
     pub mean: f64,
+    /// °C per standardised unit.
     pub scale: f64,
     /// `Cov_d`, `M × M`, for the 13 prior days.
     pub covariances: Vec<DMatrix<f64>>,
@@ -87,7 +91,7 @@ pub fn time_covariance(epsilon: f64) -> DMatrix<f64> {
 }
 
 impl IntelTask {
-    /// Steps 4–7 of the spec's preprocessing: standardise with the prior days' pooled mean and
+    /// Steps 4–7 of the preprocessing: standardise with the prior days' pooled mean and
     /// std, `Cov_d = F̃_dcᵀ F̃_dc / 143`, `ε_d` by marginal likelihood over [`EPSILON_GRID`].
     pub fn from_days(data: &DayTemperatures) -> Result<Self, ProblemError> {
         let m = data.sensors.len();
@@ -181,17 +185,18 @@ impl IntelTask {
         })
     }
 
+    /// The 13 day priors over the sensors, shared by every problem built on this task.
     pub fn candidate_priors(&self) -> Arc<CandidatePriors> {
         self.priors.clone()
     }
 }
 
-/// A deterministic stand-in with the lab's shape: 50 sensors on a 40 m × 30 m floor, 14 days
-/// (1 March 2004 was a Monday) × 144 windows. Temperature = day base + diurnal cycle + three
-/// heat sources whose activity follows an AR(1) process with a day-specific persistence
-/// (office sources on weekdays in working hours, a sunlit source at weekends), plus a sensor
-/// offset and sensor noise. Days therefore differ in spatial covariance and in temporal persistence,
-/// as the real priors do.
+/// A deterministic stand-in with the lab's shape: 50 sensors on a 40 m × 30 m floor, 14 days (1
+/// March 2004 was a Monday) × 144 windows. Temperature = day base + diurnal cycle + three heat
+/// sources whose activity follows an AR(1) process with a day-specific persistence (office sources
+/// on weekdays in working hours, a sunlit source at weekends), plus a sensor offset and sensor
+/// noise. Days therefore differ in spatial covariance and in temporal persistence, as the real
+/// priors do.
 pub fn synthetic_days() -> DayTemperatures {
     let mut rng = ChaCha8Rng::seed_from_u64(20040314);
     let m = SYNTHETIC_SENSORS;
@@ -283,7 +288,7 @@ pub fn load_lab_data(path: &Path) -> Result<DayTemperatures, ProblemError> {
         .map_err(|e| ProblemError::config(format!("{}: {e}", path.display())))
 }
 
-/// Steps 1–3 of the spec's preprocessing, from the whitespace-separated columns
+/// Steps 1–3 of the preprocessing, from the whitespace-separated columns
 /// `date time epoch moteid temperature humidity light voltage`: keep 2004-03-01..14, motes
 /// 1–54 and temperatures in [5, 50] °C; average each mote over ten-minute windows; fill missing
 /// windows linearly in time (nearest value at the edges); drop motes missing more than 20 % of
@@ -400,7 +405,8 @@ pub struct IntelTemp {
 }
 
 impl IntelTemp {
-    pub fn new(task: Arc<IntelTask>, params: &Params) -> Self {
+    /// The problem over `task`'s sensors, with the noise level of `params`.
+    pub(crate) fn new(task: Arc<IntelTask>, params: &Params) -> Self {
         let m = task.sensors.len();
         Self {
             name: params.name(),
@@ -410,10 +416,6 @@ impl IntelTemp {
             noise_std: super::NOISE_STD.of(params),
             parameters: params.to_list(),
         }
-    }
-
-    pub fn task(&self) -> &IntelTask {
-        &self.task
     }
 
     fn value(&self, x: &[f64], t: usize) -> Option<f64> {

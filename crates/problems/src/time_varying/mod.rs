@@ -1,5 +1,5 @@
 //! Time-varying problems with a finite domain and a finite set of candidate GP priors
-//! (`specs/pe-gp-ucb.md` §4): the toy problem with 11 hill-shaped prior means and an alternating
+//! (Ziomek et al. 2025, §7): the toy problem with 11 hill-shaped prior means and an alternating
 //! allowed set, and the Intel Berkeley temperature task with one prior per previous day.
 //!
 //! Each problem's candidate priors are part of its definition (the paper hands the same set to
@@ -18,7 +18,7 @@ const NOISE_STD: RealParam = RealParam::new(
     0.1,
     0.0,
     1e6,
-    "standard deviation R of the Gaussian observation noise (spec default 0.1)",
+    "standard deviation R of the Gaussian observation noise (default 0.1)",
 );
 /// The toy's fixed sample, read by [`toy::PeToy::new`].
 const INSTANCE: IntegerParam = IntegerParam::new(

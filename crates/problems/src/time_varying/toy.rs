@@ -1,5 +1,5 @@
-//! The toy problem of the PE-GP-UCB paper (`specs/pe-gp-ucb.md` §4.2, the spec's proposed
-//! defaults for everything the paper leaves unreported).
+//! The toy problem of the PE-GP-UCB paper (Ziomek et al. 2025, §7), with our own choices for
+//! everything the paper leaves unreported.
 //!
 //! Eleven candidate priors share one RBF kernel and differ only in their means: ten Gaussian
 //! hills at `c_n = (n − 1)/9`; prior `n ≥ 1` has hill n tall (3) and the others short (1), prior 0
@@ -21,15 +21,20 @@ use bosweep_model::{Kernel, KernelKind};
 
 /// Points of the grid on [0, 1].
 pub const GRID_SIZE: usize = 200;
-pub const NUM_HILLS: usize = 10;
+/// Hills on the grid, one tall per prior except prior 0.
+pub(crate) const NUM_HILLS: usize = 10;
 /// Standard deviation `w` of each Gaussian hill.
 pub const HILL_WIDTH: f64 = 0.03;
-pub const TALL_HEIGHT: f64 = 3.0;
-pub const SHORT_HEIGHT: f64 = 1.0;
+/// Height of a prior's tall hill.
+pub(crate) const TALL_HEIGHT: f64 = 3.0;
+/// Height of every other hill.
+pub(crate) const SHORT_HEIGHT: f64 = 1.0;
 /// RBF lengthscale ℓ (the paper's `l` divides the squared distance: `l = ℓ² = 0.01`).
 pub const LENGTHSCALE: f64 = 0.1;
-pub const TRUE_PRIOR: usize = 2;
-pub const HORIZON: usize = 100;
+/// The prior the function is drawn from: its tall hill is hill 2.
+pub(crate) const TRUE_PRIOR: usize = 2;
+/// Steps the candidate priors' time kernels cover.
+pub(crate) const HORIZON: usize = 100;
 /// The first jitter tried when factorising the grid's Gram matrix to sample f.
 const SAMPLE_JITTER: f64 = 1e-8;
 
@@ -68,7 +73,8 @@ pub fn allowed(x: f64, t: usize) -> bool {
     t % 2 == 1 || (x - hill_centre(2)).abs() >= exclusion_radius()
 }
 
-pub fn spatial_kernel() -> Kernel {
+/// The unit-variance RBF kernel over x that every candidate prior shares.
+pub(crate) fn spatial_kernel() -> Kernel {
     Kernel::new(KernelKind::SquaredExponential, vec![LENGTHSCALE], 1.0)
         .expect("valid constant hyperparameters")
 }
@@ -154,7 +160,8 @@ pub struct PeToy {
 }
 
 impl PeToy {
-    pub fn new(params: &Params) -> Result<Self, ProblemError> {
+    /// The toy problem with the `noise_std` and `instance` of `params`.
+    pub(crate) fn new(params: &Params) -> Result<Self, ProblemError> {
         let grid = grid_points();
         let restricted = Points::new(
             grid.iter()
@@ -207,7 +214,7 @@ impl Problem for PeToy {
     }
 
     /// With `instance = 0`, f is drawn here: from the run's design stream, which every
-    /// algorithm of a sweep replicate shares, so that the seed drives the function (§4.2) and
+    /// algorithm of a sweep replicate shares, so that the seed drives the function and
     /// the algorithms of one replicate are compared on the same f.
     fn draw_instance(&self, rng: &mut ChaCha8Rng) {
         if self.function.get().is_none() {

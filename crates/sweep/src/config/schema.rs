@@ -41,6 +41,7 @@ pub struct ConfigError {
     pub line: Option<usize>,
     /// 1-based column (in characters), for TOML syntax errors.
     pub column: Option<usize>,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -62,8 +63,11 @@ impl bosweep_core::data::Failure for ConfigError {
 /// One problem setting of a sweep with the budget and initial design of its runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemSetting {
+    /// The problem and its fixed parameters, after grid expansion.
     pub setting: Setting,
+    /// Evaluations per run: the entry's own `budget`, else the top-level one.
     pub budget: usize,
+    /// Points of each run's initial design, counted in the budget.
     pub init: usize,
 }
 
@@ -127,6 +131,7 @@ impl SweepConfig {
         self.seed
     }
 
+    /// Runs per (algorithm setting, problem setting) pair, at least 1.
     pub fn replicates(&self) -> usize {
         self.replicates
     }

@@ -21,6 +21,7 @@ use bosweep_problems::{ParamValue, Problem};
 /// The problem whose runs are exported.
 const BBOB: &str = "bbob";
 
+/// Why [`export_coco`] could not write COCO's files.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
     /// The manifest or a trace cannot be read (the error names the file and line).
@@ -30,20 +31,37 @@ pub enum ExportError {
     /// place for it.
     #[error("{} step {iter}: \"{field}\" is not finite (null in the trace)", path.display())]
     NotFinite {
+        /// The trace.
         path: PathBuf,
+        /// The step's 1-based `iter`.
         iter: usize,
+        /// `"f"` or `"y"`.
         field: &'static str,
     },
+    /// A run's problem cannot be rebuilt from its recorded parameters, so its `f_opt` is
+    /// unknown.
     #[error("run {run}: cannot build its problem: {message}")]
-    Problem { run: String, message: String },
+    Problem {
+        /// The run's key.
+        run: String,
+        /// The problem's error.
+        message: String,
+    },
+    /// Writing an export file, or creating its folder, failed.
     #[error("cannot write {}: {source}", path.display())]
     Write {
+        /// The file or folder.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
+    /// The sweep has no completed `bbob` run.
     #[error("{}: no completed run on the problem bbob; nothing to export", dir.display())]
-    NothingToExport { dir: PathBuf },
+    NothingToExport {
+        /// The sweep directory.
+        dir: PathBuf,
+    },
 }
 
 impl bosweep_core::data::Failure for ExportError {

@@ -3,23 +3,33 @@
 
 use std::path::PathBuf;
 
+/// Why a report could not be read from a sweep directory or written.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// `manifest.json` is missing, unreadable or not a manifest.
     #[error("cannot read the sweep manifest {}: {source}", path.display())]
     Manifest {
+        /// The manifest's path.
         path: PathBuf,
+        /// Why it could not be read or parsed.
         #[source]
         source: std::io::Error,
     },
     /// The sweep directory's `config.toml` asks for what a report cannot do (its `[report]`
     /// table).
     #[error("{}: {message}", path.display())]
-    Config { path: PathBuf, message: String },
+    Config {
+        /// The config's path.
+        path: PathBuf,
+        /// What the report cannot do.
+        message: String,
+    },
     /// A completed run's trace exists but cannot be read.
     #[error("cannot read trace {}: {source}", path.display())]
     TraceIo {
+        /// The trace's path.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -27,8 +37,11 @@ pub enum ReportError {
     /// line 1).
     #[error("{} line {line}: {message}", path.display())]
     Trace {
+        /// The trace's path.
         path: PathBuf,
+        /// The 1-based line.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// No run of the manifest has a trace under `runs/`; nothing was written.
@@ -38,27 +51,39 @@ pub enum ReportError {
         runs_dir.display()
     )]
     NoCompletedRuns {
+        /// The sweep directory.
         dir: PathBuf,
+        /// Its `runs/` folder, where no trace was found.
         runs_dir: PathBuf,
+        /// Runs the manifest lists.
         total: usize,
     },
     /// Writing a report file failed.
     #[error("cannot write {}: {source}", path.display())]
     Write {
+        /// The file being written.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     /// A plot `report.md` shows cannot be read to embed it in `report.html`.
     #[error("cannot embed {} in report.html: {source}", path.display())]
     Embed {
+        /// The plot's path.
         path: PathBuf,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
     /// Drawing a plot failed.
     #[error("cannot draw plot {}: {message}", path.display())]
-    Plot { path: PathBuf, message: String },
+    Plot {
+        /// The plot's path.
+        path: PathBuf,
+        /// The plotting library's error.
+        message: String,
+    },
 }
 
 /// The sweep directory was accepted when the sweep ran; what fails while reporting on it is a

@@ -154,9 +154,11 @@ pub enum YScale {
 /// How [`write_report_with`] draws its plots and compares the algorithms.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReportOptions {
+    /// Linear or logarithmic y axes.
     pub y_scale: YScale,
     /// Plot size in pixels (also the SVG's).
     pub width: u32,
+    /// Plot height in pixels.
     pub height: u32,
     /// The metric of the comparisons; `None` takes the sweep config's `[report] metric`, and
     /// [`Metric::SimpleRegret`] where it has none.
@@ -179,7 +181,9 @@ impl Default for ReportOptions {
 pub struct ReportSummary {
     /// The rows of `summary.csv`, in its order.
     pub rows: Vec<SummaryRow>,
+    /// Runs the manifest lists.
     pub total_runs: usize,
+    /// Runs with a completed trace, the ones reported on.
     pub completed_runs: usize,
     /// The manifest's runs without a trace, in manifest order.
     pub missing: Vec<RunSpec>,

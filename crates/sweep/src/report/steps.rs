@@ -12,8 +12,11 @@ use crate::{MANIFEST_FILE, Manifest, RunSpec, StepRecord};
 /// A completed run: its place in the sweep, its trace header and its steps.
 #[derive(Clone, Debug)]
 pub struct RunSteps {
+    /// The run as the manifest lists it.
     pub spec: RunSpec,
+    /// The trace's header object: the run's settings, seeds, sense, device and version.
     pub header: Map<String, Value>,
+    /// Every step, in order.
     pub steps: Vec<StepRecord>,
 }
 

@@ -11,21 +11,29 @@ use super::load::{Step, Trace};
 /// `None` is an empty cell.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SummaryRow {
+    /// The problem setting's label.
     pub problem: String,
+    /// The algorithm setting's label.
     pub algorithm: String,
     /// Completed runs.
     pub runs: usize,
+    /// Mean final simple regret; `None` where the problem's optimum is unknown.
     pub simple_regret_mean: Option<f64>,
     /// Standard error of the mean; `None` with fewer than two values.
     pub simple_regret_se: Option<f64>,
+    /// Median final simple regret.
     pub simple_regret_median: Option<f64>,
+    /// Mean final cumulative regret; `None` where the problem's optimum is unknown.
     pub cumulative_regret_mean: Option<f64>,
     /// Standard error of the final cumulative regret's mean; `None` with fewer than two values.
     pub cumulative_regret_se: Option<f64>,
+    /// Mean final best value, in the problem's own sense.
     pub best_value_mean: Option<f64>,
     /// Standard error of the final best value's mean; `None` with fewer than two values.
     pub best_value_se: Option<f64>,
+    /// Mean evaluations per run (repeats counted).
     pub evals_mean: Option<f64>,
+    /// Mean seconds per step of model and acquisition work, over every step of every run.
     pub seconds_per_iter_mean: Option<f64>,
     /// The problem's best algorithm (bold in `report.md`).
     pub best: bool,

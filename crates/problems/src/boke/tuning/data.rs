@@ -1,11 +1,11 @@
 //! The regression data sets of BOKE's tuning tasks, and the fixed 5-fold split.
 //!
-//! The paper tunes on California Housing and Wine Quality, neither of which can be downloaded
-//! at run time nor is bundled with scikit-learn. `specs/boke.md` §4.5 proposes a bundled
-//! regression set instead, e.g. scikit-learn's `load_diabetes`: `crates/problems/data/boke/diabetes.csv` is that
-//! data (442 patients, 10 raw baseline variables, disease progression after one year), as
-//! scikit-learn ships it. A second set, Friedman #1 (scikit-learn's `make_friedman1`), is
-//! generated here deterministically, so that the tasks have two panels like the paper's Fig. 9.
+//! The paper tunes on California Housing and Wine Quality, neither of which can be downloaded at
+//! run time nor is bundled with scikit-learn, so a shipped regression set stands in for them:
+//! `crates/problems/data/boke/diabetes.csv` is scikit-learn's `load_diabetes` data (442 patients,
+//! 10 raw baseline variables, disease progression after one year), as scikit-learn ships it. A
+//! second set, Friedman #1 (scikit-learn's `make_friedman1`), is generated here deterministically,
+//! so that the tasks have two panels like the paper's Fig. 9.
 
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -28,13 +28,17 @@ const FOLD_SEED: u64 = 0;
 /// A data set the tuning tasks can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dataset {
+    /// scikit-learn's diabetes regression set (442 rows, 10 features), shipped as CSV.
     Diabetes,
+    /// Friedman #1 (500 rows, 10 features of which 5 matter), generated from a fixed seed.
     Friedman1,
 }
 
 impl Dataset {
-    pub const NAMES: &'static [&'static str] = &["diabetes", "friedman1"];
+    /// The `dataset` parameter's accepted names, in variant order.
+    pub(crate) const NAMES: &'static [&'static str] = &["diabetes", "friedman1"];
 
+    /// The whole data set as one table: parsed from the shipped file, or generated.
     pub fn load(self) -> Result<Table, ProblemError> {
         match self {
             Self::Diabetes => parse_csv(DIABETES, "crates/problems/data/boke/diabetes.csv"),

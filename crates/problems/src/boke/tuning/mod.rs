@@ -1,8 +1,8 @@
-//! BOKE's hyper-parameter tuning tasks (`specs/boke.md` §4.5, the paper's Fig. 9): maximise the
-//! mean 5-fold cross-validated R² of a random forest (5-D) or of gradient-boosted trees (7-D)
-//! over the spec's proposed bounds.
+//! BOKE's hyper-parameter tuning tasks (Zhu et al. 2025, §5.3, Fig. 9): maximise the mean 5-fold
+//! cross-validated R² of a random forest (5-D) or of gradient-boosted trees (7-D) over bounds
+//! chosen here, since the paper gives none.
 //!
-//! The objective is deterministic, as the spec proposes (`KFold(5, shuffle=True,
+//! The objective is deterministic (`KFold(5, shuffle=True,
 //! random_state=0)` and model `random_state=0`): the split and the models' randomness come from
 //! fixed seeds, never from the run's generator, so the BO seed changes only the design and the
 //! optimiser. Integer hyper-parameters are optimised as reals and rounded half up at evaluation
@@ -41,7 +41,8 @@ pub enum TunedModel {
 }
 
 impl TunedModel {
-    /// The spec's proposed bounds, and which coordinates are integers.
+    /// The lower and upper bounds of each hyper-parameter (the paper gives none), and which
+    /// coordinates are integers.
     fn bounds(self) -> (&'static [f64], &'static [f64], &'static [bool]) {
         match self {
             Self::RandomForest => (
@@ -64,13 +65,14 @@ pub struct TuningTask {
     name: &'static str,
     model: TunedModel,
     domain: Domain,
-    table: Table,
     folds: Vec<(Table, Table)>,
     parameters: Vec<(String, ParamValue)>,
     cache: Mutex<HashMap<Vec<u64>, f64>>,
 }
 
 impl TuningTask {
+    /// The task of fitting `model` on the data set that `params` names (`dataset`), scored by
+    /// 5-fold cross-validated R²; `name` is its registry name.
     pub fn new(
         name: &'static str,
         model: TunedModel,
@@ -86,15 +88,10 @@ impl TuningTask {
             name,
             model,
             domain: Domain::new(lower.to_vec(), upper.to_vec())?,
-            table,
             folds,
             parameters: params.to_list(),
             cache: Mutex::new(HashMap::new()),
         })
-    }
-
-    pub fn data(&self) -> &Table {
-        &self.table
     }
 
     /// `x` with its integer coordinates rounded half up and clamped to their bounds: the

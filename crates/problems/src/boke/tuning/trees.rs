@@ -20,12 +20,16 @@ use rand_chacha::ChaCha8Rng;
 /// Features row-major, one target per row.
 #[derive(Debug)]
 pub struct Table {
+    /// Feature values, `rows × features`, row-major.
     pub x: Vec<f64>,
+    /// The regression target, one value per row.
     pub y: Vec<f64>,
+    /// Columns per row of `x`.
     pub features: usize,
 }
 
 impl Table {
+    /// The number of rows (samples).
     pub fn rows(&self) -> usize {
         self.y.len()
     }
@@ -86,6 +90,7 @@ pub struct Tree {
 }
 
 impl Tree {
+    /// The prediction for `row` of `table`: the value of the leaf that row falls into.
     pub fn predict(&self, table: &Table, row: usize) -> f64 {
         let mut at = 0;
         loop {
@@ -107,6 +112,7 @@ impl Tree {
         }
     }
 
+    /// The number of leaves, so 1 for a tree that never split.
     pub fn leaves(&self) -> usize {
         self.nodes
             .iter()
@@ -264,11 +270,16 @@ fn fit_tree(
 /// (bootstrap, squared error, `min_samples_leaf = 1`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ForestSettings {
+    /// Trees in the forest.
     pub n_estimators: usize,
+    /// Deepest split level; the root is depth 0.
     pub max_depth: usize,
+    /// Fewest rows (bootstrap multiplicities counted) a node needs to be split.
     pub min_samples_split: usize,
     /// Fraction of the features examined per split: `max(1, ⌊fraction · features⌋)`.
     pub max_features: f64,
+    /// Smallest impurity decrease a split must bring, weighted by the node's share of the
+    /// rows, as scikit-learn defines it.
     pub min_impurity_decrease: f64,
 }
 
@@ -281,6 +292,7 @@ pub struct Ensemble {
 }
 
 impl Ensemble {
+    /// The ensemble's prediction for `row` of `table`.
     pub fn predict(&self, table: &Table, row: usize) -> f64 {
         self.base
             + self.scale
@@ -291,6 +303,7 @@ impl Ensemble {
                     .sum::<f64>()
     }
 
+    /// The fitted trees, in fitting order.
     pub fn trees(&self) -> &[Tree] {
         &self.trees
     }
@@ -331,8 +344,11 @@ pub fn fit_forest(table: &Table, settings: &ForestSettings, rng: &mut ChaCha8Rng
 /// (`reg_lambda = 1`, squared error, the training mean as base score).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoostingSettings {
+    /// Boosting rounds, one tree each.
     pub n_estimators: usize,
+    /// Deepest split level; the root is depth 0.
     pub max_depth: usize,
+    /// Shrinkage applied to each tree's leaf values (`eta`).
     pub learning_rate: f64,
     /// Each row enters a round's tree with this probability.
     pub subsample: f64,
@@ -340,6 +356,7 @@ pub struct BoostingSettings {
     pub colsample_bytree: f64,
     /// Minimum loss reduction of a split (`min_split_loss`).
     pub gamma: f64,
+    /// Smallest summed Hessian (for squared error: row count) a child may have.
     pub min_child_weight: f64,
 }
 
