@@ -187,8 +187,8 @@ impl Priors {
     }
 
     /// UHE-BO's priors (Ha et al. 2023, Appendix C: GPy's Gamma(1e-3, 10), shape and rate, on
-    /// every hyperparameter), as densities of `ln h` (Jacobian included), which GPy's
-    /// optimisation in unconstrained parameters amounts to.
+    /// every hyperparameter), as densities of `ln h` (Jacobian included, as GPy adds the Jacobian
+    /// of its positivity transform).
     pub fn uhe_bo() -> Self {
         let g = Prior::Gamma {
             shape: 1e-3,
