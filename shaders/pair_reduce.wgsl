@@ -1,8 +1,9 @@
 // Reduces each row of `samples` UCB values u (one row per decision, one workgroup per row):
 // mode 0 mean, mode 1 minimum, mode 2 the worst case over the total-variation ball
-// (specs/sbo-drbo-kde.md §2.8): with floor = min(infimum[row], min u) and u_(k+1) the (k+1)-th
-// largest value (k = ⌊δM/2⌋, ties by index), τ = max(u_(k+1), floor) (floor when k ≥ M) and
-// value = mean(min(u, τ)) − (δ/2)(τ − floor).
+// (the dual of DRBO-KDE's Proposition 2, Huang et al., AAAI 2024, maximised exactly; see
+// worst_case_tv in crates/engine/src/tv.rs): with floor = min(infimum[row], min u) and u_(k+1)
+// the (k+1)-th largest value (k = ⌊δM/2⌋, ties by index), τ = max(u_(k+1), floor) (floor when
+// k ≥ M) and value = mean(min(u, τ)) − (δ/2)(τ − floor).
 @group(0) @binding(0) var<uniform> p: Params;
 @group(0) @binding(1) var<storage, read> u: array<real>;
 @group(0) @binding(2) var<storage, read> infimum: array<real>;

@@ -3,7 +3,7 @@
     python3 docs/papers/boke_regret.py /tmp/boke-reduced-noisy [more sweep directories]
 
 The paper reports the simple regret of the *evaluated* points with the noise-free f
-(specs/boke.md §2.12): r*_T = f* - max_{t<=T} f(x_t), i.e. the smallest `instant_regret` of a
+(Eq. 2.4): r*_T = f* - max_{t<=T} f(x_t), i.e. the smallest `instant_regret` of a
 trace. `bosweep report` shows the regret of the algorithm's recommendation instead, which in
 noisy runs can be a lucky noisy observation. Per problem setting and algorithm this prints the
 mean, standard error and median over replicates of r*_T at the end of the run, and, where the

@@ -3,10 +3,11 @@
     python3 docs/papers/rahbo_analysis.py /tmp/rahbo-reduced
     python3 docs/papers/rahbo_analysis.py /tmp/rahbo-rf --paired     # needs SciPy
 
-Per problem setting and algorithm, over replicates (mean ± 2 standard errors, ddof = 0 as [R]):
-the cumulative mean-variance regret over the BO rounds (initial design excluded, spec §4.5), the
-simple MV regret of the reported point, the reported point's f and ρ², and where the queries
-went (sine: share in the noisy half (1, 2]; Branin: share within distance 1 of A and of C).
+Per problem setting and algorithm, over replicates (mean ± 2 standard errors, ddof = 0 as in the
+authors' code): the cumulative mean-variance regret over the BO rounds (initial design excluded, as
+the paper's Section 4 measures it), the simple MV regret of the reported point, the reported point's
+f and ρ², and where the queries went (sine: share in the noisy half (1, 2]; Branin: share within
+distance 1 of A and of C).
 
 With `--paired`: for the problems whose regrets are unknown (the RF task), RAHBO against
 GP-UCB at each α on the reported configuration's empirical mean m̂ and across-fold variance ŝ²,

@@ -3,9 +3,9 @@
     python3 docs/papers/uhe_bo_tables.py results/uhe-bo-full
 
 Per problem and method, over replicates: the final simple regret (mean ± standard error, median),
-the mean of log10 final simple regret ± standard error (the statistic of spec §8 test 13), and
-the seconds per iteration (model fitting + acquisition, averaged over every step of every run).
-Zero regrets count as 1e-12 in the log.
+the mean of log10 final simple regret ± standard error (the statistic of test case 13 in
+docs/papers/uhe-bo.md), and the seconds per iteration (model fitting + acquisition, averaged over
+every step of every run). Zero regrets count as 1e-12 in the log.
 """
 import json
 import math

@@ -1,4 +1,5 @@
-//! Errors of the command line and their exit codes (`../shared/conventions.md`).
+//! Errors of the command line and their exit codes (the README's Conventions: 0 success, 1 a
+//! failure while running, 2 bad input or usage).
 
 use std::fmt;
 

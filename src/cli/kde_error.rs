@@ -1,5 +1,6 @@
-//! `bosweep kde-error`: the paper's Table 2 (`specs/sbo-drbo-kde.md` §4.6), the L1 distance between
-//! a KDE of `n` context draws and the true law, mean and standard error over independent runs.
+//! `bosweep kde-error`: the SBO-KDE paper's Table 2 (Huang et al., AAAI 2024, Appendix E), the L1
+//! distance between a KDE of `n` context draws and the true law, mean and standard error over
+//! independent runs.
 
 use std::path::PathBuf;
 

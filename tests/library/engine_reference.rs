@@ -467,8 +467,8 @@ fn pair_reduce_equals_explicit_joint_points() {
                     .collect();
                 assert_all_close(got, &want, 1e-13);
             }
-            // §2.8 properties: δ = 0 is the mean; non-increasing in δ; ≤ the mean; δ ≥ 2 puts
-            // all mass on the floor min(infimum, min u).
+            // Properties of the closed form: δ = 0 is the mean; non-increasing in δ; ≤ the mean;
+            // δ ≥ 2 puts all mass on the floor min(infimum, min u).
             assert_all_close(&values[0], &mean, 1e-14);
             for i in 0..rows {
                 let floor = infimum[i].min(min[i]);
@@ -634,7 +634,8 @@ fn kde_hand_values() {
     assert_close(lp[1], 0.08395000824348997f64.ln(), 1e-14);
 }
 
-/// specs/sbo-drbo-kde.md §8 T1/T2 (six decimals): Silverman bandwidths and densities.
+/// Silverman bandwidths and densities of SBO-KDE's KDE (Huang et al., AAAI 2024, Eq. 2) on a
+/// 1-D and a 2-D context set, against independently computed values to six decimals.
 #[test]
 fn kde_spec_values() {
     let cpu = CpuEngine::new();
@@ -712,7 +713,8 @@ fn kde_high_dimension_log_density() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernel regression (specs/boke.md §2.3, §8 T1–T4)
+// Kernel regression (BOKE's Nadaraya–Watson mean and unnormalised KDE W, Zhu et al., Eqs. 3.1
+// and 3.9): reference cases T1–T4 with hand-computed values
 // ---------------------------------------------------------------------------------------------
 
 const BOKE_U: [f64; 4] = [0.1, 0.4, 0.5, 0.9];
@@ -821,8 +823,9 @@ fn kernel_regression_compact_kernels_and_empty_neighbourhoods() {
 // Nearest, top-k, arg-max
 // ---------------------------------------------------------------------------------------------
 
-/// specs/uhe-bo.md §8 item 5: D = {(0.1, 1.0), (0.9, −1.0)}, x′ = (0.2, 0.45, 0.55, 0.8) →
-/// (0, 0, 1, 1); x′ = 0.5 is equidistant (0.5 − 0.1 == 0.9 − 0.5 == 0.4 in f64) → index 0.
+/// UHE-BO's pseudo-labels take the y of the nearest observation: D = {(0.1, 1.0), (0.9, −1.0)},
+/// x′ = (0.2, 0.45, 0.55, 0.8) → (0, 0, 1, 1); x′ = 0.5 is equidistant (0.5 − 0.1 == 0.9 − 0.5
+/// == 0.4 in f64) → index 0.
 #[test]
 fn nearest_ties_go_to_the_lowest_index() {
     let cpu = CpuEngine::new();

@@ -875,14 +875,14 @@ fn invalid_inputs_are_rejected_on_the_gpu() {
     }
 }
 
-/// The spec's toy cases whose answers hinge on exact ties give the CPU's answers on the GPU
-/// where the tie survives rounding to the shader precision.
+/// The hand-computed toy cases (`engine_reference.rs`) whose answers hinge on exact ties give
+/// the CPU's answers on the GPU where the tie survives rounding to the shader precision.
 #[test]
 fn spec_toy_cases_on_the_gpu() {
     let cpu = CpuEngine::new();
     for gpu in gpus() {
-        // specs/boke.md §8 T4: data scaled by 1/h = 20 is (2, 8, 10, 18), query 0.7 → 14: the
-        // 0.5/0.9 tie is exact in f32 too. T2 (h = 1e-3) and T1 (h = 0.2).
+        // Kernel regression's case T4: data scaled by 1/h = 20 is (2, 8, 10, 18), query 0.7 →
+        // 14: the 0.5/0.9 tie is exact in f32 too. T2 (h = 1e-3) and T1 (h = 0.2).
         let u = Points::new(vec![0.1, 0.4, 0.5, 0.9], 1).unwrap();
         let y = [1.0, 3.0, 2.0, 0.0];
         // Compact kernels: no query at exactly z = 1 (e.g. 0.45 with h = 0.05 is at z² = 1 in
@@ -909,7 +909,7 @@ fn spec_toy_cases_on_the_gpu() {
                 );
             }
         }
-        // specs/uhe-bo.md §8 item 5. In f32, 0.1 and 0.9 round so that 0.5 is no longer
+        // The nearest-observation case. In f32, 0.1 and 0.9 round so that 0.5 is no longer
         // equidistant; use a tie that is exact in binary there.
         let d = Points::new(vec![0.1, 0.9], 1).unwrap();
         let q = Points::new(vec![0.2, 0.45, 0.55, 0.8], 1).unwrap();

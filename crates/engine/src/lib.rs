@@ -55,7 +55,8 @@ pub enum PairReduction<'a> {
     Min,
     /// The worst case of the mean over the total-variation (L1) ball of radius `delta`: remove
     /// mass δ/2 from the largest values and put it on the infimum `min(infimum[x], min_j u_j)`
-    /// (`specs/sbo-drbo-kde.md` §2.8, closed form). `infimum` has one value per decision.
+    /// (the exact solution of the dual in Huang et al., AAAI 2024, Proposition 2, see
+    /// [`worst_case_tv`]). `infimum` has one value per decision.
     WorstCaseTv {
         /// Radius of the total-variation ball.
         delta: f64,

@@ -1,5 +1,11 @@
-//! The closed-form worst case of a sample mean over a total-variation ball
-//! (`specs/sbo-drbo-kde.md` §2.8), shared by the CPU backend and the tests of the GPU one.
+//! The closed-form worst case of a sample mean over a total-variation ball, shared by the CPU
+//! backend and the tests of the GPU one.
+//!
+//! DRBO-KDE (Huang et al., AAAI 2024, Section 3.2) states the worst case as a dual over
+//! `(α, β)` (Proposition 2) and solves it with a convex solver per decision. Substituting
+//! `τ = α − β` leaves the concave, piecewise-linear `G(τ) = mean(min(u, τ)) − (δ/2)·max(0, τ − m)`
+//! for the infimum `m`, whose maximiser is `τ* = max(m, u_(k+1))` with `u_(k+1)` the (k+1)-th
+//! largest value and `k = ⌊δM/2⌋` (`τ* = m` when `k ≥ M`): one selection instead of a solver.
 
 /// `min_{q ∈ B(p̂, δ)} E_q[u]` for the empirical distribution of `values`, with the adversary's
 /// extra atom at `min(infimum, min u)`: remove mass δ/2 from the largest values (a fraction of the

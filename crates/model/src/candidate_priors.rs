@@ -1,6 +1,7 @@
 //! A finite set of candidate spatio-temporal GP priors over a finite domain: the model class of
-//! the unknown-prior bandits (`specs/pe-gp-ucb.md`). Time-varying problems define theirs and
-//! hand it to an algorithm through `Problem::candidate_priors` (in `bosweep-problems`).
+//! the unknown-prior bandits (Ziomek, Adachi & Osborne, AISTATS 2025, Section 2). Time-varying
+//! problems define theirs and hand it to an algorithm through `Problem::candidate_priors` (in
+//! `bosweep-problems`).
 
 use nalgebra::DMatrix;
 
@@ -8,7 +9,8 @@ use super::kernel::Kernel;
 use bosweep_core::data::{EngineError, Points};
 
 /// Priors that share one spatial covariance and one forgetting rate ε: their posteriors share
-/// one factorisation and one variance (`specs/pe-gp-ucb.md` §7.1).
+/// one factorisation and one variance, so a set of priors that differ only in their means
+/// costs one Cholesky factor.
 #[derive(Clone, Debug)]
 pub struct KernelGroup {
     /// `k_s(c_i, c_j)` over the whole domain, `N × N`: any positive semi-definite matrix, so that

@@ -143,7 +143,7 @@ pub struct FitOptions {
     pub mean: MeanSpec,
     /// Fit the signal variance (else keep the kernel's).
     pub fit_signal_variance: bool,
-    /// The scale λ of `K + λΣ` (`specs/rahbo.md` §2.2); 1 for an ordinary GP.
+    /// The scale λ of `K + λΣ` (Makarova et al., NeurIPS 2021, Eqs. 5–6); 1 for an ordinary GP.
     pub lambda: f64,
     /// Bounds on every lengthscale, in the units of the inputs the GP sees (the unit cube when the
     /// inputs are normalised).

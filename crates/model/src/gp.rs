@@ -70,7 +70,8 @@ impl GpSpec {
 
 /// A GP conditioned on data, in the form the engine consumes:
 /// `μ(x) = m + k_x^T α` and `σ²(x) = (k(x,x) − ‖L⁻¹ k_x‖²) / λ`,
-/// with `L Lᵀ = K + λΣ (+ jitter)` and `α = (K + λΣ)⁻¹ (y − m)` (`specs/rahbo.md` §2.2).
+/// with `L Lᵀ = K + λΣ (+ jitter)` and `α = (K + λΣ)⁻¹ (y − m)` (Makarova et al.,
+/// NeurIPS 2021, Eqs. 5–6: the posterior with per-point noise Σ and scale λ).
 #[derive(Clone, Debug)]
 pub struct GpState {
     train: Points,

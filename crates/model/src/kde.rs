@@ -1,4 +1,5 @@
-//! Bandwidth rules of the Gaussian-product KDE (`specs/sbo-drbo-kde.md` §2.4).
+//! Bandwidth rules of the Gaussian-product KDE (Huang et al., AAAI 2024, Section 2.3, Eq. 2, with
+//! the standard normal kernel and one bandwidth per dimension).
 
 use bosweep_core::data::{EngineError, Points};
 
@@ -60,7 +61,8 @@ impl BandwidthRule {
 }
 
 /// Draws `count` samples from the Gaussian-product KDE of `data` with bandwidths `h`, each
-/// clipped to the box `[lo, hi]` (`specs/sbo-drbo-kde.md` §2.4): pick a data point uniformly,
+/// clipped to the box `[lo, hi]` (the context draws of SBO-KDE's sample-average acquisition,
+/// Huang et al., AAAI 2024, Section 3.1): pick a data point uniformly,
 /// add `h ⊙ ξ` with `ξ ~ N(0, I)`, clamp. The clamp puts point masses on the box boundary, as the
 /// environments that clip their contexts do.
 pub fn sample_clipped<R: rand::Rng + ?Sized>(

@@ -1,5 +1,6 @@
 //! Stationary covariance kernels with ARD lengthscales, and the optional time-decay factor of
-//! the ε-forgetting model (`specs/pe-gp-ucb.md` §2.1).
+//! the ε-forgetting model: `k((x, t), (x', t')) = k_s(x, x') (1 − ε)^{|t − t'|/2}` (Ziomek,
+//! Adachi & Osborne, AISTATS 2025, Section 2; Bogunovic et al. 2016).
 
 use bosweep_core::data::{EngineError, Points};
 

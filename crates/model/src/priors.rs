@@ -6,11 +6,11 @@
 //!
 //! * [`PriorSpace::LogParameter`] (the default): the density of `φ`, `ln p(e^φ) + φ` (Jacobian
 //!   included). This is a proper, smooth density on `φ` even where `p(h)` diverges at 0 (Gamma
-//!   shapes below 1, `specs/uhe-bo.md` §3.4), and its maximiser does not depend on the
+//!   shapes below 1, as UHE-BO's Gamma(1e-3, 10)), and its maximiser does not depend on the
 //!   parametrisation of the optimiser;
 //! * [`PriorSpace::Parameter`]: `ln p(e^φ)` (no Jacobian), which is what GPyTorch/BoTorch's
-//!   `fit_gpytorch_mll` maximises (`specs/sbo-drbo-kde.md` §2.2: the prior mode of
-//!   Gamma(1.1, 0.05) is the noise initial value 2.0).
+//!   `fit_gpytorch_mll` maximises (BoTorch's `SingleTaskGP` starts the noise at 2.0, the mode of
+//!   its Gamma(1.1, 0.05) prior on the noise variance itself).
 
 use bosweep_core::data::EngineError;
 
@@ -140,7 +140,8 @@ pub struct Priors {
 }
 
 impl Priors {
-    /// BoTorch's `SingleTaskGP` priors of late 2023 (`specs/sbo-drbo-kde.md` §2.2): lengthscales
+    /// BoTorch's `SingleTaskGP` priors of late 2023, those of the GP in Huang et al.'s published
+    /// SBO-KDE and DRBO-KDE code (AAAI 2024): lengthscales
     /// Gamma(3, 6), outputscale Gamma(2, 0.15), noise Gamma(1.1, 0.05), as densities of the
     /// parameters (no Jacobian), like `fit_gpytorch_mll`. Pair with a noise lower bound of 1e-4.
     pub fn botorch() -> Self {
@@ -185,8 +186,9 @@ impl Priors {
         }
     }
 
-    /// UHE-BO's priors (`specs/uhe-bo.md` §3.4): Gamma(1e-3, 10) on every hyperparameter, as
-    /// densities of `ln h` (Jacobian included).
+    /// UHE-BO's priors (Ha et al. 2023, Appendix C: GPy's Gamma(1e-3, 10), shape and rate, on
+    /// every hyperparameter), as densities of `ln h` (Jacobian included, as GPy adds the Jacobian
+    /// of its positivity transform).
     pub fn uhe_bo() -> Self {
         let g = Prior::Gamma {
             shape: 1e-3,

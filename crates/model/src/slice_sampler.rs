@@ -1,6 +1,7 @@
 //! Coordinate-wise slice sampling (Neal 2003, "Slice sampling", §4: stepping out and
 //! shrinkage) of a log density on a box, for sampling GP hyperparameters in log space
-//! (`specs/uhe-bo.md` §2.4, the MCMC baseline).
+//! (the MCMC baseline of Ha et al. 2023, Section 7 and Appendix C, which used HMC with 200
+//! burn-in and 10 kept samples).
 //!
 //! Why slice sampling: it needs no gradient and no step-size tuning beyond an initial width,
 //! every update is accepted (the chain always moves within the slice), and it is robust to the

@@ -1,4 +1,5 @@
-//! Isotropic smoothing kernels `Ψ(‖u − u'‖ / h)` of kernel regression (`specs/boke.md` §2.2).
+//! Isotropic smoothing kernels `Ψ(‖u − u'‖ / h)` of kernel regression (Zhu et al.,
+//! *Bayesian Optimization by Kernel Regression and Density-based Exploration*, Section 3.1).
 
 /// The smoothing kernels of BOKE, each with `Ψ(0) = 1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,8 +36,8 @@ impl SmoothingKernel {
     }
 }
 
-/// The bandwidth schedules of kernel regression (`specs/boke.md` §2.5): the bandwidth shrinks
-/// with the number of observations t so that the estimate stays consistent.
+/// The bandwidth schedules of kernel regression (Zhu et al., BOKE, Section 5): the bandwidth
+/// shrinks with the number of observations t so that the estimate stays consistent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BandwidthSchedule {
     /// `h_t = c · t^{−1/(d+4)}` (Eq. 5.1).
@@ -50,15 +51,16 @@ pub enum BandwidthSchedule {
 /// The constant `c` of a schedule.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BandwidthScale {
-    /// A given constant; the spec's default is `1/√12 ≈ 0.2887`, the standard deviation of a
-    /// uniform design on [0, 1] (scikit-learn's literal rules use 1).
+    /// A given constant. The paper states only `h_t ∝ t^{−1/(d+4)}`; bosweep's default is
+    /// `1/√12 ≈ 0.2887`, the standard deviation of a uniform design on [0, 1], since
+    /// scikit-learn's literal rules' 1 is far too wide on the unit cube.
     Constant(f64),
     /// `sqrt((1/d) Σ_j Var(U[:, j]))` of the data (population variance), at least 1e-3.
     Data,
 }
 
 impl BandwidthSchedule {
-    /// The spec's default: Scott with `c = 1/√12` on unit-cube inputs.
+    /// BOKE's default: Scott with `c = 1/√12` on unit-cube inputs.
     pub fn default_scott() -> Self {
         Self::Scott(BandwidthScale::Constant(1.0 / 12f64.sqrt()))
     }
@@ -104,7 +106,7 @@ mod tests {
         Points::new((0..t * d).map(|i| (i % 7) as f64 / 7.0).collect(), d).unwrap()
     }
 
-    /// Reference values of `specs/boke.md` §2.5.
+    /// Reference values of Eqs. 5.1–5.2 with `c = 1/√12` and with scikit-learn's `c = 1`, to 1e-9.
     #[test]
     fn schedules_match_the_spec_reference_values() {
         let scott = BandwidthSchedule::default_scott();

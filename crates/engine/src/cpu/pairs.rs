@@ -1,11 +1,11 @@
 //! (Decision × context) pairs of a GP over joint inputs `(x, c)`, without building the joint
 //! points: the scaled squared distance splits as `r² = Σ_{d∈x} (…)² + Σ_{d∈c} (…)²`, so the context
-//! part is computed once per context set and each decision only adds its own part
-//! (`specs/sbo-drbo-kde.md` §7.1). The kernel block of one decision against every context is then
-//! one long loop that vectorises, where a row per joint point would be a short one.
+//! part is computed once per context set and each decision only adds its own part. The kernel
+//! block of one decision against every context is then one long loop that vectorises, where a row
+//! per joint point would be a short one.
 //!
 //! [`PairPosterior`] serves the CPU backend's pair reduction; [`PairGradient`] adds the analytic
-//! gradient of a reduction of the UCB values with respect to the decision (spec §7.1), for the
+//! gradient of a reduction of the UCB values with respect to the decision, for the
 //! L-BFGS refinement of the contextual methods.
 
 use super::simd::vectorized;
@@ -251,7 +251,7 @@ impl<'a> PairGradient<'a> {
 
     /// `(a, ∇ₓ a)` for `a = reduce(u)`, where `u_j = μ(x, c_j) + κ σ(x, c_j)` and `reduce`
     /// returns the reduced value and its weights `ω_j = ∂a/∂u_j` (a subgradient where `a` is not
-    /// differentiable), so that `∇ₓ a = Σ_j ω_j ∇ₓ u_j` with (spec §7.1)
+    /// differentiable), so that `∇ₓ a = Σ_j ω_j ∇ₓ u_j` with
     /// `∇ₓ μ = Σ_i α_i ∇ₓ k_i`, `∇ₓ σ = −(1/(λσ)) Σ_i ((K + λΣ)⁻¹ k)_i ∇ₓ k_i` and
     /// `∇ₓ k_i = s² ψ'(r²_i) · 2 (x − X_i) / ℓ²` (σ = 0 contributes no gradient).
     ///
