@@ -1,4 +1,4 @@
-//! The kernel-regression surrogate of BOKE (`specs/boke.md` §2.3–2.4): the Nadaraya–Watson mean
+//! The kernel-regression surrogate of BOKE (Zhu et al. 2025, §3): the Nadaraya–Watson mean
 //! `m_t`, the unnormalised KDE `W_t` and the exploration term `σ̂_t = W_t^{−1/2}`, combined into
 //! the scores the acquisition maximiser ranks. Batches of candidates go through
 //! [`Engine::kernel_regression`]; single points (L-BFGS refinement) are evaluated here in f64
@@ -8,7 +8,7 @@
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::SmoothingKernel;
 
-/// Upper clamp of `ln σ̂ = −½ ln W` in f64 (§7.3), so that the acquisition stays finite where
+/// Upper clamp of `ln σ̂ = −½ ln W` in f64, so that the acquisition stays finite where
 /// the Gaussian weights of all observations underflow.
 const MAX_LOG_SIGMA: f64 = 700.0;
 
@@ -94,7 +94,7 @@ impl<'a> KrSurrogate<'a> {
             .collect())
     }
 
-    /// The score and its gradient at `u` (Gaussian kernel only, §2.4), from the stable
+    /// The score and its gradient at `u` (Gaussian kernel only), from the stable
     /// log-sum-exp weights `ω_i = e_i / S`:
     /// `∇m = −(1/h²) Σ ω_i (y_i − m)(u − u_i)`, `∇σ̂ = (σ̂ / 2h²) Σ ω_i (u − u_i)`,
     /// `∇(−ln W) = (1/h²) Σ ω_i (u − u_i)`.

@@ -16,7 +16,8 @@ pub enum Reduction {
     /// SBO-KDE: the sample average `(1/M) Σ_m u(x, ĉ_m)` over KDE samples.
     Mean { samples: Points },
     /// DRBO-KDE: the worst case of the sample average over the L1 ball of radius `delta`, the
-    /// adversary's extra atom at `m(x) = min(min_j u(x, s_j), min_m u(x, ĉ_m))` (spec §2.8).
+    /// adversary's extra atom at `m(x) = min(min_j u(x, s_j), min_m u(x, ĉ_m))` (Huang et al.
+    /// 2024, Algorithm 2).
     WorstCaseTv {
         samples: Points,
         infimum_points: Points,
@@ -37,7 +38,7 @@ pub struct PairAcquisition<'a> {
 }
 
 impl Acquisition for PairAcquisition<'_> {
-    /// The analytic gradient of spec §7.1, on the CPU in f64.
+    /// The analytic gradient in the decision, on the CPU in f64.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
         Ok(Some(Box::new(self.differentiable()?)))
     }
@@ -123,7 +124,7 @@ enum GradientReduction<'a> {
     },
 }
 
-/// A [`PairAcquisition`] with its analytic gradient in the decision (spec §7.1), on the CPU in
+/// A [`PairAcquisition`] with its analytic gradient in the decision, on the CPU in
 /// f64, for the L-BFGS refinement: the context part of every distance and `(K + λΣ)⁻¹` are
 /// computed once per step, then one call gives the value and the gradient at one decision.
 pub struct DifferentiableAcquisition<'a> {
@@ -142,7 +143,7 @@ impl<'a> PairAcquisition<'a> {
                 infimum_points,
                 delta,
             } => {
-                // Ctx = [Ĉ; S] of spec §7.1: one pass over both point sets.
+                // Ctx = [Ĉ; S]: one pass over both point sets.
                 let mut data = samples.as_slice().to_vec();
                 data.extend_from_slice(infimum_points.as_slice());
                 (
@@ -204,8 +205,8 @@ fn arg_min(u: &[f64]) -> usize {
         .fold(0, |b, (i, v)| if *v < u[b] { i } else { b })
 }
 
-/// DRBO-KDE's closed form of spec §2.8 over `u = [samples; infimum points]` (the value of
-/// [`worst_case_tv`]) and its weights (spec §7.1): with `k = ⌊δM/2⌋` and the pivot `u_(k+1)`
+/// DRBO-KDE's closed form (Huang et al. 2024, Algorithm 2) over `u = [samples; infimum points]`
+/// (the value of [`worst_case_tv`]) and its weights: with `k = ⌊δM/2⌋` and the pivot `u_(k+1)`
 /// (descending order) above the floor `m = min u`, weight 1/M below the pivot,
 /// `(k + 1 − δM/2)/M` on it, 0 above, and `δ/2` on the floor's arg-min; one-hot on the floor's
 /// arg-min when the floor binds. Ties at the pivot are broken by the selection (a subgradient).
