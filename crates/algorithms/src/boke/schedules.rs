@@ -11,7 +11,10 @@ const KERNEL_SUP: f64 = 1.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BetaRule {
     /// `β_t = 2ς² M_Ψ ln(2π² t² / (3δ))` (Theorem 4.13; the paper's experiments).
-    GeneralSet { delta: f64 },
+    GeneralSet {
+        /// Confidence δ of the bound.
+        delta: f64,
+    },
     /// `β_t = 4ς² M_Ψ ln t` (Theorem 4.10, finite decision sets).
     FiniteSet,
 }

@@ -36,8 +36,11 @@ pub struct SearchConfig {
     pub local_centres: usize,
     /// L-BFGS starts.
     pub starts: usize,
+    /// Refine the best candidates by L-BFGS (`false`: the best candidate wins).
     pub refine: bool,
+    /// L-BFGS iterations per start.
     pub max_iters: usize,
+    /// L-BFGS stops at this relative decrease of the value.
     pub tolerance: f64,
 }
 

@@ -16,7 +16,10 @@ const MAX_LOG_SIGMA: f64 = 700.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Score {
     /// IKR-UCB `m_t + √β_t σ̂_t` (Eq. 3.12).
-    Ikr { sqrt_beta: f64 },
+    Ikr {
+        /// The exploration weight `√β_t`.
+        sqrt_beta: f64,
+    },
     /// The NW mean `m_t` alone: BOKE+'s exploitation step (Eq. 3.14).
     Mean,
     /// `−ln W_t`: pure density-based exploration (Eq. 3.10).
@@ -27,8 +30,11 @@ pub enum Score {
 /// positive weight and the score rewards exploration (compact kernels only).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluation {
+    /// The Nadaraya–Watson mean `m_t`.
     pub mean: f64,
+    /// `ln W_t`, the log of the unnormalised KDE.
     pub log_weight_sum: f64,
+    /// The score the maximiser ranks.
     pub score: f64,
 }
 
@@ -42,6 +48,7 @@ pub struct KrSurrogate<'a> {
 }
 
 impl<'a> KrSurrogate<'a> {
+    /// The surrogate of `targets` observed at `data` (unit cube) with `kernel` and `bandwidth`.
     pub fn new(
         data: &'a Points,
         targets: &'a [f64],
@@ -56,14 +63,17 @@ impl<'a> KrSurrogate<'a> {
         }
     }
 
+    /// The observations, in unit-cube coordinates.
     pub fn data(&self) -> &Points {
         self.data
     }
 
+    /// The bandwidth h.
     pub fn bandwidth(&self) -> f64 {
         self.bandwidth
     }
 
+    /// The smoothing kernel.
     pub fn kernel(&self) -> SmoothingKernel {
         self.kernel
     }

@@ -14,26 +14,41 @@ use bosweep_model::GpState;
 #[derive(Clone, Debug)]
 pub enum Reduction {
     /// SBO-KDE: the sample average `(1/M) Σ_m u(x, ĉ_m)` over KDE samples.
-    Mean { samples: Points },
+    Mean {
+        /// The KDE samples `ĉ_m` (unit cube).
+        samples: Points,
+    },
     /// DRBO-KDE: the worst case of the sample average over the L1 ball of radius `delta`, the
     /// adversary's extra atom at `m(x) = min(min_j u(x, s_j), min_m u(x, ĉ_m))` (Huang et al.
     /// 2024, Algorithm 2).
     WorstCaseTv {
+        /// The KDE samples (unit cube).
         samples: Points,
+        /// Context points `s_j` of the infimum over the box (unit cube).
         infimum_points: Points,
+        /// The L1 radius δ.
         delta: f64,
     },
     /// StableOpt: `min_j u(x, s_j)` over points of the confidence box of the context.
-    Min { points: Points },
+    Min {
+        /// Points of the confidence box (unit cube).
+        points: Points,
+    },
     /// DRBO-MMD-MinimaxApprox: the minimax approximation over an MMD ball on a context grid.
-    Minimax { ball: MmdBall },
+    Minimax {
+        /// The ball and its grid.
+        ball: MmdBall,
+    },
 }
 
 /// One of the three acquisitions for a GP whose inputs are (unit-cube decision, unit-cube
 /// context); candidates are unit-cube decisions.
 pub struct PairAcquisition<'a> {
+    /// The joint GP.
     pub gp: &'a GpState,
+    /// The UCB multiplier κ.
     pub kappa: f64,
+    /// How the context points enter.
     pub reduction: &'a Reduction,
 }
 

@@ -51,8 +51,11 @@ pub enum Solve {
 /// The worst case `V(g)` and a distribution attaining it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorstCase {
+    /// The worst-case expectation `V(g)`.
     pub value: f64,
+    /// A worst-case distribution on the grid.
     pub weights: Vec<f64>,
+    /// How the value was found.
     pub solve: Solve,
 }
 
@@ -149,10 +152,12 @@ impl MmdProgram {
         })
     }
 
+    /// Points of the context grid.
     pub fn grid_size(&self) -> usize {
         self.reference.len()
     }
 
+    /// The MMD radius ε.
     pub fn radius(&self) -> f64 {
         self.radius
     }

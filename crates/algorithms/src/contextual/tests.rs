@@ -128,8 +128,10 @@ fn out_of_range_values_are_refused_by_name() {
     );
     assert!(message(&DrboMmd::default().grid_size(0)).contains("parameter grid_size = 0"));
     assert!(message(&DrboMmdMinimax::default().grid_size(0)).contains("parameter grid_size = 0"));
-    let mut stable = StableOpt::default();
-    stable.infimum_points = 0;
+    let stable = StableOpt {
+        infimum_points: 0,
+        ..StableOpt::default()
+    };
     assert!(message(&stable).contains("parameter infimum_points = 0"));
     // A box the wrong way round passes each range but not the method's own check.
     let mut inverted = SboKde::default();
@@ -141,8 +143,10 @@ fn out_of_range_values_are_refused_by_name() {
 /// `steps` asks and tells of StableOpt on `−(x − c)²` with contexts cycling in [0, 1]: the
 /// points asked and the recommendation.
 fn stableopt_run(steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
-    let mut settings = StableOpt::default();
-    settings.infimum_points = 16;
+    let mut settings = StableOpt {
+        infimum_points: 16,
+        ..StableOpt::default()
+    };
     settings.shared.raw_samples = Some(32);
     settings.shared.restarts = Some(2);
     settings.shared.max_iters = 20;
