@@ -24,7 +24,7 @@ fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
 }
 
 #[test]
-fn t9_benchmark_maxima_match_the_spec() {
+fn t9_benchmark_maxima_match_the_reference_values() {
     let unit = |f: &dyn TestFunction, u: &[f64]| f.value(&f.domain().from_unit(u));
     let gp = GoldsteinPriceLog::new();
     assert_close(
