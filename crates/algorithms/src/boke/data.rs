@@ -1,5 +1,5 @@
 //! Observations kept twice: in the problem's coordinates (recommendations, exact re-sampling)
-//! and in unit-cube coordinates, where every kernel and bandwidth of BOKE lives (§2.1).
+//! and in unit-cube coordinates, where every kernel and bandwidth of BOKE lives.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -70,7 +70,7 @@ impl UnitHistory {
     }
 }
 
-/// The paper's Latin-hypercube initial design (§4.1), proposed by the algorithm itself: the run
+/// The paper's Latin-hypercube initial design (Zhu et al. 2025, §5), proposed by the algorithm itself: the run
 /// loop's own initial design is scrambled Sobol, so the paper's protocol runs with `init = 0`
 /// and `lhs_init = n0`. The whole design is drawn from the run's generator at the first ask,
 /// before any noise draw, so every algorithm of a seed starts from the same design.

@@ -9,17 +9,22 @@ use crate::{AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Points;
 
-pub struct FamilyState {
+/// The state every algorithm of the family keeps besides its own.
+pub(super) struct FamilyState {
     params: Params,
     design: LatinHypercube,
+    /// The observations, raw and in unit-cube coordinates.
     pub history: UnitHistory,
+    /// This step's log.
     pub log: StepLog,
 }
 
 impl FamilyState {
-    pub fn new(params: Params) -> Self {
+    /// The state of a run from the checked `params` (for the trace header and messages) that
+    /// opens with `lhs_init` Latin-hypercube points.
+    pub fn new(params: Params, lhs_init: usize) -> Self {
         Self {
-            design: LatinHypercube::new(super::LHS_INIT.of(&params)),
+            design: LatinHypercube::new(lhs_init),
             params,
             history: UnitHistory::default(),
             log: StepLog::default(),
@@ -48,10 +53,12 @@ impl FamilyState {
         Ok(data)
     }
 
+    /// Records an observation.
     pub fn tell(&mut self, feedback: &Feedback<'_>) {
         self.history.push(feedback.x, feedback.y);
     }
 
+    /// The checked parameters, for the trace header.
     pub fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.params.to_list()
     }

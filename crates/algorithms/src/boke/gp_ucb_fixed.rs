@@ -1,4 +1,5 @@
-//! The paper's GP-UCB baseline (`specs/boke.md` §2.11, Algorithm 4): an RBF GP with a **fixed**
+//! The BOKE paper's GP-UCB baseline (Zhu et al. 2025, Appendix A.1, Algorithm 4): an RBF GP
+//! with a **fixed**
 //! β and a **fixed** length scale (chosen once, by marginal likelihood on the initial design),
 //! refactorised from scratch at every step as the paper's cost analysis assumes, and maximised
 //! by the same multi-start search as BOKE.
@@ -9,6 +10,10 @@ use serde_json::{Map, json};
 
 use super::family::FamilyState;
 use super::search::{self, SearchConfig, Surface};
+use super::settings::{
+    FIXED_BETA, GP_UCB_FIXED_TABLE, LENGTHSCALE, NOISE_VAR, SearchSettings, defaults,
+};
+use crate::optimizer::AlgorithmSettings;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
@@ -19,33 +24,90 @@ const FD_STEP: f64 = 1e-6;
 /// Length scales tried on the initial design.
 const LENGTHSCALE_GRID: usize = 50;
 
-/// The baseline's constants.
+/// Typed settings of the BOKE paper's GP-UCB (`gp-ucb-fixed`): an RBF GP with a fixed β and a
+/// length scale chosen once, by marginal likelihood on the initial design, then frozen;
+/// maximised by the same search as BOKE.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GpUcbSettings {
-    /// Fixed β of `μ + √β σ`.
+pub struct GpUcbFixed {
+    /// The initial design and the acquisition's maximiser, as BOKE's.
+    pub search: SearchSettings,
+    /// Fixed β of `μ + √β σ` (default 4).
     pub beta: f64,
-    /// Noise variance in standardised output units.
+    /// Noise variance in standardised output units (default 1e-6; `(σ_noise/sd(y_init))²` for
+    /// noisy runs).
     pub noise_var: f64,
-    /// A given length scale (unit-cube units), or `None` for ML-II on the initial design.
+    /// A given length scale (unit-cube units, positive), or `None` (the default) for ML-II over
+    /// 50 log-spaced values in `[0.01, 2√d]` on the initial design.
     pub lengthscale: Option<f64>,
-    pub search: SearchConfig,
 }
 
-pub struct GpUcbFixed {
-    state: FamilyState,
-    settings: GpUcbSettings,
-    lengthscale: Option<f64>,
+impl Default for GpUcbFixed {
+    fn default() -> Self {
+        Self::from_params(&defaults("gp-ucb-fixed", GP_UCB_FIXED_TABLE))
+    }
 }
 
 impl GpUcbFixed {
-    pub fn new(params: Params, settings: GpUcbSettings) -> Self {
+    /// The fixed β of `μ + √β σ`.
+    pub fn beta(mut self, beta: f64) -> Self {
+        self.beta = beta;
+        self
+    }
+
+    /// Latin-hypercube points the algorithm proposes first (the paper's initial design, on
+    /// which the length scale is chosen).
+    pub fn lhs_init(mut self, points: usize) -> Self {
+        self.search.lhs_init = points;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
         Self {
-            state: FamilyState::new(params),
-            lengthscale: settings.lengthscale,
-            settings,
+            search: SearchSettings::from_params(params),
+            beta: FIXED_BETA.of(params),
+            noise_var: NOISE_VAR.of(params),
+            lengthscale: Some(LENGTHSCALE.of(params)).filter(|l| *l > 0.0),
         }
     }
 
+    pub(super) fn into_algorithm(self, params: Params) -> GpUcbFixedRunner {
+        GpUcbFixedRunner {
+            state: FamilyState::new(params, self.search.lhs_init),
+            search: self.search.config(),
+            beta: self.beta,
+            noise_var: self.noise_var,
+            lengthscale: self.lengthscale,
+        }
+    }
+}
+
+impl AlgorithmSettings for GpUcbFixed {
+    fn name(&self) -> &str {
+        "gp-ucb-fixed"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.search.given().to_vec();
+        given.extend([
+            FIXED_BETA.given(self.beta),
+            NOISE_VAR.given(self.noise_var),
+            LENGTHSCALE.given(self.lengthscale.unwrap_or(0.0)),
+        ]);
+        given
+    }
+}
+
+/// The fixed GP-UCB, running.
+pub(super) struct GpUcbFixedRunner {
+    state: FamilyState,
+    search: SearchConfig,
+    beta: f64,
+    noise_var: f64,
+    /// The given length scale, or the one chosen at the first model step.
+    lengthscale: Option<f64>,
+}
+
+impl GpUcbFixedRunner {
     fn fit(
         &self,
         data: &Points,
@@ -60,7 +122,7 @@ impl GpUcbFixed {
         GpState::fit(
             data.clone(),
             targets,
-            GpSpec::new(kernel, Noise::Homoscedastic(self.settings.noise_var)),
+            GpSpec::new(kernel, Noise::Homoscedastic(self.noise_var)),
         )
     }
 
@@ -142,7 +204,7 @@ impl Surface for UcbSurface<'_> {
     }
 }
 
-impl Algorithm for GpUcbFixed {
+impl Algorithm for GpUcbFixedRunner {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         if let Some(proposal) = self.state.design_step(ctx) {
@@ -165,15 +227,12 @@ impl Algorithm for GpUcbFixed {
         let start = Instant::now();
         let surface = UcbSurface {
             gp: &gp,
-            sqrt_beta: self.settings.beta.sqrt(),
+            sqrt_beta: self.beta.sqrt(),
             reference: ctx.reference,
         };
         // Local candidates spread as BOKE's would (Scott's bandwidth), for a like-for-like search.
         let spread = BandwidthSchedule::default_scott().bandwidth(&data);
-        let best = self
-            .state
-            .history
-            .best_units(self.settings.search.local_centres);
+        let best = self.state.history.best_units(self.search.local_centres);
         let centres: Vec<&[f64]> = best.iter().map(Vec::as_slice).collect();
         let found = search::maximize(
             &surface,
@@ -181,7 +240,7 @@ impl Algorithm for GpUcbFixed {
             &data,
             &centres,
             spread,
-            &self.settings.search,
+            &self.search,
             ctx.rng,
         )?;
         // Work the paper's Table 1 counts: the kernel matrix and its Cholesky factor, then per

@@ -1,5 +1,6 @@
-//! BOKE (Algorithm 2), BOKE+ (Algorithm 3) and pure density-based exploration (Eq. 3.10): one
-//! loop over the kernel-regression surrogate that differs only in the score of each step.
+//! BOKE (Algorithm 2 of Zhu et al. 2025), BOKE+ (Algorithm 3) and pure density-based
+//! exploration (Eq. 3.10): one loop over the kernel-regression surrogate that differs only in
+//! the score of each step.
 
 use std::time::Instant;
 
@@ -11,59 +12,223 @@ use super::data::UnitHistory;
 use super::family::FamilyState;
 use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
+use super::settings::{
+    BOKE_PLUS_TABLE, BOKE_TABLE, DEDUPE_EXPLOIT, IkrSettings, KrSettings, P, Recommendation,
+    defaults,
+};
 use super::surrogate::{KrSurrogate, Score};
+use crate::optimizer::AlgorithmSettings;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{BandwidthSchedule, SmoothingKernel};
+use bosweep_model::SmoothingKernel;
+
+/// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score
+/// `m_t(x) + √β_t · W_t(x)^(−1/2)`, the Nadaraya–Watson mean plus the inverse square root of the
+/// unnormalised KDE of the sampled points (Zhu et al. 2025, Algorithm 2).
+///
+/// ```
+/// use bosweep_algorithms::boke::Recommendation;
+/// use bosweep_algorithms::{AlgorithmSettings, Boke};
+///
+/// let mut boke = Boke::default().kappa(1.0).lhs_init(5);
+/// boke.ikr.surrogate.recommendation = Recommendation::BestMean;
+/// assert_eq!(boke.name(), "boke");
+/// assert!(boke.build().is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Boke {
+    /// The search, surrogate and β schedule.
+    pub ikr: IkrSettings,
+}
+
+impl Default for Boke {
+    fn default() -> Self {
+        Self::from_params(&defaults("boke", BOKE_TABLE))
+    }
+}
+
+impl Boke {
+    /// κ of the noise scale `ς_t = κ · sd(y)`, which multiplies the exploration bonus (default
+    /// 0.3; 1 is the theory's scale).
+    pub fn kappa(mut self, kappa: f64) -> Self {
+        self.ikr.surrogate.kappa = kappa;
+        self
+    }
+
+    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
+    pub fn lhs_init(mut self, points: usize) -> Self {
+        self.ikr.search.lhs_init = points;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            ikr: IkrSettings::from_params(params),
+        }
+    }
+
+    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
+        let rule = StepRule::Mixed {
+            p: 1.0,
+            dedupe_exploit: false,
+        };
+        BokeRunner::new(params, self.ikr, rule)
+    }
+}
+
+impl AlgorithmSettings for Boke {
+    fn name(&self) -> &str {
+        "boke"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        self.ikr.given()
+    }
+}
+
+/// Typed settings of BOKE+ (`boke-plus`): an IKR-UCB step with probability `p`, otherwise a
+/// pure exploitation step `argmax m_t` (Zhu et al. 2025, Algorithm 3).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BokePlus {
+    /// The search, surrogate and β schedule, as BOKE's.
+    pub ikr: IkrSettings,
+    /// Probability of an IKR-UCB step (default 0.8; 1 is BOKE).
+    pub p: f64,
+    /// Replace an exploitation step that lands within 1e-9 of an observation by an IKR-UCB
+    /// step (for noise-free runs, where re-sampling teaches nothing; default `false`, the
+    /// paper's rule).
+    pub dedupe_exploit: bool,
+}
+
+impl Default for BokePlus {
+    fn default() -> Self {
+        Self::from_params(&defaults("boke-plus", BOKE_PLUS_TABLE))
+    }
+}
+
+impl BokePlus {
+    /// Probability of an IKR-UCB step rather than an exploitation step.
+    pub fn p(mut self, p: f64) -> Self {
+        self.p = p;
+        self
+    }
+
+    /// κ of the noise scale `ς_t = κ · sd(y)` (default 0.3).
+    pub fn kappa(mut self, kappa: f64) -> Self {
+        self.ikr.surrogate.kappa = kappa;
+        self
+    }
+
+    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
+    pub fn lhs_init(mut self, points: usize) -> Self {
+        self.ikr.search.lhs_init = points;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            ikr: IkrSettings::from_params(params),
+            p: P.of(params),
+            dedupe_exploit: DEDUPE_EXPLOIT.of(params),
+        }
+    }
+
+    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
+        let rule = StepRule::Mixed {
+            p: self.p,
+            dedupe_exploit: self.dedupe_exploit,
+        };
+        BokeRunner::new(params, self.ikr, rule)
+    }
+}
+
+impl AlgorithmSettings for BokePlus {
+    fn name(&self) -> &str {
+        "boke-plus"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.ikr.given();
+        given.extend([P.given(self.p), DEDUPE_EXPLOIT.given(self.dedupe_exploit)]);
+        given
+    }
+}
+
+/// Typed settings of pure density-based exploration (`density-exploration`): every step is
+/// `argmin W_t`, the least sampled region, with no objective information at all (Zhu et al.
+/// 2025, Eq. 3.10).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DensityExploration {
+    /// The search and surrogate (only its kernel and bandwidth act on the steps); β_t is
+    /// reported in the step log.
+    pub ikr: IkrSettings,
+}
+
+impl Default for DensityExploration {
+    fn default() -> Self {
+        Self::from_params(&defaults("density-exploration", BOKE_TABLE))
+    }
+}
+
+impl DensityExploration {
+    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
+    pub fn lhs_init(mut self, points: usize) -> Self {
+        self.ikr.search.lhs_init = points;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            ikr: IkrSettings::from_params(params),
+        }
+    }
+
+    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
+        BokeRunner::new(params, self.ikr, StepRule::DensityExploration)
+    }
+}
+
+impl AlgorithmSettings for DensityExploration {
+    fn name(&self) -> &str {
+        "density-exploration"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        self.ikr.given()
+    }
+}
 
 /// Which step rule the loop follows.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum StepRule {
+pub(super) enum StepRule {
     /// IKR-UCB with probability `p`, otherwise pure exploitation `argmax m_t`; `p = 1` is BOKE.
     /// `dedupe_exploit`: an exploitation step that lands within 1e-9 of an observation becomes
-    /// an IKR-UCB step (for noise-free runs, where re-sampling teaches nothing).
+    /// an IKR-UCB step.
     Mixed { p: f64, dedupe_exploit: bool },
     /// `argmin W_t`: no objective information at all.
     DensityExploration,
 }
 
-/// Which observed point the algorithm reports (§2.12).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Recommendation {
-    /// `argmax_i y_i` (noise-free runs).
-    BestObserved,
-    /// `argmax_i m_T(u_i)` with the final bandwidth (noisy runs: averages nearby evaluations).
-    BestMean,
-}
-
-/// The settings shared by the kernel-regression algorithms.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KrSettings {
-    pub kernel: SmoothingKernel,
-    pub bandwidth: BandwidthSchedule,
-    pub beta: BetaRule,
-    /// κ of `ς_t = κ · sd(y)`.
-    pub kappa: f64,
-    pub search: SearchConfig,
-    pub recommendation: Recommendation,
-}
-
-/// BOKE, BOKE+ or density exploration.
-pub struct Boke {
+/// BOKE, BOKE+ or density exploration, running.
+pub(super) struct BokeRunner {
     state: FamilyState,
-    settings: KrSettings,
+    surrogate: KrSettings,
+    search: SearchConfig,
+    beta: BetaRule,
     rule: StepRule,
     /// The dedicated Bernoulli stream of BOKE+ (seeded from the run's generator at the first
     /// ask, drawn at every step whatever `p`), so that `p = 1` reproduces BOKE exactly.
     coin: Option<ChaCha8Rng>,
 }
 
-impl Boke {
-    pub fn new(params: Params, settings: KrSettings, rule: StepRule) -> Self {
+impl BokeRunner {
+    fn new(params: Params, settings: IkrSettings, rule: StepRule) -> Self {
         Self {
-            state: FamilyState::new(params),
-            settings,
+            state: FamilyState::new(params, settings.search.lhs_init),
+            surrogate: settings.surrogate,
+            search: settings.search.config(),
+            beta: settings.beta,
             rule,
             coin: None,
         }
@@ -116,7 +281,7 @@ fn score_name(score: Score) -> &'static str {
     }
 }
 
-impl Algorithm for Boke {
+impl Algorithm for BokeRunner {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         if let Some(proposal) = self.state.design_step(ctx) {
@@ -125,21 +290,18 @@ impl Algorithm for Boke {
         let data = self.state.observed_units(ctx)?;
         let t = data.rows();
         let ys = self.state.history.ys().to_vec();
-        let h = self.settings.bandwidth.bandwidth(&data);
-        let varsigma = exploration_scale(&ys, self.settings.kappa);
-        let beta = self.settings.beta.beta(t, varsigma);
+        let h = self.surrogate.bandwidth.bandwidth(&data);
+        let varsigma = exploration_scale(&ys, self.surrogate.kappa);
+        let beta = self.beta.beta(t, varsigma);
         let mut score = self.step_score(beta.sqrt(), ctx.rng);
         self.state.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        let best = self
-            .state
-            .history
-            .best_units(self.settings.search.local_centres);
+        let best = self.state.history.best_units(self.search.local_centres);
         let x = if let Some(set) = ctx.allowed {
             let units: Vec<Vec<f64>> = set.iter().map(|x| ctx.domain.to_unit(x)).collect();
             let points = Points::from_rows(&units)?;
-            let surrogate = KrSurrogate::new(&data, &ys, self.settings.kernel, h);
+            let surrogate = KrSurrogate::new(&data, &ys, self.surrogate.kernel, h);
             let values = KrSurface { surrogate, score }.values(ctx.engine, &points)?;
             let best = match farthest_unbounded(ctx.engine, &data, &points, &values)? {
                 Some(i) => i,
@@ -194,7 +356,7 @@ impl Algorithm for Boke {
     }
 
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        recommend(&mut self.state.history, &self.settings, engine)
+        recommend(&mut self.state.history, &self.surrogate, engine)
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {
@@ -207,7 +369,7 @@ impl Algorithm for Boke {
 
     /// No GP: the history and one batch of candidates with their scores, linear in the budget.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let config = &self.settings.search;
+        let config = &self.search;
         let global = config.global.unwrap_or(1000 * dim) as f64;
         let candidates = (global * (1.0 + config.local_fraction)).ceil() as u64;
         let (budget, dim) = (budget as u64, dim as u64);
@@ -215,7 +377,7 @@ impl Algorithm for Boke {
     }
 }
 
-impl Boke {
+impl BokeRunner {
     fn search(
         &self,
         ctx: &mut AskContext<'_>,
@@ -225,7 +387,7 @@ impl Boke {
         score: Score,
         best: &[Vec<f64>],
     ) -> Result<search::Found, AlgorithmError> {
-        let surrogate = KrSurrogate::new(data, ys, self.settings.kernel, h);
+        let surrogate = KrSurrogate::new(data, ys, self.surrogate.kernel, h);
         let centres: Vec<&[f64]> = match score {
             Score::Density => Vec::new(),
             _ => best.iter().map(Vec::as_slice).collect(),
@@ -236,13 +398,14 @@ impl Boke {
             data,
             &centres,
             h,
-            &self.settings.search,
+            &self.search,
             ctx.rng,
         )?)
     }
 }
 
-/// The recommendation of §2.12 for the kernel-regression algorithms.
+/// The reported point of the kernel-regression algorithms: the best observation, or the
+/// observed point of largest NW mean under the final bandwidth.
 pub(super) fn recommend(
     history: &mut UnitHistory,
     settings: &KrSettings,

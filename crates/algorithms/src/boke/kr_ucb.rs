@@ -1,4 +1,5 @@
-//! KR-UCB (Yee et al. 2016; `specs/boke.md` §2.10, Algorithm 5): UCB over the *sampled* points
+//! KR-UCB (Yee, Lisý and Bowling 2016, as Algorithm 5 of Zhu et al. 2025 states it): UCB over
+//! the *sampled* points
 //! with the NW mean and KDE counts, and progressive widening that adds a point where the data
 //! are thinnest near the UCB choice. Its preprocessing evaluates the t × t kernel matrix.
 
@@ -11,44 +12,114 @@ use rand_distr::StandardNormal;
 use serde_json::{Map, json};
 
 use super::family::FamilyState;
-use super::ikr::{KrSettings, recommend};
+use super::ikr::recommend;
 use super::schedules::exploration_scale;
+use super::settings::{
+    ALPHA, C_MULTIPLIER, KR_UCB_TABLE, KrSettings, SearchSettings, TAU, defaults,
+};
 use super::surrogate::{KrSurrogate, Score, sq_dist};
+use crate::optimizer::AlgorithmSettings;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::SmoothingKernel;
 
-/// The progressive-widening constants of KR-UCB.
+/// Ball candidates per dimension of a widening step.
+const BALL_POINTS_PER_DIM: usize = 256;
+/// Projected-gradient steps that refine the best ball candidate (Gaussian kernel).
+const REFINE_STEPS: usize = 30;
+
+/// The progressive widening of KR-UCB: when and where a new point joins the sampled ones.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Widening {
-    /// α: widen once `t^α ≥ #distinct points`.
+    /// α: widen once `t^α ≥ #distinct points` (default 0.8).
     pub alpha: f64,
-    /// τ: the ball is `{u : k(u, x̃; h) > τ}`, radius `ρ = h √(2 ln(1/τ))` for the Gaussian.
+    /// τ: the new point is sought in the ball `{u : k(u, x̃; h) > τ}` around the UCB choice
+    /// x̃, radius `h √(2 ln(1/τ))` for the Gaussian (default `e^(−1/2)`: radius h).
     pub tau: f64,
-    /// C / ς_t: the UCB weight is `C = c_multiplier · κ · sd(y)`.
+    /// C / ς_t: the UCB weight is `C = c_multiplier · κ · sd(y)` (default √2).
     pub c_multiplier: f64,
-    /// Ball candidates per dimension.
-    pub ball_points_per_dim: usize,
-    /// Projected-gradient steps that refine the best ball candidate (Gaussian kernel).
-    pub refine_steps: usize,
 }
 
+/// Typed settings of KR-UCB (`kr-ucb`, Yee et al. 2016): UCB over the sampled points with the
+/// Nadaraya–Watson mean and KDE counts, and progressive widening that adds a point where the
+/// data are thinnest near the UCB choice.
+#[derive(Clone, Debug, PartialEq)]
 pub struct KrUcb {
-    state: FamilyState,
-    settings: KrSettings,
-    widening: Widening,
+    /// The initial design; KR-UCB's steps search a ball, not candidates, so of these only
+    /// `lhs_init` acts.
+    pub search: SearchSettings,
+    /// The kernel-regression surrogate, as BOKE's.
+    pub surrogate: KrSettings,
+    /// When and where the sampled set widens.
+    pub widening: Widening,
+}
+
+impl Default for KrUcb {
+    fn default() -> Self {
+        Self::from_params(&defaults("kr-ucb", KR_UCB_TABLE))
+    }
 }
 
 impl KrUcb {
-    pub fn new(params: Params, settings: KrSettings, widening: Widening) -> Self {
+    /// The widening exponent α.
+    pub fn alpha(mut self, alpha: f64) -> Self {
+        self.widening.alpha = alpha;
+        self
+    }
+
+    /// Latin-hypercube points the algorithm proposes first.
+    pub fn lhs_init(mut self, points: usize) -> Self {
+        self.search.lhs_init = points;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
         Self {
-            state: FamilyState::new(params),
-            settings,
-            widening,
+            search: SearchSettings::from_params(params),
+            surrogate: KrSettings::from_params(params),
+            widening: Widening {
+                alpha: ALPHA.of(params),
+                tau: TAU.of(params),
+                c_multiplier: C_MULTIPLIER.of(params),
+            },
         }
     }
 
+    pub(super) fn into_algorithm(self, params: Params) -> KrUcbRunner {
+        KrUcbRunner {
+            state: FamilyState::new(params, self.search.lhs_init),
+            surrogate: self.surrogate,
+            widening: self.widening,
+        }
+    }
+}
+
+impl AlgorithmSettings for KrUcb {
+    fn name(&self) -> &str {
+        "kr-ucb"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.search.given().to_vec();
+        given.extend(self.surrogate.given());
+        given.extend([
+            ALPHA.given(self.widening.alpha),
+            TAU.given(self.widening.tau),
+            C_MULTIPLIER.given(self.widening.c_multiplier),
+        ]);
+        given
+    }
+}
+
+/// KR-UCB, running.
+pub(super) struct KrUcbRunner {
+    state: FamilyState,
+    surrogate: KrSettings,
+    widening: Widening,
+}
+
+impl KrUcbRunner {
     /// Number of distinct observed points (exact equality of coordinates).
     fn distinct(&self) -> usize {
         let raw = self.state.history.raw();
@@ -100,7 +171,7 @@ fn project(u: &mut [f64], centre: &[f64], rho: f64) {
     u.iter_mut().for_each(|v| *v = v.clamp(0.0, 1.0));
 }
 
-impl Algorithm for KrUcb {
+impl Algorithm for KrUcbRunner {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         if let Some(proposal) = self.state.design_step(ctx) {
@@ -109,12 +180,12 @@ impl Algorithm for KrUcb {
         let data = self.state.observed_units(ctx)?;
         let t = data.rows();
         let ys = self.state.history.ys().to_vec();
-        let h = self.settings.bandwidth.bandwidth(&data);
-        let c = self.widening.c_multiplier * exploration_scale(&ys, self.settings.kappa);
+        let h = self.surrogate.bandwidth.bandwidth(&data);
+        let c = self.widening.c_multiplier * exploration_scale(&ys, self.surrogate.kappa);
         // Preprocessing: m_t and W_t at every sampled point (t² kernel terms).
         let at_data = ctx
             .engine
-            .kernel_regression(&data, &ys, self.settings.kernel, h, &data)?;
+            .kernel_regression(&data, &ys, self.surrogate.kernel, h, &data)?;
         let log_total = log_sum_exp(&at_data.log_weight_sum);
         let scores: Vec<f64> = at_data
             .mean
@@ -135,9 +206,9 @@ impl Algorithm for KrUcb {
         } else {
             let centre = data.row(chosen).to_vec();
             let rho = h * (2.0 * (1.0 / self.widening.tau).ln()).sqrt();
-            let n = self.widening.ball_points_per_dim * data.dim();
+            let n = BALL_POINTS_PER_DIM * data.dim();
             let ball = Points::new(ball_points(&centre, rho, n, ctx.rng), data.dim())?;
-            let surrogate = KrSurrogate::new(&data, &ys, self.settings.kernel, h);
+            let surrogate = KrSurrogate::new(&data, &ys, self.surrogate.kernel, h);
             let density: Vec<f64> = surrogate
                 .evaluate(ctx.engine, &ball, Score::Density)?
                 .into_iter()
@@ -148,9 +219,9 @@ impl Algorithm for KrUcb {
             let mut u = ball.row(best).to_vec();
             let mut value = density[best];
             let ball_best = value;
-            if self.settings.kernel == SmoothingKernel::Gaussian && value.is_finite() {
+            if self.surrogate.kernel == SmoothingKernel::Gaussian && value.is_finite() {
                 let mut step = rho / 4.0;
-                for _ in 0..self.widening.refine_steps {
+                for _ in 0..REFINE_STEPS {
                     let (_, gradient) = surrogate.score_gradient(&u, Score::Density);
                     kernel_evaluations += t;
                     let norm = gradient.iter().map(|g| g * g).sum::<f64>().sqrt();
@@ -205,7 +276,7 @@ impl Algorithm for KrUcb {
     }
 
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        recommend(&mut self.state.history, &self.settings, engine)
+        recommend(&mut self.state.history, &self.surrogate, engine)
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {

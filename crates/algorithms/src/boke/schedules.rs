@@ -1,4 +1,5 @@
-//! The exploration weight β_t of IKR-UCB and its noise scale ς_t (`specs/boke.md` §2.5).
+//! The exploration weight β_t of IKR-UCB (Zhu et al. 2025, Theorems 4.10 and 4.13) and its
+//! noise scale ς_t.
 //! The bandwidth schedules live in [`bosweep_model::BandwidthSchedule`].
 
 use std::f64::consts::PI;
@@ -10,7 +11,10 @@ const KERNEL_SUP: f64 = 1.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BetaRule {
     /// `β_t = 2ς² M_Ψ ln(2π² t² / (3δ))` (Theorem 4.13; the paper's experiments).
-    GeneralSet { delta: f64 },
+    GeneralSet {
+        /// Confidence δ of the bound.
+        delta: f64,
+    },
     /// `β_t = 4ς² M_Ψ ln t` (Theorem 4.10, finite decision sets).
     FiniteSet,
 }
@@ -45,7 +49,7 @@ pub fn exploration_scale(ys: &[f64], kappa: f64) -> f64 {
 mod tests {
     use super::{BetaRule, exploration_scale};
 
-    /// T7: reference values of §2.5 with ς = 1, δ = 0.1.
+    /// Reference values of both schedules with ς = 1, δ = 0.1.
     #[test]
     fn beta_schedules_match_the_reference_values() {
         let general = BetaRule::GeneralSet { delta: 0.1 };

@@ -1,4 +1,4 @@
-//! The multi-start acquisition maximiser of BOKE and its baselines (`specs/boke.md` §2.6):
+//! The multi-start acquisition maximiser of BOKE and its baselines (Zhu et al. 2025, §5):
 //! one batch of global uniform and local candidates scored through the engine, then bounded
 //! L-BFGS from the best few with analytic (or exact central-difference) gradients.
 
@@ -36,8 +36,11 @@ pub struct SearchConfig {
     pub local_centres: usize,
     /// L-BFGS starts.
     pub starts: usize,
+    /// Refine the best candidates by L-BFGS (`false`: the best candidate wins).
     pub refine: bool,
+    /// L-BFGS iterations per start.
     pub max_iters: usize,
+    /// L-BFGS stops at this relative decrease of the value.
     pub tolerance: f64,
 }
 
@@ -90,7 +93,7 @@ impl Found {
 ///    `local_centres` best observations (a uniformly chosen centre plus `N(0, h² I)`, clipped),
 ///    when `centres` is non-empty;
 /// 2. one engine call scores them all;
-/// 3. when some scores are `+∞` (empty neighbourhoods), the one farthest from `data` wins (§7.3);
+/// 3. when some scores are `+∞` (empty neighbourhoods), the one farthest from `data` wins;
 /// 4. otherwise L-BFGS refines the `starts` best, and the best refined point or candidate wins
 ///    (ties: the earlier candidate).
 pub fn maximize(
@@ -162,7 +165,7 @@ pub fn maximize(
     Ok(found)
 }
 
-/// The §7.3 rule for empty neighbourhoods: among candidates scored `+∞` (no observation with
+/// The rule for empty neighbourhoods: among candidates scored `+∞` (no observation with
 /// positive weight, so σ̂ = ∞), the one farthest from the data (ties: lowest index); `None`
 /// when every score is finite.
 pub fn farthest_unbounded(

@@ -1,4 +1,4 @@
-//! The kernel-regression surrogate of BOKE (`specs/boke.md` §2.3–2.4): the Nadaraya–Watson mean
+//! The kernel-regression surrogate of BOKE (Zhu et al. 2025, §3): the Nadaraya–Watson mean
 //! `m_t`, the unnormalised KDE `W_t` and the exploration term `σ̂_t = W_t^{−1/2}`, combined into
 //! the scores the acquisition maximiser ranks. Batches of candidates go through
 //! [`Engine::kernel_regression`]; single points (L-BFGS refinement) are evaluated here in f64
@@ -8,7 +8,7 @@
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::SmoothingKernel;
 
-/// Upper clamp of `ln σ̂ = −½ ln W` in f64 (§7.3), so that the acquisition stays finite where
+/// Upper clamp of `ln σ̂ = −½ ln W` in f64, so that the acquisition stays finite where
 /// the Gaussian weights of all observations underflow.
 const MAX_LOG_SIGMA: f64 = 700.0;
 
@@ -16,7 +16,10 @@ const MAX_LOG_SIGMA: f64 = 700.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Score {
     /// IKR-UCB `m_t + √β_t σ̂_t` (Eq. 3.12).
-    Ikr { sqrt_beta: f64 },
+    Ikr {
+        /// The exploration weight `√β_t`.
+        sqrt_beta: f64,
+    },
     /// The NW mean `m_t` alone: BOKE+'s exploitation step (Eq. 3.14).
     Mean,
     /// `−ln W_t`: pure density-based exploration (Eq. 3.10).
@@ -27,8 +30,11 @@ pub enum Score {
 /// positive weight and the score rewards exploration (compact kernels only).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluation {
+    /// The Nadaraya–Watson mean `m_t`.
     pub mean: f64,
+    /// `ln W_t`, the log of the unnormalised KDE.
     pub log_weight_sum: f64,
+    /// The score the maximiser ranks.
     pub score: f64,
 }
 
@@ -42,6 +48,7 @@ pub struct KrSurrogate<'a> {
 }
 
 impl<'a> KrSurrogate<'a> {
+    /// The surrogate of `targets` observed at `data` (unit cube) with `kernel` and `bandwidth`.
     pub fn new(
         data: &'a Points,
         targets: &'a [f64],
@@ -56,14 +63,17 @@ impl<'a> KrSurrogate<'a> {
         }
     }
 
+    /// The observations, in unit-cube coordinates.
     pub fn data(&self) -> &Points {
         self.data
     }
 
+    /// The bandwidth h.
     pub fn bandwidth(&self) -> f64 {
         self.bandwidth
     }
 
+    /// The smoothing kernel.
     pub fn kernel(&self) -> SmoothingKernel {
         self.kernel
     }
@@ -94,7 +104,7 @@ impl<'a> KrSurrogate<'a> {
             .collect())
     }
 
-    /// The score and its gradient at `u` (Gaussian kernel only, §2.4), from the stable
+    /// The score and its gradient at `u` (Gaussian kernel only), from the stable
     /// log-sum-exp weights `ω_i = e_i / S`:
     /// `∇m = −(1/h²) Σ ω_i (y_i − m)(u − u_i)`, `∇σ̂ = (σ̂ / 2h²) Σ ω_i (u − u_i)`,
     /// `∇(−ln W) = (1/h²) Σ ω_i (u − u_i)`.

@@ -14,30 +14,46 @@ use bosweep_model::GpState;
 #[derive(Clone, Debug)]
 pub enum Reduction {
     /// SBO-KDE: the sample average `(1/M) Σ_m u(x, ĉ_m)` over KDE samples.
-    Mean { samples: Points },
-    /// DRBO-KDE: the worst case of the sample average over the L1 ball of radius `delta`, the
-    /// adversary's extra atom at `m(x) = min(min_j u(x, s_j), min_m u(x, ĉ_m))` (spec §2.8).
-    WorstCaseTv {
+    Mean {
+        /// The KDE samples `ĉ_m` (unit cube).
         samples: Points,
+    },
+    /// DRBO-KDE: the worst case of the sample average over the L1 ball of radius `delta`, the
+    /// adversary's extra atom at `m(x) = min(min_j u(x, s_j), min_m u(x, ĉ_m))` (Huang et al.
+    /// 2024, Algorithm 2).
+    WorstCaseTv {
+        /// The KDE samples (unit cube).
+        samples: Points,
+        /// Context points `s_j` of the infimum over the box (unit cube).
         infimum_points: Points,
+        /// The L1 radius δ.
         delta: f64,
     },
     /// StableOpt: `min_j u(x, s_j)` over points of the confidence box of the context.
-    Min { points: Points },
+    Min {
+        /// Points of the confidence box (unit cube).
+        points: Points,
+    },
     /// DRBO-MMD-MinimaxApprox: the minimax approximation over an MMD ball on a context grid.
-    Minimax { ball: MmdBall },
+    Minimax {
+        /// The ball and its grid.
+        ball: MmdBall,
+    },
 }
 
 /// One of the three acquisitions for a GP whose inputs are (unit-cube decision, unit-cube
 /// context); candidates are unit-cube decisions.
 pub struct PairAcquisition<'a> {
+    /// The joint GP.
     pub gp: &'a GpState,
+    /// The UCB multiplier κ.
     pub kappa: f64,
+    /// How the context points enter.
     pub reduction: &'a Reduction,
 }
 
 impl Acquisition for PairAcquisition<'_> {
-    /// The analytic gradient of spec §7.1, on the CPU in f64.
+    /// The analytic gradient in the decision, on the CPU in f64.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
         Ok(Some(Box::new(self.differentiable()?)))
     }
@@ -123,7 +139,7 @@ enum GradientReduction<'a> {
     },
 }
 
-/// A [`PairAcquisition`] with its analytic gradient in the decision (spec §7.1), on the CPU in
+/// A [`PairAcquisition`] with its analytic gradient in the decision, on the CPU in
 /// f64, for the L-BFGS refinement: the context part of every distance and `(K + λΣ)⁻¹` are
 /// computed once per step, then one call gives the value and the gradient at one decision.
 pub struct DifferentiableAcquisition<'a> {
@@ -142,7 +158,7 @@ impl<'a> PairAcquisition<'a> {
                 infimum_points,
                 delta,
             } => {
-                // Ctx = [Ĉ; S] of spec §7.1: one pass over both point sets.
+                // Ctx = [Ĉ; S]: one pass over both point sets.
                 let mut data = samples.as_slice().to_vec();
                 data.extend_from_slice(infimum_points.as_slice());
                 (
@@ -204,8 +220,8 @@ fn arg_min(u: &[f64]) -> usize {
         .fold(0, |b, (i, v)| if *v < u[b] { i } else { b })
 }
 
-/// DRBO-KDE's closed form of spec §2.8 over `u = [samples; infimum points]` (the value of
-/// [`worst_case_tv`]) and its weights (spec §7.1): with `k = ⌊δM/2⌋` and the pivot `u_(k+1)`
+/// DRBO-KDE's closed form (Huang et al. 2024, Algorithm 2) over `u = [samples; infimum points]`
+/// (the value of [`worst_case_tv`]) and its weights: with `k = ⌊δM/2⌋` and the pivot `u_(k+1)`
 /// (descending order) above the floor `m = min u`, weight 1/M below the pivot,
 /// `(k + 1 − δM/2)/M` on it, 0 above, and `δ/2` on the floor's arg-min; one-hot on the floor's
 /// arg-min when the floor binds. Ties at the pivot are broken by the selection (a subgradient).

@@ -1,11 +1,11 @@
-//! DRBO-MMD (Kirschner et al. 2020; `specs/sbo-drbo-kde.md` §4.4): the joint (x, c) GP of
+//! DRBO-MMD (Kirschner, Bogunovic, Jegelka and Krause 2020): the joint (x, c) GP of
 //! SBO-KDE, and the acquisition
 //!
 //! ```text
 //! α(x) = min_{w ∈ Δ(C̃), ‖w − ŵ‖_K ≤ ε_t} Σ_j w_j ucb(x, c̃_j)
 //! ```
 //!
-//! on the context grid `C̃` (Cartesian product, spec P21), `ŵ` the empirical distribution of the
+//! on the context grid `C̃` (a Cartesian product), `ŵ` the empirical distribution of the
 //! observed contexts snapped to the grid, `K` the GP kernel restricted to the context coordinates
 //! and `ε_t = (2 + √(2 ln 10))/√n` (n = t − 1 observed contexts, as the reference code).
 //!
@@ -23,11 +23,11 @@ use clarabel::solver::DefaultSolver;
 use rand::RngExt;
 use serde_json::{Map, json};
 
-use super::kde_bo::{KdeBo, Method, condition_on, evaluated_in_unit_box};
+use super::kde_bo::{KdeBo, Method, MethodParts, condition_on, evaluated_in_unit_box};
 use super::mmd::{MmdBall, context_grid};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
-use super::{MMD_GRID, MMD_RADIUS_SCALE, PAPER_PROFILE, RAW_SAMPLES, RESTARTS};
+use super::settings::ContextualSettings;
 use crate::acquisition::{Bounds, SobolGrid};
 use crate::surrogate::GpModel;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
@@ -49,11 +49,10 @@ struct StepProgram {
     domain: Domain,
 }
 
-/// DRBO-MMD.
-pub struct DrboMmd {
+/// DRBO-MMD, running.
+pub(super) struct DrboMmdRunner {
     /// The joint GP fit, UCB multiplier and context bookkeeping shared with SBO-KDE (built as
-    /// the MinimaxApprox variant, whose parameters include `grid_size`; only its model parts are
-    /// used).
+    /// the MinimaxApprox variant; only its model parts are used).
     base: KdeBo,
     params: Params,
     grid_size: usize,
@@ -65,20 +64,27 @@ pub struct DrboMmd {
     log: StepLog,
 }
 
-impl DrboMmd {
-    pub fn new(params: Params) -> Result<Self, AlgorithmError> {
-        // Spec §2.9: the paper gave DRBO-MMD 32 raw samples and 5 restarts (CVXPY's cost).
-        let (raw, starts) = if PAPER_PROFILE.of(&params) {
-            (32, 5)
-        } else {
-            (1024, 50)
+impl DrboMmdRunner {
+    /// DRBO-MMD from its typed settings: a context grid of `grid_size` points and the MMD
+    /// radius scaled by `radius_scale`; `params` are the checked parameters they came from.
+    pub(super) fn new(
+        params: Params,
+        shared: &ContextualSettings,
+        grid_size: usize,
+        radius_scale: f64,
+    ) -> Result<Self, AlgorithmError> {
+        // Huang et al.'s code gave DRBO-MMD 32 raw samples and 5 restarts (CVXPY's cost).
+        let (raw_samples, restarts) = shared.budget(true);
+        let parts = MethodParts {
+            grid_size,
+            ..MethodParts::default()
         };
         Ok(Self {
-            grid_size: MMD_GRID.of(&params),
-            radius_scale: MMD_RADIUS_SCALE.of(&params),
-            raw_samples: RAW_SAMPLES.nonzero_of(&params).unwrap_or(raw),
-            restarts: RESTARTS.nonzero_of(&params).unwrap_or(starts),
-            base: KdeBo::new(params.clone(), Method::MinimaxApprox)?,
+            grid_size,
+            radius_scale,
+            raw_samples,
+            restarts,
+            base: KdeBo::new(params.clone(), Method::MinimaxApprox, shared, parts)?,
             params,
             history: History::default(),
             last: None,
@@ -147,7 +153,7 @@ fn value_gradient(
     Ok((worst.value, gradient))
 }
 
-impl Algorithm for DrboMmd {
+impl Algorithm for DrboMmdRunner {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         self.log.extra = Map::new();
         let dx = ctx.domain.dim();
@@ -224,7 +230,7 @@ impl Algorithm for DrboMmd {
         Ok(())
     }
 
-    /// Spec §2.10's rule for this method: the evaluated point maximising the worst case of the
+    /// The evaluated point maximising the worst case of the
     /// posterior mean (κ = 0) over the last step's MMD ball, with the last fit's hyperparameters
     /// conditioned on every observation; the best observation before any model exists.
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {

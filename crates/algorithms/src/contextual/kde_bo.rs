@@ -1,5 +1,6 @@
-//! SBO-KDE, DRBO-KDE (`specs/sbo-drbo-kde.md` §2.7–2.8) and StableOpt (§4.4): one GP over the
-//! joint (decision, context) space, refitted by MAP at every step, and an acquisition that
+//! SBO-KDE and DRBO-KDE (Huang, Song, Xue and Qian, AAAI 2024), StableOpt (Bogunovic et al.
+//! 2018) and DRBO-MMD-MinimaxApprox (Tay et al. 2022): one GP over the joint (decision, context)
+//! space, refitted by MAP at every step, and an acquisition that
 //! reduces the joint-space UCB over context points drawn once per step and held fixed while it
 //! is maximised (so the acquisition is a deterministic function of x, fit for L-BFGS).
 
@@ -11,41 +12,52 @@ use serde_json::{Map, json};
 use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
 use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
-use super::{
-    BANDWIDTH, BETA_SCHEDULE, CONTEXT_HI, CONTEXT_LO, FIT_MAP, GRADIENT_TOLERANCE, INFIMUM_POINTS,
-    KDE_SAMPLES, KERNEL, KappaChoice, LENGTHSCALE, MAX_ITERS, MINIMAX_GRID, NOISE_VAR,
-    PAPER_PROFILE, RADIUS_SCALE, RAW_SAMPLES, RESTARTS, SIGNAL_VAR, THEORY_A, THEORY_B, THEORY_R,
-    TOLERANCE, UCB_MULTIPLIER,
-};
+use super::settings::{ContextualSettings, UcbMultiplier};
 use crate::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
 use crate::surrogate::{GpModel, ModelOptions};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
-    BandwidthRule, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, Priors, sample_clipped,
+    BandwidthRule, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, sample_clipped,
 };
 use bosweep_problems::Domain;
 
 /// Which method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+pub(super) enum Method {
     SboKde,
     DrboKde,
     StableOpt,
     MinimaxApprox,
 }
 
-/// How the UCB multiplier κ is chosen (spec §2.6).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Kappa {
-    Constant(f64),
-    /// `κ = √β_t` with the theory's β_t and constants (a, b, r).
-    Theory {
-        a: f64,
-        b: f64,
-        r: f64,
-    },
+/// What a method reads besides the shared settings; zero (Silverman's rule) where the method
+/// has no such part.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MethodParts {
+    /// KDE samples per step.
+    pub samples: usize,
+    /// The KDE's bandwidth rule.
+    pub bandwidth: BandwidthRule,
+    /// Sobol context points of the infimum.
+    pub infimum_points: usize,
+    /// DRBO-KDE's scale of the L1 radius.
+    pub radius_scale: f64,
+    /// Points of the context grid.
+    pub grid_size: usize,
+}
+
+impl Default for MethodParts {
+    fn default() -> Self {
+        Self {
+            samples: 0,
+            bandwidth: BandwidthRule::Silverman,
+            infimum_points: 0,
+            radius_scale: 0.0,
+            grid_size: 0,
+        }
+    }
 }
 
 /// What the last `ask` fitted and drew, kept for the recommendation.
@@ -55,13 +67,13 @@ struct StepModel {
     domain: Domain,
 }
 
-/// SBO-KDE, DRBO-KDE or StableOpt.
-pub struct KdeBo {
+/// SBO-KDE, DRBO-KDE, StableOpt or DRBO-MMD-MinimaxApprox, running.
+pub(super) struct KdeBo {
     params: Params,
     method: Method,
     kind: KernelKind,
     fit: FitOptions,
-    kappa: Kappa,
+    kappa: UcbMultiplier,
     samples: usize,
     infimum_points: usize,
     radius_scale: f64,
@@ -86,37 +98,26 @@ pub struct KdeBo {
 }
 
 impl KdeBo {
-    /// Builds the method from its checked parameters (see the registry for their meaning).
-    pub fn new(params: Params, method: Method) -> Result<Self, AlgorithmError> {
-        let kind = KERNEL.of(&params);
-        let mode = if FIT_MAP.of(&params) {
-            FitMode::Map {
-                priors: Priors::botorch(),
-            }
-        } else {
-            FitMode::Mle
-        };
+    /// The method from its typed settings; `params` are the checked parameters they came
+    /// from, for the trace header and messages.
+    pub(super) fn new(
+        params: Params,
+        method: Method,
+        shared: &ContextualSettings,
+        parts: MethodParts,
+    ) -> Result<Self, AlgorithmError> {
         let fit = FitOptions {
-            mode,
+            mode: shared.fit.mode(),
             noise: NoiseSpec::Fitted {
-                initial: NOISE_VAR.of(&params),
+                initial: shared.noise_var,
             },
             noise_bounds: bosweep_model::Bounds::new(1e-4, 10.0),
             ..FitOptions::default()
         };
-        let kappa = match BETA_SCHEDULE.of(&params) {
-            KappaChoice::Theory => Kappa::Theory {
-                a: THEORY_A.of(&params),
-                b: THEORY_B.of(&params),
-                r: THEORY_R.of(&params),
-            },
-            KappaChoice::Constant => Kappa::Constant(UCB_MULTIPLIER.of(&params)),
-        };
-        // Spec §2.9: the paper gave DRBO-KDE (and DRBO-MMD) 32 raw samples and 5 restarts, the
-        // others 1024 and 50; `full` gives every method 1024 and 50.
-        let paper_small = method == Method::DrboKde && PAPER_PROFILE.of(&params);
-        let (raw, starts) = if paper_small { (32, 5) } else { (1024, 50) };
-        let (context_lo, context_hi) = (CONTEXT_LO.of(&params), CONTEXT_HI.of(&params));
+        // Huang et al.'s code gave DRBO-KDE (and DRBO-MMD) 32 raw samples and 5 restarts, the
+        // others 1024 and 50; the `full` profile gives every method 1024 and 50.
+        let (raw_samples, restarts) = shared.budget(method == Method::DrboKde);
+        let (context_lo, context_hi) = (shared.context_lo, shared.context_hi);
         if context_lo >= context_hi {
             return Err(AlgorithmError::Config(format!(
                 "{}: context_lo = {context_lo} must be below context_hi = {context_hi}",
@@ -125,41 +126,21 @@ impl KdeBo {
         }
         Ok(Self {
             method,
-            kind,
+            kind: shared.kernel.kind(),
             fit,
-            kappa,
-            samples: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
-                0
-            } else {
-                KDE_SAMPLES.of(&params)
-            },
-            infimum_points: if matches!(method, Method::SboKde | Method::MinimaxApprox) {
-                0
-            } else {
-                INFIMUM_POINTS.of(&params)
-            },
-            radius_scale: if method == Method::DrboKde {
-                RADIUS_SCALE.of(&params)
-            } else {
-                0.0
-            },
-            grid_size: if method == Method::MinimaxApprox {
-                MINIMAX_GRID.of(&params)
-            } else {
-                0
-            },
-            bandwidth_rule: if matches!(method, Method::StableOpt | Method::MinimaxApprox) {
-                BandwidthRule::Silverman
-            } else {
-                BANDWIDTH.of(&params)
-            },
-            raw_samples: RAW_SAMPLES.nonzero_of(&params).unwrap_or(raw),
-            restarts: RESTARTS.nonzero_of(&params).unwrap_or(starts),
-            max_iters: MAX_ITERS.of(&params),
-            tolerance: TOLERANCE.of(&params),
-            gradient_tolerance: GRADIENT_TOLERANCE.of(&params),
-            lengthscale: LENGTHSCALE.of(&params),
-            signal_var: SIGNAL_VAR.of(&params),
+            kappa: shared.ucb,
+            samples: parts.samples,
+            infimum_points: parts.infimum_points,
+            radius_scale: parts.radius_scale,
+            grid_size: parts.grid_size,
+            bandwidth_rule: parts.bandwidth,
+            raw_samples,
+            restarts,
+            max_iters: shared.max_iters,
+            tolerance: shared.tolerance,
+            gradient_tolerance: shared.gradient_tolerance,
+            lengthscale: shared.lengthscale,
+            signal_var: shared.signal_var,
             context_lo,
             context_hi,
             params,
@@ -173,8 +154,10 @@ impl KdeBo {
 
     pub(super) fn kappa_at(&self, t: usize, decision_dim: usize) -> f64 {
         match self.kappa {
-            Kappa::Constant(k) => k,
-            Kappa::Theory { a, b, r } => theory_beta(t, decision_dim, a, b, r).max(0.0).sqrt(),
+            UcbMultiplier::Constant(k) => k,
+            UcbMultiplier::Theory { a, b, r } => {
+                theory_beta(t, decision_dim, a, b, r).max(0.0).sqrt()
+            }
         }
     }
 
@@ -212,7 +195,9 @@ impl KdeBo {
         Ok(Points::new(self.contexts.clone(), dim)?)
     }
 
-    /// The context points of this step's acquisition (spec §2.4–2.8, §4.4). Draws, in this order
+    /// The context points of this step's acquisition: KDE samples (Huang et al. 2024, Eq. 2),
+    /// the L1 ball's infimum points (their Algorithm 2), StableOpt's confidence box or the
+    /// minimax approximation's grid. Draws, in this order
     /// and for every method, the KDE samples and then one seed for the Sobol points, so that
     /// DRBO-KDE with radius 0 sees the same random stream as SBO-KDE.
     fn draw_reduction(
@@ -336,8 +321,8 @@ impl Algorithm for KdeBo {
             kappa,
             reduction: &reduction,
         };
-        // Spec §2.9: BoTorch's optimize_acqf (raw_samples, num_restarts, scipy's L-BFGS-B
-        // tolerances) on the analytic gradient of §7.1.
+        // As the papers' code, BoTorch's optimize_acqf (raw_samples, num_restarts, scipy's
+        // L-BFGS-B tolerances), here on the acquisition's analytic gradient.
         let config = MaximizeConfig {
             grid_size: Some(self.raw_samples),
             seed: ctx.rng.random(),
@@ -391,7 +376,8 @@ impl Algorithm for KdeBo {
         Ok(())
     }
 
-    /// Spec §2.10: the evaluated point maximising the method's acquisition with κ = 0 (the
+    /// The papers define no recommendation (their metric is cumulative regret): the evaluated
+    /// point maximising the method's acquisition with κ = 0 (the
     /// posterior-mean analogue) under the last step's context points, with the last fit's
     /// hyperparameters conditioned on every observation; the best observation before any model
     /// exists.
@@ -433,7 +419,7 @@ pub(super) fn condition_on(
 }
 
 /// The evaluated decisions mapped into the unit box: the candidates of the recommendation rule
-/// (spec §2.10) for every method of this module.
+/// for every method of this module.
 pub(super) fn evaluated_in_unit_box(
     history: &History,
     domain: &Domain,

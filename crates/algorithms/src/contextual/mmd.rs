@@ -1,4 +1,4 @@
-//! DRBO-MMD-MinimaxApprox (Tay et al. 2022; `specs/sbo-drbo-kde.md` §4.4): the worst case of the
+//! DRBO-MMD-MinimaxApprox (Tay, Foo, Urano, Leong and Low 2022): the worst case of the
 //! UCB expectation over an MMD ball around the empirical context distribution on a grid, replaced
 //! by a closed-form minimax approximation.
 
@@ -9,7 +9,7 @@ use bosweep_model::{GpState, Kernel};
 
 /// The grid `C̃`: the Cartesian product of `⌈size^{1/Dc}⌉` equally spaced points per coordinate
 /// of the unit cube (the paper's construction; the reference code's `stack` puts the points on
-/// the diagonal instead, spec P21).
+/// the diagonal instead).
 pub fn context_grid(size: usize, dim: usize) -> Result<Points, EngineError> {
     let per_axis = (size as f64).powf(1.0 / dim as f64).ceil() as usize;
     // Guard the rounding of the root (e.g. 1000^{1/3} = 9.999…): the smallest k with k^d ≥ size.
@@ -105,8 +105,7 @@ impl MmdBall {
     /// The minimax approximation of `min_{w: MMD(w, ŵ) ≤ δ} wᵀg` for the UCB values `g` on the
     /// grid: with `g_min = g_j°`, `E = ŵᵀg`, `ε* = ‖w° − ŵ‖_K` (w° one-hot at j°) and
     /// `τ = (g_min − E)/ε*`, the value is `(E + δτ + g_min)/2` for `δ ≤ ε*` and `g_min` beyond
-    /// (spec §4.4, with Tay et al.'s reference expectation `ŵᵀg` rather than the code's uniform
-    /// mean, P21).
+    /// (with Tay et al.'s reference expectation `ŵᵀg` rather than their code's uniform mean).
     pub fn minimax(&self, g: &[f64]) -> f64 {
         self.minimax_with_weights(g).0
     }

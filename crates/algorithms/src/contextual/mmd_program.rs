@@ -1,4 +1,4 @@
-//! DRBO-MMD's inner problem (Kirschner et al. 2020; `specs/sbo-drbo-kde.md` §4.4): the worst case
+//! DRBO-MMD's inner problem (Kirschner, Bogunovic, Jegelka and Krause 2020): the worst case
 //! of an expectation over distributions `w` on the context grid `C̃` within an MMD ball around the
 //! reference distribution `ŵ`,
 //!
@@ -28,8 +28,8 @@ use bosweep_engine::EngineError;
 /// Eigenvalues of `K` below this fraction of the largest are dropped from the factor `R`. The
 /// relaxed ball lies between the ball of radius ε and that of radius `√(ε² + 2·cut·λ_max)`
 /// (`‖w − ŵ‖₂² ≤ 2` for two distributions), so the value is bracketed by the exact values at
-/// the two radii: a relative change of the radius of about `cut·λ_max/ε²` ≤ 1e-7 at the spec's
-/// smallest radius (n = 349). The solver's cost grows with the square of the kept rank, which a
+/// the two radii: a relative change of the radius of about `cut·λ_max/ε²` ≤ 1e-7 at the
+/// smallest radius of Huang et al.'s runs (n = 349). The solver's cost grows with the square of the kept rank, which a
 /// smooth kernel's fast-decaying spectrum keeps well below the grid size.
 const EIGEN_CUT: f64 = 1e-9;
 /// Clarabel's gap and feasibility tolerances: far below the differences an L-BFGS line search
@@ -51,8 +51,11 @@ pub enum Solve {
 /// The worst case `V(g)` and a distribution attaining it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorstCase {
+    /// The worst-case expectation `V(g)`.
     pub value: f64,
+    /// A worst-case distribution on the grid.
     pub weights: Vec<f64>,
+    /// How the value was found.
     pub solve: Solve,
 }
 
@@ -149,10 +152,12 @@ impl MmdProgram {
         })
     }
 
+    /// Points of the context grid.
     pub fn grid_size(&self) -> usize {
         self.reference.len()
     }
 
+    /// The MMD radius ε.
     pub fn radius(&self) -> f64 {
         self.radius
     }

@@ -1,19 +1,21 @@
-//! The schedules and KDE bandwidth rule of `specs/sbo-drbo-kde.md` (§2.4, §2.6, §2.8, §4.4).
+//! The radius and β schedules and the KDE bandwidth rule of SBO-KDE and DRBO-KDE (Huang et al.,
+//! AAAI 2024) and of DRBO-MMD (Kirschner et al. 2020).
 
 use bosweep_engine::Points;
 use bosweep_model::BandwidthRule;
 
-/// DRBO-KDE's L1 radius `δ = n^{−2/(4+Dc)}` for `n` observed contexts (spec §2.8, code's n = t − 1).
+/// DRBO-KDE's L1 radius `δ = n^{−2/(4+Dc)}` for `n` observed contexts (Huang et al.'s
+/// `t^{−2/(4+Dc)}` with their code's n = t − 1).
 pub fn kde_l1_radius(n: usize, context_dim: usize) -> f64 {
     (n as f64).powf(-2.0 / (4.0 + context_dim as f64))
 }
 
-/// DRBO-MMD's radius `(2 + √(2 ln(1/γ)))/√t` with γ = 0.1 (spec §4.4).
+/// DRBO-MMD's radius `(2 + √(2 ln(1/γ)))/√t` with γ = 0.1 (Kirschner et al. 2020).
 pub fn mmd_radius(t: usize) -> f64 {
     (2.0 + (2.0 * (1.0f64 / 0.1).ln()).sqrt()) / (t as f64).sqrt()
 }
 
-/// The β_t the regret bounds need (spec §2.6):
+/// The β_t Huang et al.'s regret bounds need (their Theorems 1 and 2):
 /// `2 ln(t²/√(2π)) + 2 Dx ln(t² Dx a b r √π / 2)`.
 pub fn theory_beta(t: usize, decision_dim: usize, a: f64, b: f64, r: f64) -> f64 {
     let t2 = (t as f64).powi(2);
@@ -24,7 +26,7 @@ pub fn theory_beta(t: usize, decision_dim: usize, a: f64, b: f64, r: f64) -> f64
 
 /// Per-coordinate KDE bandwidths `c(Dc) σ̂_d n^{−1/(Dc+4)}` (σ̂ with ddof = 0), floored at
 /// `1e-6 (hi − lo)` so that coinciding contexts (e.g. many draws clipped to one bound) still give
-/// a valid KDE (spec §2.4, P3).
+/// a valid KDE (Huang et al. 2024, Eq. 2).
 pub fn kde_bandwidths(rule: BandwidthRule, contexts: &Points, lo: f64, hi: f64) -> Vec<f64> {
     let n = contexts.rows().max(1) as f64;
     let dim = contexts.dim();
