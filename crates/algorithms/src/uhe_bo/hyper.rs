@@ -185,6 +185,8 @@ pub struct ProbabilityOfImprovement {
 }
 
 impl ProbabilityOfImprovement {
+    /// PI over the incumbent `best` by a margin `xi ≥ 0` (standardised units); an error for a
+    /// non-finite `best` or a negative or non-finite `xi`.
     pub fn new(best: f64, xi: f64) -> Result<Self, EngineError> {
         if !(best.is_finite() && xi.is_finite() && xi >= 0.0) {
             return Err(EngineError::invalid(format!(
