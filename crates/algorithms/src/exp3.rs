@@ -1,5 +1,6 @@
-//! EXP3 (Auer, Cesa-Bianchi, Freund & Schapire 2002), the adversarial bandit of
-//! `specs/uhe-bo.md` §2.5 (the paper's Algorithm 2), as a small reusable component.
+//! EXP3 (Auer, Cesa-Bianchi, Freund & Schapire 2002), the adversarial bandit UHE-BO runs over
+//! iteration pairs and Portfolio over acquisitions (Ha, Nguyen, Zhang & van den Hengel 2023,
+//! arXiv:2306.06844, App. A.4, Algorithm 2), as a small reusable component.
 //!
 //! Weights are kept as log-weights `ℓw^m = ln ω^m` and the probabilities renormalise them with
 //! the largest one subtracted, so long runs with large rewards never overflow.
@@ -28,6 +29,7 @@ impl Exp3 {
         }
     }
 
+    /// The number of arms `K`.
     pub fn arms(&self) -> usize {
         self.log_weights.len()
     }

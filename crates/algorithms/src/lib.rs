@@ -41,8 +41,11 @@ pub use random::RandomSearch;
 pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};
 pub use uhe_bo::{
-    ArmRule, AveragedUcb, Estimator, FitData, PairedExp3, ProbabilityOfImprovement, UheBo,
-    adaptive_scale, log_posterior, pseudo_labels, theta_from_log, uhe_gamma,
+    AGpUcb, AdaptiveScalingSettings, AveragedUcb, Exp3PairSettings, MapGpUcb, McmcGpUcb,
+    McmcSettings, PairGamma, PairedExp3, Portfolio, PortfolioArms, PortfolioSettings,
+    ProbabilityOfImprovement, RaBo, RandomExp3, ShrinkingBoundSettings, ThetaLoss, UheBo,
+    UheGpSettings, WangDeFreitas, adaptive_scale, log_posterior, pseudo_labels, theta_from_log,
+    uhe_gamma,
 };
 
 use crate::acquisition::default_grid_size;

@@ -1,7 +1,7 @@
-//! How θ̂, and so the GPs the acquisition sees, is obtained from the real data
-//! (`specs/uhe-bo.md` §2.4): one trait, [`ThetaEstimator`], with one implementation per
-//! baseline. Each keeps its own state across steps (the MCMC chain, A-GP-UCB's `g(t)`, Wang &
-//! de Freitas' lengthscale bound); the MAP fit they share is [`MapFit`].
+//! How θ̂, and so the GPs the acquisition sees, is obtained from the real data by the baselines
+//! UHE-BO is compared with (Ha et al. 2023, Sec. 7 and App. C): one trait, [`ThetaEstimator`], with
+//! one implementation per baseline. Each keeps its own state across steps (the MCMC chain,
+//! A-GP-UCB's `g(t)`, Wang & de Freitas' lengthscale bound); the MAP fit they share is [`MapFit`].
 
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
@@ -9,7 +9,9 @@ use serde_json::{Map, Value, json};
 use super::hyper::{
     adaptive_scale, cap_lengthscales, log_posterior, log_theta, shrink_lengthscales, theta_from_log,
 };
-use super::settings::{AdaptiveSettings, McmcSettings, Settings, ShrinkSettings};
+use super::settings::{
+    AdaptiveScalingSettings, McmcSettings, ShrinkingBoundSettings, ThetaLoss, UheGpSettings,
+};
 use crate::acquisition::UpperConfidenceBound;
 use crate::{AlgorithmError, AskContext};
 use bosweep_engine::{Engine, Points};
@@ -18,7 +20,7 @@ use bosweep_model::{
     NoiseSpec, Priors, SliceSampler, fit_gp,
 };
 
-/// Lengthscale bounds of every fit (unit cube, §3.5).
+/// Lengthscale bounds of every fit (unit cube; our choice, the paper names no bounds).
 pub(super) const LENGTHSCALE_BOUNDS: Bounds = Bounds::new(1e-3, 10.0);
 const SIGNAL_BOUNDS: Bounds = Bounds::new(1e-3, 100.0);
 const NOISE_BOUNDS: Bounds = Bounds::new(1e-8, 1.0);
@@ -28,7 +30,7 @@ pub(super) type Theta = (Kernel, f64);
 
 /// The MAP (or ML-II) fit of θ every variant uses, with its warm start.
 pub(super) struct MapFit<'a> {
-    pub settings: &'a Settings,
+    pub settings: &'a UheGpSettings,
     /// The previous step's θ̂: a second start beside the defaults.
     pub previous: Option<&'a Theta>,
     /// Upper lengthscale bound of the fit.
@@ -36,9 +38,9 @@ pub(super) struct MapFit<'a> {
 }
 
 impl MapFit<'_> {
-    /// `None` for ML-II (`loss = "mle"`), else UHE-BO's Gamma(1e−3, 10) priors.
+    /// `None` for ML-II ([`ThetaLoss::Mle`]), else UHE-BO's Gamma(1e−3, 10) priors.
     pub fn priors(&self) -> Option<Priors> {
-        self.settings.map.then(Priors::uhe_bo)
+        (self.settings.loss == ThetaLoss::Map).then(Priors::uhe_bo)
     }
 
     fn options(&self, seed: u64) -> FitOptions {
@@ -64,7 +66,7 @@ impl MapFit<'_> {
         }
     }
 
-    /// The defaults of the `lengthscale`, `signal_var` and `noise_var` parameters.
+    /// The default start: the settings' `lengthscale`, `signal_var` and `noise_var`.
     pub fn default_theta(&self, dim: usize) -> Result<Theta, AlgorithmError> {
         let kernel = Kernel::new(
             KernelKind::Matern52,
@@ -185,8 +187,8 @@ impl ThetaEstimator for PointEstimate {
     }
 }
 
-/// θ sampled by slice sampling from its posterior on the real data (`mcmc_burn_in` sweeps,
-/// then `mcmc_samples` kept every `mcmc_thin` sweeps), in `ln θ` within the fit bounds; the
+/// θ sampled by slice sampling from its posterior on the real data (`burn_in` sweeps, then
+/// `samples` kept every `thin` sweeps), in `ln θ` within the fit bounds; the
 /// chain continues from the previous step's last state.
 pub(super) struct Mcmc {
     settings: McmcSettings,
@@ -259,13 +261,13 @@ impl ThetaEstimator for Mcmc {
 /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))` ([`adaptive_scale`]);
 /// the next fit starts from the unscaled MAP estimate.
 pub(super) struct AdaptiveScaling {
-    settings: AdaptiveSettings,
+    settings: AdaptiveScalingSettings,
     /// `g(t − 1)`.
     scale: f64,
 }
 
 impl AdaptiveScaling {
-    pub fn new(settings: AdaptiveSettings) -> Self {
+    pub fn new(settings: AdaptiveScalingSettings) -> Self {
         Self {
             settings,
             scale: 1.0,
@@ -305,16 +307,16 @@ impl ThetaEstimator for AdaptiveScaling {
     }
 }
 
-/// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `wdf_shrink` per
-/// grid step) until the proposal's posterior std reaches `wdf_kappa`; the bound keeps its last
+/// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `shrink` per
+/// grid step) until the proposal's posterior std reaches `kappa`; the bound keeps its last
 /// value (monotone) for the next fits.
 pub(super) struct ShrinkingBound {
-    settings: ShrinkSettings,
+    settings: ShrinkingBoundSettings,
     length_cap: f64,
 }
 
 impl ShrinkingBound {
-    pub fn new(settings: ShrinkSettings) -> Self {
+    pub fn new(settings: ShrinkingBoundSettings) -> Self {
         Self {
             settings,
             length_cap: LENGTHSCALE_BOUNDS.upper,
@@ -343,7 +345,7 @@ impl ThetaEstimator for ShrinkingBound {
         propose: &mut Propose<'_>,
         extra: &mut Map<String, Value>,
     ) -> Result<Proposal, AlgorithmError> {
-        let ShrinkSettings {
+        let ShrinkingBoundSettings {
             kappa,
             shrink,
             max_steps,

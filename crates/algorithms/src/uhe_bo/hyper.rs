@@ -1,6 +1,7 @@
-//! The hyperparameter treatments of UHE-BO's baselines (`specs/uhe-bo.md` §2.4, §4.4) beyond a
-//! single MAP estimate: sampling θ by MCMC, the lengthscale schedules of A-GP-UCB and of Wang &
-//! de Freitas, and the acquisitions the MCMC and Portfolio baselines need.
+//! The hyperparameter treatments of UHE-BO's baselines (Ha, Nguyen, Zhang & van den Hengel 2023,
+//! Sec. 7 and App. C) beyond a single MAP estimate: sampling θ by MCMC, the lengthscale schedules
+//! of A-GP-UCB and of Wang & de Freitas, and the acquisitions the MCMC and Portfolio baselines
+//! need.
 //!
 //! Everything works on the unit cube and standardised outputs with a zero-mean Matérn-5/2 ARD
 //! GP, θ = (ℓ_1..ℓ_d, σ_f², σ_n²), as the rest of UHE-BO does.
@@ -79,8 +80,9 @@ pub fn cap_lengthscales(kernel: &Kernel, cap: f64) -> Result<Kernel, EngineError
     Kernel::new(kernel.kind(), ls, kernel.signal_variance())
 }
 
-/// A-GP-UCB's lengthscale divisor (**\[PROPOSAL\]** resolving `specs/uhe-bo.md` §2.4 and A18:
-/// p(t) = t^exponent, `h(t)` by grid search on a one-step-prediction criterion, `g = h`).
+/// A-GP-UCB's lengthscale divisor (Berkenkamp, Schoellig & Krause 2019, as UHE-BO's paper
+/// runs it: p(t) = t^exponent, `h(t)` by grid search on a one-step-prediction criterion,
+/// `g = h`; neither paper fixes the criterion, so the one below is our choice).
 ///
 /// * `h(t)`: the smallest factor `h = ratio^k` (`k = 0, 1, …`) under which the GP on all data but
 ///   the newest point, with lengthscales `ℓ̂/h`, predicts the newest observation within its UCB
@@ -131,8 +133,9 @@ pub fn adaptive_scale(
     Ok((h, previous.max(h).min(cap)))
 }
 
-/// The UCB `μ + κσ` averaged over several GPs (one per hyperparameter sample), evaluated with
-/// one [`Engine::posterior_batch`] call per candidate batch (MCMC baseline, §2.4 proposal).
+/// The UCB `μ + κσ` averaged over several GPs (one per hyperparameter sample), evaluated with one
+/// [`Engine::posterior_batch`] call per candidate batch (the MCMC baseline; averaging the UCB over
+/// the samples is our reading, the paper does not say how the samples are combined).
 pub struct AveragedUcb<'a> {
     states: &'a [GpState],
     multiplier: f64,
@@ -182,6 +185,8 @@ pub struct ProbabilityOfImprovement {
 }
 
 impl ProbabilityOfImprovement {
+    /// PI over the incumbent `best` by a margin `xi ≥ 0` (standardised units); an error for a
+    /// non-finite `best` or a negative or non-finite `xi`.
     pub fn new(best: f64, xi: f64) -> Result<Self, EngineError> {
         if !(best.is_finite() && xi.is_finite() && xi >= 0.0) {
             return Err(EngineError::invalid(format!(

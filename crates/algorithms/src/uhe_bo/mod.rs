@@ -1,41 +1,56 @@
-//! UHE-BO (Ha, Nguyen, Zhang & van den Hengel 2023, arXiv:2306.06844 v1) and its ablations and
-//! MAP baseline, one code path with two switches (`specs/uhe-bo.md` §2.4):
+//! UHE-BO (Ha, Nguyen, Zhang & van den Hengel 2023, arXiv:2306.06844 v1), its ablations and
+//! its baselines (the paper's Sec. 7), one code path with three switches: how the arm of each
+//! iteration is chosen, what θ̂ is fitted on, and how θ̂ is estimated. Each member has its
+//! typed settings ([`UheBo`], [`RaBo`], [`RandomExp3`], [`MapGpUcb`], [`McmcGpUcb`],
+//! [`AGpUcb`], [`WangDeFreitas`], [`Portfolio`]), which set the switches:
 //!
-//! | name | arms ([`ArmRule`]) | θ̂ fitted on ([`FitData`]) |
+//! | name | arms | θ̂ fitted on |
 //! |---|---|---|
 //! | `uhe-bo` | EXP3 over iteration pairs | pseudo-dataset (Eq. 2) |
 //! | `ra-bo` | always arm 1: random at odd t, acquisition at even t | pseudo-dataset |
 //! | `random-exp3` | EXP3 over iteration pairs | real data (ordinary MAP) |
 //! | `map-gp-ucb` | always arm 2: acquisition every iteration | real data (ordinary MAP) |
+//! | `mcmc-gp-ucb`, `a-gp-ucb`, `wang-de-freitas` | always arm 2 | real data, own θ̂ |
+//! | `portfolio` | EXP3 each iteration: random or GP-UCB (or EI, PI, UCB) | real data |
 //!
 //! `t` is the iteration counter of Algorithm 1: 1 at the first step after the initial design
 //! D_0 (the runner's step index minus |D_0|).
 //!
-//! * **Arms** (§2.1): at odd `t`, `γ̃ = min(1, γ_t)` with `γ_t = sqrt(4 ln 2 / ((e − 1) t))`,
-//!   `p_t = (1 − γ̃) softmax(ℓw) + γ̃/2`, `a_t ~ p_t` (the run's RNG); at even `t` the arm is
-//!   held. Arm 1 at odd `t` evaluates a uniform point; every other step proposes by GP-UCB.
-//!   After an even `t`, the pair's reward `max(y_t, y_{t−1})` is min-max scaled with D_0 (§2.3)
-//!   and `ℓw^a += γ_t r̃ / (2 p_{t−1}^a)`.
-//! * **Proposal** (§2.2): in the unit cube, `M = ⌈m_factor · n⌉` uniform points are labelled with
-//!   the y of their nearest observed point ([`pseudo_labels`], `Engine::nearest`, ties to the
-//!   lowest index); θ = (ℓ_1..ℓ_d, σ_f², σ_n²) of a Matérn-5/2 ARD GP with zero prior mean is
-//!   fitted on them by MAP with Gamma(1e−3, 10) priors on every hyperparameter, Jacobian included
-//!   ([`Priors::uhe_bo`], §3.4), outputs standardised with the mean and std of the **real** y
-//!   (§3.3); the GP conditioned on the real data with θ̂ is then maximised with
-//!   `μ + √β σ` ([`UpperConfidenceBound::with_beta`], β = `ucb_beta` = 1.96: multiplier 1.4).
-//! * **Recommendation**: the observed point with the largest observed y (§2.2).
+//! * **Arms** (Sec. 5.1, Algorithm 1 lines 5–12): at odd `t`, `γ̃ = min(1, γ_t)` with
+//!   `γ_t = sqrt(4 ln 2 / ((e − 1) t))`, `p_t = (1 − γ̃) softmax(ℓw) + γ̃/2`, `a_t ~ p_t` (the
+//!   run's RNG); at even `t` the arm is held. Arm 1 at odd `t` evaluates a uniform point; every
+//!   other step proposes by GP-UCB. After an even `t`, the pair's reward `max(y_t, y_{t−1})` is
+//!   min-max scaled with D_0 (line 20; min-max is our reading of "scale it using D_0") and
+//!   `ℓw^a += γ_t r̃ / (2 p_{t−1}^a)`.
+//! * **Proposal** (Sec. 5.2, UHE_PROPOSE): in the unit cube, `M = ⌈m_factor · n⌉` uniform
+//!   points are labelled with the y of their nearest observed point ([`pseudo_labels`],
+//!   `Engine::nearest`, ties to the lowest index); θ = (ℓ_1..ℓ_d, σ_f², σ_n²) of a Matérn-5/2
+//!   ARD GP with zero prior mean is fitted on them by MAP with Gamma(1e−3, 10) priors on every
+//!   hyperparameter, Jacobian included ([`Priors::uhe_bo`], App. C), outputs standardised with
+//!   the mean and std of the **real** y (our choice: the paper is silent); the GP conditioned on
+//!   the real data with θ̂ is then maximised with `μ + √β σ`
+//!   ([`UpperConfidenceBound::with_beta`], β = `ucb_beta` = 1.96: multiplier 1.4).
+//! * **Recommendation**: the observed point with the largest observed y.
 
 mod estimators;
 mod hyper;
 mod pairs;
 mod params;
 mod settings;
+mod variants;
 
 pub use hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
 };
 pub use pairs::{PairedExp3, pseudo_labels, uhe_gamma};
 pub(super) use params::ENTRIES;
+pub use settings::{
+    AdaptiveScalingSettings, Exp3PairSettings, McmcSettings, PairGamma, PortfolioArms,
+    PortfolioSettings, ShrinkingBoundSettings, ThetaLoss, UheGpSettings,
+};
+pub use variants::{
+    AGpUcb, MapGpUcb, McmcGpUcb, Portfolio, RaBo, RandomExp3, UheBo, WangDeFreitas,
+};
 
 use std::time::Instant;
 
@@ -58,58 +73,72 @@ use estimators::{
     AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
     ShrinkingBound, Step, Theta, ThetaEstimator,
 };
-use settings::{AdaptiveSettings, GammaSchedule, McmcSettings, Settings, ShrinkSettings};
 
 /// How the arm of each iteration is chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArmRule {
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Arms {
     /// EXP3 over iteration pairs (UHE-BO, Random+EXP3).
-    Exp3,
+    Pairs(Exp3PairSettings),
     /// Always arm 1: a uniform point at every odd t, the acquisition at every even t (RA-BO).
     AlwaysRandom,
     /// Always arm 2: the acquisition at every iteration (MAP-GP-UCB and the other baselines).
     AlwaysAcquisition,
     /// Portfolio: EXP3 at every iteration over {random point, GP-UCB point} (or GP-Hedge's
     /// {EI, PI, UCB}), rewarded with the posterior mean at the chosen point.
-    Portfolio,
+    Portfolio(PortfolioSettings),
 }
 
 /// What the hyperparameters are fitted on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FitData {
-    /// The nearest-neighbour pseudo-dataset of Eq. (2).
-    Pseudo,
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FitData {
+    /// The nearest-neighbour pseudo-dataset of Eq. (2), `⌈m_factor · n⌉` uniform points.
+    Pseudo { m_factor: f64 },
     /// The real (adaptively collected) data.
     Real,
 }
 
-/// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: the name of a
-/// `ThetaEstimator` implementation (`uhe_bo/estimators.rs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Estimator {
+/// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: one
+/// [`ThetaEstimator`] implementation each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Estimator {
     /// One MAP (or ML-II) estimate.
     Point,
-    /// θ sampled by slice sampling from its posterior on the real data (`mcmc_burn_in` sweeps,
-    /// then `mcmc_samples` kept every `mcmc_thin` sweeps); the UCB is averaged over the samples.
-    Mcmc,
+    /// θ slice-sampled from its posterior on the real data; the UCB averaged over the samples.
+    Mcmc(McmcSettings),
     /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))`
     /// ([`adaptive_scale`]).
-    AdaptiveScaling,
-    /// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `wdf_shrink`
-    /// per grid step) until the proposal's posterior std reaches `wdf_kappa`.
-    ShrinkingBound,
+    AdaptiveScaling(AdaptiveScalingSettings),
+    /// Wang & de Freitas: MAP under a lengthscale upper bound shrunk until the proposal's
+    /// posterior std reaches κ.
+    ShrinkingBound(ShrinkingBoundSettings),
 }
 
 impl Estimator {
-    /// The estimator, with its settings read from `params` (which declare them).
-    fn build(self, params: &Params) -> Box<dyn ThetaEstimator> {
+    fn build(self) -> Box<dyn ThetaEstimator> {
         match self {
             Self::Point => Box::new(PointEstimate),
-            Self::Mcmc => Box::new(Mcmc::new(McmcSettings::of(params))),
-            Self::AdaptiveScaling => Box::new(AdaptiveScaling::new(AdaptiveSettings::of(params))),
-            Self::ShrinkingBound => Box::new(ShrinkingBound::new(ShrinkSettings::of(params))),
+            Self::Mcmc(chain) => Box::new(Mcmc::new(chain)),
+            Self::AdaptiveScaling(schedule) => Box::new(AdaptiveScaling::new(schedule)),
+            Self::ShrinkingBound(bound) => Box::new(ShrinkingBound::new(bound)),
         }
     }
+
+    /// GPs the acquisition averages over.
+    fn samples(self) -> usize {
+        match self {
+            Self::Mcmc(chain) => chain.samples,
+            _ => 1,
+        }
+    }
+}
+
+/// One member of the family: the GP-UCB step and the three switches, as its typed settings
+/// set them.
+pub(super) struct Variant {
+    gp: UheGpSettings,
+    arms: Arms,
+    fit_data: FitData,
+    estimator: Estimator,
 }
 
 /// Which acquisition proposes a point.
@@ -138,13 +167,16 @@ struct Fitted {
     best_z: f64,
 }
 
-/// UHE-BO and its variants (see the module docs).
-pub struct UheBo {
-    /// The declared parameters, for the trace header and the memory estimate.
+/// UHE-BO and every member of its family (see the module docs), built from a member's typed
+/// settings.
+pub(super) struct UheBoRunner {
+    /// The declared parameters, for the trace header.
     params: Params,
-    settings: Settings,
-    arms: ArmRule,
+    gp: UheGpSettings,
+    arms: Arms,
     fit_data: FitData,
+    /// GPs the acquisition averages over (the kept MCMC samples), for the memory estimate.
+    samples: usize,
     estimator: Box<dyn ThetaEstimator>,
     history: History,
     bandit: PairedExp3,
@@ -162,29 +194,30 @@ pub struct UheBo {
     log: StepLog,
 }
 
-/// Two proposals closer than this (unit cube) are duplicates (§3.6).
+/// Two proposals closer than this (unit cube) are duplicates: our choice, as is the whole
+/// maximiser (the paper does not say how the acquisition is maximised).
 const DUPLICATE_DISTANCE: f64 = 1e-9;
 
-impl UheBo {
-    /// A variant with point estimates of θ.
-    pub fn new(params: Params, arms: ArmRule, fit_data: FitData) -> Self {
-        Self::with_estimator(params, arms, fit_data, Estimator::Point)
-    }
-
-    pub fn with_estimator(
-        params: Params,
-        arms: ArmRule,
-        fit_data: FitData,
-        estimator: Estimator,
-    ) -> Self {
-        let settings = Settings::of(&params);
-        let portfolio = (arms == ArmRule::Portfolio).then(|| Exp3::new(settings.portfolio_arms));
-        Self {
-            estimator: estimator.build(&params),
-            params,
-            settings,
+impl UheBoRunner {
+    /// The member `variant` describes; `params` are the checked parameters it was read from.
+    pub(super) fn new(params: Params, variant: Variant) -> Self {
+        let Variant {
+            gp,
             arms,
             fit_data,
+            estimator,
+        } = variant;
+        let portfolio = match arms {
+            Arms::Portfolio(bandit) => Some(Exp3::new(bandit.arms.count())),
+            _ => None,
+        };
+        Self {
+            params,
+            gp,
+            arms,
+            fit_data,
+            samples: estimator.samples(),
+            estimator: estimator.build(),
             history: History::default(),
             bandit: PairedExp3::new(),
             portfolio,
@@ -197,14 +230,17 @@ impl UheBo {
         }
     }
 
-    fn gamma(&self, t: usize) -> f64 {
-        match self.settings.gamma {
-            GammaSchedule::Constant(gamma) => gamma,
-            GammaSchedule::Uhe => uhe_gamma(t),
+    /// Whether rewards are clipped to [0, 1] after scaling.
+    fn clip_rewards(&self) -> bool {
+        match self.arms {
+            Arms::Pairs(pairs) => pairs.reward_clip,
+            Arms::Portfolio(bandit) => bandit.reward_clip,
+            Arms::AlwaysRandom | Arms::AlwaysAcquisition => false,
         }
     }
 
-    /// §2.3: `(r − lo)/(hi − lo)`, or `r − lo` when D_0's values are all equal; optional clip.
+    /// The reward scaled "using D_0" (Algorithm 1 line 20), read as min-max scaling:
+    /// `(r − lo)/(hi − lo)`, or `r − lo` when D_0's values are all equal; optional clip.
     fn scale_reward(&self, r: f64) -> f64 {
         let (lo, hi) = self.y0.unwrap_or((0.0, 0.0));
         let s = if hi > lo {
@@ -212,7 +248,7 @@ impl UheBo {
         } else {
             r - lo
         };
-        if self.settings.clip_rewards {
+        if self.clip_rewards() {
             s.clamp(0.0, 1.0)
         } else {
             s
@@ -222,14 +258,14 @@ impl UheBo {
     /// The MAP fit of this step, warm-started from the previous θ̂.
     fn map_fit(&self) -> MapFit<'_> {
         MapFit {
-            settings: &self.settings,
+            settings: &self.gp,
             previous: self.previous.as_ref(),
             lengthscale_cap: self.estimator.lengthscale_cap(),
         }
     }
 
-    /// The GP(s) on the real data for this step, θ as the variant says (§2.2 lines 1–7 for the
-    /// pseudo-data variants).
+    /// The GP(s) on the real data for this step, θ as the variant says (UHE_PROPOSE lines 1–7
+    /// of Algorithm 1 for the pseudo-data variants).
     fn fit_model(&mut self, ctx: &mut AskContext<'_>) -> Result<Fitted, AlgorithmError> {
         let dim = ctx.domain.dim();
         let n = self.history.len();
@@ -243,10 +279,7 @@ impl UheBo {
         let best_z = real_z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let seed: u64 = ctx.rng.random();
         let estimate = match self.fit_data {
-            FitData::Pseudo => {
-                let m_factor = self.settings.m_factor.ok_or_else(|| {
-                    AlgorithmError::Config("a pseudo-data variant declares m_factor".into())
-                })?;
+            FitData::Pseudo { m_factor } => {
                 let m = ((m_factor * n as f64).ceil() as usize).max(1);
                 let mut data = Vec::with_capacity(m * dim);
                 for _ in 0..m * dim {
@@ -263,7 +296,7 @@ impl UheBo {
             }
             FitData::Real => {
                 let fit = MapFit {
-                    settings: &self.settings,
+                    settings: &self.gp,
                     previous: self.previous.as_ref(),
                     lengthscale_cap: self.estimator.lengthscale_cap(),
                 };
@@ -318,7 +351,7 @@ impl UheBo {
         maximize_unit(
             ctx,
             acquisition,
-            &self.settings,
+            &self.gp,
             &self.history,
             &mut self.log.extra,
         )
@@ -331,7 +364,7 @@ impl UheBo {
         fitted: &Fitted,
         rule: Rule,
     ) -> Result<UnitProposal, AlgorithmError> {
-        let ucb = UpperConfidenceBound::with_beta(self.settings.ucb_beta)?;
+        let ucb = UpperConfidenceBound::with_beta(self.gp.ucb_beta)?;
         let state = &fitted.states[0];
         match rule {
             Rule::Ei => {
@@ -339,7 +372,12 @@ impl UheBo {
                 self.maximize_over(ctx, &GpAcquisition::new(state, ei))
             }
             Rule::Pi => {
-                let pi = ProbabilityOfImprovement::new(fitted.best_z, self.settings.pi_xi)?;
+                let Arms::Portfolio(bandit) = self.arms else {
+                    return Err(AlgorithmError::Config(
+                        "PI is one of Portfolio's arms only (internal)".into(),
+                    ));
+                };
+                let pi = ProbabilityOfImprovement::new(fitted.best_z, bandit.pi_xi)?;
                 self.maximize_over(ctx, &GpAcquisition::new(state, pi))
             }
             Rule::Ucb => {
@@ -351,7 +389,7 @@ impl UheBo {
                     return self.maximize_over(ctx, &averaged);
                 }
                 let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
-                let (settings, history) = (&self.settings, &self.history);
+                let (settings, history) = (&self.gp, &self.history);
                 let mut notes = Map::new();
                 let mut propose = |ctx: &mut AskContext<'_>, gp: &GpState| {
                     maximize_unit(
@@ -441,7 +479,7 @@ impl UheBo {
         Ok(x)
     }
 
-    /// UHE_PROPOSE (§2.2), or the variant's proposal when θ is fitted otherwise.
+    /// UHE_PROPOSE (Algorithm 1), or the variant's proposal when θ is fitted otherwise.
     fn propose(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
         let start = Instant::now();
         let fitted = self.fit_model(ctx)?;
@@ -454,13 +492,13 @@ impl UheBo {
 }
 
 /// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
-/// set when there is one, else grid + L-BFGS-B (§3.6), skipping candidates that duplicate
+/// set when there is one, else grid + L-BFGS-B (our choice), skipping candidates that duplicate
 /// an observed point (the best non-duplicate refined start, then the best grid point, then
 /// a uniform point). Notes a fallback to a uniform point in `extra`.
 fn maximize_unit(
     ctx: &mut AskContext<'_>,
     acquisition: &dyn Acquisition,
-    settings: &Settings,
+    settings: &UheGpSettings,
     history: &History,
     extra: &mut Map<String, Value>,
 ) -> Result<UnitProposal, AlgorithmError> {
@@ -472,14 +510,11 @@ fn maximize_unit(
         return Ok((set.row(i).to_vec(), unit[i].clone()));
     }
     let config = MaximizeConfig {
-        grid_size: Some(match settings.grid_size {
-            0 => (1000 * dim).max(2000),
-            g => g,
-        }),
+        grid_size: Some(settings.grid_size(dim)),
         seed: ctx.rng.random(),
-        top_k: settings.top_k,
-        refine: settings.refine,
-        max_iters: settings.max_iters,
+        top_k: settings.maximizer.top_k,
+        refine: settings.maximizer.refine,
+        max_iters: settings.maximizer.max_iters,
         ..MaximizeConfig::default()
     };
     let unit = UnitBounds::cube(0.0, 1.0, dim)?;
@@ -515,7 +550,7 @@ fn maximize_unit(
     Ok((ctx.domain.from_unit(&u), u))
 }
 
-impl Algorithm for UheBo {
+impl Algorithm for UheBoRunner {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         if self.y0.is_none() {
             let ys = self.history.ys();
@@ -533,7 +568,7 @@ impl Algorithm for UheBo {
         let odd = t % 2 == 1;
         self.log.extra = Map::new();
         self.log.extra.insert("uhe_t".into(), json!(t));
-        if self.arms == ArmRule::Portfolio {
+        if let Arms::Portfolio(_) = self.arms {
             let x = if self.history.is_empty() {
                 Self::random_point(ctx)
             } else {
@@ -542,9 +577,9 @@ impl Algorithm for UheBo {
             return Ok(Proposal { x, repeats: 1 });
         }
         let arm = match self.arms {
-            ArmRule::Exp3 => {
+            Arms::Pairs(pairs) => {
                 if odd {
-                    let gamma = self.gamma(t);
+                    let gamma = pairs.gamma.at(t);
                     self.bandit.start_pair(gamma, ctx.rng, None);
                     self.log.extra.insert("gamma".into(), json!(gamma));
                 }
@@ -554,8 +589,8 @@ impl Algorithm for UheBo {
                 );
                 self.bandit.arm()
             }
-            ArmRule::AlwaysRandom => 1,
-            ArmRule::AlwaysAcquisition | ArmRule::Portfolio => 2,
+            Arms::AlwaysRandom => 1,
+            Arms::AlwaysAcquisition | Arms::Portfolio(_) => 2,
         };
         self.log.extra.insert("arm".into(), json!(arm));
         let random = arm == 1 && odd;
@@ -574,17 +609,18 @@ impl Algorithm for UheBo {
         if !std::mem::take(&mut self.pending) {
             return Ok(());
         }
-        if self.arms == ArmRule::Exp3 && self.t.is_multiple_of(2) {
+        let Arms::Pairs(pairs) = self.arms else {
+            return Ok(());
+        };
+        if self.t.is_multiple_of(2) {
             let r = previous.map_or(feedback.y, |p| p.max(feedback.y));
             let scaled = self.scale_reward(r);
-            self.bandit.end_pair(self.gamma(self.t), scaled);
+            self.bandit.end_pair(pairs.gamma.at(self.t), scaled);
             self.log.extra.insert("reward".into(), json!(scaled));
         }
-        if self.arms == ArmRule::Exp3 {
-            self.log
-                .extra
-                .insert("exp3_log_weights".into(), json!(self.bandit.log_weights()));
-        }
+        self.log
+            .extra
+            .insert("exp3_log_weights".into(), json!(self.bandit.log_weights()));
         Ok(())
     }
 
@@ -596,20 +632,18 @@ impl Algorithm for UheBo {
         Some(&mut self.log)
     }
 
-    /// A GP's estimate at the largest data set it is fitted on: the pseudo-data of
-    /// `M = ⌈m_factor · n⌉` points where declared (up to 1000 times the budget), plus one
-    /// `n × n` factor per kept MCMC sample.
+    /// A GP's estimate at the largest data set it is fitted on: the pseudo-data of `M = ⌈m_factor ·
+    /// n⌉` points for the pseudo-data variants (up to 1000 times the budget), plus one `n × n`
+    /// factor per kept MCMC sample.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let points = self.settings.m_factor.map_or(budget, |m| {
-            ((m * budget as f64).ceil() as usize).max(budget)
-        });
-        let samples = settings::MCMC_SAMPLES
-            .if_declared(&self.params)
-            .map_or(1, |n| n as u64);
-        let grid = match self.settings.grid_size {
-            0 => (1000 * dim).max(2000),
-            g => g,
+        let points = match self.fit_data {
+            FitData::Pseudo { m_factor } => {
+                ((m_factor * budget as f64).ceil() as usize).max(budget)
+            }
+            FitData::Real => budget,
         };
+        let samples = self.samples as u64;
+        let grid = self.gp.grid_size(dim);
         let factors = samples
             .saturating_sub(1)
             .saturating_mul(points as u64)

@@ -46,6 +46,7 @@ impl Default for PairedExp3 {
 }
 
 impl PairedExp3 {
+    /// Equal weights on both arms, no pair started.
     pub fn new() -> Self {
         Self {
             exp3: Exp3::new(2),

@@ -1,101 +1,77 @@
-//! The registry entries of UHE-BO, its ablations and its baselines (their parameters are
-//! declared beside the settings that read them).
+//! The registry entries of UHE-BO, its ablations and its baselines: each builds the family's
+//! algorithm from its typed settings (`variants.rs`), whose parameters it declares.
 
-use super::settings::{ADAPTIVE, EXP3_PAIRS, M_FACTOR, MCMC, PORTFOLIO, SHARED, SHRINK};
-use super::{ArmRule, Estimator, FitData, UheBo};
+use super::variants::{
+    AGpUcb, MapGpUcb, McmcGpUcb, Portfolio, RaBo, RandomExp3, UheBo, WangDeFreitas,
+};
+use super::{UheBoRunner, Variant};
 use crate::entry::AlgorithmEntry;
 use crate::requirement::Requirement;
-use bosweep_core::params::ParamTable;
+use crate::{Algorithm, AlgorithmError};
+use bosweep_core::params::Params;
+
+/// The family's algorithm with `variant`'s switches; `params` (which `variant` was read from)
+/// go to the trace header.
+fn runner(variant: Variant, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    Ok(Box::new(UheBoRunner::new(params, variant)))
+}
 
 /// UHE-BO, its ablations and its baselines, as `bosweep` builds them by name.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry {
-        name: "uhe-bo",
+        name: UheBo::NAME,
         requires: Requirement::Any,
-        description: "UHE-BO (specs/uhe-bo.md): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
-        parameters: ParamTable(&[SHARED, EXP3_PAIRS]),
-        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Pseudo))),
+        description: "UHE-BO (Ha et al. 2023, arXiv:2306.06844): EXP3 over pairs {random+UCB, UCB+UCB}, θ by MAP on nearest-neighbour pseudo-data, GP-UCB μ + √β σ",
+        parameters: UheBo::PARAMETERS,
+        build: |p| runner(UheBo::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "ra-bo",
+        name: RaBo::NAME,
         requires: Requirement::Any,
         description: "RA-BO (UHE-BO ablation): random point at every odd step, GP-UCB at every even step, θ on pseudo-data",
-        parameters: ParamTable(&[SHARED, &[M_FACTOR.spec()]]),
-        build: |p| {
-            Ok(Box::new(UheBo::new(
-                p,
-                ArmRule::AlwaysRandom,
-                FitData::Pseudo,
-            )))
-        },
+        parameters: RaBo::PARAMETERS,
+        build: |p| runner(RaBo::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "random-exp3",
+        name: RandomExp3::NAME,
         requires: Requirement::Any,
         description: "Random+EXP3 (UHE-BO ablation): UHE-BO's EXP3 arm schedule, θ by MAP on the real data",
-        parameters: ParamTable(&[SHARED, EXP3_PAIRS]),
-        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Exp3, FitData::Real))),
+        parameters: RandomExp3::PARAMETERS,
+        build: |p| runner(RandomExp3::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "map-gp-ucb",
+        name: MapGpUcb::NAME,
         requires: Requirement::Any,
         description: "MAP-GP-UCB (UHE-BO's baseline): GP-UCB μ + √β σ every step, θ by MAP with Gamma(1e-3, 10) priors, best observed y recommended",
-        parameters: ParamTable(&[SHARED]),
-        build: |p| {
-            Ok(Box::new(UheBo::new(
-                p,
-                ArmRule::AlwaysAcquisition,
-                FitData::Real,
-            )))
-        },
+        parameters: MapGpUcb::PARAMETERS,
+        build: |p| runner(MapGpUcb::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "mcmc-gp-ucb",
+        name: McmcGpUcb::NAME,
         requires: Requirement::Any,
         description: "MCMC-GP-UCB (UHE-BO's baseline): θ slice-sampled from its posterior (200 burn-in sweeps, 10 samples), UCB averaged over the samples",
-        parameters: ParamTable(&[SHARED, MCMC]),
-        build: |p| {
-            Ok(Box::new(UheBo::with_estimator(
-                p,
-                ArmRule::AlwaysAcquisition,
-                FitData::Real,
-                Estimator::Mcmc,
-            )))
-        },
+        parameters: McmcGpUcb::PARAMETERS,
+        build: |p| runner(McmcGpUcb::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "a-gp-ucb",
+        name: AGpUcb::NAME,
         requires: Requirement::Any,
         description: "A-GP-UCB (Berkenkamp et al. 2019, UHE-BO's baseline): MAP lengthscales divided by a growing g(t), p(t) = t^0.9",
-        parameters: ParamTable(&[SHARED, ADAPTIVE]),
-        build: |p| {
-            Ok(Box::new(UheBo::with_estimator(
-                p,
-                ArmRule::AlwaysAcquisition,
-                FitData::Real,
-                Estimator::AdaptiveScaling,
-            )))
-        },
+        parameters: AGpUcb::PARAMETERS,
+        build: |p| runner(AGpUcb::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "wang-de-freitas",
+        name: WangDeFreitas::NAME,
         requires: Requirement::Any,
         description: "Wang & de Freitas 2014 (UHE-BO's baseline): MAP under a lengthscale bound shrunk until σ(x_next) ≥ κ = 0.1",
-        parameters: ParamTable(&[SHARED, SHRINK]),
-        build: |p| {
-            Ok(Box::new(UheBo::with_estimator(
-                p,
-                ArmRule::AlwaysAcquisition,
-                FitData::Real,
-                Estimator::ShrinkingBound,
-            )))
-        },
+        parameters: WangDeFreitas::PARAMETERS,
+        build: |p| runner(WangDeFreitas::from_params(&p).variant(), p),
     },
     AlgorithmEntry {
-        name: "portfolio",
+        name: Portfolio::NAME,
         requires: Requirement::Any,
         description: "Portfolio (Hoffman et al. 2011, UHE-BO's baseline): EXP3 each step over {random, GP-UCB} (or GP-Hedge's {EI, PI, UCB}), reward the posterior mean at the chosen point",
-        parameters: ParamTable(&[SHARED, PORTFOLIO]),
-        build: |p| Ok(Box::new(UheBo::new(p, ArmRule::Portfolio, FitData::Real))),
+        parameters: Portfolio::PARAMETERS,
+        build: |p| runner(Portfolio::from_params(&p).variant(), p),
     },
 ];
