@@ -872,7 +872,7 @@ fn tuning(name: &str, dataset: &str) -> Box<dyn problems::Problem> {
 }
 
 #[test]
-fn tuning_tasks_have_the_spec_bounds_and_reject_unknown_data() {
+fn tuning_tasks_have_the_papers_bounds_and_reject_unknown_data() {
     let rf = tuning("rf-tuning-boke", "diabetes");
     assert_eq!(rf.domain().lower(), &[10.0, 2.0, 2.0, 0.1, 0.0]);
     assert_eq!(rf.domain().upper(), &[200.0, 30.0, 20.0, 1.0, 0.1]);

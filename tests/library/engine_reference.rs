@@ -637,7 +637,7 @@ fn kde_hand_values() {
 /// Silverman bandwidths and densities of SBO-KDE's KDE (Huang et al., AAAI 2024, Eq. 2) on a
 /// 1-D and a 2-D context set, against independently computed values to six decimals.
 #[test]
-fn kde_spec_values() {
+fn kde_hand_computed_values() {
     let cpu = CpuEngine::new();
     let c1 = pts(&[&[0.2], &[0.4], &[0.6], &[0.8]]);
     let h1 = BandwidthRule::Silverman.bandwidths(&c1).unwrap();
@@ -725,7 +725,7 @@ fn boke_data() -> Points {
 }
 
 #[test]
-fn kernel_regression_gaussian_spec_values() {
+fn kernel_regression_gaussian_hand_computed_values() {
     let cpu = CpuEngine::new();
     // T1: h = 0.2. Table columns u, W, m.
     let table = [

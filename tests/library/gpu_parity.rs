@@ -878,7 +878,7 @@ fn invalid_inputs_are_rejected_on_the_gpu() {
 /// The hand-computed toy cases (`engine_reference.rs`) whose answers hinge on exact ties give
 /// the CPU's answers on the GPU where the tie survives rounding to the shader precision.
 #[test]
-fn spec_toy_cases_on_the_gpu() {
+fn hand_computed_toy_cases_on_the_gpu() {
     let cpu = CpuEngine::new();
     for gpu in gpus() {
         // Kernel regression's case T4: data scaled by 1/h = 20 is (2, 8, 10, 18), query 0.7 →

@@ -116,7 +116,7 @@ mod tests {
     use bosweep_core::data::Points;
 
     #[test]
-    fn silverman_constants_match_the_spec() {
+    fn silverman_constants_match_hand_computed_values() {
         for (d, want) in [(1, 1.05922), (2, 1.0), (4, 0.95058)] {
             assert!((BandwidthRule::Silverman.constant(d) - want).abs() < 5e-6);
         }

@@ -108,7 +108,7 @@ mod tests {
 
     /// Reference values of Eqs. 5.1–5.2 with `c = 1/√12` and with scikit-learn's `c = 1`, to 1e-9.
     #[test]
-    fn schedules_match_the_spec_reference_values() {
+    fn schedules_match_hand_computed_values() {
         let scott = BandwidthSchedule::default_scott();
         for (t, d, want) in [
             (5, 1, 0.2092258670),

@@ -46,7 +46,7 @@ mod tests {
 
     /// T12.
     #[test]
-    fn schedule_values_match_the_spec() {
+    fn schedule_values_match_hand_computed_values() {
         assert!((kde_l1_radius(10, 1) - 0.398107).abs() < 1e-6);
         assert!((kde_l1_radius(100, 1) - 0.158489).abs() < 1e-6);
         assert!((kde_l1_radius(10, 2) - 0.464159).abs() < 1e-6);
@@ -57,7 +57,7 @@ mod tests {
 
     /// T1, T2 bandwidths.
     #[test]
-    fn bandwidths_match_the_spec() {
+    fn bandwidths_match_hand_computed_values() {
         let c1 = Points::new(vec![0.2, 0.4, 0.6, 0.8], 1).unwrap();
         let h = kde_bandwidths(BandwidthRule::Silverman, &c1, 0.0, 1.0);
         assert!((h[0] - 0.179498).abs() < 1e-6, "{h:?}");
