@@ -26,7 +26,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
 
 pub use bosweep_model::FitChoice;
-pub use command::CommandAlgorithm;
+pub use command::{Command, CommandAlgorithm};
 pub use entry::AlgorithmEntry;
 pub use exp3::{Exp3, exp3_gamma};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, UcbSchedule};
@@ -34,7 +34,10 @@ pub use optimizer::{
     AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
     Registered,
 };
-pub use rahbo::Rahbo;
+pub use pe_gp_ucb::{
+    FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
+};
+pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboSettings, RahboUs};
 pub use random::RandomSearch;
 pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};
