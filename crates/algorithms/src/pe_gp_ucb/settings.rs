@@ -151,10 +151,10 @@ impl UnknownPriorSettings {
 ///
 /// ```
 /// use bosweep_algorithms::{Optimizer, PeGpUcb};
-/// use bosweep_problems::Problem;
+/// use bosweep_problems::ParamValue;
 ///
 /// // The candidate priors and the allowed sets are the problem's: the toy's instance 3.
-/// let given = [("instance", 3.0.into())];
+/// let given = [("instance", ParamValue::Number(3.0))];
 /// let toy = bosweep_problems::build("pe-toy", &given)?;
 /// let mut opt = Optimizer::builder(PeGpUcb::default().noise_std(0.1))
 ///     .problem(bosweep_problems::build("pe-toy", &given)?)
