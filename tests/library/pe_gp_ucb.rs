@@ -1,6 +1,8 @@
-//! PE-GP-UCB and its baselines: the specification's §8 cases T1–T16 (T5, the
-//! schedules β_t and ξ_t, is the unit test of `pe_gp_ucb::schedules`), the incremental
-//! posterior against full recomputation, and the problems of §4.
+//! PE-GP-UCB and its baselines (Ziomek, Adachi and Osborne, "Time-Varying Gaussian Process
+//! Bandits with Unknown Prior", AISTATS 2025): checkable cases numbered T1–T16, the number in
+//! each test's name (T5, the schedules β_t and ξ_t of Theorem 4.1, is the unit test of
+//! `pe_gp_ucb::schedules`), the incremental posterior against full recomputation, and the
+//! problems of the paper's experiments (Section 7).
 
 use crate::common;
 
@@ -9,7 +11,7 @@ use std::sync::Arc;
 use bosweep::algorithms::pe_gp_ucb::algorithm::{balancing_survivors, elimination_threshold};
 use bosweep::algorithms::pe_gp_ucb::schedules::beta;
 use bosweep::algorithms::pe_gp_ucb::{
-    PosteriorPath, PriorPosteriors, Rule, Settings, UnknownPriorUcb,
+    PosteriorPath, PriorPosteriors, Rule, Settings, UnknownPriorSettings, UnknownPriorUcb,
 };
 use bosweep::algorithms::{Algorithm, AskContext, Feedback};
 use bosweep::compute::{CpuEngine, Engine, Points};
@@ -25,14 +27,16 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use serde_json::{Map, Value};
 
-fn settings(path: PosteriorPath) -> Settings {
+fn settings(posterior: PosteriorPath) -> Settings {
     Settings {
-        noise_std: 0.1,
-        delta: 0.1,
-        horizon: 0,
-        beta_scale: 1.0,
+        shared: UnknownPriorSettings {
+            noise_std: 0.1,
+            delta: 0.1,
+            horizon: None,
+            beta_scale: 1.0,
+            posterior,
+        },
         xi_strict: false,
-        path,
     }
 }
 
@@ -567,7 +571,7 @@ fn t10_bookkeeping_invariants_and_t13_masking() {
     for instance in 1..=3 {
         // β scaled down so that eliminations happen and their bookkeeping is exercised.
         let mut s = settings(PosteriorPath::Incremental);
-        s.beta_scale = 0.3;
+        s.shared.beta_scale = 0.3;
         let mut algo = algorithm(toy::candidate_priors(), PE, s);
         let logs = run_toy(&mut algo, instance, 100, instance as u64);
         let problem = toy_problem(instance);
@@ -631,7 +635,7 @@ fn t13_toy_optimum_follows_the_allowed_set() {
     assert_eq!(problem.optimum(2).unwrap().value, restricted);
     assert_eq!(problem.allowed_set(1).unwrap().rows(), toy::GRID_SIZE);
     assert!(problem.allowed_set(2).unwrap().rows() < toy::GRID_SIZE);
-    // The prior means of §4.2: prior 2's tall hill at c_2, prior 0 all short.
+    // The prior means of the paper's toy problem (Section 7): prior 2's tall hill at c_2, prior 0 all short.
     // (the neighbouring hills add about 0.002 at a centre)
     assert!((toy::prior_mean(2, toy::hill_centre(2)) - 3.0).abs() < 1e-2);
     assert!((toy::prior_mean(0, toy::hill_centre(2)) - 1.0).abs() < 1e-2);

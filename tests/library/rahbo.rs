@@ -1,5 +1,6 @@
-//! RAHBO (`specs/rahbo.md`): the spec's §8 test cases with their reference values, the paper's
-//! problems, the reductions between the four methods, and end-to-end runs.
+//! RAHBO (Makarova, Usmanova, Bogunovic and Krause, "Risk-averse Heteroscedastic Bayesian
+//! Optimization", NeurIPS 2021): its formulas against hand-computed reference values, the
+//! paper's problems, the reductions between the four methods, and end-to-end runs.
 
 use crate::common;
 
@@ -94,7 +95,7 @@ fn text(v: &str) -> ParamValue {
     ParamValue::from(v)
 }
 
-// §8.1
+// Eq. 12 and its pairwise form (Eqs. 29–31).
 #[test]
 fn sample_statistics_and_pairwise_form() {
     let y = [1.0, 2.0, 3.0, 4.0];
@@ -138,7 +139,7 @@ fn sample_variance_variance(k: usize, draws: usize, uniform: bool, seed: u64) ->
     sum2 / n - (sum / n).powi(2)
 }
 
-// §8.2
+// Appendix A.2: the variance of the sample variance, and the conservative 2ϱ̄⁴/(k−1).
 #[test]
 fn variance_of_the_sample_variance_matches_the_closed_forms() {
     let draws = 400_000;
@@ -160,7 +161,7 @@ fn engines() -> Vec<Box<dyn Engine>> {
     engines
 }
 
-// §8.3: Matérn-5/2, ℓ = 1, s² = 1, one point x = 0 with y = 1 and noise 0.1, queried at 0.5:
+// Eqs. 5–6: Matérn-5/2, ℓ = 1, s² = 1, one point x = 0 with y = 1 and noise 0.1, queried at 0.5:
 // √5·r = 1.1180340, κ = (1 + 1.1180340 + 5·0.25/3)·e^{−1.1180340} = 2.5347007 · 0.3269219
 // = 0.8286491; μ = κ·1/(1 + 0.1) = 0.7533174, σ² = 1 − κ²/1.1 = 1 − 0.6866594/1.1 = 0.3757642.
 #[test]
@@ -190,7 +191,7 @@ fn four_point_gp(lambda: f64, signal: f64) -> GpState {
     .unwrap()
 }
 
-// §8.4
+// Eqs. 5–6 with λ ≠ 1.
 #[test]
 fn posterior_with_lambda_and_its_invariance() {
     let q = column(&[0.5]);
@@ -213,7 +214,7 @@ fn posterior_with_lambda_and_its_invariance() {
     }
 }
 
-// §8.5
+// Lemma 1's β from the data.
 #[test]
 fn theoretical_beta() {
     for (lambda, ratio, beta) in [(1.0, 5.657_607, 4.203_557), (2.0, 4.317_882, 4.401_361)] {
@@ -235,7 +236,7 @@ fn theoretical_beta() {
     );
 }
 
-// §8.6
+// Eq. 16 with a floor that keeps the noise positive.
 #[test]
 fn plug_in_noise_and_its_monotonicity() {
     let noise: Vec<f64> = [0.5, 3.0, -0.2]
@@ -272,7 +273,7 @@ fn plug_in_noise_and_its_monotonicity() {
     }
 }
 
-// §8.7 and §8.8 (third reduction)
+// Eqs. 14–15 and 37–38, and RAHBO with the exact variance (σ^var = 0) reducing to Eq. 9.
 #[test]
 fn acquisition_and_bound_arithmetic() {
     let f = bounds(1.0, 0.25, 2.0);
@@ -291,7 +292,7 @@ fn acquisition_and_bound_arithmetic() {
     close(lcb, 0.0 - 0.3, 1e-15, "Eq. 9 lcb");
 }
 
-// §8.9
+// Section 4's benchmarks: negated Branin and the noise levels.
 #[test]
 fn benchmark_values_and_noise_levels() {
     let a = [9.42478, 2.475];
@@ -318,7 +319,7 @@ fn benchmark_values_and_noise_levels() {
     }
 }
 
-// §8.10
+// The true mean-variance optima of the benchmarks.
 #[test]
 fn true_mean_variance_optima() {
     for sigma in [1.0, 2.0] {
@@ -362,7 +363,7 @@ fn true_mean_variance_optima() {
     }
 }
 
-// §8.11
+// Corollary 1.1 and the final models' rule, ties to the earliest point.
 #[test]
 fn reporting_rules_on_hand_built_values() {
     let stored = [None, Some(0.4), Some(0.7)];
@@ -406,7 +407,7 @@ fn fast(extra: &[(&'static str, ParamValue)]) -> Vec<(&'static str, ParamValue)>
         .collect()
 }
 
-// §8.12 and the trace fields of §4.5
+// Eq. 3's cumulative regret and the trace fields.
 #[test]
 fn regret_bookkeeping_and_trace_metrics() {
     let engine = CpuEngine::new();
@@ -487,7 +488,7 @@ fn regret_bookkeeping_and_trace_metrics() {
     }
 }
 
-// §8.8, first reduction: RAHBO at α = 0 is GP-UCB with RAHBO's Σ̂.
+// A reduction: RAHBO at α = 0 is GP-UCB with RAHBO's Σ̂.
 #[test]
 fn rahbo_at_alpha_zero_is_gp_ucb_with_plug_in_noise() {
     let engine = CpuEngine::new();
@@ -512,7 +513,7 @@ fn rahbo_at_alpha_zero_is_gp_ucb_with_plug_in_noise() {
     }
 }
 
-// §8.8, second reduction: known constant variance is GP-UCB with that noise.
+// A reduction: known constant variance is GP-UCB with that noise.
 #[test]
 fn known_constant_variance_is_gp_ucb_with_the_same_noise() {
     let engine = CpuEngine::new();
@@ -551,7 +552,7 @@ fn known_variance_needs_a_problem_that_knows_it() {
     }
 }
 
-// §8.13 (CPU side) and reproducibility: the same seed gives the same trace.
+// Reproducibility: the same seed gives the same trace.
 #[test]
 fn runs_are_reproducible_for_every_method() {
     let engine = CpuEngine::new();
@@ -594,7 +595,7 @@ fn rahbo_us_samples_uncertainty_first() {
     assert_eq!(phases, ["us", "us", "us", "ucb", "ucb", "ucb"]);
 }
 
-// §8.13/§8.14: the GPU engine's batched posteriors of both GPs agree with the CPU's, and a
+// The GPU engine's batched posteriors of both GPs agree with the CPU's, and a
 // batch equals the GPs one at a time.
 #[test]
 fn batched_two_gp_posteriors_match_single_and_gpu() {
@@ -630,7 +631,7 @@ fn batched_two_gp_posteriors_match_single_and_gpu() {
     }
 }
 
-// §8.15, reduced (CI-sized: 4 seeds, 15 rounds, 512 candidates instead of 30 seeds × 60).
+// The sine experiment of Section 4, reduced (CI-sized: 4 seeds, 15 rounds, 512 candidates instead of 30 seeds × 60).
 #[test]
 fn rahbo_prefers_the_quiet_maximum_of_sine() {
     let engine = CpuEngine::new();
@@ -747,7 +748,7 @@ fn alpha_comes_from_the_problem_unless_told_otherwise() {
     assert_eq!(own.last().unwrap()["extra"]["alpha"], 2.0);
 }
 
-// §8.13: the same seed and candidate set give the same x_t sequence on the CPU and on the GPU
+// The same seed and candidate set give the same x_t sequence on the CPU and on the GPU
 // in f64 (where the adapter has it; f32 may break near-ties differently).
 #[test]
 fn cpu_and_gpu_choose_the_same_points() {

@@ -24,7 +24,7 @@
 //! everything it started when the run ends.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command as ProcessCommand, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,7 @@ use serde_json::{Value, json};
 use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
+use crate::optimizer::AlgorithmSettings;
 use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};
 use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
@@ -58,25 +59,73 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
     description: "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
                   (see the README); needs cmd",
     requires: Requirement::Any,
-    parameters: ParamTable(&[&[CMD.spec(), TIMEOUT.spec()]]),
-    build: build_command,
+    parameters: PARAMS,
+    build: |p| CommandAlgorithm::boxed(Command::from_params(&p)),
 }];
 
-fn build_command(params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-    let cmd = CMD.of(&params).to_owned();
-    if cmd.trim().is_empty() {
-        return Err(AlgorithmError::Config(
-            "algorithm command: parameter cmd = \"\": give the command to run".into(),
-        ));
+const PARAMS: ParamTable = ParamTable(&[&[CMD.spec(), TIMEOUT.spec()]]);
+
+/// Typed settings of a user's optimiser run as a command (`command`): the shell command line
+/// and how long it may take to answer.
+///
+/// ```
+/// use bosweep_algorithms::{AlgorithmSettings, Command};
+/// use std::time::Duration;
+///
+/// let settings = Command::new("python3 my_optimiser.py").timeout(Duration::from_secs(60));
+/// assert_eq!(settings.name(), "command");
+/// // Optimizer::builder(settings).bounds(&[(0.0, 1.0)]).build()? runs it beside the caller.
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Command {
+    /// The shell command (run with `sh -c`) of the optimiser, speaking the JSON-lines ask/tell
+    /// protocol. Default: empty, which `build` refuses.
+    pub cmd: String,
+    /// How long the optimiser may take to answer one `ask` or `recommend` (between 1 ms and
+    /// 10⁶ s). Default 600 s.
+    pub timeout: Duration,
+}
+
+impl Default for Command {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults("algorithm", "command", &PARAMS.to_vec()))
     }
-    Ok(Box::new(CommandAlgorithm {
-        timeout: Duration::from_secs_f64(TIMEOUT.of(&params)),
-        cmd,
-        process: None,
-        domain: None,
-        start: None,
-        log: StepLog::default(),
-    }))
+}
+
+impl Command {
+    /// The optimiser run by the shell command line `cmd`, with the default timeout.
+    pub fn new(cmd: impl Into<String>) -> Self {
+        Self {
+            cmd: cmd.into(),
+            ..Self::default()
+        }
+    }
+
+    /// How long the optimiser may take to answer one `ask` or `recommend`.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    fn from_params(p: &Params) -> Self {
+        Self {
+            cmd: CMD.of(p).to_owned(),
+            timeout: Duration::from_secs_f64(TIMEOUT.of(p)),
+        }
+    }
+}
+
+impl AlgorithmSettings for Command {
+    fn name(&self) -> &str {
+        "command"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        vec![
+            (CMD.spec().name, ParamValue::from(self.cmd.as_str())),
+            TIMEOUT.given(self.timeout.as_secs_f64()),
+        ]
+    }
 }
 
 /// The running optimiser: its process, its stdin, and its stdout lines arriving on a channel
@@ -89,8 +138,7 @@ struct Process {
 
 /// The user's optimiser behind [`Algorithm`].
 pub struct CommandAlgorithm {
-    cmd: String,
-    timeout: Duration,
+    settings: Command,
     process: Option<Process>,
     /// The problem's box and the `start` message, from [`Algorithm::prepare`].
     domain: Option<Domain>,
@@ -100,8 +148,24 @@ pub struct CommandAlgorithm {
 }
 
 impl CommandAlgorithm {
+    /// The optimiser `settings` describe; it starts when the run first talks to it.
+    fn boxed(settings: Command) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        if settings.cmd.trim().is_empty() {
+            return Err(AlgorithmError::Config(
+                "algorithm command: parameter cmd = \"\": give the command to run".into(),
+            ));
+        }
+        Ok(Box::new(Self {
+            settings,
+            process: None,
+            domain: None,
+            start: None,
+            log: StepLog::default(),
+        }))
+    }
+
     fn fail(&self, why: impl std::fmt::Display) -> AlgorithmError {
-        AlgorithmError::External(format!("optimiser command `{}`: {why}", self.cmd))
+        AlgorithmError::External(format!("optimiser command `{}`: {why}", self.settings.cmd))
     }
 
     /// Starts the command and sends it `start`, the first time the run talks to it.
@@ -120,9 +184,9 @@ impl CommandAlgorithm {
 
     fn spawn(&self) -> Result<Process, AlgorithmError> {
         let mut group = GroupChild::spawn(
-            Command::new("sh")
+            ProcessCommand::new("sh")
                 .arg("-c")
-                .arg(&self.cmd)
+                .arg(&self.settings.cmd)
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::inherit()),
@@ -167,7 +231,7 @@ impl CommandAlgorithm {
 
     /// The next line starting with `{`, parsed.
     fn receive(&mut self, what: &str) -> Result<Value, AlgorithmError> {
-        let timeout = self.timeout;
+        let timeout = self.settings.timeout;
         loop {
             let line = match self.process()?.lines.recv_timeout(timeout) {
                 Ok(line) => line,
@@ -199,7 +263,7 @@ impl CommandAlgorithm {
     /// `why`, or the exit status when the command has exited. A command that closed its output
     /// is usually exiting: its status is awaited for up to a second (or the timeout).
     fn exited_or(&mut self, why: String) -> AlgorithmError {
-        let patience = self.timeout.min(Duration::from_secs(1));
+        let patience = self.settings.timeout.min(Duration::from_secs(1));
         let start = Instant::now();
         let status = loop {
             let status = self
@@ -313,13 +377,11 @@ impl Algorithm for CommandAlgorithm {
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        vec![
-            ("cmd".into(), ParamValue::from(self.cmd.as_str())),
-            (
-                "timeout".into(),
-                ParamValue::Number(self.timeout.as_secs_f64()),
-            ),
-        ]
+        self.settings
+            .given()
+            .into_iter()
+            .map(|(key, value)| (key.to_owned(), value))
+            .collect()
     }
 
     /// Its own process's memory is not ours to estimate; bosweep keeps the run's history only.
@@ -327,5 +389,67 @@ impl Algorithm for CommandAlgorithm {
         (budget as u64)
             .saturating_mul(dim as u64 + 1)
             .saturating_mul(8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Optimizer, find};
+
+    /// `settings`' parameters checked against the registry's declaration.
+    fn resolve(settings: &Command) -> Params {
+        let entry = find(settings.name()).unwrap();
+        Params::resolve(
+            "algorithm",
+            entry.name,
+            &entry.parameters.to_vec(),
+            &settings.given(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn defaults_are_the_registry_defaults_and_values_round_trip() {
+        assert_eq!(
+            resolve(&Command::default()),
+            Params::defaults("algorithm", "command", &PARAMS.to_vec())
+        );
+        assert_eq!(Command::default().timeout, Duration::from_secs(600));
+        let changed = Command::new("./optimise --fast").timeout(Duration::from_millis(2500));
+        assert_eq!(Command::from_params(&resolve(&changed)), changed);
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_by_name() {
+        let message = |settings: Command| settings.build().err().unwrap().to_string();
+        assert!(message(Command::new("true").timeout(Duration::ZERO)).contains("timeout = 0"));
+        assert!(message(Command::default()).contains("parameter cmd"));
+    }
+
+    /// A shell optimiser that proposes `x` at every ask and recommends it too.
+    #[cfg(unix)]
+    #[test]
+    fn the_optimizer_runs_a_shell_optimiser() {
+        let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*|*'"op":"recommend"'*) echo '{"x":[0.25,-1.5]}';; esac; done"#;
+        let mut opt = Optimizer::builder(Command::new(script).timeout(Duration::from_secs(20)))
+            .bounds(&[(0.0, 1.0), (-2.0, 2.0)])
+            .seed(2)
+            .init(2)
+            .minimize()
+            .build()
+            .unwrap();
+        let mut asked = Vec::new();
+        for _ in 0..4 {
+            for x in opt.ask(1).unwrap() {
+                opt.tell(&x, x[0] * x[0] + x[1] * x[1]).unwrap();
+                asked.push(x);
+            }
+        }
+        // The initial design's two points, then the command's.
+        assert_eq!(asked.len(), 4);
+        assert!(asked[..2].iter().all(|x| x != &[0.25, -1.5]));
+        assert_eq!(asked[2..], [vec![0.25, -1.5], vec![0.25, -1.5]]);
+        assert_eq!(opt.recommend(), Some(&[0.25, -1.5][..]));
     }
 }

@@ -27,7 +27,7 @@ use serde_json::{Map, Value};
 
 pub use boke::{Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb};
 pub use bosweep_model::FitChoice;
-pub use command::CommandAlgorithm;
+pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use entry::AlgorithmEntry;
 pub use exp3::{Exp3, exp3_gamma};
@@ -36,7 +36,10 @@ pub use optimizer::{
     AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
     Registered,
 };
-pub use rahbo::Rahbo;
+pub use pe_gp_ucb::{
+    FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
+};
+pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboSettings, RahboUs};
 pub use random::RandomSearch;
 pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};

@@ -1,5 +1,6 @@
-//! GP-UCB with a finite set of candidate priors, one struct for the paper's four prior-selection
-//! rules (`specs/pe-gp-ucb.md` §2.4–2.8): they share the per-prior posteriors, the schedules and
+//! GP-UCB with a finite set of candidate priors, one struct for the four prior-selection rules
+//! of Ziomek, Adachi and Osborne (AISTATS 2025: Algorithm 1, Appendix D's Algorithm 2, and the
+//! MLE and fully Bayesian baselines of Section 7): they share the per-prior posteriors, the schedules and
 //! the allowed-set handling, and differ only in how a step picks its prior and what it learns.
 
 use std::sync::Arc;
@@ -7,8 +8,9 @@ use std::time::Instant;
 
 use serde_json::{Map, Value, json};
 
-use super::posterior::{PosteriorPath, PriorPosteriors};
+use super::posterior::PriorPosteriors;
 use super::schedules::{beta, xi};
+use super::settings::UnknownPriorSettings;
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_engine::Engine;
 use bosweep_model::CandidatePriors;
@@ -21,29 +23,31 @@ pub enum Rule {
     /// set; the selected prior is eliminated when its signed prediction-error sum exceeds the
     /// noise term plus its accumulated confidence widths. With `guard`, the last surviving prior
     /// is never eliminated (a misspecification event is logged instead).
-    PriorElimination { guard: bool },
+    PriorElimination {
+        /// Never eliminate the last surviving prior.
+        guard: bool,
+    },
     /// Regret Balancing (Appendix D, Algorithm 2) with `R^p(n) = n`: round-robin over the
     /// surviving priors, elimination by comparing average rewards. `literal` uses the printed
     /// pessimistic left-hand side of line 11 instead of the optimistic one.
-    RegretBalancing { literal: bool },
+    RegretBalancing {
+        /// The printed pessimistic left-hand side of line 11.
+        literal: bool,
+    },
     /// The prior of largest marginal likelihood, over all priors, then GP-UCB.
     MaximumLikelihood,
     /// The posterior-weighted average of every prior's UCB (uniform hyperprior).
     FullyBayesian,
 }
 
-/// Everything but the rule: the known noise and the confidence parameters.
+/// Everything but the rule: what the unknown-prior algorithms share, and which `ξ_t`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    /// Known noise std R.
-    pub noise_std: f64,
-    pub delta: f64,
-    /// Planned horizon T; 0 takes the prior set's.
-    pub horizon: usize,
-    /// Multiplier of β_t (1 = theory; below 1 voids the guarantee that the true prior survives).
-    pub beta_scale: f64,
+    /// The known noise, the confidence parameters and the posterior's path.
+    pub shared: UnknownPriorSettings,
+    /// `ξ_t` with the factor 2 that the proof of Lemma 5.1 drops (only PE-GP-UCB and Regret
+    /// Balancing declare it).
     pub xi_strict: bool,
-    pub path: PosteriorPath,
 }
 
 /// What `ask` chose, kept for `tell`: the posterior at `(x_t, t)` **before** `y_t` is added.
@@ -63,6 +67,7 @@ pub struct UnknownPriorUcb {
     settings: Settings,
     /// The one prior an oracle keeps (an index into the problem's set).
     keep: Option<usize>,
+    /// Planned horizon T of `β_t`: the given one, or the prior set's once installed.
     horizon: usize,
     /// `None` until the candidate priors are installed: by [`UnknownPriorUcb::new`], or by
     /// `prepare` from the problem's [`Problem::candidate_priors`].
@@ -174,23 +179,23 @@ impl UnknownPriorUcb {
         keep: Option<usize>,
         parameters: Vec<(String, ParamValue)>,
     ) -> Result<Self, AlgorithmError> {
-        if !(settings.delta > 0.0 && settings.delta < 1.0) {
+        if !(settings.shared.delta > 0.0 && settings.shared.delta < 1.0) {
             return Err(AlgorithmError::Config(format!(
                 "delta = {}: must lie in (0, 1)",
-                settings.delta
+                settings.shared.delta
             )));
         }
-        if !(settings.beta_scale.is_finite() && settings.beta_scale >= 0.0) {
+        if !(settings.shared.beta_scale.is_finite() && settings.shared.beta_scale >= 0.0) {
             return Err(AlgorithmError::Config(format!(
                 "beta_scale = {}: must be finite and non-negative",
-                settings.beta_scale
+                settings.shared.beta_scale
             )));
         }
         Ok(Self {
             rule,
             settings,
             keep,
-            horizon: settings.horizon,
+            horizon: settings.shared.horizon.unwrap_or(0),
             posteriors: None,
             alive: Vec::new(),
             counts: Vec::new(),
@@ -215,14 +220,11 @@ impl UnknownPriorUcb {
             None => priors,
         };
         let p = priors.priors().len();
-        self.horizon = match self.settings.horizon {
-            0 => priors.horizon(),
-            h => h,
-        };
+        self.horizon = self.settings.shared.horizon.unwrap_or(priors.horizon());
         self.posteriors = Some(PriorPosteriors::new(
             priors,
-            self.settings.noise_std,
-            self.settings.path,
+            self.settings.shared.noise_std,
+            self.settings.shared.posterior,
         )?);
         self.alive = vec![true; p];
         self.counts = vec![0; p];
@@ -232,18 +234,22 @@ impl UnknownPriorUcb {
         Ok(())
     }
 
+    /// Whether each candidate prior survives.
     pub fn alive(&self) -> &[bool] {
         &self.alive
     }
 
+    /// `n_p`: the steps at which each prior was the selected one.
     pub fn counts(&self) -> &[usize] {
         &self.counts
     }
 
+    /// `E_p`: each prior's signed sum of prediction errors.
     pub fn error_sums(&self) -> &[f64] {
         &self.error_sums
     }
 
+    /// `G_p`: each prior's sum of confidence widths `β_i σ_i`.
     pub fn width_sums(&self) -> &[f64] {
         &self.width_sums
     }
@@ -435,7 +441,13 @@ impl UnknownPriorUcb {
         let p = pending.prior;
         let n_initial = self.alive.len();
         let s = self.settings;
-        let xi_t = xi(n_initial, s.noise_std, s.delta, pending.t, s.xi_strict);
+        let xi_t = xi(
+            n_initial,
+            s.shared.noise_std,
+            s.shared.delta,
+            pending.t,
+            s.xi_strict,
+        );
         self.log.extra.insert("xi".into(), json!(xi_t));
         match self.rule {
             Rule::PriorElimination { guard } => {
@@ -533,7 +545,7 @@ impl Algorithm for UnknownPriorUcb {
         let start = Instant::now();
         self.log.extra = Map::new();
         let allowed = self.allowed_mask(ctx)?;
-        let s = self.settings;
+        let s = self.settings.shared;
         let beta_t = s.beta_scale * beta(self.horizon, allowed.len(), s.delta, ctx.t);
         let pending = self.choose(ctx, &allowed, beta_t)?;
         self.log

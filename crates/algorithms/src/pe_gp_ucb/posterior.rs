@@ -1,7 +1,8 @@
 //! Every candidate prior's GP posterior over the whole finite domain, conditioned on all data
-//! with time stamps (`specs/pe-gp-ucb.md` §2.2), by one of two exact paths:
+//! with time stamps (the time-varying model of Ziomek, Adachi and Osborne 2025, Section 2), by
+//! one of two exact paths:
 //!
-//! - [`PosteriorPath::Incremental`] (default), the algebra of §7.2. Per kernel group it keeps
+//! - [`PosteriorPath::Incremental`] (default), incremental exact algebra. Per kernel group it keeps
 //!   `W = L⁻¹ [k_s(x_i, c) ρ^{τ−i}]` (data × candidates, for the query time τ) and per prior
 //!   `z = L⁻¹ r`. Advancing τ by one scales W by `ρ = √(1 − ε)`; appending the point at
 //!   candidate c needs only W's column c (`l = L⁻¹ a` *is* that column, since data points are
@@ -24,7 +25,10 @@ use super::super::AlgorithmError;
 /// How the posteriors are computed; both are exact and agree to rounding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PosteriorPath {
+    /// Incremental exact algebra, `O((G + P) n N)` a step (the default).
     Incremental,
+    /// Every prior's GP refactorised every step through the engine (the reference; stationary
+    /// kernels only).
     Engine,
 }
 
@@ -112,14 +116,17 @@ impl PriorPosteriors {
         })
     }
 
+    /// The candidate priors.
     pub fn priors(&self) -> &CandidatePriors {
         &self.priors
     }
 
+    /// The number of observations.
     pub fn len(&self) -> usize {
         self.data.len()
     }
 
+    /// Whether nothing has been observed.
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }

@@ -1,4 +1,5 @@
-//! The confidence parameters of Theorem 4.1 (`specs/pe-gp-ucb.md` §2.3), finite-domain case.
+//! The confidence parameters of Theorem 4.1 (Ziomek, Adachi and Osborne, AISTATS 2025),
+//! finite-domain case.
 //! δ is split equally between the GP confidence bounds and the noise concentration.
 
 use std::f64::consts::PI;
@@ -24,7 +25,7 @@ pub fn xi(num_priors: usize, noise_std: f64, delta: f64, t: usize, strict: bool)
 mod tests {
     use super::*;
 
-    /// The reference values of the spec's case T5, and the schedules of case T6, by hand.
+    /// The reference values of case T5, and the schedules of case T6, by hand.
     ///
     /// ```text
     /// β_t = √(2 ln(T|X|π²t²/(3δ))), δ = 0.1 (3δ = 0.3), π² = 9.8696044:

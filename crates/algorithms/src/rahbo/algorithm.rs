@@ -1,5 +1,6 @@
-//! The RAHBO family as one ask/tell [`Algorithm`]: RAHBO (Alg. 1), RAHBO with known variance
-//! (Eq. 9), RAHBO-US and heteroscedastic GP-UCB (`specs/rahbo.md` §2.7–2.8).
+//! The RAHBO family as one ask/tell [`Algorithm`]: RAHBO (Makarova et al., NeurIPS 2021,
+//! Algorithm 1), RAHBO with known variance (Eq. 9), and the paper's baselines RAHBO-US and
+//! heteroscedastic GP-UCB (Section 4).
 
 use std::time::Instant;
 
@@ -7,7 +8,7 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
-use super::config::{Method, ReportRule, Settings};
+use super::config::{AlphaSource, Method, ReportRule, Settings};
 use super::models::{Data, Hyper, Models, build, fit_hyper};
 use super::report::{ReportScores, reported_index};
 use super::stats::{SampleStats, bounds, mean_variance_bounds};
@@ -17,7 +18,7 @@ use bosweep_engine::{Engine, Points, Posterior};
 use bosweep_problems::{Domain, NoiseVariance, Problem};
 
 /// The candidate set of a run: the problem's allowed set, or a Sobol set in the unit cube fixed
-/// for the run (§7.3), with the oracle's `ρ²` there for the known-variance variant.
+/// for the run, with the oracle's `ρ²` there for the known-variance variant.
 struct Candidates {
     unit: Points,
     /// The points in problem coordinates (proposals are taken from here exactly).
@@ -26,7 +27,7 @@ struct Candidates {
 }
 
 /// One method of the RAHBO family with its data and models.
-pub struct Rahbo {
+pub(crate) struct RahboAlgorithm {
     params: Params,
     settings: Settings,
     oracle: Option<NoiseVariance>,
@@ -45,10 +46,22 @@ pub struct Rahbo {
     log: StepLog,
 }
 
-impl Rahbo {
-    pub fn new(method: Method, params: Params) -> Result<Self, AlgorithmError> {
-        let settings = Settings::from_params(method, &params)?;
-        Ok(Self {
+impl RahboAlgorithm {
+    /// The method `settings` give, built from the checked `params` (kept for the trace
+    /// header). The sample variance needs `k ≥ 2` repeats, except with the true variance.
+    pub(crate) fn boxed(
+        settings: Settings,
+        params: Params,
+    ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let k = settings.shared.k;
+        if k < 2 && settings.method != Method::KnownVariance {
+            return Err(AlgorithmError::Config(format!(
+                "{}: k = {k}, but the sample variance needs k ≥ 2 repeats per point \
+                 (only rahbo-known-var accepts k = 1)",
+                params.name()
+            )));
+        }
+        Ok(Box::new(Self {
             params,
             settings,
             oracle: None,
@@ -62,16 +75,7 @@ impl Rahbo {
             rounds: 0,
             candidates: None,
             log: StepLog::default(),
-        })
-    }
-
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    /// The conditioned models of the latest data (after the hyperparameters are first fitted).
-    pub fn models(&self) -> Option<&Models> {
-        self.models.as_ref()
+        }))
     }
 
     fn true_variance(&self, x: &[f64]) -> f64 {
@@ -93,10 +97,11 @@ impl Rahbo {
                     (Points::from_rows(&unit)?, set.clone())
                 }
                 None => {
-                    let size = match self.settings.grid_size {
-                        0 => default_grid_size(domain.dim()),
-                        n => n,
-                    };
+                    let size = self
+                        .settings
+                        .shared
+                        .grid_size
+                        .unwrap_or_else(|| default_grid_size(domain.dim()));
                     let grid = SobolGrid::new(
                         Bounds::cube(0.0, 1.0, domain.dim())?,
                         size,
@@ -136,10 +141,10 @@ impl Rahbo {
         for x in &self.xs[converted..] {
             self.data.unit.extend(domain.to_unit(x));
         }
-        let due = match (&self.hyper, self.settings.refit_every) {
+        let due = match (&self.hyper, self.settings.shared.refit_every) {
             (None, _) => true,
-            (Some(_), 0) => false,
-            (Some(_), every) => self.rounds.is_multiple_of(every),
+            (Some(_), None) => false,
+            (Some(_), Some(every)) => self.rounds.is_multiple_of(every),
         };
         if due {
             self.hyper = Some(fit_hyper(&self.settings, &self.data, engine, seed)?);
@@ -173,27 +178,27 @@ impl Rahbo {
         for j in 0..m {
             let fb = bounds(f.mean[j], f.variance[j], models.beta_f);
             let (a, l) = match s.method {
-                Method::GpUcb => (fb.1, fb.0),
+                Method::GpUcb { .. } => (fb.1, fb.0),
                 Method::KnownVariance => {
                     let r = candidates.true_variance[j];
-                    (fb.1 - s.alpha * r, fb.0 - s.alpha * r)
+                    (fb.1 - s.shared.alpha * r, fb.0 - s.shared.alpha * r)
                 }
                 Method::UncertaintySampling { .. } => {
                     let v = var_at(var)?;
-                    let plug = v.mean[j].max(s.plugin_floor);
+                    let plug = v.mean[j].max(s.shared.plugin_floor);
                     if us_phase {
-                        (v.variance[j], fb.0 - s.alpha * plug)
+                        (v.variance[j], fb.0 - s.shared.alpha * plug)
                     } else {
-                        (fb.1 - s.alpha * plug, fb.0 - s.alpha * plug)
+                        (fb.1 - s.shared.alpha * plug, fb.0 - s.shared.alpha * plug)
                     }
                 }
-                Method::Rahbo => {
+                Method::Rahbo { .. } => {
                     let v = var_at(var)?;
                     let mut vb = bounds(v.mean[j], v.variance[j], models.beta_var);
-                    if s.clamp_lcb_var {
-                        vb.0 = vb.0.max(self.data.rho2_min(s));
+                    if s.shared.clamp_lcb_var {
+                        vb.0 = vb.0.max(self.data.rho2_min(&s.shared));
                     }
-                    let (l, u) = mean_variance_bounds(fb, vb, s.alpha);
+                    let (l, u) = mean_variance_bounds(fb, vb, s.shared.alpha);
                     (u, l)
                 }
             };
@@ -203,7 +208,8 @@ impl Rahbo {
         Ok((acq, lcb))
     }
 
-    /// Each method's pessimistic score at the evaluated points under the latest models (P9).
+    /// Each method's pessimistic score at the evaluated points under the latest models: GP-UCB's
+    /// `lcb^f`, RAHBO's `lcb^f − α·ucb^var`, RAHBO-US's `lcb^f − α·ρ̃²`, Eq. 9's `lcb^f − α·ρ²`.
     fn final_lcb(&self, models: &Models, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         let s = &self.settings;
         let gps: Vec<_> = std::iter::once(&models.f)
@@ -215,14 +221,14 @@ impl Rahbo {
             .map(|i| {
                 let lf = bounds(f.mean[i], f.variance[i], models.beta_f).0;
                 Ok(match s.method {
-                    Method::GpUcb => lf,
-                    Method::KnownVariance => lf - s.alpha * self.data.true_variances[i],
+                    Method::GpUcb { .. } => lf,
+                    Method::KnownVariance => lf - s.shared.alpha * self.data.true_variances[i],
                     Method::UncertaintySampling { .. } => {
-                        lf - s.alpha * var_at(var)?.mean[i].max(s.plugin_floor)
+                        lf - s.shared.alpha * var_at(var)?.mean[i].max(s.shared.plugin_floor)
                     }
-                    Method::Rahbo => {
+                    Method::Rahbo { .. } => {
                         let v = var_at(var)?;
-                        lf - s.alpha * bounds(v.mean[i], v.variance[i], models.beta_var).1
+                        lf - s.shared.alpha * bounds(v.mean[i], v.variance[i], models.beta_var).1
                     }
                 })
             })
@@ -246,7 +252,7 @@ impl Rahbo {
                 final_lcb: final_lcb.as_deref(),
                 means: &self.data.means,
                 variances: &self.data.variances,
-                alpha: self.settings.alpha,
+                alpha: self.settings.shared.alpha,
             },
         ))
     }
@@ -264,7 +270,7 @@ fn clamp_to(mut x: Vec<f64>, domain: &Domain) -> Vec<f64> {
     x
 }
 
-impl Algorithm for Rahbo {
+impl Algorithm for RahboAlgorithm {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         if self.data.len() == 0 {
             return Err(AlgorithmError::Config(
@@ -295,7 +301,7 @@ impl Algorithm for Rahbo {
         self.log.extra = Map::new();
         self.log
             .extra
-            .insert("alpha".into(), json!(self.settings.alpha));
+            .insert("alpha".into(), json!(self.settings.shared.alpha));
         self.log
             .extra
             .insert("acquisition".into(), json!(acq[best]));
@@ -313,7 +319,7 @@ impl Algorithm for Rahbo {
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x,
-            repeats: self.settings.k,
+            repeats: self.settings.shared.k,
         })
     }
 
@@ -331,7 +337,7 @@ impl Algorithm for Rahbo {
             (None, Method::KnownVariance) => (feedback.y, 0.0),
             (None, _) => {
                 // Fewer than two repeats (the budget's tail): no sample variance, so the point
-                // cannot enter the models (P20).
+                // cannot enter the models.
                 self.log.extra.insert("skipped".into(), json!(true));
                 return Ok(());
             }
@@ -359,7 +365,7 @@ impl Algorithm for Rahbo {
             self.update_models(engine, seed)?;
             self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         }
-        let Some(index) = self.report_index(self.settings.report, engine)? else {
+        let Some(index) = self.report_index(self.settings.shared.report, engine)? else {
             return Ok(Vec::new());
         };
         self.log
@@ -368,7 +374,7 @@ impl Algorithm for Rahbo {
         self.log
             .extra
             .insert("reported_s2".into(), json!(self.data.variances[index]));
-        if self.settings.report != ReportRule::Corollary
+        if self.settings.shared.report != ReportRule::Corollary
             && let Some(i) = self.report_index(ReportRule::Corollary, engine)?
         {
             self.log
@@ -399,14 +405,14 @@ impl Algorithm for Rahbo {
     }
 
     fn initial_repeats(&self) -> usize {
-        self.settings.k
+        self.settings.shared.k
     }
 
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
-        if self.settings.alpha_from_problem
+        if self.settings.shared.alpha_source == AlphaSource::Problem
             && let Some(alpha) = problem.risk_aversion()
         {
-            self.settings.alpha = alpha;
+            self.settings.shared.alpha = alpha;
         }
         if self.settings.method == Method::KnownVariance {
             self.oracle = Some(problem.noise_variance().ok_or_else(|| {

@@ -1,102 +1,129 @@
-//! RAHBO's settings (`specs/rahbo.md` §2.5–2.8, §3, pitfalls P1–P23), read from declared
-//! parameters.
+//! The settings the RAHBO family shares (Makarova et al., "Risk-averse Heteroscedastic Bayesian
+//! Optimization", NeurIPS 2021, Sections 3–4 and Appendix A), their declared parameters, and the
+//! method each registry entry runs.
 
-use super::super::AlgorithmError;
 use crate::acquisition::GRID_SIZE as GRID_SIZE_AUTO;
-use bosweep_core::params::{ChoiceParam, FlagParam, IntegerParam, ParamSpec, Params, RealParam};
+use bosweep_core::params::{
+    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
+};
 use bosweep_model::{FitMode, Priors};
 
-/// Which of the paper's four methods runs (§2.7–2.8).
+/// Which of the paper's four methods runs (Algorithm 1, Eq. 9 and the baselines of Section 4).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Method {
-    /// Algorithm 1: learned variance proxy, acquisition `ucb^f − α·lcb^var`.
-    Rahbo,
+pub(crate) enum Method {
+    /// Algorithm 1: learned variance proxy, acquisition `ucb^f − α·lcb^var`, the objective GP's
+    /// noise as chosen.
+    Rahbo { objective_noise: ObjectiveNoise },
     /// Eq. 9: the true `ρ²` from the problem, acquisition `ucb^f − α·ρ²`.
     KnownVariance,
     /// RAHBO-US: `rounds` of uncertainty sampling on the variance GP, then GP-UCB on
     /// `f − α·max(μ^var, floor)`.
     UncertaintySampling { rounds: usize },
-    /// Risk-neutral GP-UCB with heteroscedastic fixed noise.
-    GpUcb,
+    /// Risk-neutral GP-UCB with heteroscedastic fixed noise as chosen.
+    GpUcb { objective_noise: ObjectiveNoise },
 }
 
-/// The noise matrix of the objective GP (P3 and the GP-UCB table of §2.8).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// The noise matrix of the objective GP, which the paper fixes for RAHBO (Eq. 16) and leaves
+/// open for GP-UCB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObjectiveNoise {
-    /// `Σ̂ = clip(ucb^var, ϱ_², ϱ̄²)/k` (Eq. 16, the paper).
+    /// `Σ̂ = clip(ucb^var, ϱ_², ϱ̄²)/k`: Eq. 16 with a floor that keeps the noise positive.
     UcbVarOverK,
-    /// `max(ŝ², ϱ_²)/k`.
+    /// `max(ŝ², ϱ_²)/k`: the sample variance of each mean of `k` repeats.
     SampleVarOverK,
-    /// `max(ŝ², ϱ_²)` (\[R\]).
+    /// `max(ŝ², ϱ_²)`: the raw sample variance, as the authors' code does.
     SampleVar,
 }
 
-/// The variance GP's homoscedastic noise `ρ²_η` (P6).
+/// The variance GP's homoscedastic noise `ρ²_η` (Assumption 2 and Appendix A.2).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum VarianceNoise {
-    /// Fitted with the hyperparameters (practical).
+    /// Fitted with the hyperparameters, as in the experiments.
     Learned,
-    /// `2ϱ̄⁴/(k−1)` (theory, App. A.2).
+    /// `2ϱ̄⁴/(k−1)`, the conservative value of the theory (Appendix A.2).
     Conservative,
     /// A given value.
     Value(f64),
 }
 
-/// Which evaluated point is reported (P9).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Which evaluated point is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReportRule {
-    /// argmax of each method's lcb under the latest models, over all evaluated points.
+    /// argmax of each method's lcb under the latest models, over all evaluated points (the
+    /// rule of the paper's figures).
     FinalLcb,
     /// Corollary 1.1: argmax of `lcb^MV_t(x_t)` stored in the round `x_t` was chosen.
     Corollary,
-    /// argmax of `m̂ − α·ŝ²` (Fig. 5).
+    /// argmax of the empirical `m̂ − α·ŝ²` (Fig. 5).
     EmpiricalMv,
     /// argmax of `m̂` (Fig. 10a).
     BestObserved,
 }
 
-/// How `β_t` and `β^var_t` are chosen (§2.5).
+/// How `β_t` and `β^var_t`, the multipliers of `σ` and `σ^var`, are chosen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum BetaMode {
-    /// Constant multipliers of `σ` (2 in the paper's text, √2 in \[R\], P1).
-    Constant { f: f64, var: f64 },
-    /// Lemma 1 from the data, with `δ/2` per GP (P11) and RKHS-norm bounds.
+    /// Constant multipliers of `σ`: 2 in the paper's experiments; the authors' code passes 2 to
+    /// BoTorch, which multiplies by √2.
+    Constant {
+        /// `β` of the objective GP.
+        f: f64,
+        /// `β^var` of the variance GP.
+        var: f64,
+    },
+    /// Lemma 1 from the data, with `δ/2` per GP (a union bound over the two GPs).
     Theory {
+        /// The failure probability `δ`.
         delta: f64,
+        /// Bound `B_f` on the RKHS norm of `f`.
         norm_f: f64,
+        /// Bound `B_var` on the RKHS norm of `ρ²`.
         norm_var: f64,
     },
 }
 
-/// Everything a RAHBO-family run is configured with.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub method: Method,
-    pub alpha: f64,
-    /// Take α from the problem's [`Problem::risk_aversion`](bosweep_problems::Problem) where it
-    /// has one, so that the algorithm and the regret use the same α in a sweep.
-    pub alpha_from_problem: bool,
-    pub k: usize,
-    pub lambda: f64,
-    pub beta: BetaMode,
-    pub objective_noise: ObjectiveNoise,
-    pub variance_noise: VarianceNoise,
-    /// `ϱ̄²`; `None`: twice the largest observed sample variance, updated every round (P5).
-    pub rho2_max: Option<f64>,
-    /// `ϱ_²`; `None`: `1e-6·max(1, var(m̂))` (P4).
-    pub rho2_min: Option<f64>,
-    /// Floor of the plug-in `ρ̃² = max(μ^var, floor)` of RAHBO-US (P19; \[R\]: 0.02).
-    pub plugin_floor: f64,
-    pub clamp_lcb_var: bool,
-    pub report: ReportRule,
-    pub fit_mode: FitMode,
-    /// Learned constant prior mean (practical) or zero (theory, Alg. 1).
-    pub learned_mean: bool,
-    /// Refit the hyperparameters every this many rounds; 0: once, after the initial design (P7).
-    pub refit_every: usize,
-    pub initial_lengthscale: f64,
-    /// Candidates per round (a Sobol set fixed for the run); 0: the default for the dimension.
-    pub grid_size: usize,
+/// Where the risk coefficient α comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AlphaSource {
+    /// The problem's own α where it has one (so the algorithm and the regret use the same α in
+    /// a sweep), else [`RahboSettings::alpha`].
+    Problem,
+    /// [`RahboSettings::alpha`] always.
+    Parameter,
+}
+
+/// How both GPs' hyperparameters are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HyperparameterFit {
+    /// MAP with BoTorch's Gamma priors, as the authors' code.
+    Map,
+    /// ML-II: the marginal likelihood alone, as the paper states.
+    Mle,
+    /// The initial values, unchanged.
+    Fixed,
+}
+
+impl HyperparameterFit {
+    /// The model's fit mode.
+    pub(super) fn mode(self) -> FitMode {
+        match self {
+            Self::Map => FitMode::Map {
+                priors: Priors::botorch(),
+            },
+            Self::Mle => FitMode::Mle,
+            Self::Fixed => FitMode::Fixed,
+        }
+    }
+}
+
+/// Both GPs' prior mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorMean {
+    /// A learned constant (practical: a zero-mean variance GP pulls `μ^var` to 0 far from the
+    /// data and inflates exploration).
+    Constant,
+    /// Zero, as in Algorithm 1.
+    Zero,
 }
 
 const ALPHA: RealParam = RealParam::new(
@@ -106,11 +133,10 @@ const ALPHA: RealParam = RealParam::new(
     1e12,
     "risk coefficient α of f − α·ρ² (units 1/[y])",
 );
-/// α from the problem (`true`) or from `alpha`.
-const ALPHA_FROM_PROBLEM: ChoiceParam<bool> = ChoiceParam::new(
+const ALPHA_SOURCE: ChoiceParam<AlphaSource> = ChoiceParam::new(
     "alpha_source",
     &["problem", "parameter"],
-    &[true, false],
+    &[AlphaSource::Problem, AlphaSource::Parameter],
     "problem",
     "α from the problem's alpha parameter where it has one (so regret and algorithm agree), or always alpha",
 );
@@ -174,7 +200,7 @@ const NORM_VAR: RealParam = RealParam::new(
 /// The parameters before the objective GP's noise choice, in listing order.
 pub(super) const HEAD: &[ParamSpec] = &[
     ALPHA.spec(),
-    ALPHA_FROM_PROBLEM.spec(),
+    ALPHA_SOURCE.spec(),
     K.spec(),
     LAMBDA.spec(),
     BETA_THEORY.spec(),
@@ -210,14 +236,21 @@ pub(super) const GPUCB_NOISE: ChoiceParam<ObjectiveNoise> = ChoiceParam::new(
     "f-GP noise: max(ŝ², ϱ_²)/k, ŝ² (reference), or RAHBO's Σ̂ (GP-UCB ≡ RAHBO at α = 0)",
 );
 
-/// The variance GP's noise choice; the value of `Value` is `vargp_noise_value`'s.
-const VARGP_NOISE: ChoiceParam<VarianceNoise> = ChoiceParam::new(
+/// The words of `vargp_noise`; the value of a fixed value is `vargp_noise_value`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VarianceNoiseWord {
+    Learned,
+    Conservative,
+    Value,
+}
+
+const VARGP_NOISE: ChoiceParam<VarianceNoiseWord> = ChoiceParam::new(
     "vargp_noise",
     &["learned", "fixed_conservative", "fixed_value"],
     &[
-        VarianceNoise::Learned,
-        VarianceNoise::Conservative,
-        VarianceNoise::Value(f64::NAN),
+        VarianceNoiseWord::Learned,
+        VarianceNoiseWord::Conservative,
+        VarianceNoiseWord::Value,
     ],
     "learned",
     "variance-GP noise ρ²_η: fitted, 2ϱ̄⁴/(k−1), or vargp_noise_value",
@@ -248,12 +281,12 @@ const PLUGIN_FLOOR: RealParam = RealParam::new(
     0.02,
     0.0,
     1e12,
-    "floor of RAHBO-US's plug-in max(μ^var, floor) ([R]: 0.02)",
+    "floor of RAHBO-US's plug-in max(μ^var, floor) (the authors' code: 0.02)",
 );
 const CLAMP_LCB_VAR: FlagParam = FlagParam::new(
     "clamp_lcb_var",
     false,
-    "clamp lcb^var at ϱ_² in the acquisition (P19; the paper does not)",
+    "clamp lcb^var at ϱ_² in the acquisition (the paper does not)",
 );
 const REPORT: ChoiceParam<ReportRule> = ChoiceParam::new(
     "report",
@@ -268,26 +301,21 @@ const REPORT: ChoiceParam<ReportRule> = ChoiceParam::new(
     "reported point: final-model lcb, Corollary 1.1, argmax m̂ − α·ŝ², or argmax m̂",
 );
 
-/// How the hyperparameters are chosen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum FitChoice {
-    Map,
-    Mle,
-    Fixed,
-}
-
-const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
+const FIT: ChoiceParam<HyperparameterFit> = ChoiceParam::new(
     "fit",
     &["map", "mle", "fixed"],
-    &[FitChoice::Map, FitChoice::Mle, FitChoice::Fixed],
+    &[
+        HyperparameterFit::Map,
+        HyperparameterFit::Mle,
+        HyperparameterFit::Fixed,
+    ],
     "map",
     "hyperparameters: MAP with BoTorch's Gamma priors, ML-II, or fixed initial values",
 );
-/// A learned constant prior mean (`true`) or zero.
-const LEARNED_MEAN: ChoiceParam<bool> = ChoiceParam::new(
+const PRIOR_MEAN: ChoiceParam<PriorMean> = ChoiceParam::new(
     "prior_mean",
     &["constant", "zero"],
-    &[true, false],
+    &[PriorMean::Constant, PriorMean::Zero],
     "constant",
     "learned constant prior mean (practical) or zero (Alg. 1)",
 );
@@ -318,7 +346,7 @@ pub(super) const TAIL: &[ParamSpec] = &[
     CLAMP_LCB_VAR.spec(),
     REPORT.spec(),
     FIT.spec(),
-    LEARNED_MEAN.spec(),
+    PRIOR_MEAN.spec(),
     REFIT_EVERY.spec(),
     LENGTHSCALE.spec(),
     GRID_SIZE.spec(),
@@ -332,17 +360,65 @@ pub(super) const US_ROUNDS: IntegerParam = IntegerParam::new(
     "rounds of uncertainty sampling on the variance GP before GP-UCB on f − α·μ^var",
 );
 
-impl Settings {
-    /// Reads the parameters of one registry entry; `method` fixes which ones apply.
-    pub fn from_params(method: Method, p: &Params) -> Result<Self, AlgorithmError> {
-        let k = K.of(p);
-        if k < 2 && method != Method::KnownVariance {
-            return Err(AlgorithmError::Config(format!(
-                "{}: k = {k}, but the sample variance needs k ≥ 2 repeats per point \
-                 (only rahbo-known-var accepts k = 1)",
-                p.name()
-            )));
-        }
+/// The declared parameters of `rahbo` and `rahbo-known-var`.
+pub(super) const RAHBO_PARAMS: ParamTable = ParamTable(&[HEAD, &[FGP_NOISE.spec()], TAIL]);
+/// The declared parameters of `rahbo-us`.
+pub(super) const RAHBO_US_PARAMS: ParamTable =
+    ParamTable(&[HEAD, &[FGP_NOISE.spec()], TAIL, &[US_ROUNDS.spec()]]);
+/// The declared parameters of `gp-ucb-hetero`.
+pub(super) const GP_UCB_HETERO_PARAMS: ParamTable =
+    ParamTable(&[HEAD, &[GPUCB_NOISE.spec()], TAIL]);
+
+/// The settings every method of the RAHBO family shares: the risk trade-off, the repeats per
+/// point, the confidence multipliers, both GPs and the candidate set. The defaults are the
+/// registry's (`bosweep list`); [`Rahbo`](crate::Rahbo), [`RahboKnownVar`](crate::RahboKnownVar),
+/// [`RahboUs`](crate::RahboUs) and [`GpUcbHetero`](crate::GpUcbHetero) add what is their own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RahboSettings {
+    /// Risk coefficient α of the mean-variance objective `MV(x) = f(x) − α·ρ²(x)` (Eq. 2), in
+    /// units of 1/[y]; 0 is risk-neutral. Default 1.
+    pub alpha: f64,
+    /// Whether a problem's own α replaces [`alpha`](Self::alpha). Default: the problem's.
+    pub alpha_source: AlphaSource,
+    /// Repeated evaluations per point, `k` (Section 3.3); at least 2 except with the true
+    /// variance. Default 10.
+    pub k: usize,
+    /// Regulariser λ of `K + λΣ` (Eqs. 5–6); the experiments use 1. Default 1.
+    pub lambda: f64,
+    /// The multipliers `β_t` and `β^var_t`. Default: constant 2 and 2, the paper's experiments.
+    pub beta: BetaMode,
+    /// The variance GP's noise `ρ²_η`. Default: learned.
+    pub variance_noise: VarianceNoise,
+    /// The cap `ϱ̄²` on the noise; `None`: twice the largest observed sample variance, every
+    /// round. Default `None`.
+    pub rho2_max: Option<f64>,
+    /// The floor `ϱ_²` of the noise; `None`: `1e-6·max(1, var(m̂))`. Default `None`.
+    pub rho2_min: Option<f64>,
+    /// RAHBO-US only: floor of the plug-in `ρ̃² = max(μ^var, floor)`; the authors' code uses
+    /// 0.02. Default 0.02.
+    pub plugin_floor: f64,
+    /// RAHBO only: clamp `lcb^var` at `ϱ_²` in the acquisition (the paper does not). Default
+    /// `false`.
+    pub clamp_lcb_var: bool,
+    /// Which evaluated point is reported. Default: the final models' lcb.
+    pub report: ReportRule,
+    /// How the hyperparameters are chosen. Default: MAP with BoTorch's priors.
+    pub fit: HyperparameterFit,
+    /// Both GPs' prior mean. Default: a learned constant.
+    pub prior_mean: PriorMean,
+    /// Refit the hyperparameters every this many rounds; `None`: once, after the initial
+    /// design, as the paper does. Default `None`.
+    pub refit_every: Option<usize>,
+    /// Initial lengthscale of both Matérn-5/2 kernels, in unit-cube units. Default 0.3.
+    pub initial_lengthscale: f64,
+    /// Sobol candidates fixed for the run; `None`: `min(2^12·d, 2^20)`. A problem's allowed set
+    /// replaces them. Default `None`.
+    pub grid_size: Option<usize>,
+}
+
+impl RahboSettings {
+    /// Reads the shared parameters of one registry entry.
+    pub(super) fn from_params(p: &Params) -> Self {
         let positive_or_auto = |param: RealParam| Some(param.of(p)).filter(|v| *v > 0.0);
         let beta = if BETA_THEORY.of(p) {
             BetaMode::Theory {
@@ -357,48 +433,96 @@ impl Settings {
             }
         };
         let variance_noise = match VARGP_NOISE.of(p) {
-            VarianceNoise::Value(_) => VarianceNoise::Value(VARGP_NOISE_VALUE.of(p)),
-            choice => choice,
+            VarianceNoiseWord::Learned => VarianceNoise::Learned,
+            VarianceNoiseWord::Conservative => VarianceNoise::Conservative,
+            VarianceNoiseWord::Value => VarianceNoise::Value(VARGP_NOISE_VALUE.of(p)),
         };
-        let objective_noise = match method {
-            Method::GpUcb => GPUCB_NOISE.of(p),
-            _ => FGP_NOISE.of(p),
-        };
-        let fit_mode = match FIT.of(p) {
-            FitChoice::Map => FitMode::Map {
-                priors: Priors::botorch(),
-            },
-            FitChoice::Mle => FitMode::Mle,
-            FitChoice::Fixed => FitMode::Fixed,
-        };
-        Ok(Self {
-            method,
+        Self {
             alpha: ALPHA.of(p),
-            alpha_from_problem: ALPHA_FROM_PROBLEM.of(p),
-            k,
+            alpha_source: ALPHA_SOURCE.of(p),
+            k: K.of(p),
             lambda: LAMBDA.of(p),
             beta,
-            objective_noise,
             variance_noise,
             rho2_max: positive_or_auto(RHO2_MAX),
             rho2_min: positive_or_auto(RHO2_MIN),
             plugin_floor: PLUGIN_FLOOR.of(p),
             clamp_lcb_var: CLAMP_LCB_VAR.of(p),
             report: REPORT.of(p),
-            fit_mode,
-            learned_mean: LEARNED_MEAN.of(p),
-            refit_every: REFIT_EVERY.of(p),
+            fit: FIT.of(p),
+            prior_mean: PRIOR_MEAN.of(p),
+            refit_every: REFIT_EVERY.nonzero_of(p),
             initial_lengthscale: LENGTHSCALE.of(p),
-            grid_size: GRID_SIZE.of(p),
-        })
+            grid_size: GRID_SIZE.nonzero_of(p),
+        }
     }
 
+    /// The settings as given parameters, the inverse of [`RahboSettings::from_params`].
+    pub(super) fn given(&self) -> Vec<(&'static str, ParamValue)> {
+        let mut given = vec![
+            ALPHA.given(self.alpha),
+            ALPHA_SOURCE.given(self.alpha_source),
+            K.given(self.k),
+            LAMBDA.given(self.lambda),
+        ];
+        given.extend(match self.beta {
+            BetaMode::Constant { f, var } => vec![
+                BETA_THEORY.given(false),
+                BETA_F.given(f),
+                BETA_VAR.given(var),
+            ],
+            BetaMode::Theory {
+                delta,
+                norm_f,
+                norm_var,
+            } => vec![
+                BETA_THEORY.given(true),
+                DELTA.given(delta),
+                NORM_F.given(norm_f),
+                NORM_VAR.given(norm_var),
+            ],
+        });
+        given.extend(match self.variance_noise {
+            VarianceNoise::Learned => vec![VARGP_NOISE.given(VarianceNoiseWord::Learned)],
+            VarianceNoise::Conservative => {
+                vec![VARGP_NOISE.given(VarianceNoiseWord::Conservative)]
+            }
+            VarianceNoise::Value(v) => vec![
+                VARGP_NOISE.given(VarianceNoiseWord::Value),
+                VARGP_NOISE_VALUE.given(v),
+            ],
+        });
+        given.extend([
+            RHO2_MAX.given(self.rho2_max.unwrap_or(0.0)),
+            RHO2_MIN.given(self.rho2_min.unwrap_or(0.0)),
+            PLUGIN_FLOOR.given(self.plugin_floor),
+            CLAMP_LCB_VAR.given(self.clamp_lcb_var),
+            REPORT.given(self.report),
+            FIT.given(self.fit),
+            PRIOR_MEAN.given(self.prior_mean),
+            REFIT_EVERY.given(self.refit_every.unwrap_or(0)),
+            LENGTHSCALE.given(self.initial_lengthscale),
+            GRID_SIZE.given(self.grid_size.unwrap_or(0)),
+        ]);
+        given
+    }
+}
+
+/// A method of the family with the settings it runs with, as the models and the steps read
+/// them.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    pub(crate) method: Method,
+    pub(crate) shared: RahboSettings,
+}
+
+impl Settings {
     /// Whether the method keeps a variance-proxy GP.
-    pub fn uses_variance_gp(&self) -> bool {
+    pub(crate) fn uses_variance_gp(&self) -> bool {
         match self.method {
-            Method::Rahbo | Method::UncertaintySampling { .. } => true,
+            Method::Rahbo { .. } | Method::UncertaintySampling { .. } => true,
             Method::KnownVariance => false,
-            Method::GpUcb => self.objective_noise == ObjectiveNoise::UcbVarOverK,
+            Method::GpUcb { objective_noise } => objective_noise == ObjectiveNoise::UcbVarOverK,
         }
     }
 }

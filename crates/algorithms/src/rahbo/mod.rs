@@ -1,16 +1,21 @@
-//! RAHBO, risk-averse heteroscedastic BO (Makarova et al., 2021; `specs/rahbo.md`), with the
-//! paper's variants and baselines: `rahbo`, `rahbo-known-var`, `rahbo-us`, `gp-ucb-hetero`.
+//! RAHBO, risk-averse heteroscedastic BO (Makarova, Usmanova, Bogunovic and Krause,
+//! "Risk-averse Heteroscedastic Bayesian Optimization", NeurIPS 2021), with the paper's variant
+//! and baselines: `rahbo` ([`Rahbo`]), `rahbo-known-var` ([`RahboKnownVar`]), `rahbo-us`
+//! ([`RahboUs`]), `gp-ucb-hetero` ([`GpUcbHetero`]).
 
 mod algorithm;
 mod config;
 mod models;
 mod report;
+mod settings;
 mod stats;
 
-pub use algorithm::Rahbo;
-pub use config::{BetaMode, Method, ObjectiveNoise, ReportRule, Settings, VarianceNoise};
-pub use models::Models;
+pub use config::{
+    AlphaSource, BetaMode, HyperparameterFit, ObjectiveNoise, PriorMean, RahboSettings, ReportRule,
+    VarianceNoise,
+};
 pub use report::{ReportScores, first_argmax, reported_index};
+pub use settings::{GpUcbHetero, Rahbo, RahboKnownVar, RahboUs};
 pub use stats::{
     SampleStats, bounds, conservative_variance_noise, information_log_ratio, mean_variance_bounds,
     pairwise_sample_variance, plug_in_noise, theory_beta,
@@ -18,8 +23,8 @@ pub use stats::{
 
 use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
-use bosweep_core::params::ParamTable;
-use config::{FGP_NOISE, GPUCB_NOISE, HEAD, TAIL, US_ROUNDS};
+use algorithm::RahboAlgorithm;
+use config::{GP_UCB_HETERO_PARAMS, RAHBO_PARAMS, RAHBO_US_PARAMS};
 
 /// The RAHBO family's algorithms.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
@@ -27,34 +32,28 @@ pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
         name: "rahbo",
         requires: Requirement::Any,
         description: "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
-        parameters: ParamTable(&[HEAD, &[FGP_NOISE.spec()], TAIL]),
-        build: |p| Ok(Box::new(Rahbo::new(Method::Rahbo, p)?)),
+        parameters: RAHBO_PARAMS,
+        build: |p| RahboAlgorithm::boxed(Rahbo::from_params(&p).into_settings(), p),
     },
     AlgorithmEntry {
         name: "rahbo-known-var",
         requires: Requirement::KnownNoiseVariance,
         description: "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
-        parameters: ParamTable(&[HEAD, &[FGP_NOISE.spec()], TAIL]),
-        build: |p| Ok(Box::new(Rahbo::new(Method::KnownVariance, p)?)),
+        parameters: RAHBO_PARAMS,
+        build: |p| RahboAlgorithm::boxed(RahboKnownVar::from_params(&p).into_settings(), p),
     },
     AlgorithmEntry {
         name: "rahbo-us",
         requires: Requirement::Any,
         description: "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
-        parameters: ParamTable(&[HEAD, &[FGP_NOISE.spec()], TAIL, &[US_ROUNDS.spec()]]),
-        build: |p| {
-            let rounds = US_ROUNDS.of(&p);
-            Ok(Box::new(Rahbo::new(
-                Method::UncertaintySampling { rounds },
-                p,
-            )?))
-        },
+        parameters: RAHBO_US_PARAMS,
+        build: |p| RahboAlgorithm::boxed(RahboUs::from_params(&p).into_settings(), p),
     },
     AlgorithmEntry {
         name: "gp-ucb-hetero",
         requires: Requirement::Any,
         description: "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
-        parameters: ParamTable(&[HEAD, &[GPUCB_NOISE.spec()], TAIL]),
-        build: |p| Ok(Box::new(Rahbo::new(Method::GpUcb, p)?)),
+        parameters: GP_UCB_HETERO_PARAMS,
+        build: |p| RahboAlgorithm::boxed(GpUcbHetero::from_params(&p).into_settings(), p),
     },
 ];

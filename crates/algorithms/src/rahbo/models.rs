@@ -1,8 +1,11 @@
-//! The two GPs of RAHBO (`specs/rahbo.md` §2.3, §3): the variance-proxy GP on the sample
+//! The two GPs of RAHBO (Makarova et al., NeurIPS 2021, Section 3.3 and Appendix A.3): the
+//! variance-proxy GP on the sample
 //! variances and the objective GP on the sample means with per-point noise, in unit-cube inputs
-//! and raw outputs (no standardisation, P12).
+//! and raw outputs (no standardisation, which would rescale α with the outputs).
 
-use super::config::{BetaMode, Method, ObjectiveNoise, Settings, VarianceNoise};
+use super::config::{
+    BetaMode, Method, ObjectiveNoise, PriorMean, RahboSettings, Settings, VarianceNoise,
+};
 use super::stats::{bounds, conservative_variance_noise, plug_in_noise, theory_beta};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{
@@ -31,16 +34,17 @@ impl Data {
         Points::new(self.unit.clone(), self.dim.max(1))
     }
 
-    /// `ϱ̄²`: the given cap, or twice the largest observed sample variance (P5).
-    pub fn rho2_max(&self, settings: &Settings) -> f64 {
+    /// `ϱ̄²`: the given cap, or twice the largest observed sample variance (the paper gives no practical value).
+    pub fn rho2_max(&self, settings: &RahboSettings) -> f64 {
         settings.rho2_max.unwrap_or_else(|| {
             let largest = self.variances.iter().copied().fold(0.0, f64::max);
             if largest > 0.0 { 2.0 * largest } else { 1.0 }
         })
     }
 
-    /// `ϱ_²`: the given floor, or `1e-6·max(1, var(m̂))` (P4).
-    pub fn rho2_min(&self, settings: &Settings) -> f64 {
+    /// `ϱ_²`: the given floor, or `1e-6·max(1, var(m̂))` (the paper has none, but the noise must
+    /// be positive).
+    pub fn rho2_min(&self, settings: &RahboSettings) -> f64 {
         settings
             .rho2_min
             .unwrap_or_else(|| 1e-6 * sample_variance(&self.means).max(1.0))
@@ -69,8 +73,6 @@ pub struct Hyper {
 pub struct Models {
     pub f: GpState,
     pub var: Option<GpState>,
-    /// The objective GP's per-point noise `Σ̂` (or its variant).
-    pub f_noise: Vec<f64>,
     pub beta_f: f64,
     pub beta_var: f64,
 }
@@ -88,18 +90,17 @@ fn options(settings: &Settings, targets: &[f64], noise: NoiseSpec, seed: u64) ->
         mode: if constant {
             FitMode::Fixed
         } else {
-            settings.fit_mode.clone()
+            settings.shared.fit.mode()
         },
         noise,
-        mean: if settings.learned_mean {
-            MeanSpec::Fitted
-        } else {
-            MeanSpec::Fixed(0.0)
+        mean: match settings.shared.prior_mean {
+            PriorMean::Constant => MeanSpec::Fitted,
+            PriorMean::Zero => MeanSpec::Fixed(0.0),
         },
-        lambda: settings.lambda,
+        lambda: settings.shared.lambda,
         lengthscale_bounds: Bounds::new(1e-3, 1e3),
         signal_variance_bounds: Bounds::new(1e-8, 1e8),
-        // BoTorch's lower bound on a learned noise (§3).
+        // BoTorch's lower bound on a learned noise, as in the authors' code.
         noise_bounds: Bounds::new(1e-4, 1e6),
         seed,
         ..FitOptions::default()
@@ -114,7 +115,7 @@ fn initial_signal(targets: &[f64]) -> f64 {
 }
 
 /// Fits both GPs' hyperparameters on `data` (variance GP first, then the objective GP with the
-/// noise its bounds give, §2.7 step 0).
+/// noise its bounds give), as the paper does on the initial design.
 pub fn fit_hyper(
     settings: &Settings,
     data: &Data,
@@ -123,18 +124,18 @@ pub fn fit_hyper(
 ) -> Result<Hyper, EngineError> {
     let train = data.points()?;
     let var = if settings.uses_variance_gp() {
-        let noise = match settings.variance_noise {
+        let noise = match settings.shared.variance_noise {
             VarianceNoise::Learned => NoiseSpec::Fitted {
                 initial: (0.1 * initial_signal(&data.variances)).max(1e-4),
             },
             VarianceNoise::Conservative => NoiseSpec::Fixed(Noise::Homoscedastic(
-                conservative_variance_noise(data.rho2_max(settings), settings.k),
+                conservative_variance_noise(data.rho2_max(&settings.shared), settings.shared.k),
             )),
             VarianceNoise::Value(v) => NoiseSpec::Fixed(Noise::Homoscedastic(v)),
         };
         let kernel = matern(
             data.dim,
-            settings.initial_lengthscale,
+            settings.shared.initial_lengthscale,
             initial_signal(&data.variances),
         )?;
         let fit = fit_gp(
@@ -158,7 +159,7 @@ pub fn fit_hyper(
     let placeholder = Hyper {
         f_kernel: matern(
             data.dim,
-            settings.initial_lengthscale,
+            settings.shared.initial_lengthscale,
             initial_signal(&data.means),
         )?,
         f_mean: 0.0,
@@ -198,14 +199,14 @@ fn variance_state(
                 &data.variances,
                 GpSpec::new(kernel.clone(), Noise::Homoscedastic(*noise))
                     .mean(*mean)
-                    .lambda(settings.lambda),
+                    .lambda(settings.shared.lambda),
             )
         })
         .transpose()
 }
 
 fn beta_var(settings: &Settings, var: &GpState) -> f64 {
-    match settings.beta {
+    match settings.shared.beta {
         BetaMode::Constant { var: b, .. } => b,
         BetaMode::Theory {
             delta, norm_var, ..
@@ -213,15 +214,18 @@ fn beta_var(settings: &Settings, var: &GpState) -> f64 {
     }
 }
 
-/// The objective GP's per-point noise for `settings.method` (§2.3(b), §2.8), recomputed for all
-/// points with the latest variance model (P2).
+/// The objective GP's per-point noise for `settings.method` (Eq. 16 for RAHBO), recomputed for
+/// all points with the latest variance model, the newest sample variance included.
 fn objective_noise(
     settings: &Settings,
     data: &Data,
     hyper: &Hyper,
     engine: &dyn Engine,
 ) -> Result<Vec<f64>, EngineError> {
-    let (floor, cap) = (data.rho2_min(settings), data.rho2_max(settings));
+    let (floor, cap) = (
+        data.rho2_min(&settings.shared),
+        data.rho2_max(&settings.shared),
+    );
     let per_k = |v: f64, i: usize| v / data.repeats[i] as f64;
     let sample = |over_k: bool| -> Vec<f64> {
         (0..data.len())
@@ -242,31 +246,33 @@ fn objective_noise(
             post.mean
                 .iter()
                 .enumerate()
-                .map(|(i, m)| per_k(m.max(settings.plugin_floor), i))
+                .map(|(i, m)| per_k(m.max(settings.shared.plugin_floor), i))
                 .collect()
         }
-        Method::Rahbo | Method::GpUcb => match settings.objective_noise {
-            ObjectiveNoise::SampleVarOverK => sample(true),
-            ObjectiveNoise::SampleVar => sample(false),
-            ObjectiveNoise::UcbVarOverK => {
-                let var = variance_state(settings, data, hyper)?
-                    .ok_or_else(|| EngineError::invalid("Σ̂ needs the variance GP"))?;
-                let beta = beta_var(settings, &var);
-                let post = engine.posterior(&var, &data.points()?)?;
-                post.mean
-                    .iter()
-                    .zip(&post.variance)
-                    .enumerate()
-                    .map(|(i, (m, v))| {
-                        plug_in_noise(bounds(*m, *v, beta).1, data.repeats[i], floor, cap)
-                    })
-                    .collect()
+        Method::Rahbo { objective_noise } | Method::GpUcb { objective_noise } => {
+            match objective_noise {
+                ObjectiveNoise::SampleVarOverK => sample(true),
+                ObjectiveNoise::SampleVar => sample(false),
+                ObjectiveNoise::UcbVarOverK => {
+                    let var = variance_state(settings, data, hyper)?
+                        .ok_or_else(|| EngineError::invalid("Σ̂ needs the variance GP"))?;
+                    let beta = beta_var(settings, &var);
+                    let post = engine.posterior(&var, &data.points()?)?;
+                    post.mean
+                        .iter()
+                        .zip(&post.variance)
+                        .enumerate()
+                        .map(|(i, (m, v))| {
+                            plug_in_noise(bounds(*m, *v, beta).1, data.repeats[i], floor, cap)
+                        })
+                        .collect()
+                }
             }
-        },
+        }
     })
 }
 
-/// Both GPs conditioned on all data with the kept hyperparameters (§2.7 steps a–d).
+/// Both GPs conditioned on all data with the kept hyperparameters (Algorithm 1, lines 7–9).
 pub fn build(
     settings: &Settings,
     data: &Data,
@@ -278,11 +284,11 @@ pub fn build(
     let f = GpState::fit(
         data.points()?,
         &data.means,
-        GpSpec::new(hyper.f_kernel.clone(), Noise::PerPoint(f_noise.clone()))
+        GpSpec::new(hyper.f_kernel.clone(), Noise::PerPoint(f_noise))
             .mean(hyper.f_mean)
-            .lambda(settings.lambda),
+            .lambda(settings.shared.lambda),
     )?;
-    let beta_f = match settings.beta {
+    let beta_f = match settings.shared.beta {
         BetaMode::Constant { f, .. } => f,
         BetaMode::Theory { delta, norm_f, .. } => theory_beta(&f, delta / 2.0, norm_f),
     };
@@ -290,7 +296,6 @@ pub fn build(
     Ok(Models {
         f,
         var,
-        f_noise,
         beta_f,
         beta_var,
     })

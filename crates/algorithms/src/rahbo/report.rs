@@ -1,5 +1,6 @@
-//! Which evaluated point RAHBO reports (`specs/rahbo.md` §2.4 and P9), as a pure function of
-//! the per-point scores, so that each rule is checked on hand-built values.
+//! Which evaluated point RAHBO reports (Makarova et al., NeurIPS 2021: Corollary 1.1, or the
+//! final models' bound of the figures), as a pure function of the per-point scores, so that each
+//! rule is checked on hand-built values.
 
 use super::config::ReportRule;
 
@@ -14,8 +15,11 @@ pub struct ReportScores<'a> {
     pub stored_lcb: &'a [Option<f64>],
     /// Each method's lcb under the latest models (`None` before any model exists).
     pub final_lcb: Option<&'a [f64]>,
+    /// Sample means `m̂` of the evaluated points.
     pub means: &'a [f64],
+    /// Sample variances `ŝ²` of the evaluated points.
     pub variances: &'a [f64],
+    /// The risk coefficient α of the empirical `m̂ − α·ŝ²`.
     pub alpha: f64,
 }
 

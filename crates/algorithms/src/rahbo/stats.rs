@@ -1,17 +1,20 @@
-//! The arithmetic of RAHBO (`specs/rahbo.md` §2.1–2.5) as small pure functions, so that each
-//! formula is tested against the spec's hand-computed values on its own.
+//! The arithmetic of RAHBO (Makarova et al., NeurIPS 2021, Sections 2–3: Eqs. 5–16 and
+//! Lemma 1) as small pure functions, so that each formula is tested against hand-computed
+//! values on its own.
 
 use bosweep_model::GpState;
 
 /// Sample mean and unbiased sample variance of `k ≥ 2` repeated evaluations (Eq. 12).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleStats {
+    /// Sample mean `m̂`.
     pub mean: f64,
+    /// Unbiased sample variance `ŝ²`.
     pub variance: f64,
 }
 
 impl SampleStats {
-    /// `None` for fewer than two values (the sample variance is undefined, P20).
+    /// `None` for fewer than two values (the sample variance is undefined).
     pub fn of(values: &[f64]) -> Option<Self> {
         let k = values.len();
         if k < 2 {
@@ -36,7 +39,7 @@ pub fn pairwise_sample_variance(values: &[f64]) -> Option<f64> {
     Some(sum / (2.0 * k as f64 * (k - 1) as f64))
 }
 
-/// One entry of the plug-in noise matrix `Σ̂` (Eq. 16 with the floor of P4):
+/// One entry of the plug-in noise matrix `Σ̂` (Eq. 16 with a floor that keeps it positive):
 /// `clip(ucb^var, rho2_min, rho2_max) / k`.
 pub fn plug_in_noise(ucb_var: f64, k: usize, rho2_min: f64, rho2_max: f64) -> f64 {
     ucb_var.max(rho2_min).min(rho2_max) / k as f64
@@ -64,9 +67,9 @@ pub fn information_log_ratio(state: &GpState) -> f64 {
     log_det - noise_log
 }
 
-/// The theoretical confidence multiplier of Lemma 1 (§2.5):
+/// The theoretical confidence multiplier of Lemma 1:
 /// `β = sqrt(2 ln(1/δ) + ln det(K + λΣ) − Σ ln(λΣ_ii)) + sqrt(λ)·B`, computed from exactly the
-/// data inside the posterior it multiplies (P15).
+/// data inside the posterior it multiplies (Lemma 1 pairs `t` points with `σ_{t−1}`).
 pub fn theory_beta(state: &GpState, delta: f64, norm_bound: f64) -> f64 {
     let ratio = information_log_ratio(state);
     (2.0 * (1.0 / delta).ln() + ratio).max(0.0).sqrt() + state.lambda().sqrt() * norm_bound
