@@ -1,7 +1,8 @@
-//! What an [`Optimizer`](super::Optimizer) is built from: an algorithm's typed settings. Each
-//! algorithm with its own settings type ([`GpUcb`](crate::GpUcb), [`Ei`](crate::Ei),
-//! [`RandomSearchSettings`]) states its parameters as fields; [`Registered`] names any
-//! algorithm of the registry with its parameters by key, as a sweep config does. Both are
+//! What an [`Optimizer`](super::Optimizer) is built from: an algorithm's typed settings. Every
+//! algorithm has a settings type named after it ([`GpUcb`](crate::GpUcb),
+//! [`UheBo`](crate::UheBo), [`SboKde`](crate::SboKde), …) that states its parameters as
+//! fields; [`Registered`] names an algorithm of the registry with its parameters by key, as a
+//! sweep config does. Both are
 //! checked by the registry's declaration when built, so a typed value out of range gets the
 //! message a config's would.
 
@@ -37,8 +38,9 @@ impl AlgorithmSettings for RandomSearchSettings {
     }
 }
 
-/// Any registered algorithm by name, its parameters by key: the settings of an algorithm that
-/// has no settings type of its own.
+/// Any registered algorithm by name, its parameters by key, as a sweep config or a program
+/// that reads them from a file names them (the typed equivalent of this example is
+/// `Boke::default()` with its `kappa` set).
 ///
 /// ```
 /// use bosweep_algorithms::{AlgorithmSettings, Registered};

@@ -10,45 +10,11 @@ use serde_json::{Map, Value, json};
 
 use super::posterior::PriorPosteriors;
 use super::schedules::{beta, xi};
-use super::settings::UnknownPriorSettings;
+use super::settings::{Rule, Settings};
 use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_engine::Engine;
 use bosweep_model::CandidatePriors;
 use bosweep_problems::{ParamValue, Problem};
-
-/// How a step chooses its prior.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Rule {
-    /// PE-GP-UCB (Algorithm 1): joint arg-max of the UCB over surviving priors and the allowed
-    /// set; the selected prior is eliminated when its signed prediction-error sum exceeds the
-    /// noise term plus its accumulated confidence widths. With `guard`, the last surviving prior
-    /// is never eliminated (a misspecification event is logged instead).
-    PriorElimination {
-        /// Never eliminate the last surviving prior.
-        guard: bool,
-    },
-    /// Regret Balancing (Appendix D, Algorithm 2) with `R^p(n) = n`: round-robin over the
-    /// surviving priors, elimination by comparing average rewards. `literal` uses the printed
-    /// pessimistic left-hand side of line 11 instead of the optimistic one.
-    RegretBalancing {
-        /// The printed pessimistic left-hand side of line 11.
-        literal: bool,
-    },
-    /// The prior of largest marginal likelihood, over all priors, then GP-UCB.
-    MaximumLikelihood,
-    /// The posterior-weighted average of every prior's UCB (uniform hyperprior).
-    FullyBayesian,
-}
-
-/// Everything but the rule: what the unknown-prior algorithms share, and which `ξ_t`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Settings {
-    /// The known noise, the confidence parameters and the posterior's path.
-    pub shared: UnknownPriorSettings,
-    /// `ξ_t` with the factor 2 that the proof of Lemma 5.1 drops (only PE-GP-UCB and Regret
-    /// Balancing declare it).
-    pub xi_strict: bool,
-}
 
 /// What `ask` chose, kept for `tell`: the posterior at `(x_t, t)` **before** `y_t` is added.
 #[derive(Clone, Copy, Debug)]

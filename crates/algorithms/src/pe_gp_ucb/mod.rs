@@ -17,10 +17,11 @@ pub mod posterior;
 pub mod schedules;
 mod settings;
 
-pub use algorithm::{Rule, Settings, UnknownPriorUcb};
+pub use algorithm::UnknownPriorUcb;
 pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
 pub use settings::{
-    FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
+    FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, Rule, Settings,
+    UnknownPriorSettings,
 };
 
 use super::entry::AlgorithmEntry;
