@@ -40,7 +40,7 @@ impl AlgorithmSettings for RandomSearchSettings {
 
 /// Any registered algorithm by name, its parameters by key, as a sweep config or a program
 /// that reads them from a file names them (the typed equivalent of this example is
-/// `Boke::default()` with its `kappa` set).
+/// `Boke::default().kappa(2.0)`).
 ///
 /// ```
 /// use bosweep_algorithms::{AlgorithmSettings, Registered};
