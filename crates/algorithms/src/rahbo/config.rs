@@ -376,7 +376,7 @@ pub(super) const GP_UCB_HETERO_PARAMS: ParamTable =
 #[derive(Clone, Debug, PartialEq)]
 pub struct RahboSettings {
     /// Risk coefficient α of the mean-variance objective `MV(x) = f(x) − α·ρ²(x)` (Eq. 2), in
-    /// units of 1/[y]; 0 is risk-neutral. Default 1.
+    /// units of 1/y (the objective's units); 0 is risk-neutral. Default 1.
     pub alpha: f64,
     /// Whether a problem's own α replaces [`alpha`](Self::alpha). Default: the problem's.
     pub alpha_source: AlphaSource,
