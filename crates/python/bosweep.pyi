@@ -163,8 +163,10 @@ class Optimizer:
         **params: Param,
     ) -> None: ...
     def ask(self, n: Optional[int] = None) -> Array:
-        """The next point (1-D); with ``n``, up to ``n`` points as rows (the initial design's
-        points, as many as remain; after it, one point once every point asked is told)."""
+        """The next point (1-D); with ``n``, up to ``n`` points as rows: the initial design's
+        points, as many as remain; after it (once the design is told), a batch of ``n`` where
+        the algorithm takes pending points into account (GP-UCB and EI by the Kriging believer,
+        random search), else one point once every point asked is told."""
     @property
     def repeats(self) -> int:
         """Values to tell for the last point asked (RAHBO's k; 1 for most algorithms)."""

@@ -425,6 +425,7 @@ fn time_bo_step(
             domain: problem.domain(),
             allowed: None,
             t,
+            pending: &[],
             rng,
         };
         algorithm.ask(&mut ctx).map_err(as_engine)

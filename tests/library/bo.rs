@@ -581,6 +581,7 @@ fn refinement_runs_on_the_reference_engine_the_run_hands_in() {
             domain: &domain,
             allowed: None,
             t: 6,
+            pending: &[],
             rng: &mut rng,
         })
         .unwrap();

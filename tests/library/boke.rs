@@ -632,6 +632,7 @@ fn drive(
                 domain,
                 allowed: None,
                 t,
+                pending: &[],
                 rng: &mut rng,
             })
             .unwrap();

@@ -173,10 +173,10 @@ fn invalid(result: Result<impl std::fmt::Debug, OptimizerError>) -> String {
     }
 }
 
-/// The initial design can be asked in batches and told in any order; past it, the algorithm
-/// proposes once every asked point is told.
+/// The initial design can be asked in batches and told in any order; past it, once the design
+/// is told, GP-UCB proposes batches (its Kriging believer takes the pending points into account).
 #[test]
-fn ask_hands_out_the_design_in_batches_then_one_point_at_a_time() {
+fn ask_hands_out_the_design_then_the_algorithms_batches() {
     let mut opt = Optimizer::builder(GpUcb::default())
         .bounds(&[(0.0, 1.0), (0.0, 2.0)])
         .seed(3)
@@ -220,10 +220,12 @@ fn ask_hands_out_the_design_in_batches_then_one_point_at_a_time() {
         "tell: no point was asked (ask first)"
     );
     let next = opt.ask(4).unwrap();
-    assert_eq!(next.len(), 1);
+    assert_eq!(next.len(), 4);
+    let steps: Vec<usize> = opt.pending().iter().map(|p| p.step).collect();
+    assert_eq!(steps, [6, 7, 8, 9]);
     assert_eq!(
         invalid(opt.tell(&[0.5, 0.5], 1.0)),
-        format!("tell: x = [0.5, 0.5] is not the point asked, {:?}", next[0])
+        "tell: x = [0.5, 0.5] is not one of the 4 points asked and not told"
     );
     assert_eq!(
         invalid(opt.tell(&next[0], f64::NAN)),
@@ -237,8 +239,68 @@ fn ask_hands_out_the_design_in_batches_then_one_point_at_a_time() {
         invalid(opt.tell_observation(&next[0], Observation::new(vec![1.0], Some(vec![0.5])))),
         "tell: a context was given to an optimizer without context_bounds"
     );
-    opt.tell(&next[0], f(&next[0])).unwrap();
-    assert_eq!(opt.steps(), 6);
+    for x in &next {
+        opt.tell(x, f(x)).unwrap();
+    }
+    assert_eq!(opt.steps(), 9);
+}
+
+/// A batch never proposes a pending point again: each of its points is chosen with the earlier
+/// ones conditioned on as if they had returned their posterior mean, which collapses the
+/// variance there. The same seed gives the same batch; a batch of one is the sequential step.
+#[test]
+fn gp_batches_spread_out_and_repeat_with_their_seed() {
+    let f = |x: &[f64]| (x[0] - 0.3).powi(2) + (x[1] - 0.6).powi(2);
+    let batch = |settings: GpUcb, q: usize| {
+        let mut opt = Optimizer::builder(settings)
+            .bounds(&[(0.0, 1.0), (0.0, 1.0)])
+            .seed(11)
+            .init(6)
+            .build()
+            .unwrap();
+        for x in opt.ask(6).unwrap() {
+            opt.tell(&x, f(&x)).unwrap();
+        }
+        opt.ask(q).unwrap()
+    };
+    let settings = GpUcb::default().grid_size(512);
+    let points = batch(settings.clone(), 4);
+    assert_eq!(points.len(), 4);
+    for (i, a) in points.iter().enumerate() {
+        assert!(a.iter().all(|v| (0.0..=1.0).contains(v)), "{a:?}");
+        for b in &points[..i] {
+            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
+            assert!(distance.sqrt() > 1e-3, "{a:?} repeats {b:?}");
+        }
+    }
+    assert_eq!(batch(settings.clone(), 4), points);
+    // The batch's first point is the one a sequential ask chooses.
+    assert_eq!(batch(settings, 1), points[..1]);
+}
+
+/// A method without a batch version proposes one point and waits for its value: `ask(n)` gives
+/// one point, and asking again before telling it is refused, naming the pending point.
+#[test]
+fn methods_without_a_batch_version_ask_one_point_at_a_time() {
+    let mut opt = Optimizer::builder(Registered::new("map-gp-ucb").with("grid_size", 256.0))
+        .bounds(&[(0.0, 1.0)])
+        .seed(2)
+        .init(4)
+        .build()
+        .unwrap();
+    for x in opt.ask(4).unwrap() {
+        opt.tell(&x, (x[0] - 0.4).powi(2)).unwrap();
+    }
+    let next = opt.ask(3).unwrap();
+    assert_eq!(next.len(), 1);
+    assert_eq!(
+        invalid(opt.ask(1)),
+        format!(
+            "ask: the point {:?} asked at step 5 has not been told yet; the algorithm needs every \
+             value told before the next point (tell first)",
+            next[0]
+        )
+    );
 }
 
 /// Told values are minimised by default and maximised on request: the recommendation of the

@@ -115,6 +115,7 @@ fn drive(
                 domain,
                 allowed: set.as_ref(),
                 t,
+                pending: &[],
                 rng: &mut r,
             })
             .unwrap();
@@ -446,6 +447,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
             domain: &domain,
             allowed: None,
             t: 1,
+            pending: &[],
             rng: &mut r,
         })
         .unwrap()
@@ -466,6 +468,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
             domain: &domain,
             allowed: None,
             t: 2,
+            pending: &[],
             rng: &mut r,
         })
         .err()
@@ -780,6 +783,7 @@ fn t12_fully_bayesian_weights_and_acquisition() {
                 domain: problem.domain(),
                 allowed: Some(allowed),
                 t,
+                pending: &[],
                 rng: &mut r,
             })
             .unwrap()
@@ -888,6 +892,7 @@ fn the_candidate_priors_come_from_the_problem() {
             domain: problem.domain(),
             allowed: problem.allowed_set(1),
             t: 1,
+            pending: &[],
             rng: &mut r,
         })
         .unwrap();
@@ -916,6 +921,7 @@ fn the_candidate_priors_come_from_the_problem() {
             domain: toy.domain(),
             allowed: toy.allowed_set(1),
             t: 1,
+            pending: &[],
             rng: &mut r,
         })
         .unwrap_err()

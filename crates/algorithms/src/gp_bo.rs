@@ -412,6 +412,9 @@ pub struct GpBo {
     maximize: MaximizeConfig,
     history: History,
     model: Option<GpModel>,
+    /// Observations `model` was fitted on by the last ask, while no value has been told since:
+    /// the later asks of a batch reuse that fit instead of refitting on the same data.
+    fitted_on: Option<usize>,
     log: StepLog,
 }
 
@@ -447,6 +450,7 @@ impl GpBo {
             maximize: maximizer.config(),
             history: History::default(),
             model: None,
+            fitted_on: None,
             log: StepLog::default(),
         }
     }
@@ -531,10 +535,43 @@ impl GpBo {
     }
 }
 
+impl GpBo {
+    /// The step's model: a fresh fit, or, for a batch's later points, the batch's first fit.
+    fn step_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
+        match &self.model {
+            Some(model)
+                if !ctx.pending.is_empty() && self.fitted_on == Some(self.history.len()) =>
+            {
+                Ok(model.clone())
+            }
+            _ => self.fit_model(ctx),
+        }
+    }
+
+    /// The Kriging believer: `model` conditioned on every pending point as if it had returned
+    /// its posterior mean, with the same hyperparameters, so that the posterior variance
+    /// collapses there and the acquisition looks elsewhere. The mean is the f64 reference
+    /// engine's, so a batch does not depend on the grid's device.
+    fn believer(&self, model: &GpModel, ctx: &AskContext<'_>) -> Result<GpModel, AlgorithmError> {
+        let mut believer = model.clone();
+        for x in ctx.pending {
+            let point = Points::new(x.clone(), x.len())?;
+            let mean = believer.predict(ctx.reference, &point)?.mean[0];
+            believer.append(x, mean, None)?;
+        }
+        Ok(believer)
+    }
+}
+
 impl Algorithm for GpBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
-        let model = self.fit_model(ctx)?;
+        let model = self.step_model(ctx)?;
+        let believer = match ctx.pending {
+            [] => None,
+            _ => Some(self.believer(&model, ctx)?),
+        };
+        let believer = believer.as_ref().unwrap_or(&model);
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
@@ -552,7 +589,8 @@ impl Algorithm for GpBo {
         let x = match self.acquisition {
             Acquisition::UcbMultiplier(kappa) => {
                 self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
-                self.maximize_rule(&model, UpperConfidenceBound::with_multiplier(kappa)?, ctx)?
+                let ucb = UpperConfidenceBound::with_multiplier(kappa)?;
+                self.maximize_rule(believer, ucb, ctx)?
             }
             Acquisition::UcbSrinivas { delta } => {
                 let domain_size = match ctx.allowed {
@@ -570,7 +608,7 @@ impl Algorithm for GpBo {
                 self.log
                     .extra
                     .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
-                self.maximize_rule(&model, ucb, ctx)?
+                self.maximize_rule(believer, ucb, ctx)?
             }
             Acquisition::ExpectedImprovement => {
                 let output = model.output_transform();
@@ -582,7 +620,7 @@ impl Algorithm for GpBo {
                     .fold(f64::NEG_INFINITY, f64::max);
                 self.log.extra.insert("best_f".into(), json!(best));
                 self.maximize_rule(
-                    &model,
+                    believer,
                     LogExpectedImprovement::new(output.forward(best))?,
                     ctx,
                 )?
@@ -590,7 +628,13 @@ impl Algorithm for GpBo {
         };
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.model = Some(model);
+        self.fitted_on = Some(self.history.len());
         Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// A batch's points are chosen by the Kriging believer (see [`GpBo::believer`]).
+    fn accepts_pending(&self) -> bool {
+        true
     }
 
     /// Records the observation and conditions the last fitted model on it (O(n²), same

@@ -71,6 +71,10 @@ pub struct AskContext<'a> {
     pub allowed: Option<&'a Points>,
     /// 1-based index of the step being chosen.
     pub t: usize,
+    /// Points asked and not yet told (a batch's earlier points), in the problem's coordinates;
+    /// empty when points are asked one at a time. Only an algorithm whose
+    /// [`Algorithm::accepts_pending`] is true is asked while points are pending.
+    pub pending: &'a [Vec<f64>],
     /// The run's random stream: every random choice of the algorithm draws from it, so that
     /// a run is reproduced from its seed.
     pub rng: &'a mut ChaCha8Rng,
@@ -149,6 +153,14 @@ impl Failure for AlgorithmError {
 pub trait Algorithm: Send {
     /// The next point to evaluate. Only called after the initial design has been told.
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError>;
+
+    /// Whether [`Algorithm::ask`] may be called while points are pending
+    /// ([`AskContext::pending`]), so that a batch of several points is asked before any is told.
+    /// `false` (the default) for a method without a batch version: its caller asks one point
+    /// and waits for its value.
+    fn accepts_pending(&self) -> bool {
+        false
+    }
 
     /// Learns the outcome of one step (initial design included).
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError>;

@@ -28,6 +28,11 @@ impl Algorithm for RandomSearch {
         Ok(Proposal { x, repeats: 1 })
     }
 
+    /// Independent draws: pending points change nothing.
+    fn accepts_pending(&self) -> bool {
+        true
+    }
+
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         self.history.push(feedback.x, feedback.y);
         Ok(())

@@ -112,8 +112,8 @@ impl Optimizer {
     }
 
     /// The next point to evaluate; with `n`, up to `n` points as the rows of a 2-D array (the
-    /// initial design's points, as many as remain; after it, one point once every point asked
-    /// has been told). The algorithm's work runs without the GIL.
+    /// initial design's points, as many as remain; after it, a batch where the algorithm takes
+    /// pending points into account, else one point once every point asked has been told). The algorithm's work runs without the GIL.
     #[pyo3(signature = (n=None))]
     fn ask<'py>(&mut self, py: Python<'py>, n: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
         let inner = self.inner();

@@ -246,7 +246,7 @@ def test_errors_are_bosweep_errors_and_the_builtin_kinds():
         bosweep.kde(np.zeros((1, 1)), np.zeros((1, 1)), np.array([0.1]), device="tpu")
 
 
-def test_ask_n_hands_out_the_design_then_one_point_once_all_are_told():
+def test_ask_n_hands_out_the_design_then_batches():
     opt = bosweep.Optimizer("gp-ucb", [(0.0, 1.0), (-1.0, 1.0)], seed=3, init=4)
     first = opt.ask(3)
     rest = opt.ask(3)
@@ -263,6 +263,8 @@ def test_ask_n_hands_out_the_design_then_one_point_once_all_are_told():
         opt.ask(1)
     for x in [*first, *rest]:
         opt.tell(x, objective(x))
+    # GP-UCB's batches: the first point is the sequential one, the rest avoid the pending ones.
     nxt = opt.ask(5)
-    assert nxt.shape == (1, 2)
+    assert nxt.shape == (5, 2)
+    assert len({tuple(x) for x in nxt.tolist()}) == 5
     assert nxt[0].tolist() == single.ask().tolist()

@@ -192,6 +192,7 @@ pub fn run_stoppable(
             engine,
             problem.domain(),
             problem.allowed_set(step),
+            &[],
         )?;
         let repeats = proposal.repeats.clamp(1, config.budget - evals);
         let observation =

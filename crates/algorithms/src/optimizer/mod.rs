@@ -249,14 +249,26 @@ impl Optimizer {
             self.ask_one()?;
             asked.push(self.pending.last().expect("just asked").x.clone());
         }
-        if asked.is_empty() {
-            if let Some(first) = self.pending.first() {
-                return Err(invalid(format!(
-                    "ask: the point {:?} asked at step {} has not been told yet; the algorithm \
-                     chooses its next point from every value told (tell first)",
-                    first.x, first.step
-                )));
-            }
+        if !asked.is_empty() {
+            return Ok(asked);
+        }
+        // After the design: the algorithm chooses from the told values, so the design must be
+        // told first; then a batch where the algorithm takes pending points into account, else
+        // one point once every value is told.
+        let design = self.session.design_size();
+        let waiting = match self.pending.first() {
+            Some(first) if first.step <= design => Some((first, "the initial design")),
+            Some(first) if !self.algorithm.accepts_pending() => Some((first, "the algorithm")),
+            _ => None,
+        };
+        if let Some((first, needs)) = waiting {
+            return Err(invalid(format!(
+                "ask: the point {:?} asked at step {} has not been told yet; {needs} needs every \
+                 value told before the next point (tell first)",
+                first.x, first.step
+            )));
+        }
+        while asked.len() < n && (asked.is_empty() || self.algorithm.accepts_pending()) {
             self.ask_one()?;
             asked.push(self.pending.last().expect("just asked").x.clone());
         }
@@ -265,11 +277,13 @@ impl Optimizer {
 
     fn ask_one(&mut self) -> Result<(), OptimizerError> {
         let step = self.session.step() + 1;
+        let pending: Vec<Vec<f64>> = self.pending.iter().map(|p| p.x.clone()).collect();
         let (_, proposal) = self.session.ask(
             self.algorithm.as_mut(),
             self.engine.as_ref(),
             self.problem.domain(),
             self.problem.allowed_set(step),
+            &pending,
         )?;
         self.pending.push(Pending {
             x: proposal.x,

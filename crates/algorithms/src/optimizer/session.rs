@@ -46,6 +46,11 @@ impl Session {
         self.step
     }
 
+    /// Points of the initial design (its steps are `1..=design_size`).
+    pub fn design_size(&self) -> usize {
+        self.design.len()
+    }
+
     /// Points of the initial design not asked yet.
     pub fn design_left(&self) -> usize {
         self.design.len().saturating_sub(self.step)
@@ -57,13 +62,15 @@ impl Session {
     }
 
     /// The next point: the next design point (with the algorithm's initial repeats), else the
-    /// algorithm's choice over `domain` (restricted to `allowed` where the problem says so).
+    /// algorithm's choice over `domain` (restricted to `allowed` where the problem says so),
+    /// knowing the points asked and not yet told (`pending`).
     pub fn ask(
         &mut self,
         algorithm: &mut dyn Algorithm,
         engine: &dyn Engine,
         domain: &Domain,
         allowed: Option<&Points>,
+        pending: &[Vec<f64>],
     ) -> Result<(Origin, Proposal), AlgorithmError> {
         self.step += 1;
         if let Some(x) = self.design.get(self.step - 1) {
@@ -79,6 +86,7 @@ impl Session {
             domain,
             allowed,
             t: self.step,
+            pending,
             rng: &mut self.rng,
         };
         Ok((Origin::Algorithm, algorithm.ask(&mut ctx)?))
