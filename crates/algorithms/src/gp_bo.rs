@@ -632,7 +632,8 @@ impl Algorithm for GpBo {
         Ok(Proposal { x, repeats: 1 })
     }
 
-    /// A batch's points are chosen by the Kriging believer (see [`GpBo::believer`]).
+    /// A batch's points are chosen by the Kriging believer: each with the earlier ones
+    /// conditioned on at their posterior mean.
     fn accepts_pending(&self) -> bool {
         true
     }
