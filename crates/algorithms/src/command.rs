@@ -395,19 +395,8 @@ impl Algorithm for CommandAlgorithm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Optimizer, find};
-
-    /// `settings`' parameters checked against the registry's declaration.
-    fn resolve(settings: &Command) -> Params {
-        let entry = find(settings.name()).unwrap();
-        Params::resolve(
-            "algorithm",
-            entry.name,
-            &entry.parameters.to_vec(),
-            &settings.given(),
-        )
-        .unwrap()
-    }
+    use crate::Optimizer;
+    use crate::testing::resolve;
 
     #[test]
     fn defaults_are_the_registry_defaults_and_values_round_trip() {

@@ -27,9 +27,18 @@ impl AlgorithmEntry {
         &self,
         given: &[(&str, ParamValue)],
     ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let params = Params::resolve("algorithm", self.name, &self.parameters.to_vec(), given)
-            .map_err(|e| AlgorithmError::Config(e.0))?;
-        (self.build)(params)
+        (self.build)(self.resolve(given)?)
+    }
+
+    /// The `given` parameters checked against the declaration, the rest at their defaults.
+    pub fn resolve(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
+        Params::resolve("algorithm", self.name, &self.parameters.to_vec(), given)
+            .map_err(|e| AlgorithmError::Config(e.0))
+    }
+
+    /// Every declared parameter at its default.
+    pub fn defaults(&self) -> Params {
+        Params::defaults("algorithm", self.name, &self.parameters.to_vec())
     }
 }
 

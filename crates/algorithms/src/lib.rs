@@ -20,6 +20,8 @@ mod random;
 mod registry;
 mod requirement;
 pub mod surrogate;
+#[cfg(test)]
+mod testing;
 mod uhe_bo;
 
 use rand_chacha::ChaCha8Rng;

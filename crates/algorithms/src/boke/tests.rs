@@ -4,27 +4,9 @@
 use super::{
     BetaRule, Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb, Recommendation, Widening,
 };
-use crate::{AlgorithmSettings, Optimizer, find};
-use bosweep_core::params::Params;
+use crate::testing::{registry_defaults, resolve};
+use crate::{AlgorithmSettings, Optimizer};
 use bosweep_model::{BandwidthScale, BandwidthSchedule, SmoothingKernel};
-
-/// The checked parameters the registry resolves `settings` to.
-fn resolve(settings: &impl AlgorithmSettings) -> Params {
-    let entry = find(settings.name()).unwrap();
-    Params::resolve(
-        "algorithm",
-        entry.name,
-        &entry.parameters.to_vec(),
-        &settings.given(),
-    )
-    .unwrap()
-}
-
-/// Every registry default of `name`.
-fn registry_defaults(name: &str) -> Params {
-    let entry = find(name).unwrap();
-    Params::defaults("algorithm", entry.name, &entry.parameters.to_vec())
-}
 
 #[test]
 fn defaults_are_the_registry_defaults() {

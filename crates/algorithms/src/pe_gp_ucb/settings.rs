@@ -467,24 +467,8 @@ shared_setters!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Optimizer, find};
-
-    /// `settings`' parameters checked against the registry's declaration.
-    fn resolve(settings: &dyn AlgorithmSettings) -> Params {
-        let entry = find(settings.name()).unwrap();
-        Params::resolve(
-            "algorithm",
-            entry.name,
-            &entry.parameters.to_vec(),
-            &settings.given(),
-        )
-        .unwrap()
-    }
-
-    fn registry_defaults(name: &str) -> Params {
-        let entry = find(name).unwrap();
-        Params::defaults("algorithm", entry.name, &entry.parameters.to_vec())
-    }
+    use crate::Optimizer;
+    use crate::testing::{registry_defaults, resolve};
 
     /// Every shared field away from its default.
     const CHANGED: UnknownPriorSettings = UnknownPriorSettings {

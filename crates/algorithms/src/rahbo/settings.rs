@@ -264,25 +264,9 @@ impl AlgorithmSettings for GpUcbHetero {
 mod tests {
     use super::super::config::{BetaMode, HyperparameterFit, PriorMean, ReportRule, VarianceNoise};
     use super::*;
-    use crate::{Optimizer, find};
+    use crate::Optimizer;
+    use crate::testing::{registry_defaults, resolve};
     use bosweep_problems::Observation;
-
-    /// `settings`' parameters checked against the registry's declaration.
-    fn resolve(settings: &dyn AlgorithmSettings) -> Params {
-        let entry = find(settings.name()).unwrap();
-        Params::resolve(
-            "algorithm",
-            entry.name,
-            &entry.parameters.to_vec(),
-            &settings.given(),
-        )
-        .unwrap()
-    }
-
-    fn registry_defaults(name: &str) -> Params {
-        let entry = find(name).unwrap();
-        Params::defaults("algorithm", entry.name, &entry.parameters.to_vec())
-    }
 
     /// Every shared field away from its default.
     fn changed_shared() -> RahboSettings {

@@ -557,25 +557,8 @@ impl AlgorithmSettings for Portfolio {
 mod tests {
     use super::*;
     use crate::acquisition::MaximizerSettings;
-    use crate::{Optimizer, ThetaLoss, find};
-
-    /// What the registry resolves `settings` to, checked against the entry's declaration.
-    fn resolve(settings: &dyn AlgorithmSettings) -> Params {
-        let entry = find(settings.name()).unwrap();
-        Params::resolve(
-            "algorithm",
-            entry.name,
-            &entry.parameters.to_vec(),
-            &settings.given(),
-        )
-        .unwrap()
-    }
-
-    /// The registry's defaults of `name`.
-    fn registry_defaults(name: &str) -> Params {
-        let entry = find(name).unwrap();
-        Params::defaults("algorithm", entry.name, &entry.parameters.to_vec())
-    }
+    use crate::testing::{registry_defaults, resolve};
+    use crate::{Optimizer, ThetaLoss};
 
     /// A GP-UCB step with every field away from its default.
     fn changed_gp() -> UheGpSettings {
