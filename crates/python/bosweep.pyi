@@ -65,10 +65,17 @@ def run(
     problem_params: Optional[Dict[str, Param]] = None,
     device: Device = "auto",
     precision: Precision = "f32",
+    batch: int = 1,
+    workers: int = 1,
+    runtime: Optional[str] = None,
 ) -> List[Dict[str, Any]]:
     """One run of ``algorithm`` on ``problem`` (a registered name, or a callable with its
     ``bounds`` and ``sense`` in ``problem_params``): the trace ``bosweep run --out`` writes,
-    header first. Ctrl-C stops it after the evaluation in progress."""
+    header first. ``batch`` asks synchronous batches of that many points, ``workers`` runs
+    that many asynchronous workers, ``runtime`` times each evaluation on the simulated clock
+    (``"constant"``, ``"linear:coordinate=0,slope=4"``, ``"lognormal:sigma=0.5"``); the steps
+    then carry ``batch``, ``worker``, ``start`` and ``finish``. Ctrl-C stops it after the
+    evaluation in progress."""
 
 def sweep(
     config: Union[str, os.PathLike[str], Mapping[str, Any]],

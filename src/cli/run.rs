@@ -8,7 +8,7 @@ use bosweep::algorithms;
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, CommandObjective, Problem, Sense, parse_bounds};
-use bosweep::sweep::{RunConfig, TraceWriter, available_bytes, human_bytes, run};
+use bosweep::sweep::{Parallel, RunConfig, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]
@@ -45,6 +45,19 @@ pub struct RunArgs {
     /// Initial-design points (scrambled Sobol) evaluated before the algorithm chooses.
     #[arg(long, default_value_t = 10)]
     init: usize,
+    /// Points asked together and evaluated in parallel (synchronous batches of q); the budget
+    /// still counts evaluations.
+    #[arg(long, default_value_t = 1, value_name = "Q")]
+    batch: usize,
+    /// Asynchronous workers on a simulated clock: each asks for its next point as soon as its
+    /// evaluation finishes.
+    #[arg(long, default_value_t = 1, value_name = "W")]
+    workers: usize,
+    /// How long each evaluation takes on the simulated clock: `constant[:time=T]`,
+    /// `linear:coordinate=I[,base=B][,slope=S]` or `lognormal[:median=M][,sigma=S]` (parallel
+    /// runs default to `constant`).
+    #[arg(long, value_name = "MODEL")]
+    runtime: Option<String>,
     /// Seed of the run: the same seed gives the same trace on the CPU backend.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -126,7 +139,21 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         // The design depends on the seed alone, so runs of different algorithms with one
         // `--seed` start from the same points.
         design_seed: args.seed,
+        parallel: Parallel {
+            batch: args.batch,
+            workers: args.workers,
+            runtime: args
+                .runtime
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .map_err(|e| CliError::usage(format!("--runtime: {e}")))?,
+        },
     };
+    config
+        .parallel
+        .check(algorithm.as_ref(), &args.algo, problem.dim())
+        .map_err(|e| CliError::usage(format!("--{e}")))?;
     let needed = algorithm.memory_bytes(config.budget, problem.dim());
     if let Some(available) = available_bytes()
         && needed > available

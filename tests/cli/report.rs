@@ -57,6 +57,7 @@ fn spec(index: usize, algorithm: &Setting, problem: &Setting, replicate: usize) 
         init: 2,
         seed: 1000 + index as u64,
         design_seed: replicate as u64,
+        parallel: Default::default(),
     }
 }
 
@@ -89,6 +90,10 @@ fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
             simple_regret: simple,
             model_seconds: model,
             acq_seconds: acq,
+            batch: None,
+            worker: None,
+            start: None,
+            finish: None,
             extra: Default::default(),
             warnings: Vec::new(),
         };

@@ -569,3 +569,69 @@ fn external_objectives_leave_no_process_behind() {
 fn pids_written(file: &std::path::Path) -> usize {
     std::fs::read_to_string(file).map_or(0, |t| t.lines().count())
 }
+
+#[test]
+fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
+    let dir = temp_dir("parallel");
+    let trace = dir.join("w.jsonl");
+    let out = bosweep(&[
+        "run",
+        "--algo",
+        "random",
+        "--problem",
+        "branin",
+        "--budget",
+        "9",
+        "--init",
+        "3",
+        "--workers",
+        "3",
+        "--runtime",
+        "lognormal:sigma=0.5",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["header"]["workers"], 3);
+    let finishes: Vec<f64> = lines[1..]
+        .iter()
+        .map(|s| s["finish"].as_f64().unwrap())
+        .collect();
+    assert!(
+        finishes.windows(2).all(|w| w[0] <= w[1]),
+        "told in the order they finish: {finishes:?}"
+    );
+    assert!(
+        lines[1..]
+            .iter()
+            .all(|s| (1..=3).contains(&s["worker"].as_u64().unwrap()))
+    );
+
+    let base = ["run", "--problem", "branin", "--budget", "6", "--init", "2"];
+    let with = |extra: &[&'static str]| [&base[..], extra].concat();
+    expect_usage_error(
+        &with(&["--algo", "gp-ucb", "--batch", "0"]),
+        "--batch: value 0 (must be at least 1)",
+    );
+    expect_usage_error(
+        &with(&["--algo", "gp-ucb", "--batch", "2", "--workers", "2"]),
+        "give one of them",
+    );
+    expect_usage_error(
+        &with(&["--algo", "uhe-bo", "--batch", "4"]),
+        "batch = 4: algorithm uhe-bo proposes one point at a time",
+    );
+    expect_usage_error(
+        &with(&["--algo", "random", "--runtime", "lognormal:sigma=x"]),
+        "--runtime: runtime \"lognormal:sigma=x\": sigma = \"x\" is invalid",
+    );
+    expect_usage_error(
+        &with(&["--algo", "random", "--runtime", "linear:coordinate=2"]),
+        "coordinate 2 does not exist",
+    );
+}

@@ -343,7 +343,7 @@ fn top_level_errors_name_key_line_and_allowed_values() {
         2,
         &[
             "unknown key \"sed\"",
-            "allowed: seed, replicates, budget, init, algorithm, problem, report",
+            "allowed: seed, replicates, budget, init, batch, workers, runtime, algorithm, problem, report",
         ],
     );
     assert_rejected(
@@ -853,4 +853,119 @@ fn every_shipped_sweep_config_is_valid() {
         let config = SweepConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(config.run_count() > 0, "{}", path.display());
     }
+}
+
+#[test]
+fn batch_and_workers_sweep_like_parameters_and_runtime_models_follow_the_problem() {
+    let config = parse(
+        "budget = 12\ninit = 4\nworkers = 3\nruntime = \"lognormal:sigma=0.5\"\n\
+         [[algorithm]]\nname = \"gp-ucb\"\nbatch = [1, 4]\n\
+         [[algorithm]]\nname = \"ei\"\n\
+         [[problem]]\nname = \"branin\"\n\
+         [[problem]]\nname = \"forrester\"\nruntime = \"linear:coordinate=0,slope=9\"\n",
+    );
+    let runs = config.runs();
+    let summary: Vec<(String, String, usize, usize, String)> = runs
+        .iter()
+        .map(|r| {
+            (
+                r.algorithm.label(),
+                r.problem.label(),
+                r.parallel.batch,
+                r.parallel.workers,
+                r.parallel.runtime.unwrap().to_string(),
+            )
+        })
+        .collect();
+    let lognormal = "lognormal:median=1,sigma=0.5".to_owned();
+    let linear = "linear:coordinate=0,base=1,slope=9".to_owned();
+    // A table's own batch replaces the top-level workers; the other table takes those.
+    assert_eq!(
+        summary,
+        [
+            (
+                "gp-ucb[batch=1]".into(),
+                "branin".into(),
+                1,
+                1,
+                lognormal.clone()
+            ),
+            (
+                "gp-ucb[batch=4]".into(),
+                "branin".into(),
+                4,
+                1,
+                lognormal.clone()
+            ),
+            ("ei".into(), "branin".into(), 1, 3, lognormal),
+            (
+                "gp-ucb[batch=1]".into(),
+                "forrester".into(),
+                1,
+                1,
+                linear.clone()
+            ),
+            (
+                "gp-ucb[batch=4]".into(),
+                "forrester".into(),
+                4,
+                1,
+                linear.clone()
+            ),
+            ("ei".into(), "forrester".into(), 1, 3, linear),
+        ]
+    );
+    // The run keys label and seed runs but are not the algorithm's parameters.
+    assert!(runs[1].algorithm.param_values().is_empty());
+    assert_ne!(runs[0].seed, runs[1].seed);
+    assert_eq!(runs[0].design_seed, runs[1].design_seed);
+}
+
+#[test]
+fn parallel_settings_are_refused_naming_key_and_line() {
+    assert_rejected(&with_top("batch = 0"), 2, &["\"batch\"", "value 0", "≥ 1"]);
+    assert_rejected(&with_top("workers = [2, 4]"), 2, &["\"workers\"", "a list"]);
+    assert_rejected(
+        &with_top("runtime = \"gamma\""),
+        2,
+        &["key \"runtime\"", "unknown model \"gamma\""],
+    );
+    assert_rejected(
+        &with_top("runtime = 3"),
+        2,
+        &["key \"runtime\"", "expected a runtime model as a string"],
+    );
+    assert_rejected(
+        &with_algorithm("workers = 0"),
+        5,
+        &["algorithm \"gp-ucb\"", "workers", "0"],
+    );
+    assert_rejected(
+        &with_problem("branin", "runtime = \"linear:coordinate=2\""),
+        7,
+        &[
+            "problem \"branin\"",
+            "coordinate 2 does not exist",
+            "2 coordinates",
+        ],
+    );
+    assert_rejected(
+        &with_problem("branin", "runtime = \"lognormal:sigma=-1\""),
+        7,
+        &["problem \"branin\"", "sigma = \"-1\" is invalid"],
+    );
+    // Parallel runs of a method without a batch version, and batches with workers.
+    assert_rejected(
+        "budget = 10\ninit = 2\n[[algorithm]]\nname = \"rahbo\"\nbatch = 4\n[[problem]]\nname = \"sine-hetero\"\n",
+        3,
+        &[
+            "algorithm \"rahbo\"",
+            "batch = 4: algorithm rahbo proposes one point at a time",
+        ],
+    );
+    assert_rejected(
+        "budget = 10\ninit = 2\n[[algorithm]]\nname = \"gp-ucb\"\nworkers = 2\nbatch = 4\n[[problem]]\nname = \"branin\"\n",
+        3,
+        &["batch = 4 and workers = 2: give one of them"],
+    );
 }

@@ -401,6 +401,7 @@ fn no_recommendation_is_scored_by_a_model_missing_observations() {
             init,
             seed: 1,
             design_seed: 1,
+            parallel: Default::default(),
         };
         let mut trace = TraceWriter::to_writer(Box::new(std::io::sink()));
         run(

@@ -355,6 +355,7 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         init: request.init,
         seed: request.seed,
         design_seed: request.seed,
+        parallel: Default::default(),
     };
     let summary = run(
         problem.as_ref(),

@@ -18,6 +18,7 @@ mod gp_fit;
 mod gpu_parity;
 mod layers;
 mod optimizer;
+mod parallel_runs;
 mod pe_gp_ucb;
 mod problems;
 mod rahbo;

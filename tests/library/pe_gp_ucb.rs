@@ -1085,6 +1085,7 @@ fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
             init: 0,
             seed,
             design_seed,
+            parallel: Default::default(),
         };
         run(
             problem.as_ref(),

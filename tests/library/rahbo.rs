@@ -54,6 +54,7 @@ fn run_trace(
         init,
         seed,
         design_seed: seed,
+        parallel: Default::default(),
     };
     run(
         problem.as_ref(),

@@ -410,6 +410,7 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
         init: 3,
         seed: 5,
         design_seed: 5,
+        parallel: Default::default(),
     };
     run(
         problem.as_ref(),

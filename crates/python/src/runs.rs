@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use bosweep_core::params::ParamValue;
-use bosweep_sweep::{RunConfig, StopSignal, TraceWriter};
+use bosweep_sweep::{Parallel, RunConfig, StopSignal, TraceWriter};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -43,10 +43,11 @@ impl Write for TraceBuffer {
 /// from `seed`, with their parameters as dicts, and returns the trace `bosweep run --out`
 /// writes, parsed (timings aside, identical for the same seed on the CPU). `problem` is a
 /// registered problem's name, or a Python callable `f(x) -> float` (the problem `callable`,
-/// its `bounds` and `sense` in `problem_params`). Ctrl-C stops the run after the evaluation in
-/// progress.
+/// its `bounds` and `sense` in `problem_params`). `batch` asks synchronous batches, `workers`
+/// runs asynchronous workers, `runtime` times each evaluation on the simulated clock (a model
+/// such as `"lognormal:sigma=0.5"`). Ctrl-C stops the run after the evaluation in progress.
 #[pyfunction]
-#[pyo3(signature = (algorithm, problem, budget, init=10, seed=0, params=None, problem_params=None, device="auto", precision="f32"))]
+#[pyo3(signature = (algorithm, problem, budget, init=10, seed=0, params=None, problem_params=None, device="auto", precision="f32", batch=1, workers=1, runtime=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn run<'py>(
     py: Python<'py>,
@@ -59,6 +60,9 @@ pub fn run<'py>(
     problem_params: Option<&Bound<'py, PyDict>>,
     device: &str,
     precision: &str,
+    batch: usize,
+    workers: usize,
+    runtime: Option<&str>,
 ) -> PyResult<Bound<'py, PyList>> {
     let algorithm_params = keyword_parameters(params)?;
     let mut problem_params = keyword_parameters(problem_params)?;
@@ -86,6 +90,14 @@ pub fn run<'py>(
         init,
         seed,
         design_seed: seed,
+        parallel: Parallel {
+            batch,
+            workers,
+            runtime: runtime
+                .map(str::parse)
+                .transpose()
+                .map_err(|e: String| invalid(format!("runtime: {e}")))?,
+        },
     };
     let buffer = TraceBuffer::default();
     let mut trace = TraceWriter::to_writer(Box::new(buffer.clone()));

@@ -56,6 +56,21 @@ def test_run_gives_the_trace_of_the_command_line(tmp_path, algorithm, problem, p
     assert without_timings(ours) == without_timings(read_trace(trace))
 
 
+def test_run_takes_batches_and_workers_as_the_command_line_does(tmp_path):
+    trace = tmp_path / "w.jsonl"
+    cli("run", "--algo", "ei", "--problem", "branin", "--budget", "10", "--init", "4",
+        "--seed", "3", "--workers", "3", "--runtime", "lognormal:sigma=0.5",
+        "--param=grid_size=256", "--out", str(trace))
+    ours = bosweep.run("ei", "branin", budget=10, init=4, seed=3, params={"grid_size": 256},
+                       workers=3, runtime="lognormal:sigma=0.5")
+    assert without_timings(ours) == without_timings(read_trace(trace))
+    assert sorted({step["worker"] for step in ours[1:]}) == [1, 2, 3]
+    with pytest.raises(ValueError, match="batch = 4: algorithm rahbo proposes one point"):
+        bosweep.run("rahbo", "sine-hetero", budget=10, init=4, batch=4)
+    with pytest.raises(ValueError, match="runtime: runtime \"gamma\": unknown model"):
+        bosweep.run("random", "branin", budget=10, runtime="gamma")
+
+
 OBJECTIVE = """
 import json, sys
 x = json.loads(sys.stdin.readline())

@@ -6,6 +6,7 @@ use std::hash::Hasher;
 
 use serde::{Deserialize, Serialize};
 
+use crate::schedule::Parallel;
 use bosweep_core::params::ParamValue;
 
 /// A parameter value as the sweep records it (JSON/TOML friendly).
@@ -35,6 +36,11 @@ impl std::fmt::Display for SettingValue {
         }
     }
 }
+
+/// Keys of an algorithm setting that say how its runs evaluate (in synchronous batches, on
+/// asynchronous workers), not how the algorithm is built: they label and seed its runs as its
+/// parameters do, and [`Setting::param_values`] leaves them out.
+pub const RUN_KEYS: [&str; 2] = ["batch", "workers"];
 
 /// One algorithm or problem with fixed parameters (after grid expansion), parameters sorted by
 /// key so that the same setting always prints and hashes the same.
@@ -87,12 +93,21 @@ impl Setting {
         }
     }
 
-    /// The parameters as the registries take them.
+    /// The parameters as the registries take them: all but the [`RUN_KEYS`].
     pub fn param_values(&self) -> Vec<(&str, ParamValue)> {
         self.params
             .iter()
+            .filter(|(k, _)| !RUN_KEYS.contains(&k.as_str()))
             .map(|(k, v)| (k.as_str(), ParamValue::from(v)))
             .collect()
+    }
+
+    /// The value of the run key `key` ([`RUN_KEYS`]) where the setting gives one.
+    pub fn run_count(&self, key: &str) -> Option<usize> {
+        self.params.iter().find_map(|(k, v)| match v {
+            SettingValue::Number(n) if k == key => Some(*n as usize),
+            _ => None,
+        })
     }
 }
 
@@ -116,6 +131,10 @@ pub struct RunSpec {
     /// Derived with [`run_seed`] from the sweep seed and [`design_key`]: the same for every
     /// algorithm of a problem setting and replicate, so that they share an initial design.
     pub design_seed: u64,
+    /// Batches or workers and the runtime model: the algorithm setting's `batch`/`workers`,
+    /// else the config's, and the problem's `runtime`, else the config's.
+    #[serde(default, skip_serializing_if = "Parallel::is_default")]
+    pub parallel: Parallel,
 }
 
 impl RunSpec {
@@ -200,6 +219,7 @@ mod tests {
             init: 2,
             seed: 0,
             design_seed: 0,
+            parallel: Default::default(),
         }
     }
 

@@ -1,23 +1,25 @@
 //! One optimisation run: initial design, then ask/tell until the evaluation budget is spent,
-//! with one trace line per step.
+//! with one trace line per step, in the order values are told (with batches or workers, the
+//! [`Schedule`] says which evaluation finishes next).
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
+use super::schedule::{Asked, Parallel, Schedule};
 use super::stop::StopSignal;
 use super::trace::{Phase, StepRecord, TraceWriter};
 use bosweep_algorithms::optimizer::{Origin, Session, initial_design};
-use bosweep_algorithms::{Algorithm, AlgorithmError};
+use bosweep_algorithms::{Algorithm, AlgorithmError, StepCost};
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
 use bosweep_engine::{Engine, EngineError};
 use bosweep_problems::{Problem, ProblemError, Step};
 
-/// The budget and seed of one run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The budget, seed and parallelism of one run.
+#[derive(Clone, Debug, PartialEq)]
 pub struct RunConfig {
     /// Evaluations to spend, repeats included.
     pub budget: usize,
@@ -29,6 +31,9 @@ pub struct RunConfig {
     /// Seeds the initial design only, so that the methods of one sweep replicate start from the
     /// same points, as the papers' paired comparisons do.
     pub design_seed: u64,
+    /// Batches or asynchronous workers, and the simulated runtime of each evaluation; the
+    /// default evaluates one point at a time, untimed.
+    pub parallel: Parallel,
 }
 
 /// What a finished run reports.
@@ -152,9 +157,13 @@ pub fn run_stoppable(
         )));
     }
     algorithm.prepare(problem)?;
+    let parallel = &config.parallel;
+    parallel
+        .check(algorithm, algorithm_name, problem.dim())
+        .map_err(RunError::Config)?;
     let monitor = ConditioningMonitor::new(engine);
     let engine: &dyn Engine = &monitor;
-    trace.header(&json!({
+    let mut header = json!({
         "algorithm": algorithm_name,
         "algorithm_parameters": params_json(&algorithm.parameters()),
         "problem": problem.name(),
@@ -166,7 +175,9 @@ pub fn run_stoppable(
         "design_seed": config.design_seed,
         "device": engine.describe(),
         "bosweep_version": env!("CARGO_PKG_VERSION"),
-    }))?;
+    });
+    parallel.describe(&mut header);
+    trace.header(&header)?;
     // The problem's random instance, then the initial design, from the design stream: shared by
     // every algorithm of a replicate.
     let mut design_rng = ChaCha8Rng::seed_from_u64(config.design_seed);
@@ -175,34 +186,74 @@ pub fn run_stoppable(
     let sense = problem.sense();
     let time_varying = problem.time_varying();
     let mut session = Session::new(design, config.seed);
+    let mut schedule = Schedule::new(parallel, config.seed);
+    let mut reserved = 0;
     let mut evals = 0;
+    let mut told = 0;
     let mut cumulative: Option<f64> = Some(0.0);
     let mut best: Option<f64> = None;
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
-    while evals < config.budget {
+    loop {
         if stop.requested() {
-            return Err(RunError::Stopped {
-                steps: session.step(),
-            });
+            return Err(RunError::Stopped { steps: told });
         }
-        let step = session.step() + 1;
-        let (origin, proposal) = session.ask(
-            algorithm,
-            engine,
-            problem.domain(),
-            problem.allowed_set(step),
-            &[],
-        )?;
-        let repeats = proposal.repeats.clamp(1, config.budget - evals);
-        let observation =
-            problem.evaluate(&proposal.x, &Step::new(step, repeats)?, session.rng())?;
+        while reserved < config.budget && schedule.may_ask(&session, algorithm.accepts_pending()) {
+            let step = session.step() + 1;
+            let pending = schedule.pending();
+            let (origin, proposal) = session.ask(
+                algorithm,
+                engine,
+                problem.domain(),
+                problem.allowed_set(step),
+                &pending,
+            )?;
+            let repeats = proposal.repeats.clamp(1, config.budget - reserved);
+            reserved += repeats;
+            // A batch's asks are logged as they are made: its later asks would overwrite them.
+            let log = parallel
+                .is_parallel()
+                .then(|| (algorithm.take_cost(), algorithm.extra()));
+            schedule.start(
+                Asked {
+                    step,
+                    origin,
+                    x: proposal.x,
+                    repeats,
+                    log,
+                },
+                problem.domain(),
+            );
+        }
+        let Some(done) = schedule.next_done() else {
+            break;
+        };
+        let Asked {
+            step,
+            origin,
+            x,
+            repeats,
+            log,
+        } = done.asked;
+        let observation = problem.evaluate(&x, &Step::new(step, repeats)?, session.rng())?;
         evals += repeats;
-        session.tell(algorithm, sense, step, &proposal.x, &observation)?;
-        let cost = algorithm.take_cost();
+        told += 1;
+        session.tell(algorithm, sense, step, &x, &observation)?;
+        let (cost, mut extra) = match log {
+            Some((cost, extra)) => {
+                // The tell's own cost (conditioning the model on the value) counts too.
+                let told_cost = algorithm.take_cost();
+                let cost = StepCost {
+                    model_seconds: cost.model_seconds + told_cost.model_seconds,
+                    acq_seconds: cost.acq_seconds + told_cost.acq_seconds,
+                };
+                (cost, extra)
+            }
+            None => (algorithm.take_cost(), Map::new()),
+        };
         let recommended_x = algorithm.recommend(engine)?;
 
-        let f = problem.objective_of_interest(&proposal.x, step);
+        let f = problem.objective_of_interest(&x, step);
         let optimum = problem.optimum(step).map(|o| o.value);
         let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
         cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
@@ -217,11 +268,10 @@ pub fn run_stoppable(
         let mut warnings = engine.warnings().split_off(warnings_seen);
         warnings_seen += warnings.len();
         warnings.extend(monitor.take());
-        let mut extra = algorithm.extra();
-        for (key, x) in [
-            ("metrics", &proposal.x),
-            ("recommended_metrics", &recommended_x),
-        ] {
+        if !parallel.is_parallel() {
+            extra = algorithm.extra();
+        }
+        for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
             let metrics = problem.point_metrics(x, step);
             if !metrics.is_empty() {
                 let map: Map<String, Value> = metrics
@@ -232,12 +282,12 @@ pub fn run_stoppable(
             }
         }
         trace.step(&StepRecord {
-            iter: step,
+            iter: told,
             phase: match origin {
                 Origin::Design => Phase::Init,
                 Origin::Algorithm => Phase::Opt,
             },
-            x: proposal.x,
+            x,
             y: Some(observation.y),
             repeats,
             evals,
@@ -251,11 +301,15 @@ pub fn run_stoppable(
             simple_regret: simple,
             model_seconds: cost.model_seconds,
             acq_seconds: cost.acq_seconds,
+            batch: done.batch,
+            worker: done.worker,
+            start: done.start,
+            finish: done.finish,
             extra,
             warnings,
         })?;
         summary = Some(RunSummary {
-            steps: step,
+            steps: told,
             evals,
             recommended_x,
             recommended_f,

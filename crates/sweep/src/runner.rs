@@ -432,6 +432,7 @@ fn run_one(
         init: spec.init,
         seed: spec.seed,
         design_seed: spec.design_seed,
+        parallel: spec.parallel,
     };
     let summary = match run_stoppable(
         problem.as_ref(),

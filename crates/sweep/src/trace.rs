@@ -68,6 +68,21 @@ pub struct StepRecord {
     pub model_seconds: f64,
     /// Seconds the algorithm spent maximising its acquisition this step.
     pub acq_seconds: f64,
+    /// The synchronous batch the point was asked in (1-based); omitted for runs without
+    /// batches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<usize>,
+    /// The worker that evaluated the point (1-based; a batch's position); omitted for runs that
+    /// evaluate one point at a time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worker: Option<usize>,
+    /// When the evaluation started on the run's simulated clock; omitted for untimed runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<f64>,
+    /// When the evaluation finished (its value was told) on the simulated clock; omitted for
+    /// untimed runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish: Option<f64>,
     /// Algorithm-specific values; traces that predate it read as empty.
     #[serde(default)]
     pub extra: Map<String, Value>,
@@ -94,7 +109,7 @@ impl StepRecord {
     /// The fields as columns of a long table (the report's `steps.csv` and `steps.parquet`), in
     /// the trace's order: every field but the free-form objects `extra` and `warnings`, which
     /// have no column type. A field added to the record gets its column here.
-    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 16] = [
+    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 20] = [
         ("iter", TableColumn::Count(|s| Some(s.iter as u64))),
         ("phase", TableColumn::Text(|s| s.phase.as_str().to_owned())),
         ("x", TableColumn::Points(|s| Some(s.x.as_slice()))),
@@ -120,6 +135,10 @@ impl StepRecord {
             TableColumn::Real(|s| Some(s.model_seconds)),
         ),
         ("acq_seconds", TableColumn::Real(|s| Some(s.acq_seconds))),
+        ("batch", TableColumn::Count(|s| s.batch.map(|b| b as u64))),
+        ("worker", TableColumn::Count(|s| s.worker.map(|w| w as u64))),
+        ("start", TableColumn::Real(|s| s.start)),
+        ("finish", TableColumn::Real(|s| s.finish)),
     ];
 
     /// The fields left out of [`Self::COLUMNS`].
@@ -249,6 +268,10 @@ mod tests {
             simple_regret: None,
             model_seconds: 0.5,
             acq_seconds: 0.25,
+            batch: Some(3),
+            worker: Some(2),
+            start: Some(4.5),
+            finish: Some(6.0),
             extra: Map::from_iter([("arm".to_owned(), Value::from(1))]),
             warnings: vec!["jitter 1e-6".into()],
         }
@@ -259,7 +282,7 @@ mod tests {
         let line = serde_json::to_string(&record()).unwrap();
         assert_eq!(
             line,
-            r#"{"iter":2,"phase":"opt","x":[0.5,-1.0],"y":null,"repeats":1,"evals":2,"context":null,"t":2,"f":1.25,"best_value":1.25,"recommended_x":[0.5,-1.0],"instant_regret":null,"cumulative_regret":null,"simple_regret":null,"model_seconds":0.5,"acq_seconds":0.25,"extra":{"arm":1},"warnings":["jitter 1e-6"]}"#
+            r#"{"iter":2,"phase":"opt","x":[0.5,-1.0],"y":null,"repeats":1,"evals":2,"context":null,"t":2,"f":1.25,"best_value":1.25,"recommended_x":[0.5,-1.0],"instant_regret":null,"cumulative_regret":null,"simple_regret":null,"model_seconds":0.5,"acq_seconds":0.25,"batch":3,"worker":2,"start":4.5,"finish":6.0,"extra":{"arm":1},"warnings":["jitter 1e-6"]}"#
         );
         let read: StepRecord = serde_json::from_str(&line).unwrap();
         assert_eq!(
@@ -270,8 +293,13 @@ mod tests {
             }
         );
 
-        // Without warnings the field is left out, and a trace without `extra` reads as empty.
+        // Without warnings or scheduling (one point at a time, untimed) the fields are left
+        // out, and a trace without `extra` reads as empty.
         let quiet = StepRecord {
+            batch: None,
+            worker: None,
+            start: None,
+            finish: None,
             warnings: Vec::new(),
             extra: Map::new(),
             ..record()

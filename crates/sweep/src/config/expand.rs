@@ -4,8 +4,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::parse::{Entry, Parser, strip_owner};
-use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting};
+use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
 use crate::plan::{Setting, SettingValue};
+use crate::schedule::Parallel;
 use bosweep_algorithms as algorithms;
 use bosweep_algorithms::Algorithm;
 use bosweep_problems::Problem;
@@ -79,6 +80,7 @@ impl Parser<'_> {
         &self,
         algorithms: &mut [UncheckedAlgorithm<'_>],
         problems: &[(ProblemSetting, Box<dyn Problem>)],
+        defaults: &Parallel,
     ) -> Result<BTreeMap<(String, String), u64>, ConfigError> {
         let mut memory = BTreeMap::new();
         for (problem_setting, problem) in problems {
@@ -104,6 +106,18 @@ impl Parser<'_> {
                         )
                     },
                 )?;
+                parallel_of(algorithm_setting, problem_setting, defaults)
+                    .check(algorithm.as_ref(), entry.name, problem.dim())
+                    .map_err(|e| {
+                        self.error(
+                            entry.header_line,
+                            format!(
+                                "algorithm \"{}\": {e} (problem setting {})",
+                                entry.name,
+                                setting.label()
+                            ),
+                        )
+                    })?;
                 memory.insert(
                     (algorithm_setting.label(), setting.label()),
                     algorithm.memory_bytes(problem_setting.budget, problem.dim()),

@@ -11,9 +11,11 @@ use toml::de::{DeString, DeTable, DeValue};
 use super::Metric;
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
-    SweepConfig, TOP_LEVEL_KEYS,
+    RUNTIME_KEY, SweepConfig, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
+use crate::runtime::RuntimeModel;
+use crate::schedule::Parallel;
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 
 /// One value of a parameter and the line it is on.
@@ -33,6 +35,8 @@ pub(super) struct Entry {
     /// Problem overrides: value and line.
     pub(super) budget: Option<(usize, usize)>,
     pub(super) init: Option<(usize, usize)>,
+    /// A problem's runtime model and its line.
+    pub(super) runtime: Option<(RuntimeModel, usize)>,
     /// The display label and its line.
     pub(super) label: Option<(String, usize)>,
 }
@@ -44,6 +48,9 @@ struct TopLevel {
     replicates: Option<(usize, usize)>,
     budget: Option<(usize, usize)>,
     init: Option<(usize, usize)>,
+    batch: Option<(usize, usize)>,
+    workers: Option<(usize, usize)>,
+    runtime: Option<(RuntimeModel, usize)>,
     algorithms: Option<(Vec<Entry>, usize)>,
     problems: Option<(Vec<Entry>, usize)>,
 }
@@ -172,6 +179,16 @@ impl Parser<'_> {
                     let n = self.integer(name, value, 0, "an integer ≥ 0, at most the budget")?;
                     top.init = Some((n as usize, line));
                 }
+                "batch" | "workers" => {
+                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    let slot = Some((n as usize, line));
+                    if name == "batch" {
+                        top.batch = slot;
+                    } else {
+                        top.workers = slot;
+                    }
+                }
+                RUNTIME_KEY => top.runtime = Some((self.runtime(None, value)?, line)),
                 "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
                 "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
                 REPORT_TABLE => self.report_table(value)?,
@@ -225,6 +242,27 @@ impl Parser<'_> {
                 .map_err(|e| self.error(line, format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}")))?;
         }
         Ok(())
+    }
+
+    /// A `runtime = "…"` value: a [`RuntimeModel`]; `context` names the entry it is in.
+    fn runtime(
+        &self,
+        context: Option<&str>,
+        value: &Value<'_>,
+    ) -> Result<RuntimeModel, ConfigError> {
+        let line = self.line_of(value.span());
+        let context = context.map_or_else(String::new, |c| format!("{c}: "));
+        let DeValue::String(text) = value.get_ref() else {
+            return Err(self.error(
+                line,
+                format!(
+                    "{context}key \"{RUNTIME_KEY}\": expected a runtime model as a string, such as \"lognormal:sigma=0.5\", found {}",
+                    describe(value.get_ref())
+                ),
+            ));
+        };
+        text.parse()
+            .map_err(|e| self.error(line, format!("{context}key \"{RUNTIME_KEY}\": {e}")))
     }
 
     /// An integer `≥ min` (`accepted` says so in words for the message).
@@ -325,6 +363,7 @@ impl Parser<'_> {
             params: Vec::new(),
             budget: None,
             init: None,
+            runtime: None,
             label: None,
         };
         for (key, value) in in_file_order(table) {
@@ -349,6 +388,10 @@ impl Parser<'_> {
                         ));
                     }
                 }
+                continue;
+            }
+            if key_name == RUNTIME_KEY && kind == Kind::Problem {
+                entry.runtime = Some((self.runtime(Some(&context), value)?, key_line));
                 continue;
             }
             if kind.reserved().contains(&key_name) {
@@ -574,6 +617,12 @@ impl Parser<'_> {
             let Built::Problem(problem) = built else {
                 unreachable!("problem entries build problems")
             };
+            let runtime = entry.runtime.or(top.runtime);
+            if let Some((model, line)) = &runtime {
+                model
+                    .check(problem.dim())
+                    .map_err(|e| self.error(*line, format!("problem \"{}\": {e}", entry.name)))?;
+            }
             let budget_for = entry.budget.map_or(budget, |b| b.0);
             let init_for = entry.init.map_or(init, |i| i.0);
             if init_for > budget_for {
@@ -600,11 +649,17 @@ impl Parser<'_> {
                     setting,
                     budget: budget_for,
                     init: init_for,
+                    runtime: runtime.map(|r| r.0),
                 },
                 problem,
             ));
         }
-        let memory = self.check_pairs(&mut algorithms, &problems)?;
+        let parallel = Parallel {
+            batch: top.batch.map_or(1, |b| b.0),
+            workers: top.workers.map_or(1, |w| w.0),
+            runtime: top.runtime.map(|r| r.0),
+        };
+        let memory = self.check_pairs(&mut algorithms, &problems, &parallel)?;
         let problems: Vec<ProblemSetting> = problems.into_iter().map(|(s, _)| s).collect();
         let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s, _)| s).collect();
 
@@ -630,6 +685,7 @@ impl Parser<'_> {
             replicates,
             budget,
             init,
+            parallel,
             algorithms,
             problems,
             memory,

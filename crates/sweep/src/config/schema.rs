@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::hash::Hasher;
 
 use crate::plan::{RunSpec, Setting, design_key, run_seed};
+use crate::runtime::RuntimeModel;
+use crate::schedule::Parallel;
 use bosweep_algorithms as algorithms;
-use bosweep_core::params::ParamSpec;
+use bosweep_core::params::{IntegerParam, ParamSpec};
 use bosweep_problems as problems;
 
 /// The initial design when the config gives no `init` (the default of `bosweep run`).
@@ -20,10 +22,33 @@ pub(super) const TOP_LEVEL_KEYS: &[&str] = &[
     "replicates",
     "budget",
     "init",
+    "batch",
+    "workers",
+    RUNTIME_KEY,
     "algorithm",
     "problem",
     REPORT_TABLE,
 ];
+
+/// `runtime = "…"` at the top level or in a `[[problem]]` table: a [`RuntimeModel`].
+pub(super) const RUNTIME_KEY: &str = "runtime";
+
+/// `batch` of an `[[algorithm]]` table or the top level: points asked together.
+const BATCH: IntegerParam = IntegerParam::new(
+    "batch",
+    1,
+    1,
+    4096,
+    "points asked together and evaluated in parallel (synchronous batches; the run's, not the algorithm's)",
+);
+/// `workers` of an `[[algorithm]]` table or the top level: asynchronous workers.
+const WORKERS: IntegerParam = IntegerParam::new(
+    "workers",
+    1,
+    1,
+    4096,
+    "asynchronous workers on a simulated clock (the run's, not the algorithm's)",
+);
 
 /// The optional `[report]` table: how the sweep's report compares the algorithms.
 pub const REPORT_TABLE: &str = "report";
@@ -60,7 +85,8 @@ impl bosweep_core::data::Failure for ConfigError {
     }
 }
 
-/// One problem setting of a sweep with the budget and initial design of its runs.
+/// One problem setting of a sweep with the budget, initial design and runtime model of its
+/// runs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProblemSetting {
     /// The problem and its fixed parameters, after grid expansion.
@@ -69,6 +95,8 @@ pub struct ProblemSetting {
     pub budget: usize,
     /// Points of each run's initial design, counted in the budget.
     pub init: usize,
+    /// The entry's own `runtime`, else the top-level one.
+    pub runtime: Option<RuntimeModel>,
 }
 
 /// A validated sweep config: every algorithm and problem setting builds.
@@ -80,6 +108,8 @@ pub struct SweepConfig {
     pub(super) replicates: usize,
     pub(super) budget: usize,
     pub(super) init: usize,
+    /// The top-level `batch`, `workers` and `runtime`: what a setting does not set itself.
+    pub(super) parallel: Parallel,
     pub(super) algorithms: Vec<Setting>,
     pub(super) problems: Vec<ProblemSetting>,
     /// Each (algorithm label, problem label) pair's peak-memory estimate of one run
@@ -112,6 +142,7 @@ impl SweepConfig {
                         init: problem.init,
                         seed: 0,
                         design_seed: run_seed(self.seed, &design_key(&problem.setting, replicate)),
+                        parallel: parallel_of(algorithm, problem, &self.parallel),
                     };
                     spec.seed = run_seed(self.seed, &spec.key());
                     runs.push(spec);
@@ -172,6 +203,27 @@ impl SweepConfig {
     }
 }
 
+/// How the runs of `algorithm` on `problem` evaluate: the setting's `batch` and `workers` where
+/// it gives either (a table's mode replaces the config's), else the config's (`defaults`), and
+/// the problem's runtime model (its own, else the config's).
+pub(super) fn parallel_of(
+    algorithm: &Setting,
+    problem: &ProblemSetting,
+    defaults: &Parallel,
+) -> Parallel {
+    let (batch, workers) = (algorithm.run_count("batch"), algorithm.run_count("workers"));
+    let (batch, workers) = if batch.is_some() || workers.is_some() {
+        (batch.unwrap_or(1), workers.unwrap_or(1))
+    } else {
+        (defaults.batch, defaults.workers)
+    };
+    Parallel {
+        batch,
+        workers,
+        runtime: problem.runtime,
+    }
+}
+
 /// The hash that identifies a config: FNV-1a (64-bit) of its text, as 16 lower-case hex digits.
 pub fn config_hash(text: &str) -> String {
     let mut h = fnv::FnvHasher::default();
@@ -197,15 +249,21 @@ impl Kind {
     pub(super) fn reserved(self) -> &'static [&'static str] {
         match self {
             Self::Algorithm => &["name", "label"],
-            Self::Problem => &["name", "label", "budget", "init"],
+            Self::Problem => &["name", "label", "budget", "init", RUNTIME_KEY],
         }
     }
 
     /// The registry entry's name and parameters, or the registry's message listing the names.
     pub(super) fn find(self, name: &str) -> Result<(&'static str, Vec<ParamSpec>), String> {
         match self {
+            // The run keys are declared with the algorithm's own, so that they are checked,
+            // listed and swept like parameters.
             Self::Algorithm => algorithms::find(name)
-                .map(|e| (e.name, e.parameters.to_vec()))
+                .map(|e| {
+                    let mut specs = e.parameters.to_vec();
+                    specs.extend([BATCH.spec(), WORKERS.spec()]);
+                    (e.name, specs)
+                })
                 .map_err(|e| e.to_string()),
             Self::Problem => problems::find(name)
                 .map(|e| (e.name, e.parameters.to_vec()))

@@ -1,0 +1,263 @@
+//! When a run's points are asked and told: one at a time, in synchronous batches, or on
+//! asynchronous workers, each evaluation timed on a simulated clock by a [`RuntimeModel`]. The
+//! clock is simulated so that a run's schedule, like its decisions, follows from its seed alone.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use super::runtime::{DEFAULT_RUNTIME, RuntimeModel};
+use bosweep_algorithms::optimizer::{Origin, Session};
+use bosweep_algorithms::{Algorithm, StepCost};
+use bosweep_problems::Domain;
+
+/// How a run's evaluations overlap: one at a time (the default), in synchronous batches of
+/// `batch` points, or on `workers` asynchronous workers, timed on a simulated clock.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Parallel {
+    /// Points asked together and evaluated together; the next batch is asked once every value
+    /// of this one is told.
+    pub batch: usize,
+    /// Asynchronous workers: each asks for its next point as soon as its evaluation finishes.
+    pub workers: usize,
+    /// How long each evaluation takes on the simulated clock; `None`: untimed for a
+    /// sequential run, [`DEFAULT_RUNTIME`] for a parallel one.
+    pub runtime: Option<RuntimeModel>,
+}
+
+impl Default for Parallel {
+    fn default() -> Self {
+        Self {
+            batch: 1,
+            workers: 1,
+            runtime: None,
+        }
+    }
+}
+
+impl Parallel {
+    /// Whether these are the defaults: one point at a time, untimed.
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// Whether several evaluations may be under way at once.
+    pub fn is_parallel(&self) -> bool {
+        self.batch > 1 || self.workers > 1
+    }
+
+    /// The runtime model a run uses, if it is timed.
+    pub fn runtime_model(&self) -> Option<RuntimeModel> {
+        self.runtime
+            .or_else(|| self.is_parallel().then_some(DEFAULT_RUNTIME))
+    }
+
+    /// Refuses settings a run cannot honour: a zero count, batches and workers together, a
+    /// parallel run of a method without a batch version (there is no silent one-at-a-time
+    /// fallback), a runtime model that reads a coordinate a `dim`-dimensional problem lacks.
+    pub fn check(
+        &self,
+        algorithm: &dyn Algorithm,
+        algorithm_name: &str,
+        dim: usize,
+    ) -> Result<(), String> {
+        for (key, value) in [("batch", self.batch), ("workers", self.workers)] {
+            if value == 0 {
+                return Err(format!("{key}: value 0 (must be at least 1)"));
+            }
+        }
+        if self.batch > 1 && self.workers > 1 {
+            return Err(format!(
+                "batch = {} and workers = {}: give one of them (batch runs synchronous batches, workers asynchronous workers)",
+                self.batch, self.workers
+            ));
+        }
+        if self.is_parallel() && !algorithm.accepts_pending() {
+            let (key, value) = if self.batch > 1 {
+                ("batch", self.batch)
+            } else {
+                ("workers", self.workers)
+            };
+            return Err(format!(
+                "{key} = {value}: algorithm {algorithm_name} proposes one point at a time (it has no batch version); run it with {key} = 1"
+            ));
+        }
+        match &self.runtime {
+            Some(model) => model.check(dim),
+            None => Ok(()),
+        }
+    }
+
+    /// Adds the settings that differ from the defaults to a trace header.
+    pub(crate) fn describe(&self, header: &mut Value) {
+        let Value::Object(map) = header else {
+            return;
+        };
+        if self.batch > 1 {
+            map.insert("batch".into(), json!(self.batch));
+        }
+        if self.workers > 1 {
+            map.insert("workers".into(), json!(self.workers));
+        }
+        if let Some(model) = self.runtime_model() {
+            map.insert("runtime".into(), json!(model.to_string()));
+        }
+    }
+}
+
+/// A point asked and not yet told, with what its ask cost and noted when the run is parallel
+/// (later asks of a batch overwrite the algorithm's log).
+pub(crate) struct Asked {
+    pub(crate) step: usize,
+    pub(crate) origin: Origin,
+    pub(crate) x: Vec<f64>,
+    pub(crate) repeats: usize,
+    pub(crate) log: Option<(StepCost, Map<String, Value>)>,
+}
+
+/// An evaluation that has finished, with the trace's scheduling fields (each `None` where the
+/// run does not record it).
+pub(crate) struct Done {
+    pub(crate) asked: Asked,
+    pub(crate) batch: Option<usize>,
+    pub(crate) worker: Option<usize>,
+    pub(crate) start: Option<f64>,
+    pub(crate) finish: Option<f64>,
+}
+
+struct Running {
+    asked: Asked,
+    worker: usize,
+    start: f64,
+    finish: f64,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Sequential,
+    Batch(usize),
+    Workers(usize),
+}
+
+/// The evaluations under way and the simulated clock.
+pub(crate) struct Schedule {
+    mode: Mode,
+    runtime: Option<RuntimeModel>,
+    /// The runtimes' own stream (stream 1 of the run's seed): drawing them leaves the
+    /// algorithm's stream, hence its decisions, as they are without a runtime model.
+    rng: ChaCha8Rng,
+    clock: f64,
+    running: Vec<Running>,
+    /// Batches started.
+    batches: usize,
+    /// Whether the current batch still takes asks (a batch closes at its first tell).
+    open: bool,
+}
+
+impl Schedule {
+    pub(crate) fn new(parallel: &Parallel, seed: u64) -> Self {
+        let mode = if parallel.batch > 1 {
+            Mode::Batch(parallel.batch)
+        } else if parallel.workers > 1 {
+            Mode::Workers(parallel.workers)
+        } else {
+            Mode::Sequential
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(1);
+        Self {
+            mode,
+            runtime: parallel.runtime_model(),
+            rng,
+            clock: 0.0,
+            running: Vec::new(),
+            batches: 0,
+            open: false,
+        }
+    }
+
+    /// Whether the next point may be asked now. Sequentially, once the last is told. In a
+    /// batch, while it has room and is still open, and of the same origin as its first point
+    /// (a batch is design points or the algorithm's, as [`Optimizer::ask`] hands them out).
+    /// With workers, while one is free, the algorithm only once the whole design is told (it
+    /// chooses from told values) and, for a method without a batch version, nothing is pending.
+    ///
+    /// [`Optimizer::ask`]: bosweep_algorithms::optimizer::Optimizer::ask
+    pub(crate) fn may_ask(&mut self, session: &Session, accepts_pending: bool) -> bool {
+        let design_next = session.design_left() > 0;
+        match self.mode {
+            Mode::Sequential => self.running.is_empty(),
+            Mode::Batch(q) => match self.running.first() {
+                None => {
+                    self.open = true;
+                    self.batches += 1;
+                    true
+                }
+                Some(first) => {
+                    self.open
+                        && self.running.len() < q
+                        && design_next == (first.asked.origin == Origin::Design)
+                }
+            },
+            Mode::Workers(w) => {
+                self.running.len() < w
+                    && (design_next
+                        || (!self
+                            .running
+                            .iter()
+                            .any(|r| r.asked.origin == Origin::Design)
+                            && (accepts_pending || self.running.is_empty())))
+            }
+        }
+    }
+
+    /// The points asked and not yet told, in the order asked.
+    pub(crate) fn pending(&self) -> Vec<Vec<f64>> {
+        self.running.iter().map(|r| r.asked.x.clone()).collect()
+    }
+
+    /// Starts evaluating `asked` now on the lowest-numbered free worker (a batch's points on
+    /// workers 1, 2, … in the order asked), its runtime drawn for its point in `domain`.
+    pub(crate) fn start(&mut self, asked: Asked, domain: &Domain) {
+        let worker = (1..)
+            .find(|w| self.running.iter().all(|r| r.worker != *w))
+            .expect("a free worker number exists");
+        let runtime = self
+            .runtime
+            .map_or(0.0, |model| model.draw(&asked.x, domain, &mut self.rng));
+        self.running.push(Running {
+            asked,
+            worker,
+            start: self.clock,
+            finish: self.clock + runtime,
+        });
+    }
+
+    /// The next evaluation to finish, the clock moved to its finish: in the order asked
+    /// (sequentially, and within a batch, whose values are told together), or the earliest
+    /// finish (workers; ties to the earlier ask). `None` once nothing is under way.
+    pub(crate) fn next_done(&mut self) -> Option<Done> {
+        let index = match self.mode {
+            Mode::Sequential | Mode::Batch(_) => (!self.running.is_empty()).then_some(0)?,
+            Mode::Workers(_) => (0..self.running.len()).min_by(|&a, &b| {
+                let (a, b) = (&self.running[a], &self.running[b]);
+                a.finish
+                    .total_cmp(&b.finish)
+                    .then(a.asked.step.cmp(&b.asked.step))
+            })?,
+        };
+        self.open = false;
+        let running = self.running.remove(index);
+        self.clock = self.clock.max(running.finish);
+        let timed = self.runtime.is_some();
+        Some(Done {
+            batch: matches!(self.mode, Mode::Batch(_)).then_some(self.batches),
+            worker: (self.mode != Mode::Sequential).then_some(running.worker),
+            start: timed.then_some(running.start),
+            finish: timed.then_some(running.finish),
+            asked: running.asked,
+        })
+    }
+}
