@@ -12,7 +12,9 @@
 //!   observes one;
 //! - `{"op":"ask","t":t,"seed":s}` when it needs the next point (`s`, from the run's seed, is
 //!   the randomness an algorithm should use to be reproducible; on a problem that restricts
-//!   the step to a finite set, `"allowed":[[…],…]` lists it);
+//!   the step to a finite set, `"allowed":[[…],…]` lists it; with `batch_capable = true`,
+//!   `"pending":[[…],…]` lists the points asked and not yet told, so that the optimiser can
+//!   run in batches and on asynchronous workers);
 //! - `{"op":"recommend"}` when it needs the point the algorithm would report now.
 //!
 //! It reads one line back for each `ask` and `recommend`: `{"x":[…]}` (for `ask`, optionally
@@ -35,7 +37,7 @@ use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use crate::optimizer::AlgorithmSettings;
-use bosweep_core::params::{ParamTable, ParamValue, Params, RealParam, TextParam};
+use bosweep_core::params::{FlagParam, ParamTable, ParamValue, Params, RealParam, TextParam};
 use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
 use bosweep_problems::{Domain, Problem, excerpt};
@@ -44,6 +46,11 @@ const CMD: TextParam = TextParam::new(
     "cmd",
     "",
     "the shell command (sh -c) of the optimiser, speaking the JSON-lines ask/tell protocol",
+);
+const BATCH_CAPABLE: FlagParam = FlagParam::new(
+    "batch_capable",
+    false,
+    "the optimiser handles points asked and not yet told (each ask lists them as \"pending\"), so runs may use batch > 1 or workers > 1",
 );
 const TIMEOUT: RealParam = RealParam::new(
     "timeout",
@@ -63,7 +70,7 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
     build: |p| CommandAlgorithm::boxed(Command::from_params(&p)),
 }];
 
-const PARAMS: ParamTable = ParamTable(&[&[CMD.spec(), TIMEOUT.spec()]]);
+const PARAMS: ParamTable = ParamTable(&[&[CMD.spec(), TIMEOUT.spec(), BATCH_CAPABLE.spec()]]);
 
 /// Typed settings of a user's optimiser run as a command (`command`): the shell command line
 /// and how long it may take to answer.
@@ -84,6 +91,9 @@ pub struct Command {
     /// How long the optimiser may take to answer one `ask` or `recommend` (between 1 ms and
     /// 10⁶ s). Default 600 s.
     pub timeout: Duration,
+    /// Whether the optimiser handles pending points (each `ask` then lists them), so that its
+    /// runs may ask batches or feed asynchronous workers. Default `false`: one point at a time.
+    pub batch_capable: bool,
 }
 
 impl Default for Command {
@@ -107,10 +117,17 @@ impl Command {
         self
     }
 
+    /// Declares that the optimiser handles pending points.
+    pub fn batch_capable(mut self, capable: bool) -> Self {
+        self.batch_capable = capable;
+        self
+    }
+
     fn from_params(p: &Params) -> Self {
         Self {
             cmd: CMD.of(p).to_owned(),
             timeout: Duration::from_secs_f64(TIMEOUT.of(p)),
+            batch_capable: BATCH_CAPABLE.of(p),
         }
     }
 }
@@ -124,6 +141,7 @@ impl AlgorithmSettings for Command {
         vec![
             (CMD.spec().name, ParamValue::from(self.cmd.as_str())),
             TIMEOUT.given(self.timeout.as_secs_f64()),
+            BATCH_CAPABLE.given(self.batch_capable),
         ]
     }
 }
@@ -339,6 +357,9 @@ impl Algorithm for CommandAlgorithm {
         if let Some(allowed) = ctx.allowed {
             message["allowed"] = json!(allowed.iter().collect::<Vec<_>>());
         }
+        if self.settings.batch_capable {
+            message["pending"] = json!(ctx.pending);
+        }
         let asked = Instant::now();
         self.send(&message)?;
         let reply = self.receive("ask")?;
@@ -356,6 +377,11 @@ impl Algorithm for CommandAlgorithm {
                 })? as usize,
         };
         Ok(Proposal { x, repeats })
+    }
+
+    /// As the optimiser declares (`batch_capable`).
+    fn accepts_pending(&self) -> bool {
+        self.settings.batch_capable
     }
 
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
@@ -405,7 +431,9 @@ mod tests {
             Params::defaults("algorithm", "command", &PARAMS.to_vec())
         );
         assert_eq!(Command::default().timeout, Duration::from_secs(600));
-        let changed = Command::new("./optimise --fast").timeout(Duration::from_millis(2500));
+        let changed = Command::new("./optimise --fast")
+            .timeout(Duration::from_millis(2500))
+            .batch_capable(true);
         assert_eq!(Command::from_params(&resolve(&changed)), changed);
     }
 
@@ -440,5 +468,33 @@ mod tests {
         assert!(asked[..2].iter().all(|x| x != &[0.25, -1.5]));
         assert_eq!(asked[2..], [vec![0.25, -1.5], vec![0.25, -1.5]]);
         assert_eq!(opt.recommend(), Some(&[0.25, -1.5][..]));
+    }
+
+    /// A batch-capable shell optimiser that answers each ask with the number of points pending
+    /// as its first coordinate: the asks of one batch list the earlier ones.
+    #[cfg(unix)]
+    #[test]
+    fn a_batch_capable_optimiser_sees_the_pending_points() {
+        let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*) n=$(printf '%s' "$line" | grep -o '\],\[' | wc -l); case "$line" in *'"pending":[]'*) k=0;; *) k=$((n + 1));; esac; echo "{\"x\":[$k]}";; *'"op":"recommend"'*) echo '{"x":[0]}';; esac; done"#;
+        let build = |capable: bool| {
+            Optimizer::builder(
+                Command::new(script)
+                    .timeout(Duration::from_secs(20))
+                    .batch_capable(capable),
+            )
+            .bounds(&[(0.0, 10.0)])
+            .init(1)
+            .build()
+            .unwrap()
+        };
+        let mut opt = build(true);
+        let design = opt.ask(3).unwrap();
+        opt.tell(&design[0], 1.0).unwrap();
+        assert_eq!(opt.ask(3).unwrap(), [vec![0.0], vec![1.0], vec![2.0]]);
+        // Without the declaration, one point at a time.
+        let mut opt = build(false);
+        let design = opt.ask(1).unwrap();
+        opt.tell(&design[0], 1.0).unwrap();
+        assert_eq!(opt.ask(3).unwrap().len(), 1);
     }
 }
