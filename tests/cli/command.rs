@@ -472,3 +472,66 @@ name = "hartmann3"
         "the same seed gave other traces"
     );
 }
+
+/// With `runtime = "wall"` and 3 workers a command objective runs three evaluations at once:
+/// each logs its start and waits until three have started, which evaluations run one at a
+/// time could never see (the first would time out). A worker's objective that crashes or
+/// hangs ends its own run only.
+#[test]
+fn workers_on_the_wall_clock_evaluate_at_once_and_a_failing_worker_ends_its_run_only() {
+    let dir = sandbox("wall");
+    let log = dir.join("log").display().to_string();
+    let config = format!(
+        r#"
+seed = 2
+budget = 7
+init = 3
+workers = 3
+runtime = "wall"
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "command"
+cmd = ["exit 3", "sleep 5"]
+bounds = "0:1"
+timeout = 0.5
+
+[[problem]]
+name = "command"
+cmd = "echo s >> {log}; while [ $(grep -c s {log}) -lt 3 ]; do sleep 0.01; done; echo 0.25"
+bounds = "0:1"
+timeout = 60
+"#
+    );
+    let result = sweep(&dir, &config, "out");
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(1), "{err}");
+    assert!(err.contains("2 run(s) failed"), "{err}");
+    for needle in [
+        "`exit 3`",
+        "exited with exit status: 3",
+        "no answer within 500ms",
+    ] {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    let runs = traces(&dir.join("out"));
+    assert_eq!(runs.len(), 1, "the rendezvous objective's run completes");
+    let lines = runs.values().next().unwrap();
+    assert_eq!(lines[0]["header"]["runtime"], "wall");
+    assert_eq!(lines.len(), 8);
+    let mut workers = Vec::new();
+    for step in &lines[1..] {
+        assert_eq!(step["y"], 0.25);
+        let (start, finish) = (
+            step["start"].as_f64().unwrap(),
+            step["finish"].as_f64().unwrap(),
+        );
+        assert!(0.0 <= start && start <= finish, "{step}");
+        workers.push(step["worker"].as_u64().unwrap());
+    }
+    workers.sort_unstable();
+    workers.dedup();
+    assert_eq!(workers, [1, 2, 3]);
+}

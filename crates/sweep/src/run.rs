@@ -194,129 +194,138 @@ pub fn run_stoppable(
     let mut best: Option<f64> = None;
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
-    loop {
-        if stop.requested() {
-            return Err(RunError::Stopped { steps: told });
-        }
-        while reserved < config.budget && schedule.may_ask(&session, algorithm.accepts_pending()) {
-            let step = session.step() + 1;
-            let pending = schedule.pending();
-            let (origin, proposal) = session.ask(
-                algorithm,
-                engine,
-                problem.domain(),
-                problem.allowed_set(step),
-                &pending,
-            )?;
-            let repeats = proposal.repeats.clamp(1, config.budget - reserved);
-            reserved += repeats;
-            // A batch's asks are logged as they are made: its later asks would overwrite them.
-            let log = parallel
-                .is_parallel()
-                .then(|| (algorithm.take_cost(), algorithm.extra()));
-            schedule.start(
-                Asked {
-                    step,
-                    origin,
-                    x: proposal.x,
-                    repeats,
-                    log,
-                },
-                problem.domain(),
-            );
-        }
-        let Some(done) = schedule.next_done() else {
-            break;
-        };
-        let Asked {
-            step,
-            origin,
-            x,
-            repeats,
-            log,
-        } = done.asked;
-        let observation = problem.evaluate(&x, &Step::new(step, repeats)?, session.rng())?;
-        evals += repeats;
-        told += 1;
-        session.tell(algorithm, sense, step, &x, &observation)?;
-        let (cost, mut extra) = match log {
-            Some((cost, extra)) => {
-                // The tell's own cost (conditioning the model on the value) counts too.
-                let told_cost = algorithm.take_cost();
-                let cost = StepCost {
-                    model_seconds: cost.model_seconds + told_cost.model_seconds,
-                    acq_seconds: cost.acq_seconds + told_cost.acq_seconds,
-                };
-                (cost, extra)
+    // Evaluations on the wall clock run on threads of this scope, which the run outlives.
+    std::thread::scope(|scope| {
+        loop {
+            if stop.requested() {
+                return Err(RunError::Stopped { steps: told });
             }
-            None => (algorithm.take_cost(), Map::new()),
-        };
-        let recommended_x = algorithm.recommend(engine)?;
+            while reserved < config.budget
+                && schedule.may_ask(&session, algorithm.accepts_pending())
+            {
+                let step = session.step() + 1;
+                let pending = schedule.pending();
+                let (origin, proposal) = session.ask(
+                    algorithm,
+                    engine,
+                    problem.domain(),
+                    problem.allowed_set(step),
+                    &pending,
+                )?;
+                let repeats = proposal.repeats.clamp(1, config.budget - reserved);
+                reserved += repeats;
+                // A batch's asks are logged as they are made: its later asks would overwrite them.
+                let log = parallel
+                    .is_parallel()
+                    .then(|| (algorithm.take_cost(), algorithm.extra()));
+                schedule.start(
+                    Asked {
+                        step,
+                        origin,
+                        x: proposal.x,
+                        repeats,
+                        log,
+                    },
+                    problem,
+                    scope,
+                )?;
+            }
+            let Some(done) = schedule.next_done() else {
+                break;
+            };
+            let Asked {
+                step,
+                origin,
+                x,
+                repeats,
+                log,
+            } = done.asked;
+            let observation = match done.evaluated {
+                Some(evaluated) => evaluated?,
+                None => problem.evaluate(&x, &Step::new(step, repeats)?, session.rng())?,
+            };
+            evals += repeats;
+            told += 1;
+            session.tell(algorithm, sense, step, &x, &observation)?;
+            let (cost, mut extra) = match log {
+                Some((cost, extra)) => {
+                    // The tell's own cost (conditioning the model on the value) counts too.
+                    let told_cost = algorithm.take_cost();
+                    let cost = StepCost {
+                        model_seconds: cost.model_seconds + told_cost.model_seconds,
+                        acq_seconds: cost.acq_seconds + told_cost.acq_seconds,
+                    };
+                    (cost, extra)
+                }
+                None => (algorithm.take_cost(), Map::new()),
+            };
+            let recommended_x = algorithm.recommend(engine)?;
 
-        let f = problem.objective_of_interest(&x, step);
-        let optimum = problem.optimum(step).map(|o| o.value);
-        let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
-        cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
-        let candidate = f.unwrap_or(observation.y);
-        best = Some(match best {
-            Some(b) if !sense.is_better(candidate, b) => b,
-            _ => candidate,
-        });
-        let recommended_f = problem.objective_of_interest(&recommended_x, step);
-        let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
-        let best_value = best.expect("set above");
-        let mut warnings = engine.warnings().split_off(warnings_seen);
-        warnings_seen += warnings.len();
-        warnings.extend(monitor.take());
-        if !parallel.is_parallel() {
-            extra = algorithm.extra();
-        }
-        for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
-            let metrics = problem.point_metrics(x, step);
-            if !metrics.is_empty() {
-                let map: Map<String, Value> = metrics
-                    .into_iter()
-                    .map(|(k, v)| (k.into(), json!(v)))
-                    .collect();
-                extra.insert(key.into(), Value::Object(map));
+            let f = problem.objective_of_interest(&x, step);
+            let optimum = problem.optimum(step).map(|o| o.value);
+            let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
+            cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
+            let candidate = f.unwrap_or(observation.y);
+            best = Some(match best {
+                Some(b) if !sense.is_better(candidate, b) => b,
+                _ => candidate,
+            });
+            let recommended_f = problem.objective_of_interest(&recommended_x, step);
+            let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
+            let best_value = best.expect("set above");
+            let mut warnings = engine.warnings().split_off(warnings_seen);
+            warnings_seen += warnings.len();
+            warnings.extend(monitor.take());
+            if !parallel.is_parallel() {
+                extra = algorithm.extra();
             }
+            for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
+                let metrics = problem.point_metrics(x, step);
+                if !metrics.is_empty() {
+                    let map: Map<String, Value> = metrics
+                        .into_iter()
+                        .map(|(k, v)| (k.into(), json!(v)))
+                        .collect();
+                    extra.insert(key.into(), Value::Object(map));
+                }
+            }
+            trace.step(&StepRecord {
+                iter: told,
+                phase: match origin {
+                    Origin::Design => Phase::Init,
+                    Origin::Algorithm => Phase::Opt,
+                },
+                x,
+                y: Some(observation.y),
+                repeats,
+                evals,
+                context: observation.context,
+                t: time_varying.then_some(step),
+                f,
+                best_value: Some(best_value),
+                recommended_x: recommended_x.clone(),
+                instant_regret: instant,
+                cumulative_regret: cumulative,
+                simple_regret: simple,
+                model_seconds: cost.model_seconds,
+                acq_seconds: cost.acq_seconds,
+                batch: done.batch,
+                worker: done.worker,
+                start: done.start,
+                finish: done.finish,
+                extra,
+                warnings,
+            })?;
+            summary = Some(RunSummary {
+                steps: told,
+                evals,
+                recommended_x,
+                recommended_f,
+                best_value,
+                simple_regret: simple,
+                cumulative_regret: cumulative,
+            });
         }
-        trace.step(&StepRecord {
-            iter: told,
-            phase: match origin {
-                Origin::Design => Phase::Init,
-                Origin::Algorithm => Phase::Opt,
-            },
-            x,
-            y: Some(observation.y),
-            repeats,
-            evals,
-            context: observation.context,
-            t: time_varying.then_some(step),
-            f,
-            best_value: Some(best_value),
-            recommended_x: recommended_x.clone(),
-            instant_regret: instant,
-            cumulative_regret: cumulative,
-            simple_regret: simple,
-            model_seconds: cost.model_seconds,
-            acq_seconds: cost.acq_seconds,
-            batch: done.batch,
-            worker: done.worker,
-            start: done.start,
-            finish: done.finish,
-            extra,
-            warnings,
-        })?;
-        summary = Some(RunSummary {
-            steps: told,
-            evals,
-            recommended_x,
-            recommended_f,
-            best_value,
-            simple_regret: simple,
-            cumulative_regret: cumulative,
-        });
-    }
-    Ok(summary.expect("the budget is at least one evaluation"))
+        Ok(summary.expect("the budget is at least one evaluation"))
+    })
 }

@@ -32,6 +32,11 @@ pub enum RuntimeModel {
         /// How much longer an evaluation at the upper bound takes, ≥ 0.
         slope: f64,
     },
+    /// Real time: each evaluation runs for real on a thread of its own, as many at once as the
+    /// run has workers (or batch points), and the clock is wall seconds since the run began
+    /// (`wall`). For objectives that take real time (external commands, Python callables);
+    /// the order in which values come back, hence the run, then depends on the machine.
+    Wall,
     /// Log-normal: `median · exp(σ Z)`, `Z` standard normal (`lognormal:median=M,sigma=S`), the
     /// heavy right tail of real training jobs.
     LogNormal {
@@ -46,15 +51,16 @@ pub enum RuntimeModel {
 pub const DEFAULT_RUNTIME: RuntimeModel = RuntimeModel::Constant { time: 1.0 };
 
 /// The runtime models' names and keys, for messages.
-const SYNTAX: &str = "constant[:time=T], linear:coordinate=I[,base=B][,slope=S] or \
-                      lognormal[:median=M][,sigma=S]";
+const SYNTAX: &str = "constant[:time=T], linear:coordinate=I[,base=B][,slope=S], \
+                      lognormal[:median=M][,sigma=S] or wall";
 
 impl RuntimeModel {
     /// The time of one evaluation of `x` in `domain`, drawing from `rng` where the model is
-    /// random.
+    /// random; 0 for [`RuntimeModel::Wall`], whose times are measured, not drawn.
     pub fn draw(&self, x: &[f64], domain: &Domain, rng: &mut ChaCha8Rng) -> f64 {
         match *self {
             Self::Constant { time } => time,
+            Self::Wall => 0.0,
             Self::Linear {
                 coordinate,
                 base,
@@ -98,6 +104,7 @@ impl fmt::Display for RuntimeModel {
                 f,
                 "linear:coordinate={coordinate},base={base},slope={slope}"
             ),
+            Self::Wall => f.write_str("wall"),
             Self::LogNormal { median, sigma } => {
                 write!(f, "lognormal:median={median},sigma={sigma}")
             }
@@ -141,6 +148,7 @@ impl FromStr for RuntimeModel {
             "constant" => &["time"],
             "linear" => &["coordinate", "base", "slope"],
             "lognormal" => &["median", "sigma"],
+            "wall" => &[],
             _ => {
                 return Err(format!(
                     "runtime \"{text}\": unknown model \"{name}\" (known: {SYNTAX})"
@@ -148,9 +156,13 @@ impl FromStr for RuntimeModel {
             }
         };
         if let Some((key, _)) = pairs.iter().find(|(k, _)| !allowed.contains(k)) {
-            return Err(format!(
-                "runtime \"{text}\": unknown key \"{key}\" (the {name} model takes {})",
+            let takes = if allowed.is_empty() {
+                "no keys".to_owned()
+            } else {
                 allowed.join(", ")
+            };
+            return Err(format!(
+                "runtime \"{text}\": unknown key \"{key}\" (the {name} model takes {takes})"
             ));
         }
         let positive = |v: f64| v > 0.0;
@@ -166,6 +178,7 @@ impl FromStr for RuntimeModel {
             "constant" => Self::Constant {
                 time: get("time", 1.0, positive, "a number > 0")?,
             },
+            "wall" => Self::Wall,
             "linear" => {
                 let coordinate = get(
                     "coordinate",
@@ -221,6 +234,7 @@ mod tests {
         for (text, model) in [
             ("constant", RuntimeModel::Constant { time: 1.0 }),
             ("constant:time=2.5", RuntimeModel::Constant { time: 2.5 }),
+            ("wall", RuntimeModel::Wall),
             (
                 "linear:coordinate=1,slope=4",
                 RuntimeModel::Linear {
@@ -256,6 +270,10 @@ mod tests {
             ("linear:slope=2", "needs coordinate=I"),
             ("linear:coordinate=1.5", "coordinate = \"1.5\" is invalid"),
             ("constant:time", "\"time\" is not of the form key=value"),
+            (
+                "wall:time=1",
+                "unknown key \"time\" (the wall model takes no keys)",
+            ),
         ] {
             let e = text.parse::<RuntimeModel>().unwrap_err();
             assert!(e.contains(words), "{text}: {e}");

@@ -2,6 +2,11 @@
 //! asynchronous workers, each evaluation timed on a simulated clock by a [`RuntimeModel`]. The
 //! clock is simulated so that a run's schedule, like its decisions, follows from its seed alone.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc;
+use std::thread::Scope;
+use std::time::Instant;
+
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -10,7 +15,7 @@ use serde_json::{Map, Value, json};
 use super::runtime::{DEFAULT_RUNTIME, RuntimeModel};
 use bosweep_algorithms::optimizer::{Origin, Session};
 use bosweep_algorithms::{Algorithm, StepCost};
-use bosweep_problems::Domain;
+use bosweep_problems::{Observation, Problem, ProblemError, Step};
 
 /// How a run's evaluations overlap: one at a time (the default), in synchronous batches of
 /// `batch` points, or on `workers` asynchronous workers, timed on a simulated clock.
@@ -117,10 +122,16 @@ pub(crate) struct Asked {
     pub(crate) log: Option<(StepCost, Map<String, Value>)>,
 }
 
+/// What an evaluation returned.
+pub(crate) type Evaluated = Result<Observation, ProblemError>;
+
 /// An evaluation that has finished, with the trace's scheduling fields (each `None` where the
 /// run does not record it).
 pub(crate) struct Done {
     pub(crate) asked: Asked,
+    /// The value, where the evaluation ran for real on a worker thread ([`RuntimeModel::Wall`]);
+    /// `None`: the simulation evaluates it now.
+    pub(crate) evaluated: Option<Evaluated>,
     pub(crate) batch: Option<usize>,
     pub(crate) worker: Option<usize>,
     pub(crate) start: Option<f64>,
@@ -131,7 +142,21 @@ struct Running {
     asked: Asked,
     worker: usize,
     start: f64,
+    /// Drawn when it starts on a simulated clock; on the wall clock, known when it ends.
     finish: f64,
+}
+
+/// A value that came back from a worker thread: the step, the value, when it came back.
+type Arrival = (usize, Evaluated, Instant);
+
+/// The real clock of [`RuntimeModel::Wall`]: when the run began and the values coming back
+/// from the worker threads.
+struct WallClock {
+    began: Instant,
+    sender: mpsc::Sender<Arrival>,
+    receiver: mpsc::Receiver<Arrival>,
+    /// Values that came back before their turn (a batch's values are told in the order asked).
+    arrived: Vec<Arrival>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -154,6 +179,9 @@ pub(crate) struct Schedule {
     batches: usize,
     /// Whether the current batch still takes asks (a batch closes at its first tell).
     open: bool,
+    /// The run's seed, from which each real evaluation's noise stream derives.
+    seed: u64,
+    wall: Option<WallClock>,
 }
 
 impl Schedule {
@@ -167,14 +195,26 @@ impl Schedule {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(1);
+        let runtime = parallel.runtime_model();
+        let wall = (runtime == Some(RuntimeModel::Wall)).then(|| {
+            let (sender, receiver) = mpsc::channel();
+            WallClock {
+                began: Instant::now(),
+                sender,
+                receiver,
+                arrived: Vec::new(),
+            }
+        });
         Self {
             mode,
-            runtime: parallel.runtime_model(),
+            runtime,
             rng,
             clock: 0.0,
             running: Vec::new(),
             batches: 0,
             open: false,
+            seed,
+            wall,
         }
     }
 
@@ -219,34 +259,89 @@ impl Schedule {
     }
 
     /// Starts evaluating `asked` now on the lowest-numbered free worker (a batch's points on
-    /// workers 1, 2, … in the order asked), its runtime drawn for its point in `domain`.
-    pub(crate) fn start(&mut self, asked: Asked, domain: &Domain) {
+    /// workers 1, 2, … in the order asked): on a simulated clock its runtime is drawn for its
+    /// point; on the wall clock it is evaluated on a thread of `scope`, with a noise stream of
+    /// its own (stream 2 + step of the run's seed, so that its value does not depend on when the
+    /// other evaluations end).
+    pub(crate) fn start<'scope, 'env>(
+        &mut self,
+        asked: Asked,
+        problem: &'env dyn Problem,
+        scope: &'scope Scope<'scope, 'env>,
+    ) -> Result<(), ProblemError> {
         let worker = (1..)
             .find(|w| self.running.iter().all(|r| r.worker != *w))
             .expect("a free worker number exists");
-        let runtime = self
-            .runtime
-            .map_or(0.0, |model| model.draw(&asked.x, domain, &mut self.rng));
+        let (start, finish) = match &self.wall {
+            Some(wall) => {
+                let sender = wall.sender.clone();
+                let (t, x, step) = (
+                    asked.step,
+                    asked.x.clone(),
+                    Step::new(asked.step, asked.repeats)?,
+                );
+                let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+                rng.set_stream(2 + t as u64);
+                scope.spawn(move || {
+                    let evaluated =
+                        catch_unwind(AssertUnwindSafe(|| problem.evaluate(&x, &step, &mut rng)))
+                            .unwrap_or_else(|_| {
+                                Err(ProblemError::evaluation(format!(
+                                    "the evaluation of {x:?} panicked"
+                                )))
+                            });
+                    // The run has ended (an error) where nobody receives.
+                    let _ = sender.send((t, evaluated, Instant::now()));
+                });
+                (wall.began.elapsed().as_secs_f64(), f64::NAN)
+            }
+            None => {
+                let runtime = self.runtime.map_or(0.0, |model| {
+                    model.draw(&asked.x, problem.domain(), &mut self.rng)
+                });
+                (self.clock, self.clock + runtime)
+            }
+        };
         self.running.push(Running {
             asked,
             worker,
-            start: self.clock,
-            finish: self.clock + runtime,
+            start,
+            finish,
         });
+        Ok(())
     }
 
     /// The next evaluation to finish, the clock moved to its finish: in the order asked
     /// (sequentially, and within a batch, whose values are told together), or the earliest
-    /// finish (workers; ties to the earlier ask). `None` once nothing is under way.
+    /// finish (workers; ties to the earlier ask; on the wall clock, the first value back).
+    /// `None` once nothing is under way.
     pub(crate) fn next_done(&mut self) -> Option<Done> {
-        let index = match self.mode {
-            Mode::Sequential | Mode::Batch(_) => (!self.running.is_empty()).then_some(0)?,
-            Mode::Workers(_) => (0..self.running.len()).min_by(|&a, &b| {
-                let (a, b) = (&self.running[a], &self.running[b]);
-                a.finish
-                    .total_cmp(&b.finish)
-                    .then(a.asked.step.cmp(&b.asked.step))
-            })?,
+        if self.running.is_empty() {
+            return None;
+        }
+        let in_order = !matches!(self.mode, Mode::Workers(_));
+        let (index, evaluated) = match &mut self.wall {
+            Some(wall) => {
+                let wanted = in_order.then(|| self.running[0].asked.step);
+                let (step, evaluated, at) = wall.take(wanted);
+                let index = self
+                    .running
+                    .iter()
+                    .position(|r| r.asked.step == step)
+                    .expect("values come back for running evaluations only");
+                self.running[index].finish = (at - wall.began).as_secs_f64();
+                (index, Some(evaluated))
+            }
+            None if in_order => (0, None),
+            None => {
+                let earliest = (0..self.running.len()).min_by(|&a, &b| {
+                    let (a, b) = (&self.running[a], &self.running[b]);
+                    a.finish
+                        .total_cmp(&b.finish)
+                        .then(a.asked.step.cmp(&b.asked.step))
+                });
+                (earliest.expect("something is running"), None)
+            }
         };
         self.open = false;
         let running = self.running.remove(index);
@@ -257,7 +352,29 @@ impl Schedule {
             worker: (self.mode != Mode::Sequential).then_some(running.worker),
             start: timed.then_some(running.start),
             finish: timed.then_some(running.finish),
+            evaluated,
             asked: running.asked,
         })
+    }
+}
+
+impl WallClock {
+    /// The value of step `wanted` (waiting for it, keeping the others that come back first),
+    /// or with `None` the first value back.
+    fn take(&mut self, wanted: Option<usize>) -> Arrival {
+        loop {
+            let found = self
+                .arrived
+                .iter()
+                .position(|(step, _, _)| wanted.is_none_or(|w| *step == w));
+            if let Some(i) = found {
+                return self.arrived.remove(i);
+            }
+            let arrival = self
+                .receiver
+                .recv()
+                .expect("the clock keeps a sender, so the channel stays open");
+            self.arrived.push(arrival);
+        }
     }
 }
