@@ -4,6 +4,8 @@
 //! account for the pending ones as [`PendingStrategy`] says ([`pending`]).
 
 mod pending;
+#[cfg(test)]
+mod tests;
 
 use std::time::Instant;
 

@@ -39,7 +39,10 @@ pub(super) enum PendingView {
     Nothing,
     /// The Kriging believer: `model` conditioned on the pending points at `believed`, their
     /// posterior means (original units, maximisation sense).
-    Believer { model: GpModel, believed: Vec<f64> },
+    Believer {
+        model: Box<GpModel>,
+        believed: Vec<f64>,
+    },
     /// Local penalisers around the pending points, from the fitted model.
     Penalized(LocalPenalty),
 }
@@ -59,7 +62,10 @@ impl PendingView {
         Ok(match strategy {
             PendingStrategy::KrigingBeliever => {
                 let (model, believed) = believer(model, ctx)?;
-                Self::Believer { model, believed }
+                Self::Believer {
+                    model: Box::new(model),
+                    believed,
+                }
             }
             PendingStrategy::LocalPenalization => {
                 Self::Penalized(local_penalty(model, best_observed, ctx)?)
