@@ -1,7 +1,7 @@
 //! GP-based BO baselines: a GP fitted to all data at every step (inputs normalised to the unit
 //! cube, outputs standardised), and an acquisition maximised on a Sobol grid with L-BFGS
 //! refinement, or over the allowed set when the problem gives one. A batch's later points
-//! account for the pending ones as [`PendingStrategy`] says ([`pending`]).
+//! account for the pending ones as [`PendingStrategy`] says.
 
 mod pending;
 #[cfg(test)]

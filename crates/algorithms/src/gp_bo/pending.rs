@@ -196,8 +196,8 @@ pub(super) fn rule_out_pending_rows(
 
 /// The maximiser's point, unless it coincides (unit-cube distance below 1e-9) with a pending
 /// point: then the best refined start that does not, else the grid point of the best start
-/// that does not (starts in their grid order, best first). Fails when every candidate
-/// coincides with a pending point.
+/// that does not (starts in their grid order, best first; without refinement, the best grid
+/// point). Fails when every candidate coincides with a pending point.
 pub(super) fn away_from_pending(
     best: Maximum,
     pending: &Points,
@@ -231,4 +231,70 @@ pub(super) fn away_from_pending(
                     .into(),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acquisition::{EvaluationCounts, RefinedStart};
+    use bosweep_core::optim::lbfgsb::Termination;
+
+    fn start(start_x: [f64; 1], x: [f64; 1], value: f64) -> RefinedStart {
+        RefinedStart {
+            grid_index: 0,
+            start_x: start_x.to_vec(),
+            start_value: value,
+            x: x.to_vec(),
+            value,
+            iterations: 1,
+            evaluations: 1,
+            termination: Termination::FunctionChange,
+        }
+    }
+
+    fn maximum(starts: Vec<RefinedStart>) -> Maximum {
+        Maximum {
+            x: starts[0].x.clone(),
+            value: starts[0].value,
+            grid_index: 0,
+            grid_x: starts[0].start_x.clone(),
+            grid_value: starts[0].start_value,
+            starts,
+            counts: EvaluationCounts::default(),
+        }
+    }
+
+    /// The maximiser at a pending point gives way to the best refined start elsewhere, then to
+    /// the best start's grid point elsewhere; with nothing left, the ask fails.
+    #[test]
+    fn a_pending_point_gives_way_to_the_next_best_candidate() {
+        let pending = Points::from_rows(&[[0.5], [0.7]]).unwrap();
+        let starts = vec![
+            start([0.4], [0.5], 3.0),
+            start([0.9], [0.7], 2.0),
+            start([0.1], [0.2], 1.0),
+        ];
+        assert_eq!(away_from_pending(maximum(starts), &pending).unwrap(), [0.2]);
+        let starts = vec![start([0.4], [0.5], 3.0), start([0.9], [0.7 + 1e-12], 2.0)];
+        assert_eq!(away_from_pending(maximum(starts), &pending).unwrap(), [0.4]);
+        let starts = vec![start([0.5], [0.5], 3.0)];
+        assert!(away_from_pending(maximum(starts), &pending).is_err());
+        let starts = vec![start([0.5], [0.6], 3.0)];
+        assert_eq!(away_from_pending(maximum(starts), &pending).unwrap(), [0.6]);
+    }
+
+    #[test]
+    fn pending_rows_of_an_allowed_set_are_ruled_out() {
+        let set = Points::from_rows(&[[0.0], [0.5], [1.0]]).unwrap();
+        let mut values = vec![1.0, 2.0, 3.0];
+        rule_out_pending_rows(&mut values, &set, &[vec![1.0]]).unwrap();
+        assert_eq!(values, [1.0, 2.0, f64::NEG_INFINITY]);
+        let all = [vec![0.0], vec![0.5], vec![1.0]];
+        let err = rule_out_pending_rows(&mut values, &set, &all).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("every one of the 3 points of the allowed set is pending"),
+            "{err}"
+        );
+    }
 }
