@@ -8,6 +8,7 @@
 mod common;
 
 mod acquisition;
+mod batch;
 mod bo;
 mod boke;
 mod engine_reference;

@@ -1,6 +1,11 @@
 //! GP-based BO baselines: a GP fitted to all data at every step (inputs normalised to the unit
 //! cube, outputs standardised), and an acquisition maximised on a Sobol grid with L-BFGS
-//! refinement, or over the allowed set when the problem gives one.
+//! refinement, or over the allowed set when the problem gives one. A batch's later points
+//! account for the pending ones as [`PendingStrategy`] says.
+
+mod pending;
+#[cfg(test)]
+mod tests;
 
 use std::time::Instant;
 
@@ -11,9 +16,9 @@ use super::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use crate::acquisition::{
-    Acquisition as _, BetaSchedule, Bounds, GpAcquisition, LogExpectedImprovement,
-    MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings, PosteriorAcquisition,
-    UpperConfidenceBound, default_grid_size, maximize,
+    Acquisition as AcquisitionFunction, BetaSchedule, Bounds, GpAcquisition, LocallyPenalized,
+    LogExpectedImprovement, MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings, PenalizedScale,
+    PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
 };
 use crate::optimizer::AlgorithmSettings;
 use crate::surrogate::{GpModel, ModelOptions};
@@ -24,6 +29,8 @@ use bosweep_engine::{Engine, Points};
 use bosweep_model::{
     Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec,
 };
+pub use pending::PendingStrategy;
+use pending::{PendingView, away_from_pending, pending_in_model_units, rule_out_pending_rows};
 
 /// The acquisition a [`GpBo`] maximises.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,9 +166,33 @@ const DELTA: RealParam = RealParam::new(
     0.999_999,
     "confidence δ of the Srinivas schedule",
 );
+const BUCB_C: RealParam = RealParam::new(
+    "bucb_c",
+    0.1,
+    0.0,
+    10.0,
+    "C of the GP-BUCB batch schedule: with points pending, β is multiplied by exp(2C)",
+);
 /// GP-UCB's own parameters.
-pub(super) const UCB_PARAMS: &[ParamSpec] =
-    &[BETA_SCHEDULE.spec(), UCB_MULTIPLIER.spec(), DELTA.spec()];
+pub(super) const UCB_PARAMS: &[ParamSpec] = &[
+    BETA_SCHEDULE.spec(),
+    UCB_MULTIPLIER.spec(),
+    DELTA.spec(),
+    BUCB_C.spec(),
+];
+
+const PENDING: ChoiceParam<PendingStrategy> = ChoiceParam::new(
+    "pending",
+    &["believer", "penalize"],
+    &[
+        PendingStrategy::KrigingBeliever,
+        PendingStrategy::LocalPenalization,
+    ],
+    "believer",
+    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)",
+);
+/// The batch parameters of GP-UCB and EI.
+pub(super) const PENDING_PARAMS: &[ParamSpec] = &[PENDING.spec()];
 
 /// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
 /// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
@@ -299,6 +330,14 @@ pub struct GpUcb {
     pub maximizer: MaximizerSettings,
     /// The multiplier of σ.
     pub schedule: UcbSchedule,
+    /// How a batch's later points account for the pending ones.
+    pub pending: PendingStrategy,
+    /// C of the GP-BUCB schedule (Desautels, Krause and Burdick 2014): under the Kriging
+    /// believer, while points are pending, β is multiplied by `exp(2C)` (κ by `exp(C)`), C
+    /// bounding the information the pending points carry. It does not apply with nothing
+    /// pending (the information of an empty set is 0), nor under local penalisation (the
+    /// schedule is for the hallucinated model).
+    pub bucb_c: f64,
 }
 
 impl Default for GpUcb {
@@ -306,7 +345,7 @@ impl Default for GpUcb {
         Self::from_params(&Params::defaults(
             "algorithm",
             "gp-ucb",
-            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS]).to_vec(),
+            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS, PENDING_PARAMS]).to_vec(),
         ))
     }
 }
@@ -324,6 +363,19 @@ impl GpUcb {
         self
     }
 
+    /// How a batch's later points account for the pending ones.
+    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
+        self.pending = strategy;
+        self
+    }
+
+    /// C of the GP-BUCB schedule: with points pending under the believer, β is multiplied by
+    /// `exp(2C)`.
+    pub fn bucb_c(mut self, c: f64) -> Self {
+        self.bucb_c = c;
+        self
+    }
+
     pub(super) fn from_params(params: &Params) -> Self {
         let schedule = match BETA_SCHEDULE.of(params) {
             ScheduleWord::Constant => UcbSchedule::Constant {
@@ -337,6 +389,8 @@ impl GpUcb {
             gp: GpSettings::from_params(params),
             maximizer: MaximizerSettings::from_params(params),
             schedule,
+            pending: PENDING.of(params),
+            bucb_c: BUCB_C.of(params),
         }
     }
 
@@ -366,27 +420,47 @@ impl AlgorithmSettings for GpUcb {
                 DELTA.given(delta),
             ]),
         }
+        given.extend([BUCB_C.given(self.bucb_c), PENDING.given(self.pending)]);
         given
     }
 }
 
 /// Typed settings of EI (`ei`): expected improvement over the best observation, maximised as
 /// log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ei {
     /// The GP model and its fit.
     pub gp: GpSettings,
     /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
     pub maximizer: MaximizerSettings,
+    /// How a batch's later points account for the pending ones.
+    pub pending: PendingStrategy,
 }
 
 gp_model_setters!(GpUcb, Ei);
 
+impl Default for Ei {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults(
+            "algorithm",
+            "ei",
+            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
+        ))
+    }
+}
+
 impl Ei {
+    /// How a batch's later points account for the pending ones.
+    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
+        self.pending = strategy;
+        self
+    }
+
     pub(super) fn from_params(params: &Params) -> Self {
         Self {
             gp: GpSettings::from_params(params),
             maximizer: MaximizerSettings::from_params(params),
+            pending: PENDING.of(params),
         }
     }
 }
@@ -399,6 +473,7 @@ impl AlgorithmSettings for Ei {
     fn given(&self) -> Vec<(&str, ParamValue)> {
         let mut given = self.gp.given();
         given.extend(self.maximizer.given());
+        given.push(PENDING.given(self.pending));
         given
     }
 }
@@ -410,6 +485,10 @@ pub struct GpBo {
     gp: GpSettings,
     acquisition: Acquisition,
     maximize: MaximizeConfig,
+    /// How a batch's later points account for the pending ones.
+    pending: PendingStrategy,
+    /// C of the GP-BUCB schedule (0 for EI, where it has no meaning).
+    bucb_c: f64,
     history: History,
     model: Option<GpModel>,
     /// Observations `model` was fitted on by the last ask, while no value has been told since:
@@ -424,6 +503,7 @@ impl GpBo {
         let settings = GpUcb::from_params(&params);
         let acquisition = settings.acquisition();
         Self::new(params, settings.gp, &settings.maximizer, acquisition)
+            .with_batch(settings.pending, settings.bucb_c)
     }
 
     /// EI from its checked parameters (the registry's adapter).
@@ -435,6 +515,7 @@ impl GpBo {
             &settings.maximizer,
             Acquisition::ExpectedImprovement,
         )
+        .with_batch(settings.pending, 0.0)
     }
 
     fn new(
@@ -448,11 +529,20 @@ impl GpBo {
             gp,
             acquisition,
             maximize: maximizer.config(),
+            pending: PendingStrategy::default(),
+            bucb_c: 0.0,
             history: History::default(),
             model: None,
             fitted_on: None,
             log: StepLog::default(),
         }
+    }
+
+    /// How the batch's later points account for the pending ones.
+    fn with_batch(mut self, pending: PendingStrategy, bucb_c: f64) -> Self {
+        self.pending = pending;
+        self.bucb_c = bucb_c;
+        self
     }
 
     fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
@@ -509,17 +599,44 @@ impl GpBo {
         }
     }
 
-    /// Maximises `rule` over the allowed set, or over the unit cube then mapped to the box.
+    /// Maximises `rule` on `model`'s posterior (under local penalisation, times the penalisers
+    /// of `view`, the rule's value taken on `scale`) over the allowed set, or over the unit cube
+    /// then mapped to the box; never at a pending point.
     fn maximize_rule<R: PosteriorAcquisition>(
         &self,
         model: &GpModel,
+        view: &PendingView,
         rule: R,
+        scale: PenalizedScale,
         ctx: &mut AskContext<'_>,
     ) -> Result<Vec<f64>, AlgorithmError> {
         let acquisition = GpAcquisition::new(model.state(), rule);
+        match view.penalty() {
+            Some(penalty) => {
+                let penalized = LocallyPenalized::new(acquisition, penalty.clone(), scale);
+                self.maximize_acquisition(&penalized, model, ctx)
+            }
+            None => self.maximize_acquisition(&acquisition, model, ctx),
+        }
+    }
+
+    /// Maximises `acquisition` (in `model`'s input units) over the allowed set, or over the
+    /// unit cube then mapped to the box. A pending point is never proposed again: over the
+    /// allowed set its rows are ruled out before the argmax; over the box, when the maximiser
+    /// lands on one, the best refined start elsewhere wins, else the best start's grid point
+    /// elsewhere.
+    fn maximize_acquisition(
+        &self,
+        acquisition: &dyn AcquisitionFunction,
+        model: &GpModel,
+        ctx: &mut AskContext<'_>,
+    ) -> Result<Vec<f64>, AlgorithmError> {
         match ctx.allowed {
             Some(set) => {
-                let values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
+                let mut values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
+                if !ctx.pending.is_empty() {
+                    rule_out_pending_rows(&mut values, set, ctx.pending)?;
+                }
                 Ok(set.row(ctx.engine.argmax(&values)?).to_vec())
             }
             None => {
@@ -528,8 +645,13 @@ impl GpBo {
                     ..self.maximize.clone()
                 };
                 let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
-                let best = maximize(&acquisition, ctx.engine, ctx.reference, &unit, &config)?;
-                Ok(ctx.domain.from_unit(&best.x))
+                let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
+                let x = if ctx.pending.is_empty() {
+                    best.x
+                } else {
+                    away_from_pending(best, &pending_in_model_units(model, ctx.pending)?)?
+                };
+                Ok(ctx.domain.from_unit(&x))
             }
         }
     }
@@ -548,18 +670,49 @@ impl GpBo {
         }
     }
 
-    /// The Kriging believer: `model` conditioned on every pending point as if it had returned
-    /// its posterior mean, with the same hyperparameters, so that the posterior variance
-    /// collapses there and the acquisition looks elsewhere. The mean is the f64 reference
-    /// engine's, so a batch does not depend on the grid's device.
-    fn believer(&self, model: &GpModel, ctx: &AskContext<'_>) -> Result<GpModel, AlgorithmError> {
-        let mut believer = model.clone();
-        for x in ctx.pending {
-            let point = Points::new(x.clone(), x.len())?;
-            let mean = believer.predict(ctx.reference, &point)?.mean[0];
-            believer.append(x, mean, None)?;
-        }
-        Ok(believer)
+    /// GP-UCB's rule at this ask (`None` for EI). Under the Kriging believer with points pending,
+    /// the GP-BUCB schedule (Desautels, Krause and Burdick 2014): β is multiplied by `exp(2C)`
+    /// (κ by `exp(C)`), and Srinivas et al.'s β is taken at the number of observations told
+    /// plus one rather than at the step (the mean uses only told values, the variance the
+    /// hallucinated ones). Otherwise κ as in a sequential run.
+    fn ucb_rule(
+        &self,
+        view: &PendingView,
+        ctx: &AskContext<'_>,
+    ) -> Result<Option<UpperConfidenceBound>, AlgorithmError> {
+        let inflation = if view.hallucinates() {
+            self.bucb_c.exp()
+        } else {
+            1.0
+        };
+        let ucb = match self.acquisition {
+            Acquisition::UcbMultiplier(kappa) => UpperConfidenceBound::with_multiplier(kappa)?,
+            Acquisition::UcbSrinivas { delta } => {
+                let domain_size = match ctx.allowed {
+                    Some(set) => set.rows(),
+                    None => self
+                        .maximize
+                        .grid_size
+                        .unwrap_or_else(|| default_grid_size(ctx.domain.dim())),
+                };
+                let schedule = BetaSchedule::Finite {
+                    domain_size: domain_size as f64,
+                    delta,
+                };
+                let t = if view.hallucinates() {
+                    self.history.len() + 1
+                } else {
+                    ctx.t
+                };
+                UpperConfidenceBound::with_schedule(&schedule, t as u64)?
+            }
+            Acquisition::ExpectedImprovement => return Ok(None),
+        };
+        Ok(Some(if view.hallucinates() {
+            UpperConfidenceBound::with_multiplier(ucb.multiplier() * inflation)?
+        } else {
+            ucb
+        }))
     }
 }
 
@@ -567,11 +720,14 @@ impl Algorithm for GpBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
         let model = self.step_model(ctx)?;
-        let believer = match ctx.pending {
-            [] => None,
-            _ => Some(self.believer(&model, ctx)?),
-        };
-        let believer = believer.as_ref().unwrap_or(&model);
+        let best_observed = self
+            .history
+            .ys()
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let view = PendingView::new(self.pending, &model, best_observed, ctx)?;
+        let scored = view.model(&model);
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
@@ -586,42 +742,27 @@ impl Algorithm for GpBo {
         self.log
             .extra
             .insert("fit_evaluations".into(), json!(fit.evaluations));
-        let x = match self.acquisition {
-            Acquisition::UcbMultiplier(kappa) => {
-                self.log.extra.insert("ucb_multiplier".into(), json!(kappa));
-                let ucb = UpperConfidenceBound::with_multiplier(kappa)?;
-                self.maximize_rule(believer, ucb, ctx)?
-            }
-            Acquisition::UcbSrinivas { delta } => {
-                let domain_size = match ctx.allowed {
-                    Some(set) => set.rows(),
-                    None => self
-                        .maximize
-                        .grid_size
-                        .unwrap_or_else(|| default_grid_size(ctx.domain.dim())),
-                };
-                let schedule = BetaSchedule::Finite {
-                    domain_size: domain_size as f64,
-                    delta,
-                };
-                let ucb = UpperConfidenceBound::with_schedule(&schedule, ctx.t as u64)?;
+        if let Some(penalty) = view.penalty() {
+            self.log
+                .extra
+                .insert("lipschitz".into(), json!(penalty.lipschitz()));
+        }
+        let x = match self.ucb_rule(&view, ctx)? {
+            Some(ucb) => {
                 self.log
                     .extra
                     .insert("ucb_multiplier".into(), json!(ucb.multiplier()));
-                self.maximize_rule(believer, ucb, ctx)?
+                self.maximize_rule(scored, &view, ucb, PenalizedScale::LogSoftplus, ctx)?
             }
-            Acquisition::ExpectedImprovement => {
+            None => {
                 let output = model.output_transform();
-                let best = self
-                    .history
-                    .ys()
-                    .iter()
-                    .copied()
-                    .fold(f64::NEG_INFINITY, f64::max);
+                let best = view.incumbent(best_observed);
                 self.log.extra.insert("best_f".into(), json!(best));
                 self.maximize_rule(
-                    believer,
+                    scored,
+                    &view,
                     LogExpectedImprovement::new(output.forward(best))?,
+                    PenalizedScale::Logarithm,
                     ctx,
                 )?
             }
@@ -632,8 +773,9 @@ impl Algorithm for GpBo {
         Ok(Proposal { x, repeats: 1 })
     }
 
-    /// A batch's points are chosen by the Kriging believer: each with the earlier ones
-    /// conditioned on at their posterior mean.
+    /// A batch's points are chosen by the Kriging believer (each with the earlier ones
+    /// conditioned on at their posterior mean) or by local penalisation around the earlier
+    /// ones, as `pending` says; never a pending point again.
     fn accepts_pending(&self) -> bool {
         true
     }

@@ -4,7 +4,7 @@
 //! order, so that adding a paper touches one line here.
 
 use super::entry::AlgorithmEntry;
-use super::gp_bo::{GP_PARAMS, GpBo, UCB_PARAMS};
+use super::gp_bo::{GP_PARAMS, GpBo, PENDING_PARAMS, UCB_PARAMS};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
 use bosweep_core::params::{ParamTable, ParamValue};
@@ -54,14 +54,14 @@ const BASELINES: &[AlgorithmEntry] = &[
         name: "gp-ucb",
         requires: Requirement::Any,
         description: "GP upper confidence bound μ + κσ (constant κ = ucb_multiplier, or κ = √β_t of Srinivas et al.)",
-        parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS]),
+        parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS, PENDING_PARAMS]),
         build: |p| Ok(Box::new(GpBo::ucb(p))),
     },
     AlgorithmEntry {
         name: "ei",
         requires: Requirement::Any,
         description: "GP expected improvement over the best observation (maximised as log EI)",
-        parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS]),
+        parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]),
         build: |p| Ok(Box::new(GpBo::expected_improvement(p))),
     },
 ];

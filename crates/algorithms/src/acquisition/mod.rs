@@ -4,7 +4,8 @@
 //!   same code runs on the CPU and the GPU backends; [`GpAcquisition`] pairs a fitted
 //!   [`GpState`] with a [`PosteriorAcquisition`] rule applied to each posterior mean and
 //!   variance: [`UpperConfidenceBound`], [`ExpectedImprovement`], [`LogExpectedImprovement`],
-//!   [`PosteriorMean`];
+//!   [`PosteriorMean`]; [`LocallyPenalized`] wraps any of them with the local penalisers of a
+//!   batch's pending points;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
 //!   ([`bosweep_core::optim::lbfgsb::minimize`]) on finite-difference gradients.
@@ -14,6 +15,7 @@
 
 mod ei;
 mod optimize;
+mod penalized;
 mod sobol;
 mod ucb;
 
@@ -21,6 +23,10 @@ pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use optimize::{
     EvaluationCounts, GRID_SIZE, MAX_ITERS, MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings,
     Maximum, REFINE, RefinedStart, TOP_K, default_chunk_size, maximize,
+};
+pub use penalized::{
+    FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,
+    PenaltyCentre, log_softplus, mean_lipschitz,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};
