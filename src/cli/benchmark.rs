@@ -19,7 +19,7 @@ use bosweep::problems;
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.
-pub const OPERATIONS: [&str; 10] = [
+pub const OPERATIONS: [&str; 11] = [
     "cross-covariance",
     "posterior",
     "posterior-batch",
@@ -30,6 +30,7 @@ pub const OPERATIONS: [&str; 10] = [
     "nearest",
     "top-k",
     "gp-ucb-step",
+    "batch-ask",
 ];
 
 /// Problem sizes to measure.
@@ -67,7 +68,21 @@ struct Sizes {
     top_k: (usize, usize),
     /// Observations n of the GP-UCB step measured (on Hartmann-6, d = 6).
     bo_steps: &'static [usize],
+    /// Observations n before the batch ask of q = [`BATCH`] points measured (Hartmann-6).
+    batch_asks: &'static [usize],
 }
+
+/// The batch size of the `batch-ask` measurement.
+const BATCH: usize = 16;
+
+/// The batch methods `batch-ask` measures: GP-UCB and EI by the Kriging believer and by local
+/// penalisation.
+const BATCH_METHODS: [(&str, &str); 4] = [
+    ("gp-ucb", "believer"),
+    ("gp-ucb", "penalize"),
+    ("ei", "believer"),
+    ("ei", "penalize"),
+];
 
 impl Preset {
     fn sizes(self) -> Sizes {
@@ -82,6 +97,7 @@ impl Preset {
                 nearest: (512, 4, 4096),
                 top_k: (1 << 16, 16),
                 bo_steps: &[50],
+                batch_asks: &[50],
             },
             Self::Standard => Sizes {
                 posterior: (1000, 10, 100_000),
@@ -93,6 +109,7 @@ impl Preset {
                 nearest: (2000, 4, 65_536),
                 top_k: (1 << 22, 64),
                 bo_steps: &[100, 500, 1000],
+                batch_asks: &[100, 500],
             },
             Self::Large => Sizes {
                 posterior: (2048, 20, 1 << 20),
@@ -104,6 +121,7 @@ impl Preset {
                 nearest: (4096, 8, 1 << 20),
                 top_k: (1 << 22, 64),
                 bo_steps: &[100, 500, 1000],
+                batch_asks: &[100, 500],
             },
         }
     }
@@ -367,7 +385,119 @@ pub fn run(
             );
         }
     }
+    if wanted("batch-ask") {
+        for &n in sz.batch_asks {
+            for (algorithm, pending) in BATCH_METHODS {
+                let ask = time_batch_ask(engine, algorithm, pending, n, repeats, &mut rng)?;
+                record(
+                    "batch-ask",
+                    format!(
+                        "q={BATCH} n={n} d=6 {algorithm} {pending}: first {:.3} s, later {:.3} s each",
+                        ask.first, ask.later
+                    ),
+                    ask.seconds,
+                    BATCH,
+                    None,
+                );
+            }
+        }
+    }
     Ok(out)
+}
+
+/// The error of an algorithm in a benchmark, as the engine's.
+fn as_engine(e: AlgorithmError) -> EngineError {
+    match e {
+        AlgorithmError::Engine(e) => e,
+        AlgorithmError::Config(m) | AlgorithmError::External(m) => EngineError::invalid(m),
+    }
+}
+
+/// Tells `algorithm` the (negated, maximised) Hartmann-6 value of a uniform point.
+fn observe_uniform(
+    algorithm: &mut dyn algorithms::Algorithm,
+    problem: &dyn problems::Problem,
+    rng: &mut ChaCha8Rng,
+) -> Result<(), EngineError> {
+    let x = problem.domain().sample(rng);
+    let y = -problem
+        .objective_of_interest(&x, 1)
+        .expect("Hartmann-6 is known");
+    let feedback = Feedback {
+        x: &x,
+        y,
+        repeats: &[y],
+        context: None,
+        t: 1,
+    };
+    algorithm.tell(&feedback).map_err(as_engine)
+}
+
+/// Seconds of one batch ask.
+struct BatchAsk {
+    /// Median seconds of the whole batch.
+    seconds: f64,
+    /// Mean seconds of the batch's first ask (the fit and one acquisition).
+    first: f64,
+    /// Mean seconds of each later ask (the pending points taken in, one acquisition).
+    later: f64,
+}
+
+/// Median seconds of asking a batch of [`BATCH`] points of `algorithm` with the pending-point
+/// strategy `pending` (default settings otherwise) after `n` uniform observations of
+/// Hartmann-6; each timed batch follows one more observation, as in a run.
+fn time_batch_ask(
+    engine: &dyn Engine,
+    algorithm: &str,
+    pending: &str,
+    n: usize,
+    repeats: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<BatchAsk, EngineError> {
+    let problem =
+        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
+    let mut algorithm =
+        algorithms::build(algorithm, &[("pending", pending.into())]).map_err(as_engine)?;
+    for _ in 0..n {
+        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
+    }
+    let reference = CpuEngine::new();
+    let (mut times, mut first, mut later) = (Vec::new(), 0.0, 0.0);
+    for r in 0..=repeats.max(1) {
+        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
+        let mut batch: Vec<Vec<f64>> = Vec::with_capacity(BATCH);
+        let start = Instant::now();
+        let mut first_ask = 0.0;
+        for i in 0..BATCH {
+            let mut ctx = AskContext {
+                engine,
+                reference: &reference,
+                domain: problem.domain(),
+                allowed: None,
+                t: n + 2 + r,
+                pending: &batch,
+                rng,
+            };
+            let proposal = algorithm.ask(&mut ctx).map_err(as_engine)?;
+            if i == 0 {
+                first_ask = start.elapsed().as_secs_f64();
+            }
+            batch.push(proposal.x);
+        }
+        let total = start.elapsed().as_secs_f64();
+        // The first batch warms up (the first fit starts cold): not timed.
+        if r > 0 {
+            times.push(total);
+            first += first_ask;
+            later += (total - first_ask) / (BATCH - 1) as f64;
+        }
+    }
+    let calls = times.len() as f64;
+    Ok(BatchAsk {
+        seconds: median(times),
+        first: first / calls,
+        later: later / calls,
+    })
 }
 
 /// Seconds of GP-UCB steps: the median step, the mean fit and acquisition within it, and the
@@ -391,31 +521,11 @@ fn time_bo_step(
     repeats: usize,
     rng: &mut ChaCha8Rng,
 ) -> Result<BoStep, EngineError> {
-    let as_engine = |e: AlgorithmError| match e {
-        AlgorithmError::Engine(e) => e,
-        AlgorithmError::Config(m) | AlgorithmError::External(m) => EngineError::invalid(m),
-    };
     let problem =
         problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
     let mut algorithm = algorithms::build("gp-ucb", &[]).map_err(as_engine)?;
-    let observe = |algorithm: &mut Box<dyn algorithms::Algorithm>,
-                   rng: &mut ChaCha8Rng|
-     -> Result<(), EngineError> {
-        let x = problem.domain().sample(rng);
-        let y = -problem
-            .objective_of_interest(&x, 1)
-            .expect("Hartmann-6 is known");
-        let feedback = Feedback {
-            x: &x,
-            y,
-            repeats: &[y],
-            context: None,
-            t: 1,
-        };
-        algorithm.tell(&feedback).map_err(as_engine)
-    };
     for _ in 0..n {
-        observe(&mut algorithm, rng)?;
+        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
     }
     let reference = CpuEngine::new();
     let step = |algorithm: &mut Box<dyn algorithms::Algorithm>, rng: &mut ChaCha8Rng, t: usize| {
@@ -435,7 +545,7 @@ fn time_bo_step(
     let repeats = repeats.max(1);
     let mut times = Vec::with_capacity(repeats);
     for r in 0..repeats {
-        observe(&mut algorithm, rng)?;
+        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
         let start = Instant::now();
         std::hint::black_box(step(&mut algorithm, rng, n + 2 + r)?);
         times.push(start.elapsed().as_secs_f64());
