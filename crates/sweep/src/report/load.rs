@@ -229,3 +229,58 @@ fn parse_sense(s: &str) -> Option<Sense> {
 pub(crate) fn relative_trace_path(spec: &RunSpec) -> PathBuf {
     Path::new(RUNS_DIR).join(spec.trace_file())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A trace of (evals, simple regret, finish) steps.
+    fn trace(steps: &[(usize, f64, Option<f64>)]) -> Trace {
+        Trace {
+            sense: Some(Sense::Minimize),
+            device: None,
+            steps: steps
+                .iter()
+                .map(|&(evals, regret, finish)| Step {
+                    evals,
+                    simple_regret: Some(regret),
+                    cumulative_regret: None,
+                    best_value: Some(regret),
+                    seconds: 0.0,
+                    finish,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_trace_cut_at_a_simulated_time_keeps_the_steps_finished_by_then() {
+        // Two steps finish together at 2 (a batch), one at 3.5, one at 6.
+        let t = trace(&[
+            (1, 4.0, Some(1.0)),
+            (2, 3.0, Some(2.0)),
+            (3, 2.0, Some(2.0)),
+            (4, 1.0, Some(3.5)),
+            (5, 0.5, Some(6.0)),
+        ]);
+        assert!(t.is_timed());
+        let kept = |time: f64| -> Vec<usize> {
+            t.truncated(time)
+                .map_or_else(Vec::new, |c| c.steps.iter().map(|s| s.evals).collect())
+        };
+        // At or before: a step finished exactly at the time counts.
+        assert_eq!(kept(2.0), [1, 2, 3]);
+        assert_eq!(kept(3.4), [1, 2, 3]);
+        assert_eq!(kept(3.5), [1, 2, 3, 4]);
+        assert_eq!(kept(100.0), [1, 2, 3, 4, 5]);
+        let cut = t.truncated(3.5).unwrap();
+        assert_eq!(cut.last().simple_regret, Some(1.0));
+        assert_eq!(cut.sense, Some(Sense::Minimize));
+        // Before the first finish the run has no step: it is left out.
+        assert!(t.truncated(0.5).is_none());
+
+        // A step without a finish makes the trace untimed.
+        let untimed = trace(&[(1, 4.0, Some(1.0)), (2, 3.0, None)]);
+        assert!(!untimed.is_timed());
+    }
+}
