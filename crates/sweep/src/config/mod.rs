@@ -87,7 +87,7 @@
 //!     "example.toml line 13: problem \"ackley\": parameter dim = 0 is invalid \
 //!      (must be an integer in 1..=10000)"
 //! );
-//! # Ok::<(), bosweep::sweep::ConfigError>(())
+//! # Ok::<(), bosweep_sweep::ConfigError>(())
 //! ```
 //!
 //! # Errors

@@ -1,6 +1,6 @@
 //! `report.md`: the config, the ranks across problems, and per problem its summary table with
-//! the best algorithm in bold and its ties in italics, the paired tests, the plots and the
-//! missing runs.
+//! the best algorithm in bold and its ties in italics, the paired tests, at a chosen simulated
+//! time a short table and the paired tests then, the plots and the missing runs.
 
 use std::path::Path;
 

@@ -46,6 +46,21 @@
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
 //!   distribution of runtimes over the problems with a known optimum.
+//! - Against simulated time, for parallel runs (`batch`, `workers`, `runtime`: every step has a
+//!   `finish` on the run's simulated clock): `plots/<problem>-regret-simulated-time.{svg,png}`
+//!   (or `-best-value-simulated-time` where the problem's regrets are unknown) where every
+//!   completed run of the problem is timed, a run's value at time τ being that of its last step
+//!   finished by τ, held after its end, none before its first finish; and
+//!   `plots/runtime-distribution-simulated-time.{svg,png}` ([`RUNTIME_SIMULATED_TIME_PLOT`])
+//!   where every run it pools is timed, a runtime being the `finish` of the first step whose
+//!   simple regret reached the target.
+//! - At a chosen simulated time T ([`ReportOptions::time`], `bosweep report --time T`, or the
+//!   config's `[report] time`): `summary-at-time.csv` ([`SUMMARY_AT_TIME_FILE`]),
+//!   `comparisons-at-time.csv` and `ranks-at-time.csv` (the columns of the final ones), and in
+//!   `report.md` a section "At simulated time T" under each problem's table and under the
+//!   ranks: the same statistics on every run's trace cut at T (its steps finished by then; a
+//!   run with no step by then is left out, and counted). Every completed run must then be timed:
+//!   an untimed one is an error naming its trace ([`ReportError::Untimed`]).
 //!
 //! The report is computed once (`model`: the rows, each problem's best, tests and plotted series,
 //! the ranks), then rendered by writers that compute nothing: the CSV tables (`tables`,
