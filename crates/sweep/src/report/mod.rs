@@ -367,7 +367,8 @@ fn draw_plots(
             && series.iter().any(|s| !s.points.is_empty());
         let spec = PlotSpec {
             title: &plot.title,
-            x_label: plot.x_label,
+            x_label: plot.x.label(),
+            x_counts: plot.x.counts(),
             y_label: &plot.y_label,
             series,
             log_y: plot.may_log && options.y_scale == YScale::Auto && all_positive,

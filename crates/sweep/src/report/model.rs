@@ -76,15 +76,37 @@ pub(crate) struct Plot {
     pub title: String,
     /// File stem under `plots/`.
     pub name: String,
-    pub x_label: &'static str,
+    pub x: XAxis,
     pub y_label: String,
     pub series: Vec<Series>,
     /// A log y axis where every mean is positive (regrets, seconds).
     pub may_log: bool,
 }
 
-const EVALUATIONS: &str = "evaluations";
-const SIMULATED_TIME: &str = "simulated time";
+/// What a plot's x axis measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum XAxis {
+    Evaluations,
+    /// Wall-clock milliseconds in model fitting and acquisition.
+    Milliseconds,
+    /// The runs' simulated clock.
+    SimulatedTime,
+}
+
+impl XAxis {
+    pub fn label(self) -> &'static str {
+        match self {
+            XAxis::Evaluations => "evaluations",
+            XAxis::Milliseconds => "milliseconds in model fitting and acquisition",
+            XAxis::SimulatedTime => "simulated time",
+        }
+    }
+
+    /// Whether it counts (evaluations): ticks then fall on whole numbers only.
+    pub fn counts(self) -> bool {
+        self == XAxis::Evaluations
+    }
+}
 
 /// One algorithm on one problem: its palette index (its place in the sweep), its display label
 /// and its completed runs ([`compare::against_best`] takes them as they are).
@@ -312,11 +334,11 @@ fn problem_plots(
         series_by(&|traces| curve(traces, value, sampling))
     };
     let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
-    let plot = |what: &str, suffix: &str, x_label, y_label: String, series, may_log| Plot {
+    let plot = |what: &str, suffix: &str, x, y_label: String, series, may_log| Plot {
         what: what.to_owned(),
         title: problem.to_owned(),
         name: format!("{name}-{suffix}"),
-        x_label,
+        x,
         y_label,
         series,
         may_log,
@@ -326,7 +348,7 @@ fn problem_plots(
         plots.push(plot(
             "simple regret vs evaluations",
             "regret",
-            EVALUATIONS,
+            XAxis::Evaluations,
             "simple regret (mean ± s.e.)".into(),
             series(|s| s.simple_regret, Sampling::Hold),
             true,
@@ -337,7 +359,7 @@ fn problem_plots(
         plots.push(plot(
             "cumulative regret vs evaluations",
             "cumulative-regret",
-            EVALUATIONS,
+            XAxis::Evaluations,
             "cumulative regret (mean ± s.e.)".into(),
             series(|s| s.cumulative_regret, Sampling::Hold),
             false,
@@ -345,7 +367,7 @@ fn problem_plots(
         plots.push(plot(
             "best value vs evaluations",
             "best-value",
-            EVALUATIONS,
+            XAxis::Evaluations,
             format!("best value so far (mean ± s.e.{sense})"),
             series(|s| s.best_value, Sampling::Hold),
             false,
@@ -353,7 +375,7 @@ fn problem_plots(
         plots.push(plot(
             "simple regret vs time",
             "regret-time",
-            "milliseconds in model fitting and acquisition",
+            XAxis::Milliseconds,
             "simple regret (mean ± s.e.)".into(),
             series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret)),
             true,
@@ -363,7 +385,7 @@ fn problem_plots(
         plots.push(plot(
             "best value vs evaluations",
             "best-value",
-            EVALUATIONS,
+            XAxis::Evaluations,
             format!("best value (mean ± s.e.{sense})"),
             series(|s| s.best_value, Sampling::Hold),
             false,
@@ -382,7 +404,7 @@ fn problem_plots(
             plot(
                 "simple regret vs simulated time",
                 "regret-simulated-time",
-                SIMULATED_TIME,
+                XAxis::SimulatedTime,
                 "simple regret (mean ± s.e.)".into(),
                 against_time(|s| s.simple_regret),
                 true,
@@ -391,7 +413,7 @@ fn problem_plots(
             plot(
                 "best value vs simulated time",
                 "best-value-simulated-time",
-                SIMULATED_TIME,
+                XAxis::SimulatedTime,
                 format!("best value (mean ± s.e.{sense})"),
                 against_time(|s| s.best_value),
                 false,
@@ -401,7 +423,7 @@ fn problem_plots(
     plots.push(plot(
         "seconds per iteration vs evaluations",
         "seconds",
-        EVALUATIONS,
+        XAxis::Evaluations,
         "seconds per iteration (mean ± s.e.)".into(),
         series(|s| Some(s.seconds), Sampling::Exact),
         true,
@@ -412,19 +434,19 @@ fn problem_plots(
 /// The runtime distribution of each algorithm's `runs` (palette index, label, traces) in
 /// `budget`.
 fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
-    let (what, name, x_label) = match budget {
-        Budget::Evaluations => ("runtime distribution", RUNTIME_PLOT, EVALUATIONS),
+    let (what, name, x) = match budget {
+        Budget::Evaluations => ("runtime distribution", RUNTIME_PLOT, XAxis::Evaluations),
         Budget::SimulatedTime => (
             "runtime distribution vs simulated time",
             RUNTIME_SIMULATED_TIME_PLOT,
-            SIMULATED_TIME,
+            XAxis::SimulatedTime,
         ),
     };
     Plot {
         what: what.into(),
         title: "runtime distribution over every problem with a known optimum".into(),
         name: name.into(),
-        x_label,
+        x,
         y_label: "fraction of (run, Δf target) pairs reached".into(),
         series: runs
             .iter()

@@ -58,6 +58,8 @@ pub(crate) struct Series {
 pub(crate) struct PlotSpec<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
+    /// The x values are counts (evaluations): ticks at whole numbers only.
+    pub x_counts: bool,
     pub y_label: &'a str,
     /// Series with no points are listed in the legend but draw nothing.
     pub series: &'a [Series],
@@ -305,13 +307,19 @@ where
         let r = chart.x_range();
         r.end - r.start
     };
+    // Counts get no ticks between whole numbers (plotters picks at most this many, evenly).
+    let x_ticks = if spec.x_counts {
+        (x_span.floor() as usize + 1).clamp(2, 10)
+    } else {
+        10
+    };
     chart
         .configure_mesh()
         .x_desc(spec.x_label)
         .y_desc(spec.y_label)
         .axis_desc_style((FAMILY, 16))
         .label_style((FAMILY, 13))
-        .x_labels(10)
+        .x_labels(x_ticks)
         .y_labels(10)
         .x_label_formatter(&|x| x_tick_label(*x, x_span))
         .y_label_formatter(&|y| {
