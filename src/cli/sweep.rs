@@ -75,14 +75,31 @@ pub struct CompareArgs {
     /// best value). Default: the config's `[report] metric`, else simple-regret
     #[arg(long, value_name = "METRIC")]
     metric: Option<Metric>,
+    /// Also compare the algorithms at this simulated time (a positive number), on each run's
+    /// steps finished by then: summary-at-time.csv, comparisons-at-time.csv, ranks-at-time.csv
+    /// and a section per problem. Every run must be timed (--runtime, --workers or --batch).
+    /// Default: the config's `[report] time`, else none
+    #[arg(long, value_name = "T", value_parser = positive_time)]
+    time: Option<f64>,
 }
 
 impl CompareArgs {
     fn options(&self) -> ReportOptions {
         ReportOptions {
             metric: self.metric,
+            time: self.time,
             ..ReportOptions::default()
         }
+    }
+}
+
+/// `--time`: a positive finite number.
+fn positive_time(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!(
+            "expected a positive finite simulated time, found \"{text}\""
+        )),
     }
 }
 

@@ -1306,3 +1306,247 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
     assert!(sections.contains(&"Problem branin"), "{sections:?}");
     assert!(sections.contains(&"Problem ext[dim=2]"), "{sections:?}");
 }
+
+/// Puts each step of `spec`'s trace on a simulated clock: step `i` (from 0) finishes at
+/// `finish(i)`.
+fn add_finishes(dir: &Path, spec: &RunSpec, finish: impl Fn(usize) -> f64) {
+    let path = Manifest::trace_path(dir, spec);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    let mut out = format!("{}\n", lines.next().unwrap());
+    for (i, line) in lines.enumerate() {
+        let mut step: Value = serde_json::from_str(line).unwrap();
+        step["start"] = json!(0.0);
+        step["finish"] = json!(finish(i));
+        out.push_str(&format!("{step}\n"));
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// [`build_sweep`] with every step on a simulated clock: step `i` finishes at `i + 1`, except in
+/// `gp-ucb` replicate 0 on `branin`, whose first step finishes at 3.
+fn build_timed_sweep(dir: &Path) -> Vec<RunSpec> {
+    let runs = build_sweep(dir);
+    for (k, run) in runs.iter().enumerate() {
+        if Manifest::trace_path(dir, run).is_file() {
+            let late = if k == 3 { 2.0 } else { 0.0 };
+            add_finishes(dir, run, |i| (i + 1) as f64 + late);
+        }
+    }
+    runs
+}
+
+fn plot_names(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "svg"))
+        .map(|f| f.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
+    let dir = temp_dir("timed");
+    build_timed_sweep(&dir);
+    let at = |time: f64| ReportOptions {
+        time: Some(time),
+        ..ReportOptions::default()
+    };
+    let summary = write_report_with(&dir, &at(2.5)).unwrap();
+    let plots = plot_names(&summary.files);
+    for plot in [
+        "branin-regret-simulated-time",
+        "ext_dim=2_-best-value-simulated-time",
+        "runtime-distribution-simulated-time",
+        "runtime-distribution",
+    ] {
+        assert!(plots.iter().any(|p| p == plot), "{plot} not in {plots:?}");
+        assert!(dir.join("plots").join(format!("{plot}.png")).is_file());
+    }
+    for svg in [
+        "branin-regret-simulated-time",
+        "runtime-distribution-simulated-time",
+    ] {
+        let text = std::fs::read_to_string(dir.join(format!("plots/{svg}.svg"))).unwrap();
+        assert!(
+            svg_texts(&text).iter().any(|t| t == "simulated time"),
+            "{svg}"
+        );
+    }
+
+    // At 2.5 every run has its first two steps, but gp-ucb's replicate 0 on branin, whose first
+    // step finishes at 3: left out. branin: random's simple regrets 1, 1, 0.5; gp-ucb's 0.5.
+    let (header, rows) = read_csv(&dir.join("summary-at-time.csv"));
+    assert_eq!(header, SUMMARY_COLUMNS);
+    assert_eq!(rows.len(), 4);
+    let row = |algorithm: &str, problem: &str| {
+        rows.iter()
+            .find(|r| r[0] == problem && r[1] == algorithm)
+            .unwrap_or_else(|| panic!("no row {problem} {algorithm}"))
+    };
+    let random = row("random", "branin");
+    assert_eq!(random[2], "3");
+    assert!(close(num(&random[3]), 2.5 / 3.0));
+    assert_eq!(random[8], "2");
+    let ucb = row("gp-ucb[ucb_multiplier=2]", "branin");
+    assert_eq!((ucb[2].as_str(), ucb[3].as_str()), ("1", "0.5"));
+    assert_eq!(ucb[12], "best");
+    // ext (maximised): best values 0.5 and 1.5 for random, 2.5 and 1.5 for gp-ucb.
+    assert_eq!(row("random", "ext[dim=2]")[7], "1");
+    assert_eq!(row("gp-ucb[ucb_multiplier=2]", "ext[dim=2]")[12], "best");
+
+    let (header, comparisons) = read_csv(&dir.join("comparisons-at-time.csv"));
+    assert_eq!(header, COMPARISON_COLUMNS);
+    assert_eq!(comparisons.len(), 2);
+    // branin: only replicate 1 has both runs by then (1 − 0.5); ext: −2 and 0.
+    assert_eq!(
+        comparisons
+            .iter()
+            .map(|c| (c[0].as_str(), c[3].as_str(), c[4].as_str(), c[10].as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("branin", "1", "0.5", "simple-regret"),
+            ("ext[dim=2]", "2", "-1", "best-value")
+        ]
+    );
+    let (_, ranks) = read_csv(&dir.join("ranks-at-time.csv"));
+    assert_eq!(
+        ranks
+            .iter()
+            .map(|r| (r[0].as_str(), r[1].as_str(), r[2].as_str()))
+            .collect::<Vec<_>>(),
+        [("gp-ucb[ucb_multiplier=2]", "1", "2"), ("random", "2", "2")]
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("### At simulated time 2.5"), "{md}");
+    assert!(
+        md.contains("1 completed run had no step by then and is left out."),
+        "{md}"
+    );
+    assert!(md.contains("lowest mean simple regret at simulated time 2.5"));
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("At simulated time 2.5"));
+
+    // Past every run's last step, the tables at that time are the final ones.
+    write_report_with(&dir, &at(100.0)).unwrap();
+    for (then, last) in [
+        ("summary-at-time.csv", "summary.csv"),
+        ("comparisons-at-time.csv", "comparisons.csv"),
+        ("ranks-at-time.csv", "ranks.csv"),
+    ] {
+        assert_eq!(
+            read_csv(&dir.join(then)),
+            read_csv(&dir.join(last)),
+            "{then}"
+        );
+    }
+}
+
+#[test]
+fn the_config_chooses_the_time_and_refuses_a_bad_one() {
+    let dir = temp_dir("time-config");
+    build_timed_sweep(&dir);
+    std::fs::write(
+        dir.join("config.toml"),
+        format!("{CONFIG}\n[report]\ntime = 2.5\n"),
+    )
+    .unwrap();
+    write_report(&dir).unwrap();
+    let (_, rows) = read_csv(&dir.join("summary-at-time.csv"));
+    assert_eq!(rows[0][8], "2");
+    // --time overrides it.
+    let options = ReportOptions {
+        time: Some(1.0),
+        ..ReportOptions::default()
+    };
+    write_report_with(&dir, &options).unwrap();
+    let (_, rows) = read_csv(&dir.join("summary-at-time.csv"));
+    assert_eq!(rows[0][8], "1");
+
+    for (bad, found) in [
+        ("0", "found 0"),
+        ("-1", "found -1"),
+        ("\"x\"", "found \"x\""),
+    ] {
+        let dir = temp_dir("time-bad");
+        build_timed_sweep(&dir);
+        std::fs::write(
+            dir.join("config.toml"),
+            format!("{CONFIG}\n[report]\ntime = {bad}\n"),
+        )
+        .unwrap();
+        let e = write_report(&dir).unwrap_err();
+        assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
+        let message = e.to_string();
+        for part in [
+            "config.toml",
+            "[report] time",
+            "expected a positive finite simulated time",
+            found,
+        ] {
+            assert!(message.contains(part), "{part}: {message}");
+        }
+        assert!(!dir.join("summary.csv").exists());
+    }
+}
+
+#[test]
+fn a_time_with_untimed_runs_is_refused_naming_the_trace() {
+    let dir = temp_dir("untimed");
+    let runs = build_sweep(&dir);
+    // Untimed runs: no plot against simulated time, no comparison at a time.
+    let summary = write_report(&dir).unwrap();
+    assert!(
+        !plot_names(&summary.files)
+            .iter()
+            .any(|p| p.contains("simulated-time")),
+        "{:?}",
+        summary.files
+    );
+    assert!(!dir.join("summary-at-time.csv").exists());
+
+    let dir = temp_dir("untimed-time");
+    let runs_again = build_sweep(&dir);
+    assert_eq!(runs, runs_again);
+    let options = ReportOptions {
+        time: Some(2.0),
+        ..ReportOptions::default()
+    };
+    let e = write_report_with(&dir, &options).unwrap_err();
+    assert!(matches!(e, ReportError::Untimed { .. }), "{e:?}");
+    let message = e.to_string();
+    assert!(message.contains(&runs[0].trace_file()), "{message}");
+    assert!(
+        message.contains(
+            "has no simulated time; run with --runtime/--workers/--batch or drop [report] time"
+        ),
+        "{message}"
+    );
+    assert!(!dir.join("summary.csv").exists());
+}
+
+#[test]
+fn bosweep_report_takes_the_time_and_refuses_a_bad_one() {
+    let dir = temp_dir("time-cli");
+    build_timed_sweep(&dir);
+    let report = |time: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_bosweep"))
+            .args(["report", dir.to_str().unwrap(), &format!("--time={time}")])
+            .output()
+            .unwrap()
+    };
+    let ok = report("2.5");
+    assert!(ok.status.success(), "{ok:?}");
+    let (_, rows) = read_csv(&dir.join("summary-at-time.csv"));
+    assert_eq!(rows.len(), 4);
+    for bad in ["0", "-1", "x", "inf"] {
+        let refused = report(bad);
+        assert!(!refused.status.success());
+        let stderr = String::from_utf8_lossy(&refused.stderr);
+        assert!(stderr.contains("--time"), "{stderr}");
+        assert!(
+            stderr.contains("positive finite simulated time"),
+            "{stderr}"
+        );
+    }
+}

@@ -419,6 +419,30 @@ fn report_table_takes_a_known_metric_only() {
 }
 
 #[test]
+fn report_time_is_a_positive_finite_number() {
+    for time in ["20", "2.5", "1e3"] {
+        let text = with_top(&format!("[report]\nmetric = \"best-value\"\ntime = {time}"));
+        assert_eq!(parse(&text).run_count(), 1, "{text}");
+    }
+    for (time, found) in [
+        ("0", "integer 0"),
+        ("-1", "integer -1"),
+        ("\"x\"", "string \"x\""),
+        ("inf", "float inf"),
+    ] {
+        assert_rejected(
+            &with_top(&format!("[report]\ntime = {time}")),
+            3,
+            &[
+                "[report] time",
+                "expected a positive finite simulated time",
+                found,
+            ],
+        );
+    }
+}
+
+#[test]
 fn missing_or_empty_algorithm_and_problem_lists() {
     assert_rejected(
         "budget = 10\n[[problem]]\nname = \"branin\"\n",

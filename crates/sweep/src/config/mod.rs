@@ -26,11 +26,14 @@
 //!
 //! [report]                           # optional
 //! metric = "cumulative-regret"       # what the report compares (default "simple-regret")
+//! time = 20.0                        # also compare at this simulated time (timed runs only)
 //! ```
 //!
 //! - Top-level keys: `seed`, `replicates`, `budget`, `init`, `algorithm`, `problem`, `report`;
-//!   any other key is an error. `[report]` has the one key `metric`, a
-//!   [`crate::report::Metric`] name: `simple-regret`, `cumulative-regret` or `best-value`.
+//!   any other key is an error. `[report]` has the keys `metric`, a
+//!   [`crate::report::Metric`] name: `simple-regret`, `cumulative-regret` or `best-value`, and
+//!   `time`, a positive finite simulated time at which the report also compares the algorithms
+//!   (on each run's steps finished by then).
 //! - Reserved keys: `name` in `[[algorithm]]`; `name`, `budget` and `init` in `[[problem]]`.
 //!   Every other key is a parameter of the named algorithm or problem (`bosweep list` shows
 //!   them), checked against its declaration: unknown keys and values outside the accepted range
@@ -84,7 +87,7 @@
 //!     "example.toml line 13: problem \"ackley\": parameter dim = 0 is invalid \
 //!      (must be an integer in 1..=10000)"
 //! );
-//! # Ok::<(), bosweep::sweep::ConfigError>(())
+//! # Ok::<(), bosweep_sweep::ConfigError>(())
 //! ```
 //!
 //! # Errors
@@ -105,5 +108,5 @@ mod schema;
 pub use metric::Metric;
 pub use schema::{
     ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE, SweepConfig,
-    config_hash,
+    TIME_KEY, config_hash,
 };

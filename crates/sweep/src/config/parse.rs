@@ -11,7 +11,7 @@ use toml::de::{DeString, DeTable, DeValue};
 use super::Metric;
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
-    RUNTIME_KEY, SweepConfig, TOP_LEVEL_KEYS,
+    RUNTIME_KEY, SweepConfig, TIME_KEY, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
@@ -206,8 +206,8 @@ impl Parser<'_> {
         self.assemble(top)
     }
 
-    /// Checks the `[report]` table: only `metric`, a [`Metric`] name. The report reads it again
-    /// from the sweep directory's copy of the config.
+    /// Checks the `[report]` table: `metric`, a [`Metric`] name, and `time`, a positive finite
+    /// simulated time. The report reads them again from the sweep directory's copy of the config.
     fn report_table(&self, value: &Value<'_>) -> Result<(), ConfigError> {
         let line = self.line_of(value.span());
         let DeValue::Table(table) = value.get_ref() else {
@@ -222,24 +222,48 @@ impl Parser<'_> {
         for (key, value) in in_file_order(table) {
             let line = self.line_of(key.span());
             let name: &str = key.get_ref();
-            if name != METRIC_KEY {
-                return Err(self.error(
-                    line,
-                    format!("[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY})"),
-                ));
+            match name {
+                METRIC_KEY => {
+                    let DeValue::String(metric) = value.get_ref() else {
+                        return Err(self.error(
+                            line,
+                            format!(
+                                "[{REPORT_TABLE}] {METRIC_KEY}: expected a string, found {}",
+                                describe(value.get_ref())
+                            ),
+                        ));
+                    };
+                    metric.parse::<Metric>().map_err(|e| {
+                        self.error(line, format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}"))
+                    })?;
+                }
+                TIME_KEY => {
+                    let time = match value.get_ref() {
+                        DeValue::Integer(i) => i64::from_str_radix(i.as_str(), i.radix())
+                            .ok()
+                            .map(|n| n as f64),
+                        DeValue::Float(x) => x.as_str().parse::<f64>().ok(),
+                        _ => None,
+                    };
+                    if !time.is_some_and(|t| t > 0.0 && t.is_finite()) {
+                        return Err(self.error(
+                            line,
+                            format!(
+                                "[{REPORT_TABLE}] {TIME_KEY}: expected a positive finite simulated time, found {}",
+                                describe(value.get_ref())
+                            ),
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY}, {TIME_KEY})"
+                        ),
+                    ));
+                }
             }
-            let DeValue::String(metric) = value.get_ref() else {
-                return Err(self.error(
-                    line,
-                    format!(
-                        "[{REPORT_TABLE}] {METRIC_KEY}: expected a string, found {}",
-                        describe(value.get_ref())
-                    ),
-                ));
-            };
-            metric
-                .parse::<Metric>()
-                .map_err(|e| self.error(line, format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}")))?;
         }
         Ok(())
     }

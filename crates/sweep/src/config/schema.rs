@@ -54,6 +54,8 @@ const WORKERS: IntegerParam = IntegerParam::new(
 pub const REPORT_TABLE: &str = "report";
 /// `[report] metric`: a [`crate::report::Metric`] name.
 pub const METRIC_KEY: &str = "metric";
+/// `[report] time`: a positive simulated time at which the report also compares the algorithms.
+pub const TIME_KEY: &str = "time";
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
 /// message naming the key and value.

@@ -5,63 +5,83 @@
 //! 2021, the empirical cumulative distribution of runtimes).
 
 use super::curves::CurvePoint;
-use super::load::Trace;
+use super::load::{Step, Trace};
 
 /// The precision targets: 51 values from 10² down to 10⁻⁸, five per decade (COCO's).
 pub(crate) fn targets() -> Vec<f64> {
     (0..=50).map(|k| 10f64.powf(2.0 - 0.2 * k as f64)).collect()
 }
 
-/// The evaluations at which `trace`'s simple regret first falls to `target` or below.
-fn runtime(trace: &Trace, target: f64) -> Option<usize> {
+/// What a runtime is measured in: the evaluations, or the simulated clock of timed runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Budget {
+    Evaluations,
+    /// The `finish` of the step ([`super::load::Trace::is_timed`]).
+    SimulatedTime,
+}
+
+impl Budget {
+    /// Where `step` lies on this axis (`None`: an untimed step against simulated time).
+    fn of(self, step: &Step) -> Option<f64> {
+        match self {
+            Budget::Evaluations => Some(step.evals as f64),
+            Budget::SimulatedTime => step.finish,
+        }
+    }
+}
+
+/// The budget at which `trace`'s simple regret first falls to `target` or below.
+fn runtime(trace: &Trace, target: f64, budget: Budget) -> Option<f64> {
     trace
         .steps
         .iter()
         .find(|s| s.simple_regret.is_some_and(|r| r <= target))
-        .map(|s| s.evals)
+        .and_then(|s| budget.of(s))
 }
 
 /// The runtime distribution of `traces` (every run of one algorithm with a known regret, over
-/// every problem): at each budget where some pair is reached, the fraction of the
-/// `traces × targets` pairs reached within it, held to the longest run's last evaluation.
-/// Empty without traces.
-pub(crate) fn runtime_distribution(traces: &[&Trace]) -> Vec<CurvePoint> {
+/// every problem) in `budget`: at each budget where some pair is reached, the fraction of the
+/// `traces × targets` pairs reached within it, held to the longest run's last step. Empty
+/// without traces.
+pub(crate) fn runtime_distribution(traces: &[&Trace], budget: Budget) -> Vec<CurvePoint> {
     let targets = targets();
     let total = traces.len() * targets.len();
-    let mut reached: Vec<usize> = traces
+    let mut reached: Vec<f64> = traces
         .iter()
-        .flat_map(|t| targets.iter().filter_map(move |&target| runtime(t, target)))
+        .flat_map(|t| {
+            targets
+                .iter()
+                .filter_map(move |&target| runtime(t, target, budget))
+        })
         .collect();
-    reached.sort_unstable();
+    reached.sort_unstable_by(f64::total_cmp);
     let mut points: Vec<CurvePoint> = Vec::new();
-    for (i, &evals) in reached.iter().enumerate() {
+    for (i, &x) in reached.iter().enumerate() {
         let point = CurvePoint {
-            evals,
+            x,
             mean: (i + 1) as f64 / total as f64,
             se: None,
             n: total,
         };
         match points.last_mut() {
-            Some(last) if last.evals == evals => *last = point,
+            Some(last) if last.x == x => *last = point,
             _ => points.push(point),
         }
     }
     let end = traces
         .iter()
-        .filter_map(|t| t.steps.last())
-        .map(|s| s.evals)
-        .max();
+        .filter_map(|t| budget.of(t.steps.last()?))
+        .max_by(f64::total_cmp);
     if let (Some(end), Some(&last)) = (end, points.last())
-        && end > last.evals
+        && end > last.x
     {
-        points.push(CurvePoint { evals: end, ..last });
+        points.push(CurvePoint { x: end, ..last });
     }
     points
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::load::Step;
     use super::*;
 
     fn trace(regrets: &[f64]) -> Trace {
@@ -77,6 +97,7 @@ mod tests {
                     cumulative_regret: None,
                     best_value: None,
                     seconds: 0.0,
+                    finish: None,
                 })
                 .collect(),
         }
@@ -91,14 +112,47 @@ mod tests {
         // 10⁻⁸ (all 51) at 3.
         let a = trace(&[50.0, 1.0, 1.0]);
         let b = trace(&[500.0, 500.0, 0.0]);
-        let points: Vec<(usize, f64)> = runtime_distribution(&[&a, &b])
+        let points: Vec<(f64, f64)> = runtime_distribution(&[&a, &b], Budget::Evaluations)
             .iter()
-            .map(|p| (p.evals, p.mean))
+            .map(|p| (p.x, p.mean))
             .collect();
         assert_eq!(
             points,
-            [(1, 2.0 / 102.0), (2, 11.0 / 102.0), (3, 62.0 / 102.0)]
+            [(1.0, 2.0 / 102.0), (2.0, 11.0 / 102.0), (3.0, 62.0 / 102.0)]
         );
-        assert!(runtime_distribution(&[]).is_empty());
+        assert!(runtime_distribution(&[], Budget::Evaluations).is_empty());
+    }
+
+    /// A trace of (finish on the simulated clock, simple regret) steps.
+    fn timed(steps: &[(f64, f64)]) -> Trace {
+        let mut trace = trace(&steps.iter().map(|&(_, r)| r).collect::<Vec<_>>());
+        for (step, &(finish, _)) in trace.steps.iter_mut().zip(steps) {
+            step.finish = Some(finish);
+        }
+        trace
+    }
+
+    #[test]
+    fn against_simulated_time_a_runtime_is_the_finish_of_the_step_that_reached_the_target() {
+        // A reaches 10² and 10^1.8 (2 targets) at its first step, finished at 0.75, then 1 (11
+        // targets in all) at its second, at 2.5; B, whose steps finish at 0.5, 1.25 and 3, reaches 10⁻⁸
+        // (all 51) at its third. Both runs' steps are at 1, 2, 3 evaluations: against
+        // evaluations the fractions are those of the test above.
+        let a = timed(&[(0.75, 50.0), (2.5, 1.0), (4.0, 1.0)]);
+        let b = timed(&[(0.5, 500.0), (1.25, 500.0), (3.0, 0.0)]);
+        let points: Vec<(f64, f64)> = runtime_distribution(&[&a, &b], Budget::SimulatedTime)
+            .iter()
+            .map(|p| (p.x, p.mean))
+            .collect();
+        // Held to A's last finish, 4.
+        assert_eq!(
+            points,
+            [
+                (0.75, 2.0 / 102.0),
+                (2.5, 11.0 / 102.0),
+                (3.0, 62.0 / 102.0),
+                (4.0, 62.0 / 102.0)
+            ]
+        );
     }
 }

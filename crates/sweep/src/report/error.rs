@@ -44,6 +44,16 @@ pub enum ReportError {
         /// What is wrong with it.
         message: String,
     },
+    /// A simulated time was chosen (`[report] time`, `--time`) but a completed run's trace has
+    /// no simulated clock (its steps have no `finish`); nothing was written.
+    #[error(
+        "{} has no simulated time; run with --runtime/--workers/--batch or drop [report] time (and --time)",
+        path.display()
+    )]
+    Untimed {
+        /// The run's trace.
+        path: PathBuf,
+    },
     /// No run of the manifest has a trace under `runs/`; nothing was written.
     #[error(
         "{}: none of the {total} runs in the manifest has completed (no trace under {}); nothing to report",

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::Metric;
 use super::error::ReportError;
 use super::steps::{RunSteps, read_run};
-use crate::config::{METRIC_KEY, REPORT_TABLE};
+use crate::config::{METRIC_KEY, REPORT_TABLE, TIME_KEY};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
 use bosweep_problems::Sense;
 
@@ -23,6 +23,8 @@ pub(crate) struct Step {
     pub best_value: Option<f64>,
     /// `model_seconds + acq_seconds`.
     pub seconds: f64,
+    /// When the evaluation finished on the run's simulated clock; `None` for untimed runs.
+    pub finish: Option<f64>,
 }
 
 /// One completed run's trace.
@@ -39,6 +41,29 @@ pub(crate) struct Trace {
 impl Trace {
     pub fn last(&self) -> &Step {
         self.steps.last().expect("a trace has at least one step")
+    }
+
+    /// Whether every step has a `finish` on the simulated clock (runs with a runtime model,
+    /// workers or batches), so that the run can be read against simulated time.
+    pub fn is_timed(&self) -> bool {
+        self.steps.iter().all(|s| s.finish.is_some())
+    }
+
+    /// The run as it stood at simulated time `time`: its steps finished at or before it
+    /// (steps are written in the order they finish). `None` where no step had finished by then,
+    /// or the trace is untimed.
+    pub fn truncated(&self, time: f64) -> Option<Trace> {
+        let steps: Vec<Step> = self
+            .steps
+            .iter()
+            .filter(|s| s.finish.is_some_and(|f| f <= time))
+            .cloned()
+            .collect();
+        (!steps.is_empty()).then(|| Trace {
+            sense: self.sense,
+            device: self.device.clone(),
+            steps,
+        })
     }
 }
 
@@ -68,17 +93,10 @@ pub(crate) fn configured_metric(
     dir: &Path,
     config: Option<&str>,
 ) -> Result<Option<Metric>, ReportError> {
-    let Some(text) = config else {
+    let Some(metric) = report_key(dir, config, METRIC_KEY)? else {
         return Ok(None);
     };
-    let error = |message: String| ReportError::Config {
-        path: dir.join(CONFIG_FILE),
-        message,
-    };
-    let table: toml::Table = toml::from_str(text).map_err(|e| error(e.message().to_owned()))?;
-    let Some(metric) = table.get(REPORT_TABLE).and_then(|r| r.get(METRIC_KEY)) else {
-        return Ok(None);
-    };
+    let error = config_error(dir);
     let name = metric.as_str().ok_or_else(|| {
         error(format!(
             "[{REPORT_TABLE}] {METRIC_KEY}: expected a string, found {metric}"
@@ -87,6 +105,53 @@ pub(crate) fn configured_metric(
     name.parse()
         .map(Some)
         .map_err(|e| error(format!("[{REPORT_TABLE}] {METRIC_KEY}: {e}")))
+}
+
+/// The `[report] time` of the sweep's config text, read again as [`configured_metric`] reads
+/// the metric: a positive finite simulated time, or `None` without one.
+pub(crate) fn configured_time(
+    dir: &Path,
+    config: Option<&str>,
+) -> Result<Option<f64>, ReportError> {
+    let Some(time) = report_key(dir, config, TIME_KEY)? else {
+        return Ok(None);
+    };
+    let value = match time {
+        toml::Value::Integer(i) => Some(i as f64),
+        toml::Value::Float(x) => Some(x),
+        _ => None,
+    };
+    match value {
+        Some(t) if t > 0.0 && t.is_finite() => Ok(Some(t)),
+        _ => Err(config_error(dir)(format!(
+            "[{REPORT_TABLE}] {TIME_KEY}: expected a positive finite simulated time, found {time}"
+        ))),
+    }
+}
+
+/// A [`ReportError::Config`] about the sweep directory's `config.toml`.
+fn config_error(dir: &Path) -> impl Fn(String) -> ReportError {
+    let path = dir.join(CONFIG_FILE);
+    move |message| ReportError::Config {
+        path: path.clone(),
+        message,
+    }
+}
+
+/// The value of `[report] <key>` in the config text, where there is one.
+fn report_key(
+    dir: &Path,
+    config: Option<&str>,
+    key: &str,
+) -> Result<Option<toml::Value>, ReportError> {
+    let Some(text) = config else {
+        return Ok(None);
+    };
+    let mut table: toml::Table =
+        toml::from_str(text).map_err(|e| config_error(dir)(e.message().to_owned()))?;
+    Ok(table
+        .remove(REPORT_TABLE)
+        .and_then(|mut r| r.as_table_mut()?.remove(key)))
 }
 
 /// Reads `dir`. Fails on a missing or malformed manifest, on any unreadable or malformed trace,
@@ -145,6 +210,7 @@ impl Trace {
                     cumulative_regret: s.cumulative_regret,
                     best_value: s.best_value,
                     seconds: s.model_seconds + s.acq_seconds,
+                    finish: s.finish,
                 })
                 .collect(),
         }
@@ -162,4 +228,59 @@ fn parse_sense(s: &str) -> Option<Sense> {
 /// The path of `spec`'s trace, relative to the sweep directory (for messages and reports).
 pub(crate) fn relative_trace_path(spec: &RunSpec) -> PathBuf {
     Path::new(RUNS_DIR).join(spec.trace_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A trace of (evals, simple regret, finish) steps.
+    fn trace(steps: &[(usize, f64, Option<f64>)]) -> Trace {
+        Trace {
+            sense: Some(Sense::Minimize),
+            device: None,
+            steps: steps
+                .iter()
+                .map(|&(evals, regret, finish)| Step {
+                    evals,
+                    simple_regret: Some(regret),
+                    cumulative_regret: None,
+                    best_value: Some(regret),
+                    seconds: 0.0,
+                    finish,
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_trace_cut_at_a_simulated_time_keeps_the_steps_finished_by_then() {
+        // Two steps finish together at 2 (a batch), one at 3.5, one at 6.
+        let t = trace(&[
+            (1, 4.0, Some(1.0)),
+            (2, 3.0, Some(2.0)),
+            (3, 2.0, Some(2.0)),
+            (4, 1.0, Some(3.5)),
+            (5, 0.5, Some(6.0)),
+        ]);
+        assert!(t.is_timed());
+        let kept = |time: f64| -> Vec<usize> {
+            t.truncated(time)
+                .map_or_else(Vec::new, |c| c.steps.iter().map(|s| s.evals).collect())
+        };
+        // At or before: a step finished exactly at the time counts.
+        assert_eq!(kept(2.0), [1, 2, 3]);
+        assert_eq!(kept(3.4), [1, 2, 3]);
+        assert_eq!(kept(3.5), [1, 2, 3, 4]);
+        assert_eq!(kept(100.0), [1, 2, 3, 4, 5]);
+        let cut = t.truncated(3.5).unwrap();
+        assert_eq!(cut.last().simple_regret, Some(1.0));
+        assert_eq!(cut.sense, Some(Sense::Minimize));
+        // Before the first finish the run has no step: it is left out.
+        assert!(t.truncated(0.5).is_none());
+
+        // A step without a finish makes the trace untimed.
+        let untimed = trace(&[(1, 4.0, Some(1.0)), (2, 3.0, None)]);
+        assert!(!untimed.is_timed());
+    }
 }

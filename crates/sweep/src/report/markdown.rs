@@ -1,13 +1,13 @@
 //! `report.md`: the config, the ranks across problems, and per problem its summary table with
-//! the best algorithm in bold and its ties in italics, the paired tests, the plots and the
-//! missing runs.
+//! the best algorithm in bold and its ties in italics, the paired tests, at a chosen simulated
+//! time a short table and the paired tests then, the plots and the missing runs.
 
 use std::path::Path;
 
-use super::compare::{ALPHA, Ranks, cliques};
+use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
 use super::load::{Sweep, relative_trace_path};
-use super::model::{ReportModel, Section};
-use super::{BestBy, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT};
+use super::model::{ReportModel, SectionAtTime};
+use super::{BestBy, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, SummaryRow};
 use crate::CONFIG_FILE;
 
 /// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
@@ -113,8 +113,17 @@ pub(crate) fn render(
         None => out.push_str(&format!("(no `{CONFIG_FILE}` in the sweep directory)\n\n")),
     }
 
-    if let Some(ranks) = &model.ranks {
-        out.push_str(&ranks_section(ranks));
+    let ranks_then = model
+        .at_time
+        .as_ref()
+        .and_then(|t| Some((t.time, t.ranks.as_ref()?)));
+    match (&model.ranks, ranks_then) {
+        (Some(ranks), then) => out.push_str(&ranks_section(ranks, then)),
+        (None, Some((time, then))) => {
+            out.push_str("## Across problems\n\n");
+            out.push_str(&ranks_at_time(time, then));
+        }
+        (None, None) => {}
     }
     if model.runtime.is_some() {
         out.push_str(&format!(
@@ -127,78 +136,32 @@ pub(crate) fn render(
              ![runtime distribution]({PLOTS_DIR}/{RUNTIME_PLOT}.png)\n\n"
         ));
     }
+    if model.runtime_simulated_time.is_some() {
+        out.push_str(&format!(
+            "The same against simulated time (every run is timed): a runtime is the simulated \
+             time at which the evaluation that first reached the target finished.\n\n\
+             ![runtime distribution vs simulated time]\
+             ({PLOTS_DIR}/{RUNTIME_SIMULATED_TIME_PLOT}.png)\n\n"
+        ));
+    }
     for section in sections {
         out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
-        out.push_str(
-            "| algorithm | runs | simple regret (mean) | s.e. | median | cumulative regret (mean) \
-             | best value (mean) | evaluations (mean) | seconds / iteration |\n",
-        );
-        out.push_str("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-        for row in &rows[section.first_row..section.first_row + section.rows] {
-            let bold = |s: String| match (row.best, row.tied) {
-                (true, _) => format!("**{s}**"),
-                (false, true) => format!("*{s}*"),
-                _ => s,
-            };
-            // The metric that picked the best is in bold.
-            let cell = |v: Option<f64>, of: BestBy| {
-                if section.best_by == of {
-                    bold(md_number(v))
-                } else {
-                    md_number(v)
-                }
-            };
-            let regret = cell(row.simple_regret_mean, BestBy::SimpleRegret);
-            let cumulative = cell(row.cumulative_regret_mean, BestBy::CumulativeRegret);
-            let best_value = match section.best_by {
-                BestBy::BestValue(_) => bold(md_number(row.best_value_mean)),
-                _ => md_number(row.best_value_mean),
-            };
-            out.push_str(&format!(
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                bold(code(&row.algorithm)),
-                row.runs,
-                regret,
-                md_number(row.simple_regret_se),
-                md_number(row.simple_regret_median),
-                cumulative,
-                best_value,
-                md_number(row.evals_mean),
-                md_number(row.seconds_per_iter_mean),
-            ));
+        let section_rows = &rows[section.first_row..section.first_row + section.rows];
+        out.push_str(&summary_table(section_rows, section.best_by, Columns::All));
+        out.push_str(&best_line(
+            section_rows,
+            section.best_by,
+            &format!("final {}", section.best_by.what()),
+        ));
+        out.push_str(&comparisons_table(
+            &section.comparisons,
+            section.best_by,
+            &format!("final {}", section.best_by.what()),
+        ));
+        if let (Some(at_time), Some(then)) = (&model.at_time, &section.at_time) {
+            let then_rows = &at_time.rows[section.first_row..section.first_row + section.rows];
+            out.push_str(&at_time_section(at_time.time, then_rows, then));
         }
-        out.push('\n');
-        let best = rows[section.first_row..section.first_row + section.rows]
-            .iter()
-            .find(|r| r.best);
-        let tied: Vec<String> = rows[section.first_row..section.first_row + section.rows]
-            .iter()
-            .filter(|r| r.tied)
-            .map(|r| code(&r.algorithm))
-            .collect();
-        let ties = if tied.is_empty() {
-            String::new()
-        } else {
-            format!(" Within one standard error of it: {}.", tied.join(", "))
-        };
-        match (section.best_by, best) {
-            (BestBy::SimpleRegret | BestBy::CumulativeRegret, Some(r)) => {
-                out.push_str(&format!(
-                    "Best: **{}** (lowest mean final {}).{ties}\n\n",
-                    code(&r.algorithm),
-                    section.best_by.what()
-                ))
-            }
-            (BestBy::BestValue(sense), Some(r)) => out.push_str(&format!(
-                "Best: **{}** (best mean final best value, {}; regrets are unknown for this problem).{ties}\n\n",
-                code(&r.algorithm),
-                sense.as_str()
-            )),
-            _ => out.push_str(
-                "Best: undecided (no regrets, and the traces record no optimisation sense).\n\n",
-            ),
-        }
-        out.push_str(&comparisons_table(section));
         if section.plots.is_empty() {
             out.push_str("No plots: no run of this problem has completed.\n\n");
         } else {
@@ -246,27 +209,139 @@ pub(crate) fn render(
     out
 }
 
-/// The paired tests of a problem against its best algorithm, as a table.
-fn comparisons_table(section: &Section) -> String {
-    let Some(first) = section.comparisons.first() else {
+/// Which columns of the summary a problem's table shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Columns {
+    /// Every column of the final table.
+    All,
+    /// The short table at a simulated time: no median, no seconds per iteration.
+    Short,
+}
+
+/// A problem's summary rows as a table, the best algorithm in bold (and the metric that picked
+/// it), its ties in italics.
+fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns) -> String {
+    let all = columns == Columns::All;
+    let mut out = if all {
+        "| algorithm | runs | simple regret (mean) | s.e. | median | cumulative regret (mean) \
+         | best value (mean) | evaluations (mean) | seconds / iteration |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+            .to_owned()
+    } else {
+        "| algorithm | runs | simple regret (mean) | s.e. | cumulative regret (mean) \
+         | best value (mean) | evaluations (mean) |\n\
+         |---|--:|--:|--:|--:|--:|--:|\n"
+            .to_owned()
+    };
+    for row in rows {
+        let bold = |s: String| match (row.best, row.tied) {
+            (true, _) => format!("**{s}**"),
+            (false, true) => format!("*{s}*"),
+            _ => s,
+        };
+        // The metric that picked the best is in bold.
+        let cell = |v: Option<f64>, of: BestBy| {
+            if best_by == of {
+                bold(md_number(v))
+            } else {
+                md_number(v)
+            }
+        };
+        let best_value = match best_by {
+            BestBy::BestValue(_) => bold(md_number(row.best_value_mean)),
+            _ => md_number(row.best_value_mean),
+        };
+        let mut cells = vec![
+            bold(code(&row.algorithm)),
+            row.runs.to_string(),
+            cell(row.simple_regret_mean, BestBy::SimpleRegret),
+            md_number(row.simple_regret_se),
+        ];
+        if all {
+            cells.push(md_number(row.simple_regret_median));
+        }
+        cells.extend([
+            cell(row.cumulative_regret_mean, BestBy::CumulativeRegret),
+            best_value,
+            md_number(row.evals_mean),
+        ]);
+        if all {
+            cells.push(md_number(row.seconds_per_iter_mean));
+        }
+        out.push_str(&format!("| {} |\n", cells.join(" | ")));
+    }
+    out.push('\n');
+    out
+}
+
+/// The sentence naming a problem's best algorithm (lowest mean `metric`, e.g. "final simple
+/// regret") and its ties.
+fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str) -> String {
+    let best = rows.iter().find(|r| r.best);
+    let tied: Vec<String> = rows
+        .iter()
+        .filter(|r| r.tied)
+        .map(|r| code(&r.algorithm))
+        .collect();
+    let ties = if tied.is_empty() {
+        String::new()
+    } else {
+        format!(" Within one standard error of it: {}.", tied.join(", "))
+    };
+    match (best_by, best) {
+        (BestBy::SimpleRegret | BestBy::CumulativeRegret, Some(r)) => {
+            format!(
+                "Best: **{}** (lowest mean {metric}).{ties}\n\n",
+                code(&r.algorithm)
+            )
+        }
+        (BestBy::BestValue(sense), Some(r)) => format!(
+            "Best: **{}** (best mean {metric}, {}; regrets are unknown for this problem).{ties}\n\n",
+            code(&r.algorithm),
+            sense.as_str()
+        ),
+        _ => "Best: undecided (no regrets, and the traces record no optimisation sense).\n\n"
+            .to_owned(),
+    }
+}
+
+/// A problem's statistics at the chosen simulated time: the short table, its best and the
+/// paired tests.
+fn at_time_section(time: f64, rows: &[SummaryRow], then: &SectionAtTime) -> String {
+    let time = md_number(Some(time));
+    let absent = match then.absent {
+        0 => String::new(),
+        1 => " 1 completed run had no step by then and is left out.".to_owned(),
+        n => format!(" {n} completed runs had no step by then and are left out."),
+    };
+    let metric = format!("{} at simulated time {time}", then.best_by.what());
+    let mut out = format!(
+        "### At simulated time {time}\n\n\
+         Each run as it stood at simulated time {time}: its steps finished by then.{absent}\n\n"
+    );
+    out.push_str(&summary_table(rows, then.best_by, Columns::Short));
+    out.push_str(&best_line(rows, then.best_by, &metric));
+    out.push_str(&comparisons_table(&then.comparisons, then.best_by, &metric));
+    out
+}
+
+/// The paired tests of a problem against its best algorithm on `metric` (e.g. "final simple
+/// regret"), as a table.
+fn comparisons_table(comparisons: &[PairedComparison], best_by: BestBy, metric: &str) -> String {
+    let Some(first) = comparisons.first() else {
         return String::new();
     };
-    let what = section.best_by.what();
     let mut out = format!(
-        "Paired tests against {} (Wilcoxon signed-rank on the final {what}, runs paired by \
+        "Paired tests against {} (Wilcoxon signed-rank on the {metric}, runs paired by \
          replicate, which share their initial design; p Holm-adjusted over this problem's {} \
          comparison{}; verdicts at α = {ALPHA}):\n\n\
          | algorithm | pairs | median difference (algorithm − best) | W+ | p | p (Holm) | verdict |\n\
          |---|--:|--:|--:|--:|--:|---|\n",
         code(&first.best),
-        section.comparisons.len(),
-        if section.comparisons.len() == 1 {
-            ""
-        } else {
-            "s"
-        },
+        comparisons.len(),
+        if comparisons.len() == 1 { "" } else { "s" },
     );
-    for c in &section.comparisons {
+    for c in comparisons {
         out.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} |\n",
             code(&c.algorithm),
@@ -275,24 +350,52 @@ fn comparisons_table(section: &Section) -> String {
             md_number(c.test.map(|t| t.w_plus)),
             md_number(c.test.map(|t| t.p_value)),
             md_number(c.p_holm),
-            c.verdict(section.best_by),
+            c.verdict(best_by),
         ));
     }
     out.push('\n');
     out
 }
 
-/// The average ranks across problems, the critical difference and its diagram.
-fn ranks_section(ranks: &Ranks) -> String {
+/// The average ranks across problems, the critical difference and its diagram; with ranks at
+/// the chosen simulated time, those below.
+fn ranks_section(ranks: &Ranks, at_time: Option<(f64, &Ranks)>) -> String {
     let mut out = format!(
         "## Across problems\n\n\
          Average rank of each algorithm's mean final metric (each problem's metric is the one \
          in bold in its table) over the {} problem{} on which every ranked algorithm has one; \
-         1 is best, ties share their average rank.\n\n\
-         | algorithm | average rank |\n|---|--:|\n",
+         1 is best, ties share their average rank.\n\n",
         ranks.problems.len(),
         if ranks.problems.len() == 1 { "" } else { "s" },
     );
+    out.push_str(&ranks_table(ranks));
+    out.push_str(&format!(
+        "![average ranks]({PLOTS_DIR}/{RANKS_PLOT}.png)\n\n"
+    ));
+    if let Some((time, then)) = at_time {
+        out.push_str(&ranks_at_time(time, then));
+    }
+    out
+}
+
+/// The average ranks at the chosen simulated time (no diagram).
+fn ranks_at_time(time: f64, ranks: &Ranks) -> String {
+    let time = md_number(Some(time));
+    let mut out = format!(
+        "### At simulated time {time}\n\n\
+         The same ranks on each algorithm's mean metric at simulated time {time}, over the {} \
+         problem{} on which every ranked algorithm has one then.\n\n",
+        ranks.problems.len(),
+        if ranks.problems.len() == 1 { "" } else { "s" },
+    );
+    out.push_str(&ranks_table(ranks));
+    out
+}
+
+/// The average ranks as a table, and the critical difference with the groups it does not
+/// separate.
+fn ranks_table(ranks: &Ranks) -> String {
+    let mut out = "| algorithm | average rank |\n|---|--:|\n".to_owned();
     for (algorithm, rank) in &ranks.ranks {
         out.push_str(&format!(
             "| {} | {} |\n",
@@ -326,9 +429,6 @@ fn ranks_section(ranks: &Ranks) -> String {
             out.push_str("No critical difference: the Nemenyi table covers 2 to 10 algorithms.\n\n")
         }
     }
-    out.push_str(&format!(
-        "![average ranks]({PLOTS_DIR}/{RANKS_PLOT}.png)\n\n"
-    ));
     out
 }
 

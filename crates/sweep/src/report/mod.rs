@@ -46,6 +46,21 @@
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
 //!   distribution of runtimes over the problems with a known optimum.
+//! - Against simulated time, for parallel runs (`batch`, `workers`, `runtime`: every step has a
+//!   `finish` on the run's simulated clock): `plots/<problem>-regret-simulated-time.{svg,png}`
+//!   (or `-best-value-simulated-time` where the problem's regrets are unknown) where every
+//!   completed run of the problem is timed, a run's value at time τ being that of its last step
+//!   finished by τ, held after its end, none before its first finish; and
+//!   `plots/runtime-distribution-simulated-time.{svg,png}` ([`RUNTIME_SIMULATED_TIME_PLOT`])
+//!   where every run it pools is timed, a runtime being the `finish` of the first step whose
+//!   simple regret reached the target.
+//! - At a chosen simulated time T ([`ReportOptions::time`], `bosweep report --time T`, or the
+//!   config's `[report] time`): `summary-at-time.csv` ([`SUMMARY_AT_TIME_FILE`]),
+//!   `comparisons-at-time.csv` and `ranks-at-time.csv` (the columns of the final ones), and in
+//!   `report.md` a section "At simulated time T" under each problem's table and under the
+//!   ranks: the same statistics on every run's trace cut at T (its steps finished by then; a
+//!   run with no step by then is left out, and counted). Every completed run must then be timed:
+//!   an untimed one is an error naming its trace ([`ReportError::Untimed`]).
 //!
 //! The report is computed once (`model`: the rows, each problem's best, tests and plotted series,
 //! the ranks), then rendered by writers that compute nothing: the CSV tables (`tables`,
@@ -105,6 +120,14 @@ pub const RANKS_FILE: &str = "ranks.csv";
 pub const RANKS_PLOT: &str = "ranks";
 /// The runtime distribution's name in the plots' directory (`.svg`, `.png`).
 pub const RUNTIME_PLOT: &str = "runtime-distribution";
+/// The runtime distribution against simulated time, in the plots' directory.
+pub const RUNTIME_SIMULATED_TIME_PLOT: &str = "runtime-distribution-simulated-time";
+/// `summary.csv`'s columns at the chosen simulated time ([`ReportOptions::time`]).
+pub const SUMMARY_AT_TIME_FILE: &str = "summary-at-time.csv";
+/// `comparisons.csv`'s columns at the chosen simulated time.
+pub const COMPARISONS_AT_TIME_FILE: &str = "comparisons-at-time.csv";
+/// `ranks.csv`'s columns at the chosen simulated time.
+pub const RANKS_AT_TIME_FILE: &str = "ranks-at-time.csv";
 /// The plots' directory inside the sweep directory.
 pub const PLOTS_DIR: &str = "plots";
 
@@ -152,7 +175,7 @@ pub enum YScale {
 }
 
 /// How [`write_report_with`] draws its plots and compares the algorithms.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ReportOptions {
     /// Linear or logarithmic y axes.
     pub y_scale: YScale,
@@ -163,6 +186,10 @@ pub struct ReportOptions {
     /// The metric of the comparisons; `None` takes the sweep config's `[report] metric`, and
     /// [`Metric::SimpleRegret`] where it has none.
     pub metric: Option<Metric>,
+    /// A simulated time at which the report also compares the algorithms (each run's steps
+    /// finished by then); `None` takes the sweep config's `[report] time`, and no such
+    /// comparison where it has none. Every completed run must then be timed.
+    pub time: Option<f64>,
 }
 
 impl Default for ReportOptions {
@@ -172,6 +199,7 @@ impl Default for ReportOptions {
             width: html::CONTENT_WIDTH,
             height: html::CONTENT_WIDTH * 2 / 3,
             metric: None,
+            time: None,
         }
     }
 }
@@ -208,7 +236,18 @@ pub fn write_report_with(
         Some(metric) => metric,
         None => load::configured_metric(dir, sweep.config.as_deref())?.unwrap_or_default(),
     };
-    let model = model::build(&sweep, metric);
+    let time = match options.time {
+        Some(time) => Some(time),
+        None => load::configured_time(dir, sweep.config.as_deref())?,
+    };
+    if time.is_some()
+        && let Some(untimed) = sweep.completed.iter().find(|c| !c.trace.is_timed())
+    {
+        return Err(ReportError::Untimed {
+            path: crate::Manifest::trace_path(dir, &untimed.spec),
+        });
+    }
+    let model = model::build(&sweep, metric, time);
 
     // Everything is read and checked: write.
     let mut files = write_tables(dir, &sweep, &model)?;
@@ -229,7 +268,8 @@ pub fn write_report_with(
 }
 
 /// Writes `summary.csv`, the long tables, `comparisons.csv` and `ranks.csv` (where there are
-/// ranks) into `dir`, and returns their paths.
+/// ranks), and at a chosen simulated time their `-at-time` counterparts, into `dir`, and
+/// returns their paths.
 fn write_tables(
     dir: &Path,
     sweep: &Sweep,
@@ -245,16 +285,48 @@ fn write_tables(
     let parquet_path = dir.join(STEPS_PARQUET_FILE);
     long_table::write_steps_parquet(&parquet_path, &sweep.steps)?;
     files.push(parquet_path);
-    let comparisons_path = dir.join(COMPARISONS_FILE);
-    let comparisons: Vec<(&compare::PairedComparison, BestBy)> = model
+    let comparisons = model
         .sections
         .iter()
-        .flat_map(|s| s.comparisons.iter().map(|c| (c, s.best_by)))
-        .collect();
-    tables::write_comparisons(&comparisons_path, &comparisons)?;
-    files.push(comparisons_path);
-    if let Some(ranks) = &model.ranks {
-        let ranks_path = dir.join(RANKS_FILE);
+        .flat_map(|s| s.comparisons.iter().map(|c| (c, s.best_by)));
+    files.extend(write_comparisons_and_ranks(
+        dir,
+        [COMPARISONS_FILE, RANKS_FILE],
+        comparisons,
+        model.ranks.as_ref(),
+    )?);
+    if let Some(at_time) = &model.at_time {
+        let path = dir.join(SUMMARY_AT_TIME_FILE);
+        tables::write_csv(&path, &at_time.rows)?;
+        files.push(path);
+        let comparisons = model.sections.iter().flat_map(|s| {
+            s.at_time
+                .iter()
+                .flat_map(|t| t.comparisons.iter().map(|c| (c, t.best_by)))
+        });
+        files.extend(write_comparisons_and_ranks(
+            dir,
+            [COMPARISONS_AT_TIME_FILE, RANKS_AT_TIME_FILE],
+            comparisons,
+            at_time.ranks.as_ref(),
+        )?);
+    }
+    Ok(files)
+}
+
+/// Writes the paired tests and the ranks (where there are ranks) into `dir` under `names`
+/// (comparisons, ranks), and returns their paths.
+fn write_comparisons_and_ranks<'a>(
+    dir: &Path,
+    names: [&str; 2],
+    comparisons: impl Iterator<Item = (&'a compare::PairedComparison, BestBy)>,
+    ranks: Option<&compare::Ranks>,
+) -> Result<Vec<PathBuf>, ReportError> {
+    let comparisons_path = dir.join(names[0]);
+    tables::write_comparisons(&comparisons_path, &comparisons.collect::<Vec<_>>())?;
+    let mut files = vec![comparisons_path];
+    if let Some(ranks) = ranks {
+        let ranks_path = dir.join(names[1]);
         tables::write_ranks(&ranks_path, ranks)?;
         files.push(ranks_path);
     }
@@ -284,7 +356,8 @@ fn draw_plots(
         .sections
         .iter()
         .flat_map(|s| &s.plots)
-        .chain(&model.runtime);
+        .chain(&model.runtime)
+        .chain(&model.runtime_simulated_time);
     for plot in plots {
         let series = &plot.series;
         let all_positive = series
@@ -294,7 +367,8 @@ fn draw_plots(
             && series.iter().any(|s| !s.points.is_empty());
         let spec = PlotSpec {
             title: &plot.title,
-            x_label: plot.x_label,
+            x_label: plot.x.label(),
+            x_counts: plot.x.counts(),
             y_label: &plot.y_label,
             series,
             log_y: plot.may_log && options.y_scale == YScale::Auto && all_positive,

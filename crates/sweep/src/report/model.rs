@@ -1,16 +1,17 @@
 //! The report as data: the summary rows, each problem's best algorithm, paired tests and plotted
-//! series, the ranks across problems and the runtime distribution, computed once from a loaded
-//! sweep. The writers (the CSV tables, `report.md`, the plots, `report.html`) only render it.
+//! series, the ranks across problems and the runtime distributions, computed once from a loaded
+//! sweep (and, at a chosen simulated time, the same statistics on the runs cut at that time).
+//! The writers (the CSV tables, `report.md`, the plots, `report.html`) only render it.
 
 use std::collections::HashSet;
 
 use super::compare::{self, PairedComparison, ProblemScores, Ranks};
 use super::curves::{self, CurvePoint, Sampling, curve};
-use super::ecdf;
+use super::ecdf::{self, Budget};
 use super::load::{CompletedRun, Step, Sweep, Trace};
 use super::plot::Series;
 use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
-use super::{Metric, RUNTIME_PLOT, file_safe};
+use super::{Metric, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, file_safe};
 use crate::{RunSpec, Setting};
 use bosweep_problems::Sense;
 
@@ -24,6 +25,28 @@ pub(crate) struct ReportModel {
     pub ranks: Option<Ranks>,
     /// COCO's runtime distribution over the problems with a known optimum, where there is one.
     pub runtime: Option<Plot>,
+    /// The same against simulated time, where every run it pools is timed.
+    pub runtime_simulated_time: Option<Plot>,
+    /// The statistics at the chosen simulated time, where one was chosen.
+    pub at_time: Option<AtTime>,
+}
+
+/// The rows and ranks at a chosen simulated time, every run's trace cut there
+/// ([`Trace::truncated`]); each problem's part is its [`Section::at_time`].
+pub(crate) struct AtTime {
+    pub time: f64,
+    /// `summary-at-time.csv`'s rows, in the order (and with the row ranges) of
+    /// [`ReportModel::rows`].
+    pub rows: Vec<SummaryRow>,
+    pub ranks: Option<Ranks>,
+}
+
+/// One problem's best and paired tests at the chosen simulated time.
+pub(crate) struct SectionAtTime {
+    pub best_by: BestBy,
+    pub comparisons: Vec<PairedComparison>,
+    /// Completed runs of the problem with no step finished by then, left out of its statistics.
+    pub absent: usize,
 }
 
 /// One problem's part of the report.
@@ -35,10 +58,13 @@ pub(crate) struct Section {
     pub best_by: BestBy,
     /// Every other algorithm against the best, paired by replicate.
     pub comparisons: Vec<PairedComparison>,
+    /// The same at the chosen simulated time ([`ReportModel::at_time`]), where one was chosen.
+    pub at_time: Option<SectionAtTime>,
     /// Its plots in the order shown: the simple regret (or, where regrets are unknown, the best
     /// value), where regrets are known the cumulative regret, the best value and the simple
-    /// regret against time, then the seconds per iteration. Empty where no run of the problem
-    /// has completed.
+    /// regret against time, where every completed run is timed the simple regret (or best
+    /// value) against simulated time, then the seconds per iteration. Empty where no run of the
+    /// problem has completed.
     pub plots: Vec<Plot>,
     pub missing: Vec<RunSpec>,
 }
@@ -50,33 +76,113 @@ pub(crate) struct Plot {
     pub title: String,
     /// File stem under `plots/`.
     pub name: String,
-    pub x_label: &'static str,
+    pub x: XAxis,
     pub y_label: String,
     pub series: Vec<Series>,
     /// A log y axis where every mean is positive (regrets, seconds).
     pub may_log: bool,
 }
 
-const EVALUATIONS: &str = "evaluations";
+/// What a plot's x axis measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum XAxis {
+    Evaluations,
+    /// Wall-clock milliseconds in model fitting and acquisition.
+    Milliseconds,
+    /// The runs' simulated clock.
+    SimulatedTime,
+}
+
+impl XAxis {
+    pub fn label(self) -> &'static str {
+        match self {
+            XAxis::Evaluations => "evaluations",
+            XAxis::Milliseconds => "milliseconds in model fitting and acquisition",
+            XAxis::SimulatedTime => "simulated time",
+        }
+    }
+
+    /// Whether it counts (evaluations): ticks then fall on whole numbers only.
+    pub fn counts(self) -> bool {
+        self == XAxis::Evaluations
+    }
+}
 
 /// One algorithm on one problem: its palette index (its place in the sweep), its display label
 /// and its completed runs ([`compare::against_best`] takes them as they are).
 type Cell<'a> = (usize, String, Vec<&'a CompletedRun>);
 
-/// The report of `sweep`, each problem's best chosen by `metric`.
-pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
+/// One problem's statistics on a set of its runs: the summary rows (one per algorithm of its
+/// cells), the best algorithm and its ties, the paired tests against it and the means that rank
+/// it across problems.
+struct Judged {
+    rows: Vec<SummaryRow>,
+    best_by: BestBy,
+    comparisons: Vec<PairedComparison>,
+    scores: ProblemScores,
+}
+
+/// [`Judged`] on the runs of `cells`, the best chosen by `metric` (in `sense` where by the best
+/// value).
+fn judge(problem: &str, cells: &[Cell], sense: Option<Sense>, metric: Metric) -> Judged {
+    let mut rows: Vec<SummaryRow> = cells
+        .iter()
+        .map(|(_, algorithm, done)| {
+            let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+            summary_row(problem, algorithm, &traces)
+        })
+        .collect();
+    let best_by = mark_best(&mut rows, sense, metric);
+    let comparisons = rows.iter().find(|r| r.best).map_or_else(Vec::new, |best| {
+        compare::against_best(problem, cells, &best.algorithm, best_by)
+    });
+    let scores = ProblemScores {
+        problem: problem.to_owned(),
+        by: best_by,
+        means: rows
+            .iter()
+            .map(|r| (r.algorithm.clone(), best_by.key(r).map(|(mean, _)| mean)))
+            .collect(),
+    };
+    Judged {
+        rows,
+        best_by,
+        comparisons,
+        scores,
+    }
+}
+
+/// The report of `sweep`, each problem's best chosen by `metric`; with a `time`, also at that
+/// simulated time (every completed run must then be timed: [`Trace::is_timed`]).
+pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportModel {
     let problems = ordered_labels(sweep.runs.iter().map(|r| r.problem.label()));
     let algorithms = ordered_labels(sweep.runs.iter().map(|r| r.algorithm.label()));
+    // Every completed run as it stood at the chosen time, where it had a step by then.
+    let truncated: Option<(f64, Vec<CompletedRun>)> = time.map(|t| {
+        let runs = sweep
+            .completed
+            .iter()
+            .filter_map(|c| {
+                Some(CompletedRun {
+                    spec: c.spec.clone(),
+                    trace: c.trace.truncated(t)?,
+                })
+            })
+            .collect();
+        (t, runs)
+    });
     let mut rows = Vec::new();
+    let mut rows_at_time = Vec::new();
     let mut sections = Vec::new();
     let mut used_names = HashSet::new();
     let mut scores = Vec::new();
+    let mut scores_at_time = Vec::new();
     // Per algorithm (palette index, display label), its runs on problems with known regrets.
     let mut runtimes: Vec<(usize, String, Vec<&Trace>)> = Vec::new();
     for identity in &problems {
         let of_problem = |r: &RunSpec| &r.problem.label() == identity;
         let problem = shown(sweep, identity, |r| &r.problem);
-        let cells = cells_of(sweep, identity, &algorithms);
+        let cells = cells_of(sweep, &sweep.completed, identity, &algorithms);
         let sense = sweep
             .completed
             .iter()
@@ -84,24 +190,20 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
             .find_map(|c| c.trace.sense);
 
         let first_row = rows.len();
-        for (_, algorithm, done) in &cells {
-            let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
-            rows.push(summary_row(&problem, algorithm, &traces));
-        }
-        let best_by = mark_best(&mut rows[first_row..], sense, metric);
-        let comparisons = rows[first_row..]
-            .iter()
-            .find(|r| r.best)
-            .map_or_else(Vec::new, |best| {
-                compare::against_best(&problem, &cells, &best.algorithm, best_by)
-            });
-        scores.push(ProblemScores {
-            problem: problem.clone(),
-            by: best_by,
-            means: rows[first_row..]
-                .iter()
-                .map(|r| (r.algorithm.clone(), best_by.key(r).map(|(mean, _)| mean)))
-                .collect(),
+        let judged = judge(&problem, &cells, sense, metric);
+        rows.extend(judged.rows);
+        scores.push(judged.scores);
+        let at_time = truncated.as_ref().map(|(_, runs)| {
+            let cells_then = cells_of(sweep, runs, identity, &algorithms);
+            let then = judge(&problem, &cells_then, sense, metric);
+            rows_at_time.extend(then.rows);
+            scores_at_time.push(then.scores);
+            let runs_of = |cells: &[Cell]| cells.iter().map(|(_, _, d)| d.len()).sum::<usize>();
+            SectionAtTime {
+                best_by: then.best_by,
+                comparisons: then.comparisons,
+                absent: runs_of(&cells) - runs_of(&cells_then),
+            }
         });
 
         // Regret plots where any run of the problem knows it, else the best value.
@@ -123,8 +225,9 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
             problem,
             first_row,
             rows: rows.len() - first_row,
-            best_by,
-            comparisons,
+            best_by: judged.best_by,
+            comparisons: judged.comparisons,
+            at_time,
             missing: sweep
                 .missing
                 .iter()
@@ -134,17 +237,33 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric) -> ReportModel {
         });
     }
     runtimes.sort_by_key(|(color, _, _)| *color);
+    let all_timed = runtimes
+        .iter()
+        .flat_map(|(_, _, traces)| traces)
+        .all(|t| t.is_timed());
     ReportModel {
         ranks: compare::average_ranks(&scores),
-        runtime: (!runtimes.is_empty()).then(|| runtime_plot(&runtimes)),
+        runtime: (!runtimes.is_empty()).then(|| runtime_plot(&runtimes, Budget::Evaluations)),
+        runtime_simulated_time: (!runtimes.is_empty() && all_timed)
+            .then(|| runtime_plot(&runtimes, Budget::SimulatedTime)),
+        at_time: truncated.map(|(time, _)| AtTime {
+            time,
+            rows: rows_at_time,
+            ranks: compare::average_ranks(&scores_at_time),
+        }),
         rows,
         sections,
     }
 }
 
 /// Each algorithm of `algorithms` (labels, in sweep order) that the sweep runs on the problem
-/// labelled `problem`, with its completed runs there.
-fn cells_of<'a>(sweep: &'a Sweep, problem: &str, algorithms: &[String]) -> Vec<Cell<'a>> {
+/// labelled `problem`, with its runs of `completed` there (the sweep's, or them cut at a time).
+fn cells_of<'a>(
+    sweep: &Sweep,
+    completed: &'a [CompletedRun],
+    problem: &str,
+    algorithms: &[String],
+) -> Vec<Cell<'a>> {
     let of_problem = |r: &RunSpec| r.problem.label() == problem;
     algorithms
         .iter()
@@ -156,8 +275,7 @@ fn cells_of<'a>(sweep: &'a Sweep, problem: &str, algorithms: &[String]) -> Vec<C
                 .any(|r| of_problem(r) && &r.algorithm.label() == *a)
         })
         .map(|(i, a)| {
-            let done = sweep
-                .completed
+            let done = completed
                 .iter()
                 .filter(|c| of_problem(&c.spec) && &c.spec.algorithm.label() == a)
                 .collect();
@@ -216,11 +334,11 @@ fn problem_plots(
         series_by(&|traces| curve(traces, value, sampling))
     };
     let sense = sense.map_or(String::new(), |s| format!(", {}", s.as_str()));
-    let plot = |what: &str, suffix: &str, x_label, y_label: String, series, may_log| Plot {
+    let plot = |what: &str, suffix: &str, x, y_label: String, series, may_log| Plot {
         what: what.to_owned(),
         title: problem.to_owned(),
         name: format!("{name}-{suffix}"),
-        x_label,
+        x,
         y_label,
         series,
         may_log,
@@ -230,7 +348,7 @@ fn problem_plots(
         plots.push(plot(
             "simple regret vs evaluations",
             "regret",
-            EVALUATIONS,
+            XAxis::Evaluations,
             "simple regret (mean ± s.e.)".into(),
             series(|s| s.simple_regret, Sampling::Hold),
             true,
@@ -241,7 +359,7 @@ fn problem_plots(
         plots.push(plot(
             "cumulative regret vs evaluations",
             "cumulative-regret",
-            EVALUATIONS,
+            XAxis::Evaluations,
             "cumulative regret (mean ± s.e.)".into(),
             series(|s| s.cumulative_regret, Sampling::Hold),
             false,
@@ -249,7 +367,7 @@ fn problem_plots(
         plots.push(plot(
             "best value vs evaluations",
             "best-value",
-            EVALUATIONS,
+            XAxis::Evaluations,
             format!("best value so far (mean ± s.e.{sense})"),
             series(|s| s.best_value, Sampling::Hold),
             false,
@@ -257,7 +375,7 @@ fn problem_plots(
         plots.push(plot(
             "simple regret vs time",
             "regret-time",
-            "milliseconds in model fitting and acquisition",
+            XAxis::Milliseconds,
             "simple regret (mean ± s.e.)".into(),
             series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret)),
             true,
@@ -267,16 +385,45 @@ fn problem_plots(
         plots.push(plot(
             "best value vs evaluations",
             "best-value",
-            EVALUATIONS,
+            XAxis::Evaluations,
             format!("best value (mean ± s.e.{sense})"),
             series(|s| s.best_value, Sampling::Hold),
             false,
         ));
     }
+    // Parallel runs: against the simulated clock, where every run of the problem keeps one.
+    let timed = cells
+        .iter()
+        .flat_map(|(_, _, done)| done.iter())
+        .all(|c| c.trace.is_timed());
+    if timed {
+        let against_time = |value: fn(&Step) -> Option<f64>| {
+            series_by(&move |traces| curves::simulated_time_curve(traces, value))
+        };
+        plots.push(if regrets_known {
+            plot(
+                "simple regret vs simulated time",
+                "regret-simulated-time",
+                XAxis::SimulatedTime,
+                "simple regret (mean ± s.e.)".into(),
+                against_time(|s| s.simple_regret),
+                true,
+            )
+        } else {
+            plot(
+                "best value vs simulated time",
+                "best-value-simulated-time",
+                XAxis::SimulatedTime,
+                format!("best value (mean ± s.e.{sense})"),
+                against_time(|s| s.best_value),
+                false,
+            )
+        });
+    }
     plots.push(plot(
         "seconds per iteration vs evaluations",
         "seconds",
-        EVALUATIONS,
+        XAxis::Evaluations,
         "seconds per iteration (mean ± s.e.)".into(),
         series(|s| Some(s.seconds), Sampling::Exact),
         true,
@@ -284,20 +431,29 @@ fn problem_plots(
     plots
 }
 
-/// The runtime distribution of each algorithm's `runs` (palette index, label, traces).
-fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)]) -> Plot {
+/// The runtime distribution of each algorithm's `runs` (palette index, label, traces) in
+/// `budget`.
+fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
+    let (what, name, x) = match budget {
+        Budget::Evaluations => ("runtime distribution", RUNTIME_PLOT, XAxis::Evaluations),
+        Budget::SimulatedTime => (
+            "runtime distribution vs simulated time",
+            RUNTIME_SIMULATED_TIME_PLOT,
+            XAxis::SimulatedTime,
+        ),
+    };
     Plot {
-        what: "runtime distribution".into(),
+        what: what.into(),
         title: "runtime distribution over every problem with a known optimum".into(),
-        name: RUNTIME_PLOT.into(),
-        x_label: EVALUATIONS,
+        name: name.into(),
+        x,
         y_label: "fraction of (run, Δf target) pairs reached".into(),
         series: runs
             .iter()
             .map(|(color, label, traces)| Series {
                 label: label.clone(),
                 color: *color,
-                points: ecdf::runtime_distribution(traces),
+                points: ecdf::runtime_distribution(traces, budget),
             })
             .collect(),
         may_log: false,

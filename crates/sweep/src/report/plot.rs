@@ -46,7 +46,7 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
-/// One curve: a legend label, a palette index and its points, ascending in `evals`.
+/// One curve: a legend label, a palette index and its points, ascending in `x`.
 pub(crate) struct Series {
     pub label: String,
     /// Index into the palette (the algorithm's position in the sweep, so that an algorithm
@@ -58,6 +58,8 @@ pub(crate) struct Series {
 pub(crate) struct PlotSpec<'a> {
     pub title: &'a str,
     pub x_label: &'a str,
+    /// The x values are counts (evaluations): ticks at whole numbers only.
+    pub x_counts: bool,
     pub y_label: &'a str,
     /// Series with no points are listed in the legend but draw nothing.
     pub series: &'a [Series],
@@ -223,15 +225,11 @@ impl LegendLayout {
     }
 }
 
-fn x_range(series: &[Series]) -> Range<i64> {
-    let xs = || {
-        series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.evals as i64))
-    };
-    let lo = xs().min().unwrap_or(0);
-    let hi = xs().max().unwrap_or(1);
-    if lo == hi { lo - 1..hi + 1 } else { lo..hi }
+fn x_range(series: &[Series]) -> Range<f64> {
+    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
+    let lo = xs().min_by(f64::total_cmp).unwrap_or(0.0);
+    let hi = xs().max_by(f64::total_cmp).unwrap_or(1.0);
+    if lo == hi { lo - 1.0..hi + 1.0 } else { lo..hi }
 }
 
 fn linear_y_range(series: &[Series]) -> Range<f64> {
@@ -282,7 +280,7 @@ fn log_y_range(series: &[Series]) -> Range<f64> {
 fn draw_chart<DB, Y>(
     area: &DrawingArea<DB, Shift>,
     spec: &PlotSpec<'_>,
-    x_range: Range<i64>,
+    x_range: Range<f64>,
     y_range: Y,
 ) -> Result<(), String>
 where
@@ -305,15 +303,25 @@ where
         let r = chart.y_range();
         (r.start, r.end)
     };
+    let x_span = {
+        let r = chart.x_range();
+        r.end - r.start
+    };
+    // Counts get no ticks between whole numbers (plotters picks at most this many, evenly).
+    let x_ticks = if spec.x_counts {
+        (x_span.floor() as usize + 1).clamp(2, 10)
+    } else {
+        10
+    };
     chart
         .configure_mesh()
         .x_desc(spec.x_label)
         .y_desc(spec.y_label)
         .axis_desc_style((FAMILY, 16))
         .label_style((FAMILY, 13))
-        .x_labels(10)
+        .x_labels(x_ticks)
         .y_labels(10)
-        .x_label_formatter(&|x| x.to_string())
+        .x_label_formatter(&|x| x_tick_label(*x, x_span))
         .y_label_formatter(&|y| {
             if spec.log_y {
                 tick_label(*y)
@@ -335,12 +343,8 @@ where
         }
         let color = PALETTE[s.color % PALETTE.len()];
         if s.points.iter().any(|p| p.se.is_some()) {
-            let upper = s.points.iter().map(|p| (p.evals as i64, clamp(band(p).1)));
-            let lower = s
-                .points
-                .iter()
-                .rev()
-                .map(|p| (p.evals as i64, clamp(band(p).0)));
+            let upper = s.points.iter().map(|p| (p.x, clamp(band(p).1)));
+            let lower = s.points.iter().rev().map(|p| (p.x, clamp(band(p).0)));
             chart
                 .draw_series(std::iter::once(Polygon::new(
                     upper.chain(lower).collect::<Vec<_>>(),
@@ -348,11 +352,7 @@ where
                 )))
                 .map_err(e)?;
         }
-        let line: Vec<(i64, f64)> = s
-            .points
-            .iter()
-            .map(|p| (p.evals as i64, clamp(p.mean)))
-            .collect();
+        let line: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, clamp(p.mean))).collect();
         chart
             .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))
             .map_err(e)?;
@@ -440,6 +440,16 @@ pub(crate) fn linear_tick_label(v: f64, span: f64) -> String {
     if s == "-0" { "0".into() } else { s }
 }
 
+/// x-axis tick labels (evaluations, milliseconds, simulated time): whole numbers without
+/// decimals (`16`, `2000`), others as [`linear_tick_label`] prints them for the axis' span.
+pub(crate) fn x_tick_label(v: f64, span: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        linear_tick_label(v, span)
+    }
+}
+
 fn trim_decimal(s: &str) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -450,7 +460,7 @@ fn trim_decimal(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{linear_tick_label, tick_label};
+    use super::{linear_tick_label, tick_label, x_tick_label};
 
     #[test]
     fn tick_labels() {
@@ -469,5 +479,11 @@ mod tests {
         assert_eq!(linear_tick_label(-0.0000001, 2.0), "0");
         assert_eq!(linear_tick_label(1500.0, 2000.0), "1500");
         assert_eq!(linear_tick_label(2e-5, 1e-4), "2e-5");
+        assert_eq!(x_tick_label(16.0, 15.0), "16");
+        assert_eq!(x_tick_label(20000.0, 20000.0), "20000");
+        assert_eq!(x_tick_label(-0.0, 5.0), "0");
+        assert_eq!(x_tick_label(0.5, 5.4), "0.5");
+        assert_eq!(x_tick_label(1.2000000000000002, 5.4), "1.2");
+        assert_eq!(x_tick_label(0.125, 0.5), "0.125");
     }
 }

@@ -1,4 +1,5 @@
-//! `summary.csv`, `comparisons.csv` and `ranks.csv`.
+//! `summary.csv`, `comparisons.csv` and `ranks.csv`, and their `-at-time` counterparts (the same
+//! columns, at a chosen simulated time).
 
 use std::path::Path;
 
