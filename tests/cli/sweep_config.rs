@@ -421,9 +421,17 @@ fn report_table_takes_a_known_metric_only() {
 #[test]
 fn report_time_is_a_positive_finite_number() {
     for time in ["20", "2.5", "1e3"] {
-        let text = with_top(&format!("[report]\nmetric = \"best-value\"\ntime = {time}"));
+        let text = with_top(&format!(
+            "runtime = \"constant\"\n[report]\nmetric = \"best-value\"\ntime = {time}"
+        ));
         assert_eq!(parse(&text).run_count(), 1, "{text}");
     }
+    // A time to compare at needs timed runs: refused before any run, not after all of them.
+    assert_rejected(
+        &with_top("[report]\ntime = 5"),
+        3,
+        &["[report] time", "the runs of random on branin are untimed"],
+    );
     for (time, found) in [
         ("0", "integer 0"),
         ("-1", "integer -1"),

@@ -9,6 +9,8 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
+use super::expand::UncheckedAlgorithm;
+use super::schema::parallel_of;
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
     RUNTIME_KEY, SweepConfig, TIME_KEY, TOP_LEVEL_KEYS,
@@ -17,6 +19,7 @@ use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
 use crate::schedule::Parallel;
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
+use bosweep_problems::Problem;
 
 /// One value of a parameter and the line it is on.
 #[derive(Clone, Debug)]
@@ -51,6 +54,8 @@ struct TopLevel {
     batch: Option<(usize, usize)>,
     workers: Option<(usize, usize)>,
     runtime: Option<(RuntimeModel, usize)>,
+    /// The line of `[report] time`, where given.
+    report_time: Option<usize>,
     algorithms: Option<(Vec<Entry>, usize)>,
     problems: Option<(Vec<Entry>, usize)>,
 }
@@ -191,7 +196,7 @@ impl Parser<'_> {
                 RUNTIME_KEY => top.runtime = Some((self.runtime(None, value)?, line)),
                 "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
                 "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
-                REPORT_TABLE => self.report_table(value)?,
+                REPORT_TABLE => top.report_time = self.report_table(value)?,
                 other => {
                     return Err(self.error(
                         line,
@@ -208,7 +213,7 @@ impl Parser<'_> {
 
     /// Checks the `[report]` table: `metric`, a [`Metric`] name, and `time`, a positive finite
     /// simulated time. The report reads them again from the sweep directory's copy of the config.
-    fn report_table(&self, value: &Value<'_>) -> Result<(), ConfigError> {
+    fn report_table(&self, value: &Value<'_>) -> Result<Option<usize>, ConfigError> {
         let line = self.line_of(value.span());
         let DeValue::Table(table) = value.get_ref() else {
             return Err(self.error(
@@ -219,6 +224,7 @@ impl Parser<'_> {
                 ),
             ));
         };
+        let mut time_line = None;
         for (key, value) in in_file_order(table) {
             let line = self.line_of(key.span());
             let name: &str = key.get_ref();
@@ -254,12 +260,42 @@ impl Parser<'_> {
                             ),
                         ));
                     }
+                    time_line = Some(line);
                 }
                 _ => {
                     return Err(self.error(
                         line,
                         format!(
                             "[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY}, {TIME_KEY})"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(time_line)
+    }
+
+    /// Refuses `[report] time` (at `line`) where some run would be untimed: the report could
+    /// only refuse it after every run.
+    fn check_timed(
+        &self,
+        line: usize,
+        algorithms: &[UncheckedAlgorithm<'_>],
+        problems: &[(ProblemSetting, Box<dyn Problem>)],
+        defaults: &Parallel,
+    ) -> Result<(), ConfigError> {
+        for (problem, _) in problems {
+            for (_, algorithm, _) in algorithms {
+                if parallel_of(algorithm, problem, defaults)
+                    .runtime_model()
+                    .is_none()
+                {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "[{REPORT_TABLE}] {TIME_KEY}: the runs of {} on {} are untimed (one point at a time without a runtime model); give `runtime`, `batch` or `workers`, or drop the key",
+                            algorithm.label(),
+                            problem.setting.label()
                         ),
                     ));
                 }
@@ -684,6 +720,9 @@ impl Parser<'_> {
             runtime: top.runtime.map(|r| r.0),
         };
         let memory = self.check_pairs(&mut algorithms, &problems, &parallel)?;
+        if let Some(line) = top.report_time {
+            self.check_timed(line, &algorithms, &problems, &parallel)?;
+        }
         let problems: Vec<ProblemSetting> = problems.into_iter().map(|(s, _)| s).collect();
         let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s, _)| s).collect();
 
