@@ -494,6 +494,9 @@ pub struct GpBo {
     /// Observations `model` was fitted on by the last ask, while no value has been told since:
     /// the later asks of a batch reuse that fit instead of refitting on the same data.
     fitted_on: Option<usize>,
+    /// The Lipschitz constant local penalisation estimated on the model fitted on this many
+    /// observations: a batch's later asks, which share the model, share it too.
+    lipschitz: Option<(usize, f64)>,
     log: StepLog,
 }
 
@@ -534,6 +537,7 @@ impl GpBo {
             history: History::default(),
             model: None,
             fitted_on: None,
+            lipschitz: None,
             log: StepLog::default(),
         }
     }
@@ -726,7 +730,12 @@ impl Algorithm for GpBo {
             .iter()
             .copied()
             .fold(f64::NEG_INFINITY, f64::max);
-        let view = PendingView::new(self.pending, &model, best_observed, ctx)?;
+        let told = self.history.len();
+        let known_lipschitz = self
+            .lipschitz
+            .filter(|(fitted, _)| *fitted == told && self.fitted_on == Some(told))
+            .map(|(_, l)| l);
+        let view = PendingView::new(self.pending, &model, best_observed, known_lipschitz, ctx)?;
         let scored = view.model(&model);
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
@@ -743,6 +752,7 @@ impl Algorithm for GpBo {
             .extra
             .insert("fit_evaluations".into(), json!(fit.evaluations));
         if let Some(penalty) = view.penalty() {
+            self.lipschitz = Some((told, penalty.lipschitz()));
             self.log
                 .extra
                 .insert("lipschitz".into(), json!(penalty.lipschitz()));

@@ -49,11 +49,14 @@ pub(super) enum PendingView {
 
 impl PendingView {
     /// The view `strategy` takes of `ctx.pending`, given the step's fitted `model` and the
-    /// largest observed value `best_observed` (original units, maximisation sense).
+    /// largest observed value `best_observed` (original units, maximisation sense). Local
+    /// penalisation takes `lipschitz`, the constant an earlier ask of the batch estimated on
+    /// the same model, where there is one, instead of estimating it again.
     pub(super) fn new(
         strategy: PendingStrategy,
         model: &GpModel,
         best_observed: f64,
+        lipschitz: Option<f64>,
         ctx: &mut AskContext<'_>,
     ) -> Result<Self, AlgorithmError> {
         if ctx.pending.is_empty() {
@@ -68,7 +71,7 @@ impl PendingView {
                 }
             }
             PendingStrategy::LocalPenalization => {
-                Self::Penalized(local_penalty(model, best_observed, ctx)?)
+                Self::Penalized(local_penalty(model, best_observed, lipschitz, ctx)?)
             }
         })
     }
@@ -132,18 +135,24 @@ fn believer(model: &GpModel, ctx: &AskContext<'_>) -> Result<(GpModel, Vec<f64>)
 fn local_penalty(
     model: &GpModel,
     best_observed: f64,
+    lipschitz: Option<f64>,
     ctx: &mut AskContext<'_>,
 ) -> Result<LocalPenalty, AlgorithmError> {
     let state = model.state();
-    let dim = ctx.domain.dim();
-    let sobol = SobolGrid::new(
-        Bounds::cube(0.0, 1.0, dim)?,
-        LIPSCHITZ_SAMPLE,
-        ctx.rng.random(),
-    )?;
-    let mut sample = sobol.all().as_slice().to_vec();
-    sample.extend_from_slice(state.train().as_slice());
-    let lipschitz = mean_lipschitz(state, ctx.reference, &Points::new(sample, dim)?)?;
+    let lipschitz = match lipschitz {
+        Some(known) => known,
+        None => {
+            let dim = ctx.domain.dim();
+            let sobol = SobolGrid::new(
+                Bounds::cube(0.0, 1.0, dim)?,
+                LIPSCHITZ_SAMPLE,
+                ctx.rng.random(),
+            )?;
+            let mut sample = sobol.all().as_slice().to_vec();
+            sample.extend_from_slice(state.train().as_slice());
+            mean_lipschitz(state, ctx.reference, &Points::new(sample, dim)?)?
+        }
+    };
 
     let pending = pending_in_model_units(model, ctx.pending)?;
     let posterior = ctx.reference.posterior(state, &pending)?;
