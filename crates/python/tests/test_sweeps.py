@@ -352,3 +352,28 @@ def test_pair_reductions_are_those_of_the_posterior_on_joint_points(fit):
         got("max")
     with pytest.raises(ValueError, match="2 \\+ 2 columns, the GP was fitted on 3"):
         gp.pair_reduce(decisions, np.zeros((3, 2)))
+
+
+def test_wall_clock_workers_evaluate_a_callable_at_once():
+    # The first two evaluations meet at a barrier: evaluated one at a time, the first would
+    # wait there until the barrier's timeout broke it, failing the run.
+    barrier = threading.Barrier(2)
+    calls = []
+    lock = threading.Lock()
+
+    def f(x):
+        with lock:
+            calls.append(x)
+            n = len(calls)
+        if n <= 2:
+            barrier.wait(timeout=60)
+        return (x[0] - 0.3) ** 2
+
+    trace = bosweep.run("random", f, budget=6, init=2, seed=1, workers=2, runtime="wall",
+                        problem_params={"bounds": "0:1"})
+    assert trace[0]["header"]["runtime"] == "wall"
+    steps = trace[1:]
+    assert len(steps) == 6 and len(calls) == 6
+    assert {s["worker"] for s in steps} == {1, 2}
+    assert all(0 <= s["start"] <= s["finish"] for s in steps)
+    assert all(s["y"] == (s["x"][0] - 0.3) ** 2 for s in steps)
