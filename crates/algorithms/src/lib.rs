@@ -8,6 +8,7 @@
 
 pub mod acquisition;
 pub mod boke;
+mod cmaes;
 mod command;
 pub mod contextual;
 mod entry;
@@ -29,6 +30,7 @@ use serde_json::{Map, Value};
 
 pub use boke::{Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb};
 pub use bosweep_model::FitChoice;
+pub use cmaes::Cmaes;
 pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use entry::AlgorithmEntry;

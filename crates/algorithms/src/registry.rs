@@ -13,6 +13,7 @@ use bosweep_core::registry::Registry;
 /// Every family of algorithms, in listing order.
 const FAMILIES: &[&[AlgorithmEntry]] = &[
     BASELINES,
+    super::cmaes::ENTRIES,
     uhe_bo::ENTRIES,
     super::rahbo::ENTRIES,
     pe_gp_ucb::ENTRIES,

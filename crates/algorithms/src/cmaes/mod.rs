@@ -1,0 +1,382 @@
+//! CMA-ES with IPOP restarts as a model-free baseline (`cmaes`): Hansen's (μ/μ_w, λ)-CMA-ES
+//! ("The CMA Evolution Strategy: A Tutorial", arXiv:1604.00772, Appendix A, Table 1 defaults)
+//! restarted with a doubled population on a stop criterion (Auger and Hansen 2005,
+//! "A Restart CMA Evolution Strategy With Increasing Population Size").
+//!
+//! The strategy works in the unit cube (the problem's box mapped to `[0, 1]^d`, like the GP
+//! methods) and minimises `−y`. How it maps to ask/tell:
+//! - the first generation's mean is the best told point (the initial design's best; the box
+//!   centre if nothing was told) and its step size `sigma0`, in unit-cube units; a restart's
+//!   mean is uniform in the cube;
+//! - a generation's λ members are sampled from the run's random stream when its first member
+//!   is asked, and handed out one per ask; the distribution updates once all λ are told, in
+//!   any order;
+//! - with every member handed out and some untold (batches, asynchronous workers), further
+//!   asks draw extra points from the current distribution: they are evaluated and count for
+//!   the best value, not for the update;
+//! - infeasible samples are repaired by mirroring at the cube's faces (reflection, repeated
+//!   until inside), and the repaired point, the one evaluated, enters the update (the
+//!   tutorial's repair with the repaired solution used for the update);
+//! - problems with a finite allowed set are refused up front ([`Requirement::Continuous`]).
+
+mod strategy;
+#[cfg(test)]
+mod tests;
+
+use serde_json::{Map, json};
+
+use strategy::{Distribution, StrategyParameters};
+
+use super::entry::AlgorithmEntry;
+use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
+use crate::optimizer::AlgorithmSettings;
+use crate::requirement::Requirement;
+use bosweep_core::params::{
+    FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
+};
+use bosweep_engine::Engine;
+use bosweep_problems::Domain;
+use rand::RngExt;
+
+const SIGMA0: RealParam = RealParam::new(
+    "sigma0",
+    0.3,
+    1e-12,
+    10.0,
+    "initial step size σ0, in unit-cube units (the box mapped to [0, 1]^d)",
+);
+const POPSIZE: IntegerParam = IntegerParam::new(
+    "popsize",
+    0,
+    0,
+    1_000_000,
+    "population size λ of the first run (0: the default 4 + ⌊3 ln n⌋; at least 2)",
+);
+const IPOP: FlagParam = FlagParam::new(
+    "ipop",
+    true,
+    "restart with the population size doubled (IPOP); false: restarts keep the population size",
+);
+const MAX_RESTARTS: IntegerParam = IntegerParam::new(
+    "max_restarts",
+    9,
+    0,
+    1000,
+    "restarts at most; past them a stopped run carries on",
+);
+const TOL_X: RealParam = RealParam::new(
+    "tol_x",
+    1e-11,
+    0.0,
+    1.0,
+    "stop (and restart) when σ·p_c and σ·√C_ii are below this in every coordinate",
+);
+const TOL_FUN: RealParam = RealParam::new(
+    "tol_fun",
+    1e-11,
+    0.0,
+    1e300,
+    "stop (and restart) when the recent generations' best values and the last generation's values lie within this range",
+);
+const PARAMETERS: &[ParamSpec] = &[
+    SIGMA0.spec(),
+    POPSIZE.spec(),
+    IPOP.spec(),
+    MAX_RESTARTS.spec(),
+    TOL_X.spec(),
+    TOL_FUN.spec(),
+];
+
+/// The `cmaes` registry entry.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
+    name: "cmaes",
+    requires: Requirement::Continuous,
+    description: "CMA-ES (Hansen's tutorial, 2016) with IPOP restarts (Auger and Hansen 2005) in the unit cube, mirrored at the bounds; model-free",
+    parameters: ParamTable(&[PARAMETERS]),
+    build: |p| CmaesAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
+}];
+
+/// Typed settings of CMA-ES with IPOP restarts (`cmaes`); the defaults are the registry's.
+///
+/// ```
+/// use bosweep_algorithms::{AlgorithmSettings, Cmaes};
+///
+/// let settings = Cmaes::default().sigma0(0.2).popsize(12);
+/// assert_eq!((settings.sigma0, settings.popsize, settings.ipop), (0.2, 12, true));
+/// assert_eq!(settings.name(), "cmaes");
+/// assert!(settings.build().is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cmaes {
+    /// Initial step size σ0, in unit-cube units.
+    pub sigma0: f64,
+    /// The first run's population size λ (0: `4 + ⌊3 ln n⌋`).
+    pub popsize: usize,
+    /// Whether a restart doubles the population size.
+    pub ipop: bool,
+    /// Restarts at most.
+    pub max_restarts: usize,
+    /// TolX of the stop criteria.
+    pub tol_x: f64,
+    /// TolFun of the stop criteria.
+    pub tol_fun: f64,
+}
+
+impl Default for Cmaes {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults("algorithm", "cmaes", PARAMETERS))
+    }
+}
+
+impl Cmaes {
+    /// Initial step size σ0, in unit-cube units.
+    pub fn sigma0(mut self, sigma0: f64) -> Self {
+        self.sigma0 = sigma0;
+        self
+    }
+
+    /// The first run's population size (0: the default).
+    pub fn popsize(mut self, popsize: usize) -> Self {
+        self.popsize = popsize;
+        self
+    }
+
+    /// Whether a restart doubles the population size.
+    pub fn ipop(mut self, ipop: bool) -> Self {
+        self.ipop = ipop;
+        self
+    }
+
+    /// Restarts at most.
+    pub fn max_restarts(mut self, restarts: usize) -> Self {
+        self.max_restarts = restarts;
+        self
+    }
+
+    /// TolX of the stop criteria.
+    pub fn tol_x(mut self, tol: f64) -> Self {
+        self.tol_x = tol;
+        self
+    }
+
+    /// TolFun of the stop criteria.
+    pub fn tol_fun(mut self, tol: f64) -> Self {
+        self.tol_fun = tol;
+        self
+    }
+
+    fn from_params(params: &Params) -> Self {
+        Self {
+            sigma0: SIGMA0.of(params),
+            popsize: POPSIZE.of(params),
+            ipop: IPOP.of(params),
+            max_restarts: MAX_RESTARTS.of(params),
+            tol_x: TOL_X.of(params),
+            tol_fun: TOL_FUN.of(params),
+        }
+    }
+}
+
+impl AlgorithmSettings for Cmaes {
+    fn name(&self) -> &str {
+        "cmaes"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        vec![
+            SIGMA0.given(self.sigma0),
+            POPSIZE.given(self.popsize),
+            IPOP.given(self.ipop),
+            MAX_RESTARTS.given(self.max_restarts),
+            TOL_X.given(self.tol_x),
+            TOL_FUN.given(self.tol_fun),
+        ]
+    }
+}
+
+/// One generation: its members in the problem's coordinates (the points handed out), the
+/// same in the unit cube, and the values told so far (minimised: `−y`).
+#[derive(Debug)]
+struct Generation {
+    points: Vec<Vec<f64>>,
+    unit: Vec<Vec<f64>>,
+    handed: usize,
+    values: Vec<Option<f64>>,
+}
+
+/// CMA-ES with restarts behind the ask/tell interface (see the module documentation).
+#[derive(Debug)]
+struct CmaesAlgorithm {
+    params: Params,
+    settings: Cmaes,
+    history: History,
+    /// The running strategy; `None` before the first ask and after a stop, until the next ask
+    /// starts a run (the restart's mean is drawn from the ask's random stream).
+    distribution: Option<Distribution>,
+    generation: Option<Generation>,
+    /// The population size of the next run.
+    lambda: usize,
+    restarts: usize,
+    log: StepLog,
+}
+
+impl CmaesAlgorithm {
+    fn new(params: Params) -> Result<Self, AlgorithmError> {
+        let settings = Cmaes::from_params(&params);
+        if settings.popsize == 1 {
+            return Err(AlgorithmError::Config(
+                "algorithm cmaes: parameter popsize = 1 is invalid (must be 0 or at least 2)"
+                    .into(),
+            ));
+        }
+        Ok(Self {
+            params,
+            settings,
+            history: History::default(),
+            distribution: None,
+            generation: None,
+            lambda: 0,
+            restarts: 0,
+            log: StepLog::default(),
+        })
+    }
+
+    /// A new run at `mean` (unit cube) with the current population size.
+    fn start(&mut self, domain: &Domain, mean: &[f64]) {
+        if self.lambda == 0 {
+            self.lambda = match self.settings.popsize {
+                0 => StrategyParameters::default_lambda(domain.dim()),
+                given => given,
+            };
+        }
+        let params = StrategyParameters::new(domain.dim(), self.lambda);
+        self.distribution = Some(Distribution::new(mean, self.settings.sigma0, params));
+    }
+
+    /// One sample of the distribution, mirrored into the cube, in both coordinates.
+    fn draw(&self, ctx: &mut AskContext<'_>) -> (Vec<f64>, Vec<f64>) {
+        let distribution = self.distribution.as_ref().expect("a run has started");
+        let unit: Vec<f64> = distribution
+            .sample(ctx.rng)
+            .into_iter()
+            .map(mirror)
+            .collect();
+        (ctx.domain.from_unit(&unit), unit)
+    }
+
+    fn record(&mut self) {
+        let mut extra = Map::new();
+        if let Some(d) = &self.distribution {
+            extra.insert("sigma".into(), json!(d.sigma()));
+            extra.insert("generation".into(), json!(d.generation()));
+        }
+        extra.insert("restarts".into(), json!(self.restarts));
+        extra.insert("lambda".into(), json!(self.lambda));
+        self.log.extra = extra;
+    }
+
+    /// Updates on a complete generation, then restarts (at the next ask) on a stop criterion.
+    fn finish_generation(&mut self) {
+        let generation = self.generation.take().expect("a complete generation");
+        let told: Vec<(Vec<f64>, f64)> = generation
+            .unit
+            .into_iter()
+            .zip(generation.values)
+            .map(|(x, v)| (x, v.expect("every member told")))
+            .collect();
+        let distribution = self.distribution.as_mut().expect("a run has started");
+        distribution.update(&told);
+        let stopped = distribution
+            .stop(self.settings.tol_x, self.settings.tol_fun)
+            .is_some();
+        if stopped && self.restarts < self.settings.max_restarts {
+            self.restarts += 1;
+            if self.settings.ipop {
+                self.lambda *= 2;
+            }
+            self.distribution = None;
+        }
+    }
+}
+
+/// `v` reflected at 0 and 1 until it lies in `[0, 1]`.
+fn mirror(v: f64) -> f64 {
+    let t = v.rem_euclid(2.0);
+    if t > 1.0 { 2.0 - t } else { t }
+}
+
+impl Algorithm for CmaesAlgorithm {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.distribution.is_none() {
+            let mean = if self.restarts > 0 {
+                (0..ctx.domain.dim())
+                    .map(|_| ctx.rng.random::<f64>())
+                    .collect()
+            } else if self.history.is_empty() {
+                vec![0.5; ctx.domain.dim()]
+            } else {
+                ctx.domain.to_unit(&self.history.best_x())
+            };
+            self.start(ctx.domain, &mean);
+        }
+        if self.generation.is_none() {
+            let lambda = self.lambda;
+            let (points, unit) = (0..lambda).map(|_| self.draw(ctx)).unzip();
+            self.generation = Some(Generation {
+                points,
+                unit,
+                handed: 0,
+                values: vec![None; lambda],
+            });
+        }
+        let generation = self.generation.as_mut().expect("just made");
+        let x = if generation.handed < generation.points.len() {
+            generation.handed += 1;
+            generation.points[generation.handed - 1].clone()
+        } else {
+            self.draw(ctx).0
+        };
+        self.record();
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// Pending points are the current generation's members (or extras beyond them).
+    fn accepts_pending(&self) -> bool {
+        true
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        if let Some(generation) = &mut self.generation {
+            let member = (0..generation.handed)
+                .find(|&i| generation.values[i].is_none() && generation.points[i] == feedback.x);
+            if let Some(i) = member {
+                generation.values[i] = Some(-feedback.y);
+                if generation.values.iter().all(Option::is_some) {
+                    self.finish_generation();
+                }
+            }
+        }
+        self.record();
+        Ok(())
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self.history.best_x())
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+
+    /// The history, one generation (twice: both coordinates) and a few `d × d` matrices;
+    /// a population never usefully exceeds the budget.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let (n, d) = (budget as u64, dim as u64);
+        (n.saturating_mul(3 * d + 2) + 6 * d * d).saturating_mul(8)
+    }
+}
