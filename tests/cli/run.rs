@@ -635,3 +635,41 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
         "coordinate 2 does not exist",
     );
 }
+
+/// CMA-ES hands a generation of λ = 6 (Branin is 2-d) to a batch of 6.
+#[test]
+fn cmaes_runs_in_batches_from_the_command_line() {
+    let dir = temp_dir("cmaes");
+    let trace = dir.join("cmaes.jsonl");
+    let out = bosweep(&[
+        "run",
+        "--algo",
+        "cmaes",
+        "--problem",
+        "branin",
+        "--budget",
+        "60",
+        "--batch",
+        "6",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 61);
+    let updated: Vec<&serde_json::Value> = lines[1..]
+        .iter()
+        .filter_map(|s| s["extra"].get("generation"))
+        .collect();
+    assert!(!updated.is_empty());
+    assert!(updated.iter().any(|g| g.as_u64().unwrap() >= 5));
+    assert!(lines[1..].iter().all(|s| {
+        let x = s["x"].as_array().unwrap();
+        (-5.0..=10.0).contains(&x[0].as_f64().unwrap())
+            && (0.0..=15.0).contains(&x[1].as_f64().unwrap())
+    }));
+}

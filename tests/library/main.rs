@@ -11,6 +11,7 @@ mod acquisition;
 mod batch;
 mod bo;
 mod boke;
+mod cmaes;
 mod engine_reference;
 #[cfg(feature = "fault-injection")]
 mod faults;

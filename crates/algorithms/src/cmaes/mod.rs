@@ -264,7 +264,13 @@ impl CmaesAlgorithm {
         (ctx.domain.from_unit(&unit), unit)
     }
 
+    /// The trace's `extra`: `sigma` and `generation` (generations updated) of the running
+    /// strategy, `restarts` so far and the population size `lambda` of the current run (of the
+    /// next one, between a stop and the ask that restarts). Empty before the first ask.
     fn record(&mut self) {
+        if self.lambda == 0 {
+            return;
+        }
         let mut extra = Map::new();
         if let Some(d) = &self.distribution {
             extra.insert("sigma".into(), json!(d.sigma()));
