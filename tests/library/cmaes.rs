@@ -87,8 +87,8 @@ fn converges_on_the_sphere_and_a_rotated_ellipsoid() {
     assert!(ellipsoid_evals <= ELLIPSOID_BOUND, "{ellipsoid_evals}");
 }
 
-/// Seed 1 reaches 1e-8 at 1046 evaluations on the sphere, 2904 on the ellipsoid.
-const SPHERE_BOUND: usize = 1500;
+/// Seed 1 reaches 1e-8 at 1229 evaluations on the sphere, 2818 on the ellipsoid.
+const SPHERE_BOUND: usize = 2000;
 const ELLIPSOID_BOUND: usize = 4000;
 
 /// A run of `cmaes` on a problem built with `problem_params`: the trace's step lines.
@@ -125,8 +125,8 @@ fn traced(problem_params: &[(&str, ParamValue)], budget: usize, seed: u64) -> Ve
         .collect()
 }
 
-/// On BBOB's Rastrigin (f3) in 4-d the runs stop in local optima and restart (seed 2: at
-/// evaluations 1329 and 3361), each with the
+/// On BBOB's Rastrigin (f3) in 4-d the runs stop in local optima and restart (seed 2: after
+/// evaluations 1170 and 3394), each with the
 /// population doubled (the default λ = 8 in 4-d); the trace shows it.
 #[test]
 fn ipop_restarts_double_the_population_on_rastrigin() {
@@ -144,7 +144,7 @@ fn ipop_restarts_double_the_population_on_rastrigin() {
     let restarts = steps.last().unwrap().0;
     for r in 1..=restarts {
         let at = steps.iter().position(|s| s.0 == r).unwrap();
-        println!("restart {r} at step {at}");
+        println!("restart {r} after evaluation {}", 10 + at + 1);
     }
     println!("restarts within 6000 evaluations: {restarts}");
     assert!(restarts >= 2, "{restarts}");

@@ -8,9 +8,9 @@
 //! - the first generation's mean is the best told point (the initial design's best; the box
 //!   centre if nothing was told) and its step size `sigma0`, in unit-cube units; a restart's
 //!   mean is uniform in the cube;
-//! - a generation's λ members are sampled from the run's random stream when its first member
-//!   is asked, and handed out one per ask; the distribution updates once all λ are told, in
-//!   any order;
+//! - a generation's λ members are fixed when its first member is asked (drawn from a stream
+//!   seeded then from the run's random stream, so runs repeat from their seed) and handed out
+//!   one per ask; the distribution updates once all λ are told, in any order;
 //! - with every member handed out and some untold (batches, asynchronous workers), further
 //!   asks draw extra points from the current distribution: they are evaluated and count for
 //!   the best value, not for the update;
@@ -36,7 +36,8 @@ use bosweep_core::params::{
 };
 use bosweep_engine::Engine;
 use bosweep_problems::Domain;
-use rand::RngExt;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 const SIGMA0: RealParam = RealParam::new(
     "sigma0",
@@ -194,13 +195,15 @@ impl AlgorithmSettings for Cmaes {
     }
 }
 
-/// One generation: its members in the problem's coordinates (the points handed out), the
-/// same in the unit cube, and the values told so far (minimised: `−y`).
+/// One generation: the stream its λ members are drawn from (seeded from the run's stream at
+/// the generation's start, so the members are fixed then, yet drawn only as they are asked,
+/// however large λ grows), the members handed out in the problem's coordinates and in the unit
+/// cube, and the values told so far (minimised: `−y`).
 #[derive(Debug)]
 struct Generation {
+    stream: ChaCha8Rng,
     points: Vec<Vec<f64>>,
     unit: Vec<Vec<f64>>,
-    handed: usize,
     values: Vec<Option<f64>>,
 }
 
@@ -253,17 +256,6 @@ impl CmaesAlgorithm {
         self.distribution = Some(Distribution::new(mean, self.settings.sigma0, params));
     }
 
-    /// One sample of the distribution, mirrored into the cube, in both coordinates.
-    fn draw(&self, ctx: &mut AskContext<'_>) -> (Vec<f64>, Vec<f64>) {
-        let distribution = self.distribution.as_ref().expect("a run has started");
-        let unit: Vec<f64> = distribution
-            .sample(ctx.rng)
-            .into_iter()
-            .map(mirror)
-            .collect();
-        (ctx.domain.from_unit(&unit), unit)
-    }
-
     /// The trace's `extra`: `sigma` and `generation` (generations updated) of the running
     /// strategy, `restarts` so far and the population size `lambda` of the current run (of the
     /// next one, between a stop and the ask that restarts). Empty before the first ask.
@@ -298,11 +290,22 @@ impl CmaesAlgorithm {
         if stopped && self.restarts < self.settings.max_restarts {
             self.restarts += 1;
             if self.settings.ipop {
-                self.lambda *= 2;
+                self.lambda = self.lambda.saturating_mul(2);
             }
             self.distribution = None;
         }
     }
+}
+
+/// One sample of `distribution` drawn from `rng`, mirrored into the cube, in the problem's
+/// coordinates and in the cube.
+fn draw(
+    distribution: &Distribution,
+    domain: &Domain,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<f64>, Vec<f64>) {
+    let unit: Vec<f64> = distribution.sample(rng).into_iter().map(mirror).collect();
+    (domain.from_unit(&unit), unit)
 }
 
 /// `v` reflected at 0 and 1 until it lies in `[0, 1]`.
@@ -325,22 +328,21 @@ impl Algorithm for CmaesAlgorithm {
             };
             self.start(ctx.domain, &mean);
         }
-        if self.generation.is_none() {
-            let lambda = self.lambda;
-            let (points, unit) = (0..lambda).map(|_| self.draw(ctx)).unzip();
-            self.generation = Some(Generation {
-                points,
-                unit,
-                handed: 0,
-                values: vec![None; lambda],
-            });
-        }
-        let generation = self.generation.as_mut().expect("just made");
-        let x = if generation.handed < generation.points.len() {
-            generation.handed += 1;
-            generation.points[generation.handed - 1].clone()
+        let distribution = self.distribution.as_ref().expect("a run has started");
+        let generation = self.generation.get_or_insert_with(|| Generation {
+            stream: ChaCha8Rng::seed_from_u64(ctx.rng.random()),
+            points: Vec::new(),
+            unit: Vec::new(),
+            values: Vec::new(),
+        });
+        let x = if generation.points.len() < self.lambda {
+            let (x, unit) = draw(distribution, ctx.domain, &mut generation.stream);
+            generation.points.push(x.clone());
+            generation.unit.push(unit);
+            generation.values.push(None);
+            x
         } else {
-            self.draw(ctx).0
+            draw(distribution, ctx.domain, ctx.rng).0
         };
         self.record();
         Ok(Proposal { x, repeats: 1 })
@@ -354,11 +356,13 @@ impl Algorithm for CmaesAlgorithm {
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         self.history.push(feedback.x, feedback.y);
         if let Some(generation) = &mut self.generation {
-            let member = (0..generation.handed)
+            let member = (0..generation.points.len())
                 .find(|&i| generation.values[i].is_none() && generation.points[i] == feedback.x);
             if let Some(i) = member {
                 generation.values[i] = Some(-feedback.y);
-                if generation.values.iter().all(Option::is_some) {
+                if generation.values.len() == self.lambda
+                    && generation.values.iter().all(Option::is_some)
+                {
                     self.finish_generation();
                 }
             }
