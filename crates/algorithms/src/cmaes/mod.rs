@@ -383,8 +383,8 @@ impl Algorithm for CmaesAlgorithm {
         self.params.to_list()
     }
 
-    /// The history, one generation (twice: both coordinates) and a few `d × d` matrices;
-    /// a population never usefully exceeds the budget.
+    /// The history, the generation's members handed out (in both coordinates; never more than
+    /// the budget, since members are drawn as asked) and a few `d × d` matrices.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
         let (n, d) = (budget as u64, dim as u64);
         (n.saturating_mul(3 * d + 2) + 6 * d * d).saturating_mul(8)
