@@ -4,7 +4,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::parse::{Entry, Parser, strip_owner};
-use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
+use super::schema::{
+    Built, ConfigError, MAX_RUNS, ProblemSetting, REPORT_TABLE, TIME_KEY, parallel_of,
+};
 use crate::plan::{Setting, SettingValue};
 use crate::schedule::Parallel;
 use bosweep_algorithms as algorithms;
@@ -125,6 +127,35 @@ impl Parser<'_> {
             }
         }
         Ok(memory)
+    }
+
+    /// Refuses `[report] time` (at `line`) where some run would be untimed: the report could
+    /// only refuse it after every run.
+    pub(super) fn check_timed(
+        &self,
+        line: usize,
+        algorithms: &[UncheckedAlgorithm<'_>],
+        problems: &[(ProblemSetting, Box<dyn Problem>)],
+        defaults: &Parallel,
+    ) -> Result<(), ConfigError> {
+        for (problem, _) in problems {
+            for (_, algorithm, _) in algorithms {
+                if parallel_of(algorithm, problem, defaults)
+                    .runtime_model()
+                    .is_none()
+                {
+                    return Err(self.error(
+                        line,
+                        format!(
+                            "[{REPORT_TABLE}] {TIME_KEY}: the runs of {} on {} are untimed (one point at a time without a runtime model); give `runtime`, `batch` or `workers`, or drop the key",
+                            algorithm.label(),
+                            problem.setting.label()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every entry's grid, each setting built once (and returned built); a setting given twice

@@ -9,8 +9,6 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
-use super::expand::UncheckedAlgorithm;
-use super::schema::parallel_of;
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
     RUNTIME_KEY, SweepConfig, TIME_KEY, TOP_LEVEL_KEYS,
@@ -19,7 +17,6 @@ use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
 use crate::schedule::Parallel;
 use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
-use bosweep_problems::Problem;
 
 /// One value of a parameter and the line it is on.
 #[derive(Clone, Debug)]
@@ -273,35 +270,6 @@ impl Parser<'_> {
             }
         }
         Ok(time_line)
-    }
-
-    /// Refuses `[report] time` (at `line`) where some run would be untimed: the report could
-    /// only refuse it after every run.
-    fn check_timed(
-        &self,
-        line: usize,
-        algorithms: &[UncheckedAlgorithm<'_>],
-        problems: &[(ProblemSetting, Box<dyn Problem>)],
-        defaults: &Parallel,
-    ) -> Result<(), ConfigError> {
-        for (problem, _) in problems {
-            for (_, algorithm, _) in algorithms {
-                if parallel_of(algorithm, problem, defaults)
-                    .runtime_model()
-                    .is_none()
-                {
-                    return Err(self.error(
-                        line,
-                        format!(
-                            "[{REPORT_TABLE}] {TIME_KEY}: the runs of {} on {} are untimed (one point at a time without a runtime model); give `runtime`, `batch` or `workers`, or drop the key",
-                            algorithm.label(),
-                            problem.setting.label()
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(())
     }
 
     /// A `runtime = "…"` value: a [`RuntimeModel`]; `context` names the entry it is in.
