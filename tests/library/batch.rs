@@ -5,7 +5,7 @@
 
 use bosweep::algorithms::{
     self, Algorithm, AlgorithmSettings, AskContext, Ei, Feedback, GpUcb, Optimizer,
-    PendingStrategy, Registered,
+    PendingStrategy, RandomSearchSettings, Registered,
 };
 use bosweep::compute::{CpuEngine, Points};
 use bosweep::params::ParamValue;
@@ -162,7 +162,10 @@ fn batches_over_an_allowed_set_never_repeat_a_point() {
         opt
     };
     let set = Lattice::new(5).points;
-    for (what, settings) in every_batch_method() {
+    // Random search too: its batch draws among the rows not pending.
+    let random: (String, Box<dyn AlgorithmSettings>) =
+        ("random".into(), Box::new(RandomSearchSettings));
+    for (what, settings) in every_batch_method().into_iter().chain([random]) {
         let points = lattice(settings.as_ref(), 5, 5).ask(20).unwrap();
         assert_eq!(points.len(), 20, "{what}");
         assert_distinct(&points, &what);

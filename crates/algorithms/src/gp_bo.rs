@@ -21,6 +21,7 @@ use crate::acquisition::{
     PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
 };
 use crate::optimizer::AlgorithmSettings;
+use crate::pending_rows::rule_out_pending_rows;
 use crate::surrogate::{GpModel, ModelOptions};
 use bosweep_core::params::{
     ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
@@ -30,7 +31,7 @@ use bosweep_model::{
     Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec,
 };
 pub use pending::PendingStrategy;
-use pending::{PendingView, away_from_pending, pending_in_model_units, rule_out_pending_rows};
+use pending::{PendingView, away_from_pending, pending_in_model_units};
 
 /// The acquisition a [`GpBo`] maximises.
 #[derive(Clone, Copy, Debug, PartialEq)]

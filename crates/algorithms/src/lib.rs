@@ -16,6 +16,7 @@ mod exp3;
 mod gp_bo;
 pub mod optimizer;
 pub mod pe_gp_ucb;
+mod pending_rows;
 pub mod rahbo;
 mod random;
 mod registry;

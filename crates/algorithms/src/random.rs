@@ -3,6 +3,7 @@
 use rand::RngExt;
 
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal};
+use crate::pending_rows::rule_out_pending_rows;
 use bosweep_engine::Engine;
 use bosweep_problems::ParamValue;
 
@@ -22,13 +23,25 @@ impl RandomSearch {
 impl Algorithm for RandomSearch {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         let x = match ctx.allowed {
-            Some(set) if !set.is_empty() => set.row(ctx.rng.random_range(0..set.rows())).to_vec(),
+            Some(set) if !set.is_empty() && ctx.pending.is_empty() => {
+                set.row(ctx.rng.random_range(0..set.rows())).to_vec()
+            }
+            // A batch draws among the rows not pending, so it never proposes one twice.
+            Some(set) if !set.is_empty() => {
+                let mut weights = vec![0.0_f64; set.rows()];
+                rule_out_pending_rows(&mut weights, set, ctx.pending)?;
+                let free: Vec<usize> = (0..set.rows())
+                    .filter(|&i| weights[i].is_finite())
+                    .collect();
+                set.row(free[ctx.rng.random_range(0..free.len())]).to_vec()
+            }
             _ => ctx.domain.sample(ctx.rng),
         };
         Ok(Proposal { x, repeats: 1 })
     }
 
-    /// Independent draws: pending points change nothing.
+    /// Independent draws over a box; over a finite allowed set, draws among the rows not
+    /// pending.
     fn accepts_pending(&self) -> bool {
         true
     }
