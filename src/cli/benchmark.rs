@@ -15,6 +15,7 @@ use bosweep::compute::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep::params::ParamValue;
 use bosweep::problems;
 use rayon::prelude::*;
 
@@ -433,6 +434,25 @@ fn observe_uniform(
     algorithm.tell(&feedback).map_err(as_engine)
 }
 
+/// A problem and an algorithm that has been told some of its points.
+type Told = (Box<dyn problems::Problem>, Box<dyn algorithms::Algorithm>);
+
+/// Hartmann-6 and the algorithm `name` (with `given` parameters) told `n` uniform points of it.
+fn told_on_hartmann6(
+    name: &str,
+    given: &[(&str, ParamValue)],
+    n: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Told, EngineError> {
+    let problem =
+        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
+    let mut algorithm = algorithms::build(name, given).map_err(as_engine)?;
+    for _ in 0..n {
+        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
+    }
+    Ok((problem, algorithm))
+}
+
 /// Seconds of one batch ask.
 struct BatchAsk {
     /// Median seconds of the whole batch.
@@ -454,13 +474,8 @@ fn time_batch_ask(
     repeats: usize,
     rng: &mut ChaCha8Rng,
 ) -> Result<BatchAsk, EngineError> {
-    let problem =
-        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
-    let mut algorithm =
-        algorithms::build(algorithm, &[("pending", pending.into())]).map_err(as_engine)?;
-    for _ in 0..n {
-        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
-    }
+    let (problem, mut algorithm) =
+        told_on_hartmann6(algorithm, &[("pending", pending.into())], n, rng)?;
     let reference = CpuEngine::new();
     let (mut times, mut first, mut later) = (Vec::new(), 0.0, 0.0);
     for r in 0..=repeats.max(1) {
@@ -521,12 +536,7 @@ fn time_bo_step(
     repeats: usize,
     rng: &mut ChaCha8Rng,
 ) -> Result<BoStep, EngineError> {
-    let problem =
-        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
-    let mut algorithm = algorithms::build("gp-ucb", &[]).map_err(as_engine)?;
-    for _ in 0..n {
-        observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
-    }
+    let (problem, mut algorithm) = told_on_hartmann6("gp-ucb", &[], n, rng)?;
     let reference = CpuEngine::new();
     let step = |algorithm: &mut Box<dyn algorithms::Algorithm>, rng: &mut ChaCha8Rng, t: usize| {
         let mut ctx = AskContext {

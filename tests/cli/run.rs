@@ -25,6 +25,15 @@ fn stderr(out: &Output) -> String {
     text
 }
 
+/// The trace at `path`, a JSON value per line (the header first).
+fn trace_lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
 fn expect_usage_error(args: &[&str], needle: &str) {
     let out = bosweep(args);
     let err = stderr(&out);
@@ -80,11 +89,7 @@ fn run_writes_a_trace_and_a_summary() {
         summary.contains("recommended x = [") && summary.contains("simple regret = "),
         "{summary}"
     );
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 13);
     assert_eq!(
         lines[0]["header"]["algorithm_parameters"]["ucb_multiplier"],
@@ -238,11 +243,7 @@ fn failing_external_objective_keeps_completed_evaluations() {
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("exited with") && err.contains("7"), "{err}");
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 4, "header + 3 completed evaluations");
     assert_eq!(lines[3]["y"], 0.3);
     assert!(
@@ -592,11 +593,7 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
         trace.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = trace_lines(&trace);
     assert_eq!(lines[0]["header"]["workers"], 3);
     let finishes: Vec<f64> = lines[1..]
         .iter()
@@ -655,11 +652,7 @@ fn cmaes_runs_in_batches_from_the_command_line() {
         trace.to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 61);
     let updated: Vec<&serde_json::Value> = lines[1..]
         .iter()

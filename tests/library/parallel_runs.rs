@@ -126,24 +126,16 @@ fn schedule(lines: &[Value]) -> Vec<(f64, u64, f64, f64)> {
         .collect()
 }
 
-/// Forrester's box is [0, 1], so `linear:coordinate=0,base=1,slope=4` makes an evaluation at x
-/// take 1 + 4x.
-fn linear_runtime() -> Option<bosweep::sweep::RuntimeModel> {
-    Some("linear:coordinate=0,base=1,slope=4".parse().unwrap())
-}
-
-#[test]
-fn two_workers_follow_the_hand_computed_event_order() {
-    // Times 1 + 4x: A = 0.5 takes 3, B = 0 takes 1, C = 0.25 takes 2, D = 1 takes 5, E = 0
-    // takes 1. At 0 A starts on worker 1, B on worker 2; B ends at 1 and C starts on worker 2
-    // (ends 3); A and C both end at 3: A first (asked first), D starts on worker 1 (ends 8);
-    // then C, and E starts on worker 2 (ends 4); E ends at 4, D at 8.
+/// The trace of the scripted points A = 0.5, B = 0, C = 0.25, D = 1, E = 0 on Forrester with
+/// `batch` and `workers`, and what was pending at each ask. Forrester's box is [0, 1], so
+/// `linear:coordinate=0,base=1,slope=4` makes an evaluation at x take 1 + 4x.
+fn scripted_schedule(batch: usize, workers: usize) -> (Vec<Value>, Vec<Vec<f64>>) {
     let problem = problems::build("forrester", &[]).unwrap();
     let (mut algorithm, seen) = Scripted::new(&[0.5, 0.0, 0.25, 1.0, 0.0]);
     let parallel = Parallel {
-        batch: 1,
-        workers: 2,
-        runtime: linear_runtime(),
+        batch,
+        workers,
+        runtime: Some("linear:coordinate=0,base=1,slope=4".parse().unwrap()),
     };
     let lines = traced(
         problem.as_ref(),
@@ -152,6 +144,17 @@ fn two_workers_follow_the_hand_computed_event_order() {
         &config(5, 0, parallel),
     )
     .unwrap();
+    let seen = seen.lock().unwrap().clone();
+    (lines, seen)
+}
+
+#[test]
+fn two_workers_follow_the_hand_computed_event_order() {
+    // Times 1 + 4x: A = 0.5 takes 3, B = 0 takes 1, C = 0.25 takes 2, D = 1 takes 5, E = 0
+    // takes 1. At 0 A starts on worker 1, B on worker 2; B ends at 1 and C starts on worker 2
+    // (ends 3); A and C both end at 3: A first (asked first), D starts on worker 1 (ends 8);
+    // then C, and E starts on worker 2 (ends 4); E ends at 4, D at 8.
+    let (lines, seen) = scripted_schedule(1, 2);
     assert_eq!(
         schedule(&lines),
         [
@@ -163,10 +166,7 @@ fn two_workers_follow_the_hand_computed_event_order() {
         ]
     );
     // Each ask saw the evaluations under way, in the order they were asked.
-    assert_eq!(
-        *seen.lock().unwrap(),
-        [vec![], vec![0.5], vec![0.5], vec![0.25], vec![1.0]]
-    );
+    assert_eq!(seen, [vec![], vec![0.5], vec![0.5], vec![0.25], vec![1.0]]);
     let iters: Vec<u64> = lines[1..]
         .iter()
         .map(|s| s["iter"].as_u64().unwrap())
@@ -189,20 +189,7 @@ fn synchronous_batches_wait_for_their_slowest_point() {
     // Batches of 2: {0.5, 0} start at 0 and end at 3 and 1, so the next batch {0.25, 1} starts
     // at 3 (ends 5 and 8), and the last point, alone, at 8. Each batch's later point sees the
     // earlier one pending; a new batch sees nothing pending.
-    let problem = problems::build("forrester", &[]).unwrap();
-    let (mut algorithm, seen) = Scripted::new(&[0.5, 0.0, 0.25, 1.0, 0.0]);
-    let parallel = Parallel {
-        batch: 2,
-        workers: 1,
-        runtime: linear_runtime(),
-    };
-    let lines = traced(
-        problem.as_ref(),
-        &mut algorithm,
-        "scripted",
-        &config(5, 0, parallel),
-    )
-    .unwrap();
+    let (lines, seen) = scripted_schedule(2, 1);
     assert_eq!(
         schedule(&lines),
         [
@@ -218,10 +205,7 @@ fn synchronous_batches_wait_for_their_slowest_point() {
         .map(|s| s["batch"].as_u64().unwrap())
         .collect();
     assert_eq!(batches, [1, 1, 2, 2, 3]);
-    assert_eq!(
-        *seen.lock().unwrap(),
-        [vec![], vec![0.5], vec![], vec![0.25], vec![]]
-    );
+    assert_eq!(seen, [vec![], vec![0.5], vec![], vec![0.25], vec![]]);
 }
 
 #[test]

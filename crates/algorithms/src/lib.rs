@@ -118,6 +118,18 @@ pub struct StepCost {
     pub acq_seconds: f64,
 }
 
+/// The seconds of two spans together (a batch's ask and the tell of its value).
+impl std::ops::Add for StepCost {
+    type Output = Self;
+
+    fn add(self, other: Self) -> Self {
+        Self {
+            model_seconds: self.model_seconds + other.model_seconds,
+            acq_seconds: self.acq_seconds + other.acq_seconds,
+        }
+    }
+}
+
 /// What an algorithm's steps spend and note, for the trace: the cost since the last
 /// [`Algorithm::take_cost`] and the last step's algorithm-specific fields, which each step
 /// rewrites or extends as the algorithm documents.

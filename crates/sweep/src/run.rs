@@ -11,7 +11,7 @@ use super::schedule::{Asked, Parallel, Schedule};
 use super::stop::StopSignal;
 use super::trace::{Phase, StepRecord, TraceWriter};
 use bosweep_algorithms::optimizer::{Origin, Session, initial_design};
-use bosweep_algorithms::{Algorithm, AlgorithmError, StepCost};
+use bosweep_algorithms::{Algorithm, AlgorithmError};
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
@@ -247,17 +247,11 @@ pub fn run_stoppable(
             evals += repeats;
             told += 1;
             session.tell(algorithm, sense, step, &x, &observation)?;
-            let (cost, mut extra) = match log {
-                Some((cost, extra)) => {
-                    // The tell's own cost (conditioning the model on the value) counts too.
-                    let told_cost = algorithm.take_cost();
-                    let cost = StepCost {
-                        model_seconds: cost.model_seconds + told_cost.model_seconds,
-                        acq_seconds: cost.acq_seconds + told_cost.acq_seconds,
-                    };
-                    (cost, extra)
-                }
-                None => (algorithm.take_cost(), Map::new()),
+            // The tell's own cost (conditioning the model on the value) counts too.
+            let told_cost = algorithm.take_cost();
+            let (cost, asked_extra) = match log {
+                Some((asked_cost, extra)) => (asked_cost + told_cost, Some(extra)),
+                None => (told_cost, None),
             };
             let recommended_x = algorithm.recommend(engine)?;
 
@@ -276,9 +270,8 @@ pub fn run_stoppable(
             let mut warnings = engine.warnings().split_off(warnings_seen);
             warnings_seen += warnings.len();
             warnings.extend(monitor.take());
-            if !parallel.is_parallel() {
-                extra = algorithm.extra();
-            }
+            // One at a time, the fields are the algorithm's latest, recommend's included.
+            let mut extra = asked_extra.unwrap_or_else(|| algorithm.extra());
             for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
                 let metrics = problem.point_metrics(x, step);
                 if !metrics.is_empty() {

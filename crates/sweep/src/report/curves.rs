@@ -131,21 +131,11 @@ mod tests {
     use super::*;
 
     fn trace(steps: &[(usize, f64)]) -> Trace {
-        Trace {
-            sense: None,
-            device: None,
-            steps: steps
-                .iter()
-                .map(|&(evals, v)| Step {
-                    evals,
-                    simple_regret: Some(v),
-                    cumulative_regret: None,
-                    best_value: Some(v),
-                    seconds: v,
-                    finish: None,
-                })
-                .collect(),
-        }
+        Trace::of_steps(steps.iter().map(|&(evals, v)| Step {
+            best_value: Some(v),
+            seconds: v,
+            ..Step::with_regret(evals, v)
+        }))
     }
 
     /// Each point as (x, mean, runs contributing).
@@ -192,22 +182,15 @@ mod tests {
 
     /// A trace of (seconds, simple regret) steps, one evaluation each.
     fn timed(steps: &[(f64, f64)]) -> Trace {
-        Trace {
-            sense: None,
-            device: None,
-            steps: steps
+        Trace::of_steps(
+            steps
                 .iter()
                 .enumerate()
                 .map(|(i, &(seconds, regret))| Step {
-                    evals: i + 1,
-                    simple_regret: Some(regret),
-                    cumulative_regret: None,
-                    best_value: None,
                     seconds,
-                    finish: None,
-                })
-                .collect(),
-        }
+                    ..Step::with_regret(i + 1, regret)
+                }),
+        )
     }
 
     #[test]
@@ -230,22 +213,10 @@ mod tests {
 
     /// A trace of (finish on the simulated clock, simple regret) steps, one evaluation each.
     fn simulated(steps: &[(f64, f64)]) -> Trace {
-        Trace {
-            sense: None,
-            device: None,
-            steps: steps
-                .iter()
-                .enumerate()
-                .map(|(i, &(finish, regret))| Step {
-                    evals: i + 1,
-                    simple_regret: Some(regret),
-                    cumulative_regret: None,
-                    best_value: None,
-                    seconds: 0.0,
-                    finish: Some(finish),
-                })
-                .collect(),
-        }
+        Trace::of_steps(steps.iter().enumerate().map(|(i, &(finish, regret))| Step {
+            finish: Some(finish),
+            ..Step::with_regret(i + 1, regret)
+        }))
     }
 
     #[test]

@@ -85,22 +85,12 @@ mod tests {
     use super::*;
 
     fn trace(regrets: &[f64]) -> Trace {
-        Trace {
-            sense: None,
-            device: None,
-            steps: regrets
+        Trace::of_steps(
+            regrets
                 .iter()
                 .enumerate()
-                .map(|(i, &r)| Step {
-                    evals: i + 1,
-                    simple_regret: Some(r),
-                    cumulative_regret: None,
-                    best_value: None,
-                    seconds: 0.0,
-                    finish: None,
-                })
-                .collect(),
-        }
+                .map(|(i, &r)| Step::with_regret(i + 1, r)),
+        )
     }
 
     #[test]

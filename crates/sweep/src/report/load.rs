@@ -38,6 +38,34 @@ pub(crate) struct Trace {
     pub steps: Vec<Step>,
 }
 
+/// Hand-made steps and traces for the report's unit tests.
+#[cfg(test)]
+impl Step {
+    /// A step at `evals` evaluations whose simple regret is `regret`, nothing else known.
+    pub fn with_regret(evals: usize, regret: f64) -> Self {
+        Self {
+            evals,
+            simple_regret: Some(regret),
+            cumulative_regret: None,
+            best_value: None,
+            seconds: 0.0,
+            finish: None,
+        }
+    }
+}
+
+#[cfg(test)]
+impl Trace {
+    /// A trace of `steps` without a sense or device.
+    pub fn of_steps(steps: impl IntoIterator<Item = Step>) -> Self {
+        Self {
+            sense: None,
+            device: None,
+            steps: steps.into_iter().collect(),
+        }
+    }
+}
+
 impl Trace {
     pub fn last(&self) -> &Step {
         self.steps.last().expect("a trace has at least one step")
@@ -238,18 +266,11 @@ mod tests {
     fn trace(steps: &[(usize, f64, Option<f64>)]) -> Trace {
         Trace {
             sense: Some(Sense::Minimize),
-            device: None,
-            steps: steps
-                .iter()
-                .map(|&(evals, regret, finish)| Step {
-                    evals,
-                    simple_regret: Some(regret),
-                    cumulative_regret: None,
-                    best_value: Some(regret),
-                    seconds: 0.0,
-                    finish,
-                })
-                .collect(),
+            ..Trace::of_steps(steps.iter().map(|&(evals, regret, finish)| Step {
+                best_value: Some(regret),
+                finish,
+                ..Step::with_regret(evals, regret)
+            }))
         }
     }
 
