@@ -55,7 +55,8 @@ pub struct RunArgs {
     workers: usize,
     /// How long each evaluation takes on the simulated clock: `constant[:time=T]`,
     /// `linear:coordinate=I[,base=B][,slope=S]` or `lognormal[:median=M][,sigma=S]` (parallel
-    /// runs default to `constant`).
+    /// runs default to `constant`); or `wall`: evaluate for real, that many at once, timed by
+    /// the wall clock.
     #[arg(long, value_name = "MODEL")]
     runtime: Option<String>,
     /// Seed of the run: the same seed gives the same trace on the CPU backend.
