@@ -100,6 +100,73 @@ fn h_and_log_h_match_high_precision_references() {
     }
 }
 
+/// `ln h(z)` by Ament et al.'s LogEI formulas (NeurIPS 2023, eq. 9, as BoTorch's `log_ei`
+/// computes them), independently of [`log_h`]'s continued fraction:
+/// `ln(φ(z) + zΦ(z))` for `z > −1`; `−z²/2 − ln √(2π) + log1mexp(ln(erfcx(−z/√2)|z|) + ln √(π/2))`
+/// for `−1/√ε < z ≤ −1`; `−z²/2 − ln √(2π) − 2 ln|z|` below. `erfcx(u) = exp(u²) erfc(u)` in f64,
+/// so only for `u² < 700`.
+fn ament_log_h(z: f64) -> f64 {
+    let c1 = (2.0 * std::f64::consts::PI).sqrt().ln();
+    let c2 = (std::f64::consts::PI / 2.0).sqrt().ln();
+    let log1mexp = |x: f64| {
+        if x > -std::f64::consts::LN_2 {
+            (-x.exp_m1()).ln()
+        } else {
+            (-x.exp()).ln_1p()
+        }
+    };
+    if z > -1.0 {
+        h(z).ln()
+    } else if z > -1.0 / f64::EPSILON.sqrt() {
+        let u = -z / std::f64::consts::SQRT_2;
+        assert!(u * u < 700.0, "erfcx({u}) overflows as exp(u²) erfc(u)");
+        let erfcx = (u * u).exp() * libm::erfc(u);
+        -z * z / 2.0 - c1 + log1mexp((erfcx * z.abs()).ln() + c2)
+    } else {
+        -z * z / 2.0 - c1 - 2.0 * z.abs().ln()
+    }
+}
+
+/// LogEI's three published branches, each checked against [`log_h`]: the middle branch to the
+/// accuracy its `log1mexp` keeps (it cancels `1 − |z|Φ/φ ≈ 1/z²`, so it loses about `z²` ulps),
+/// the asymptote to a few ulps.
+#[test]
+fn log_h_agrees_with_logeis_published_branches() {
+    for z in [3.0, 0.5, 0.0, -0.5, -0.999] {
+        assert!(
+            rel_err(log_h(z), ament_log_h(z)) < 1e-15,
+            "direct branch at {z}"
+        );
+    }
+    for z in [
+        -1.0, -1.5, -2.0, -3.0, -5.0, -8.0, -13.0, -21.0, -30.0, -37.0,
+    ] {
+        let (ours, published) = (log_h(z), ament_log_h(z));
+        let tol = 4.0 * f64::EPSILON * z * z * published.abs().max(1.0);
+        assert!(
+            (ours - published).abs() < tol,
+            "erfcx branch at {z}: {ours} vs {published}"
+        );
+    }
+    let switch = -1.0 / f64::EPSILON.sqrt();
+    for z in [switch * 1.000_001, -1e9, -1e20, -1e100, -1e150] {
+        assert!(
+            rel_err(log_h(z), ament_log_h(z)) < 4e-16,
+            "asymptotic branch at {z}: {} vs {}",
+            log_h(z),
+            ament_log_h(z)
+        );
+    }
+    // Where the asymptote takes over, the exact value it approximates is already that close.
+    let z = switch * 0.999_999;
+    assert!(
+        rel_err(
+            log_h(z),
+            -z * z / 2.0 - 0.918_938_533_204_672_8 - 2.0 * z.abs().ln()
+        ) < 4e-16
+    );
+}
+
 #[test]
 fn log_h_is_continuous_monotone_and_never_infinite() {
     // Across the branch points (−2 and 40) the two formulas agree.

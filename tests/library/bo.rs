@@ -34,7 +34,7 @@ fn traced_run(
 #[test]
 fn same_seed_gives_the_same_trace_on_the_cpu() {
     let cpu = CpuEngine::new();
-    for algo in ["random", "gp-ucb", "ei"] {
+    for algo in ["random", "gp-ucb", "ei", "logei"] {
         let (_, a) = traced_run(&cpu, algo, "branin", 14, 5, 3);
         let (_, b) = traced_run(&cpu, algo, "branin", 14, 5, 3);
         assert_eq!(without_timings(&a), without_timings(&b), "{algo}");
@@ -145,7 +145,7 @@ fn cpu_and_gpu_make_the_same_decisions() {
         return;
     };
     let cpu = CpuEngine::new();
-    for algo in ["gp-ucb", "ei"] {
+    for algo in ["gp-ucb", "ei", "logei"] {
         let (_, a) = traced_run(&cpu, algo, "branin", 12, 5, 2);
         let (_, b) = traced_run(&gpu, algo, "branin", 12, 5, 2);
         for (s, t) in a[1..].iter().zip(&b[1..]) {
@@ -161,6 +161,40 @@ fn cpu_and_gpu_make_the_same_decisions() {
             assert!(gap < 1e-4, "{algo} step {}: {x:?} vs {y:?}", s["iter"]);
         }
     }
+}
+
+/// LogEI is EI on BoTorch's default model: given EI's model (its fit and noise floor), a LogEI
+/// run makes EI's decisions step for step; with its own defaults it fits other hyperparameters.
+#[test]
+fn logei_is_ei_on_botorchs_default_model() {
+    let cpu = CpuEngine::new();
+    let run = |algo, params: &[(&str, ParamValue)]| {
+        let request = RunRequest {
+            algo,
+            params,
+            problem: "hartmann3",
+            budget: 14,
+            init: 6,
+            seed: 5,
+        };
+        let (_, trace) = common::traced_run(&cpu, &request);
+        trace[1..]
+            .iter()
+            .map(|step| (step["x"].clone(), step["extra"]["lengthscales"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let eis_model = [
+        ("fit", ParamValue::Text("map".into())),
+        ("min_noise_var", ParamValue::Number(1e-6)),
+    ];
+    let ei = run("ei", &[]);
+    assert_eq!(run("logei", &eis_model), ei);
+    let log_ei = run("logei", &[]);
+    assert_eq!(log_ei[..6], ei[..6], "the initial design is shared");
+    assert_ne!(
+        log_ei[6].1, ei[6].1,
+        "BoTorch's priors fit other lengthscales"
+    );
 }
 
 /// Runs with one seed start from the same initial design whatever the algorithm, so that

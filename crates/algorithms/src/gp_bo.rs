@@ -139,6 +139,37 @@ pub(super) const GP_PARAMS: &[ParamSpec] = &[
     RESTARTS_UNTIL.spec(),
 ];
 
+/// LogEI's fit: BoTorch's default since 0.12, the dimension-scaled priors.
+const BOTORCH_FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
+    "fit",
+    &FitChoice::NAMES,
+    &FitChoice::ALL,
+    FitChoice::MapDimensionScaled.name(),
+    FIT.spec().description,
+);
+/// LogEI's noise floor: BoTorch's `GreaterThan(1e-4)` on the standardised noise variance.
+const BOTORCH_MIN_NOISE_VAR: RealParam = RealParam::new(
+    "min_noise_var",
+    1e-4,
+    1e-12,
+    1.0,
+    MIN_NOISE_VAR.spec().description,
+);
+/// The GP model's parameters for LogEI: [`GP_PARAMS`] with BoTorch's default model (its fit and
+/// noise floor), the model LogEI runs on in BoTorch.
+pub(super) const BOTORCH_GP_PARAMS: &[ParamSpec] = &[
+    KERNEL.spec(),
+    RQ_ALPHA.spec(),
+    BOTORCH_FIT.spec(),
+    LENGTHSCALE.spec(),
+    SIGNAL_VAR.spec(),
+    NOISE_VAR.spec(),
+    BOTORCH_MIN_NOISE_VAR.spec(),
+    FIT_RESTARTS.spec(),
+    WARM_START.spec(),
+    RESTARTS_UNTIL.spec(),
+];
+
 /// The words of GP-UCB's `beta_schedule`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ScheduleWord {
@@ -438,7 +469,7 @@ pub struct Ei {
     pub pending: PendingStrategy,
 }
 
-gp_model_setters!(GpUcb, Ei);
+gp_model_setters!(GpUcb, Ei, LogEi);
 
 impl Default for Ei {
     fn default() -> Self {
@@ -479,7 +510,74 @@ impl AlgorithmSettings for Ei {
     }
 }
 
-/// GP-UCB or EI with hyperparameters refitted at every step.
+/// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
+/// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
+/// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
+/// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4, maximised like [`Ei`].
+///
+/// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s branches
+/// (direct above the incumbent's neighbourhood; below, the Mills ratio without cancellation,
+/// tending to their asymptote `−z²/2 − ln √(2π) − 2 ln|z|`). EI (`ei`) maximises the same
+/// value; the two methods differ in the model's defaults only.
+///
+/// ```
+/// use bosweep_algorithms::{Ei, LogEi};
+/// use bosweep_model::FitChoice;
+///
+/// assert_eq!(LogEi::default().gp.fit, FitChoice::MapDimensionScaled);
+/// assert_eq!(LogEi::default().gp.min_noise_var, 1e-4);
+/// assert_eq!(Ei::default().gp.fit, FitChoice::Map);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEi {
+    /// The GP model and its fit (BoTorch's defaults).
+    pub gp: GpSettings,
+    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+    pub maximizer: MaximizerSettings,
+    /// How a batch's later points account for the pending ones.
+    pub pending: PendingStrategy,
+}
+
+impl Default for LogEi {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults(
+            "algorithm",
+            "logei",
+            &ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
+        ))
+    }
+}
+
+impl LogEi {
+    /// How a batch's later points account for the pending ones.
+    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
+        self.pending = strategy;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            gp: GpSettings::from_params(params),
+            maximizer: MaximizerSettings::from_params(params),
+            pending: PENDING.of(params),
+        }
+    }
+}
+
+impl AlgorithmSettings for LogEi {
+    fn name(&self) -> &str {
+        "logei"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.gp.given();
+        given.extend(self.maximizer.given());
+        given.push(PENDING.given(self.pending));
+        given
+    }
+}
+
+/// GP-UCB, EI or LogEI with hyperparameters refitted at every step.
 pub struct GpBo {
     /// The checked parameters the algorithm was built from, for the trace header.
     params: Params,
@@ -513,6 +611,18 @@ impl GpBo {
     /// EI from its checked parameters (the registry's adapter).
     pub(super) fn expected_improvement(params: Params) -> Self {
         let settings = Ei::from_params(&params);
+        Self::new(
+            params,
+            settings.gp,
+            &settings.maximizer,
+            Acquisition::ExpectedImprovement,
+        )
+        .with_batch(settings.pending, 0.0)
+    }
+
+    /// LogEI from its checked parameters (the registry's adapter).
+    pub(super) fn log_expected_improvement(params: Params) -> Self {
+        let settings = LogEi::from_params(&params);
         Self::new(
             params,
             settings.gp,

@@ -4,7 +4,7 @@
 //! order, so that adding a paper touches one line here.
 
 use super::entry::AlgorithmEntry;
-use super::gp_bo::{GP_PARAMS, GpBo, PENDING_PARAMS, UCB_PARAMS};
+use super::gp_bo::{BOTORCH_GP_PARAMS, GP_PARAMS, GpBo, PENDING_PARAMS, UCB_PARAMS};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
 use bosweep_core::params::{ParamTable, ParamValue};
@@ -64,5 +64,12 @@ const BASELINES: &[AlgorithmEntry] = &[
         description: "GP expected improvement over the best observation (maximised as log EI)",
         parameters: ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]),
         build: |p| Ok(Box::new(GpBo::expected_improvement(p))),
+    },
+    AlgorithmEntry {
+        name: "logei",
+        requires: Requirement::Any,
+        description: "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)",
+        parameters: ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]),
+        build: |p| Ok(Box::new(GpBo::log_expected_improvement(p))),
     },
 ];

@@ -1,8 +1,9 @@
 //! The typed settings of GP-UCB and EI against the registry: defaults, and round trips with the
 //! batch parameters changed.
 
-use super::{Ei, GpUcb, PendingStrategy};
+use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy};
 use crate::testing::{registry_defaults, resolve};
+use bosweep_model::FitChoice;
 
 #[test]
 fn defaults_are_the_registry_defaults() {
@@ -11,6 +12,27 @@ fn defaults_are_the_registry_defaults() {
     assert_eq!(GpUcb::default().pending, PendingStrategy::KrigingBeliever);
     assert_eq!(GpUcb::default().bucb_c, 0.1);
     assert_eq!(Ei::default().pending, PendingStrategy::KrigingBeliever);
+    assert_eq!(resolve(&LogEi::default()), registry_defaults("logei"));
+}
+
+/// LogEI differs from EI in the model's defaults only: BoTorch's fit and noise floor.
+#[test]
+fn logei_has_botorchs_model_defaults() {
+    let (log_ei, ei) = (LogEi::default(), Ei::default());
+    assert_eq!(log_ei.gp.fit, FitChoice::MapDimensionScaled);
+    assert_eq!(log_ei.gp.min_noise_var, 1e-4);
+    assert_eq!((ei.gp.fit, ei.gp.min_noise_var), (FitChoice::Map, 1e-6));
+    let ei_on_botorchs_model = GpSettings {
+        fit: FitChoice::MapDimensionScaled,
+        min_noise_var: 1e-4,
+        ..ei.gp.clone()
+    };
+    assert_eq!(log_ei.gp, ei_on_botorchs_model);
+    assert_eq!(log_ei.maximizer, ei.maximizer);
+    let changed = LogEi::default()
+        .fit(FitChoice::Mle)
+        .pending(PendingStrategy::LocalPenalization);
+    assert_eq!(LogEi::from_params(&resolve(&changed)), changed);
 }
 
 #[test]
