@@ -23,6 +23,7 @@ mod optimizer;
 mod parallel_runs;
 mod pe_gp_ucb;
 mod problems;
+mod qlognei;
 mod rahbo;
 mod reliability;
 mod sbo_drbo_kde;

@@ -5,7 +5,8 @@
 //!   [`GpState`] with a [`PosteriorAcquisition`] rule applied to each posterior mean and
 //!   variance: [`UpperConfidenceBound`], [`ExpectedImprovement`], [`LogExpectedImprovement`],
 //!   [`PosteriorMean`]; [`LocallyPenalized`] wraps any of them with the local penalisers of a
-//!   batch's pending points;
+//!   batch's pending points; [`QLogNoisyExpectedImprovement`] samples the joint posterior of the
+//!   observed points, the pending ones and each candidate;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
 //!   ([`bosweep_core::optim::lbfgsb::minimize`]) on finite-difference gradients.
@@ -16,6 +17,7 @@
 mod ei;
 mod optimize;
 mod penalized;
+mod qlognei;
 mod sobol;
 mod ucb;
 
@@ -27,6 +29,10 @@ pub use optimize::{
 pub use penalized::{
     FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,
     PenaltyCentre, log_softplus, mean_lipschitz,
+};
+pub use qlognei::{
+    BaseSamples, MC_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU, fatmax, log_fatplus,
+    log_mean_exp,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};

@@ -10,4 +10,6 @@ pub use compare::{
     EXACT_UP_TO, SignedRank, average_ranks_of, critical_difference, holm, mean_ranks, signed_rank,
 };
 pub use describe::{Describe, describe, mean};
-pub use normal::{H_IS_Z, h, log_h, normal_cdf, normal_log_cdf, normal_log_pdf, normal_pdf};
+pub use normal::{
+    H_IS_Z, h, log_h, normal_cdf, normal_log_cdf, normal_log_pdf, normal_pdf, normal_quantile,
+};

@@ -1,0 +1,303 @@
+//! qLogNEI, the noisy batch LogEI of Ament et al. (NeurIPS 2023), as BoTorch's
+//! `qLogNoisyExpectedImprovement` computes it: the joint posterior of the observed points, the
+//! pending points and a candidate is sampled with fixed quasi-Monte Carlo base samples (so the
+//! maximiser sees a deterministic function), each sample's improvement over its best observed
+//! value is smoothed in log space, maximised smoothly over the candidate and the pending points,
+//! and averaged over the samples in log space.
+//!
+//! The observed and pending points' part of the joint is drawn once per acquisition; a
+//! candidate adds one row to its Cholesky factor. Over a grid, the kernel matrices and the
+//! posterior come from the engine, the factor's new rows from dense products on the CPU.
+
+use nalgebra::DMatrix;
+
+use super::Acquisition;
+use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
+use bosweep_core::stats::normal_quantile;
+use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_model::GpState;
+
+/// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
+pub const TAU_RELU: f64 = 1e-6;
+/// BoTorch's temperature of the smoothed maximum over a batch (`TAU_MAX`).
+pub const TAU_MAX: f64 = 1e-2;
+/// BoTorch's number of quasi-Monte Carlo samples of an MC acquisition.
+pub const MC_SAMPLES: usize = 512;
+/// Relative jitters tried in turn when the observed points' posterior covariance is not
+/// numerically positive definite (as GPyTorch's `psd_safe_cholesky` retries).
+const JITTER_LADDER: [f64; 6] = [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
+
+/// `ln fatplus(x; τ)`, BoTorch's fat-tailed softplus `τ (softplus(x/τ) + 0.1/(1 + (x/τ)²))`: a
+/// smooth ReLU whose Cauchy tail keeps the logarithm finite (about `ln(0.1 τ³/x²)`) however far
+/// below zero `x` lies.
+pub fn log_fatplus(x: f64, tau: f64) -> f64 {
+    let u = x / tau;
+    let softplus = u.max(0.0) + (-u.abs()).exp().ln_1p();
+    (tau * (softplus + 0.1 / (1.0 + u * u))).ln()
+}
+
+/// BoTorch's `fatmax` over `values` with temperature `τ`: `M + τ ln Σ_i p((M − v_i)/τ)`, `M` the
+/// largest value and `p(u) = 2/(2 + 2u + u²)` the Pareto-type kernel of decay 2. It is the
+/// maximum itself for one value.
+pub fn fatmax(values: &[f64], tau: f64) -> f64 {
+    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !top.is_finite() {
+        return top;
+    }
+    let sum: f64 = values
+        .iter()
+        .map(|v| {
+            let u = (top - v) / tau;
+            2.0 / (2.0 + 2.0 * u + u * u)
+        })
+        .sum();
+    top + tau * sum.ln()
+}
+
+/// `ln(mean(exp(values)))`, without overflow.
+pub fn log_mean_exp(values: &[f64]) -> f64 {
+    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !top.is_finite() {
+        return top;
+    }
+    let sum: f64 = values.iter().map(|v| (v - top).exp()).sum();
+    top + (sum / values.len() as f64).ln()
+}
+
+/// Standard-normal base samples, one row per Monte Carlo sample and one column per jointly
+/// sampled point (the observed points, the pending points, then the candidate).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BaseSamples(DMatrix<f64>);
+
+impl BaseSamples {
+    /// `samples × dim` quasi-random normals: a scrambled Sobol sequence (of `seed`) through the
+    /// normal quantile, as BoTorch's `SobolQMCNormalSampler` draws them (its own scrambling,
+    /// so not its numbers). Dimensions beyond [`MAX_SOBOL_DIM`] are refused.
+    pub fn sobol(samples: usize, dim: usize, seed: u64) -> Result<Self, EngineError> {
+        if dim > MAX_SOBOL_DIM {
+            return Err(EngineError::invalid(format!(
+                "qLogNEI: {dim} jointly sampled points exceed the {MAX_SOBOL_DIM} dimensions of \
+                 the quasi-random base samples (prune the observed points)"
+            )));
+        }
+        let grid = SobolGrid::new(Bounds::cube(0.0, 1.0, dim.max(1))?, samples, seed)?.all();
+        let tiny = f64::EPSILON;
+        Ok(Self(DMatrix::from_fn(samples, dim, |s, j| {
+            normal_quantile(grid.row(s)[j].clamp(tiny, 1.0 - tiny))
+        })))
+    }
+
+    /// Base samples given as a matrix (a test's fixed numbers).
+    pub fn from_matrix(normals: DMatrix<f64>) -> Result<Self, EngineError> {
+        if normals.iter().any(|z| !z.is_finite()) || normals.nrows() == 0 {
+            return Err(EngineError::invalid(
+                "qLogNEI: base samples must be finite, with at least one sample",
+            ));
+        }
+        Ok(Self(normals))
+    }
+
+    /// Number of Monte Carlo samples.
+    pub fn samples(&self) -> usize {
+        self.0.nrows()
+    }
+
+    /// Number of jointly sampled points.
+    pub fn dim(&self) -> usize {
+        self.0.ncols()
+    }
+}
+
+/// qLogNEI of a single candidate joined to the pending points (BoTorch's sequential greedy
+/// batch: each new point maximises the joint value with the earlier ones pending), for
+/// **maximisation**, on a GP's posterior of the latent function.
+pub struct QLogNoisyExpectedImprovement<'a> {
+    gp: &'a GpState,
+    /// The observed points then the pending points.
+    fixed: Points,
+    /// `L⁻¹ k(X, F)`: the training data's whitened covariance with the fixed points.
+    whitened: DMatrix<f64>,
+    /// The inverse of the fixed points' posterior Cholesky factor (lower triangular).
+    chol_inverse: DMatrix<f64>,
+    /// `L_F⁻ᵀ Z_Fᵀ` (fixed points × samples): a candidate's cross-covariance row times this is its
+    /// samples' correlated part.
+    lifted: DMatrix<f64>,
+    /// Each sample's base normal of the candidate itself.
+    own: Vec<f64>,
+    /// Each sample's best observed value (the maximum over the observed points' draws).
+    best: Vec<f64>,
+    /// Each sample's smoothed log improvements of the pending points.
+    pending_improvements: DMatrix<f64>,
+    tau_relu: f64,
+    tau_max: f64,
+}
+
+impl<'a> QLogNoisyExpectedImprovement<'a> {
+    /// qLogNEI over `baseline` (observed points, at least one) with `pending` points, in `gp`'s
+    /// input units, with `base` samples of `baseline + pending + 1` columns and BoTorch's
+    /// temperatures.
+    pub fn new(
+        gp: &'a GpState,
+        engine: &dyn Engine,
+        baseline: &Points,
+        pending: &Points,
+        base: &BaseSamples,
+    ) -> Result<Self, EngineError> {
+        Self::with_temperatures(gp, engine, baseline, pending, base, TAU_RELU, TAU_MAX)
+    }
+
+    /// The same with explicit temperatures of the smoothed improvement and maximum.
+    pub fn with_temperatures(
+        gp: &'a GpState,
+        engine: &dyn Engine,
+        baseline: &Points,
+        pending: &Points,
+        base: &BaseSamples,
+        tau_relu: f64,
+        tau_max: f64,
+    ) -> Result<Self, EngineError> {
+        let dim = gp.kernel().input_dim();
+        let (n_base, n_pending) = (baseline.rows(), pending.rows());
+        if baseline.dim() != dim || (n_pending > 0 && pending.dim() != dim) || n_base == 0 {
+            return Err(EngineError::invalid(format!(
+                "qLogNEI: {n_base} observed points of {} columns and {n_pending} pending of {} \
+                 for a GP of {dim} inputs (at least one observed point)",
+                baseline.dim(),
+                pending.dim()
+            )));
+        }
+        let n_fixed = n_base + n_pending;
+        if base.dim() != n_fixed + 1 {
+            return Err(EngineError::invalid(format!(
+                "qLogNEI: base samples have {} columns; {n_fixed} fixed points and the \
+                 candidate need {}",
+                base.dim(),
+                n_fixed + 1
+            )));
+        }
+        if !(tau_relu > 0.0 && tau_max > 0.0 && tau_relu.is_finite() && tau_max.is_finite()) {
+            return Err(EngineError::invalid(format!(
+                "qLogNEI: temperatures {tau_relu} and {tau_max} must be positive and finite"
+            )));
+        }
+        let mut rows: Vec<&[f64]> = (0..n_base).map(|i| baseline.row(i)).collect();
+        rows.extend((0..n_pending).map(|i| pending.row(i)));
+        let fixed = Points::from_rows(&rows)?;
+
+        let whitened = gp.linv() * engine.cross_covariance(gp.kernel(), gp.train(), &fixed)?;
+        let covariance = (engine.cross_covariance(gp.kernel(), &fixed, &fixed)?
+            - whitened.tr_mul(&whitened))
+            / gp.lambda();
+        let chol = jittered_cholesky(covariance)?;
+        let chol_inverse = chol
+            .solve_lower_triangular(&DMatrix::identity(n_fixed, n_fixed))
+            .ok_or_else(|| EngineError::invalid("qLogNEI: singular posterior factor"))?;
+        let normals = &base.0;
+        let fixed_normals = normals.columns(0, n_fixed);
+        let mean = engine.posterior(gp, &fixed)?.mean;
+        // Draws of the fixed points, one row per sample: μ_F + L_F z.
+        let mut draws = fixed_normals * chol.transpose();
+        for mut row in draws.row_iter_mut() {
+            for (value, m) in row.iter_mut().zip(&mean) {
+                *value += m;
+            }
+        }
+        let best = draws
+            .row_iter()
+            .map(|row| {
+                row.columns(0, n_base)
+                    .iter()
+                    .copied()
+                    .fold(f64::NEG_INFINITY, f64::max)
+            })
+            .collect::<Vec<_>>();
+        let pending_improvements = DMatrix::from_fn(normals.nrows(), n_pending, |s, j| {
+            log_fatplus(draws[(s, n_base + j)] - best[s], tau_relu)
+        });
+        Ok(Self {
+            gp,
+            fixed,
+            whitened,
+            lifted: chol_inverse.tr_mul(&fixed_normals.transpose()),
+            chol_inverse,
+            own: normals.column(n_fixed).iter().copied().collect(),
+            best,
+            pending_improvements,
+            tau_relu,
+            tau_max,
+        })
+    }
+
+    /// The value of every candidate, each joined to the pending points.
+    fn values(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
+        let kernel = self.gp.kernel();
+        let posterior = engine.posterior(self.gp, candidates)?;
+        let whitened =
+            self.gp.linv() * engine.cross_covariance(kernel, self.gp.train(), candidates)?;
+        // Posterior covariance of candidates (rows) with the fixed points (columns).
+        let covariance = (engine.cross_covariance(kernel, candidates, &self.fixed)?
+            - whitened.tr_mul(&self.whitened))
+            / self.gp.lambda();
+        let factor_rows = &covariance * self.chol_inverse.transpose();
+        let correlated = &covariance * &self.lifted;
+        let mut improvements = vec![0.0; 1 + self.pending_improvements.ncols()];
+        let mut per_sample = vec![0.0; self.own.len()];
+        Ok((0..candidates.rows())
+            .map(|i| {
+                let explained = factor_rows.row(i).norm_squared();
+                let own_sd = (posterior.variance[i] - explained).max(0.0).sqrt();
+                for (s, value) in per_sample.iter_mut().enumerate() {
+                    let draw = posterior.mean[i] + correlated[(i, s)] + own_sd * self.own[s];
+                    improvements[0] = log_fatplus(draw - self.best[s], self.tau_relu);
+                    for (slot, pending) in improvements[1..]
+                        .iter_mut()
+                        .zip(self.pending_improvements.row(s).iter())
+                    {
+                        *slot = *pending;
+                    }
+                    *value = fatmax(&improvements, self.tau_max);
+                }
+                log_mean_exp(&per_sample)
+            })
+            .collect())
+    }
+}
+
+impl Acquisition for QLogNoisyExpectedImprovement<'_> {
+    fn dim(&self) -> usize {
+        self.gp.kernel().input_dim()
+    }
+
+    fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
+        if candidates.dim() != self.dim() {
+            return Err(EngineError::invalid(format!(
+                "qLogNEI: candidates have {} columns but the GP takes {}",
+                candidates.dim(),
+                self.dim()
+            )));
+        }
+        self.values(engine, candidates)
+    }
+}
+
+/// The lower Cholesky factor of `covariance`, with the smallest jitter of [`JITTER_LADDER`]
+/// (relative to the mean diagonal) that makes it positive definite.
+fn jittered_cholesky(covariance: DMatrix<f64>) -> Result<DMatrix<f64>, EngineError> {
+    let n = covariance.nrows();
+    let scale = covariance.diagonal().mean().abs().max(f64::MIN_POSITIVE);
+    JITTER_LADDER
+        .iter()
+        .find_map(|relative| {
+            let mut jittered = covariance.clone();
+            for i in 0..n {
+                jittered[(i, i)] += relative * scale;
+            }
+            jittered.cholesky().map(|c| c.l())
+        })
+        .ok_or_else(|| {
+            EngineError::invalid(format!(
+                "qLogNEI: the {n}×{n} posterior covariance of the observed and pending points \
+                 is not positive definite even with jitter"
+            ))
+        })
+}
