@@ -136,3 +136,37 @@ fn gpu_matches_cpu() {
         }
     }
 }
+
+/// The `qlognei` method's batches: built point by point with the earlier points sampled
+/// jointly as pending, so the points spread out (a second point where the first is adds no
+/// improvement in any sample); the same seed gives the same batch, and a batch of one is the
+/// sequential step.
+#[test]
+fn batches_spread_out_and_repeat_with_their_seed() {
+    use bosweep::algorithms::{Optimizer, QLogNei};
+    let f = |x: &[f64]| -((x[0] - 0.3).powi(2) + (x[1] - 0.6).powi(2));
+    let batch = |q: usize| {
+        let settings = QLogNei::default().grid_size(256).mc_samples(128);
+        let mut opt = Optimizer::builder(settings)
+            .bounds(&[(0.0, 1.0), (0.0, 1.0)])
+            .seed(11)
+            .init(6)
+            .build()
+            .unwrap();
+        for x in opt.ask(6).unwrap() {
+            opt.tell(&x, f(&x)).unwrap();
+        }
+        opt.ask(q).unwrap()
+    };
+    let points = batch(3);
+    assert_eq!(points.len(), 3);
+    for (i, a) in points.iter().enumerate() {
+        assert!(a.iter().all(|v| (0.0..=1.0).contains(v)), "{a:?}");
+        for b in &points[..i] {
+            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
+            assert!(distance.sqrt() > 1e-2, "{a:?} next to {b:?}");
+        }
+    }
+    assert_eq!(batch(3), points);
+    assert_eq!(batch(1), points[..1]);
+}

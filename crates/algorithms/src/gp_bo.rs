@@ -16,9 +16,11 @@ use super::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use crate::acquisition::{
-    Acquisition as AcquisitionFunction, BetaSchedule, Bounds, GpAcquisition, LocallyPenalized,
-    LogExpectedImprovement, MAXIMIZER_PARAMS, MaximizeConfig, MaximizerSettings, PenalizedScale,
-    PosteriorAcquisition, UpperConfidenceBound, default_grid_size, maximize,
+    Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds, GpAcquisition,
+    LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MAXIMIZER_PARAMS, MaximizeConfig,
+    MaximizerSettings, PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition,
+    QLogNoisyExpectedImprovement, UpperConfidenceBound, default_grid_size, maximize,
+    prune_baseline,
 };
 use crate::optimizer::AlgorithmSettings;
 use crate::pending_rows::rule_out_pending_rows;
@@ -48,6 +50,13 @@ pub enum Acquisition {
     /// Expected improvement over the best observed value, maximised as log EI (same arg-max,
     /// finite where EI underflows).
     ExpectedImprovement,
+    /// qLogNEI over the observed points with the pending ones (see [`QLogNei`]).
+    QLogNoisyExpectedImprovement {
+        /// Quasi-Monte Carlo samples of the joint posterior.
+        samples: usize,
+        /// Sample only the observed points that could be the best.
+        prune: bool,
+    },
 }
 
 const KERNEL: ChoiceParam<KernelKind> = ChoiceParam::new(
@@ -212,6 +221,21 @@ pub(super) const UCB_PARAMS: &[ParamSpec] = &[
     DELTA.spec(),
     BUCB_C.spec(),
 ];
+
+const MC_SAMPLES: IntegerParam = IntegerParam::new(
+    "mc_samples",
+    crate::acquisition::MC_SAMPLES,
+    1,
+    65_536,
+    "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
+);
+const PRUNE_BASELINE: FlagParam = FlagParam::new(
+    "prune_baseline",
+    true,
+    "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)",
+);
+/// qLogNEI's own parameters.
+pub(super) const QLOGNEI_PARAMS: &[ParamSpec] = &[MC_SAMPLES.spec(), PRUNE_BASELINE.spec()];
 
 const PENDING: ChoiceParam<PendingStrategy> = ChoiceParam::new(
     "pending",
@@ -469,7 +493,7 @@ pub struct Ei {
     pub pending: PendingStrategy,
 }
 
-gp_model_setters!(GpUcb, Ei, LogEi);
+gp_model_setters!(GpUcb, Ei, LogEi, QLogNei);
 
 impl Default for Ei {
     fn default() -> Self {
@@ -577,7 +601,71 @@ impl AlgorithmSettings for LogEi {
     }
 }
 
-/// GP-UCB, EI or LogEI with hyperparameters refitted at every step.
+/// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
+/// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as [`LogEi`]).
+/// The joint posterior of the observed points (pruned to those that could be the best), the
+/// pending points and a candidate is sampled with scrambled-Sobol normal base samples drawn
+/// once per step; the smoothed log improvement over each sample's best observed value is
+/// maximised smoothly over the candidate and the pending points and averaged over the samples
+/// in log space. A batch is built point by point, each new point maximising the joint value
+/// with the earlier ones pending (BoTorch's sequential greedy optimisation), so pending points
+/// need no believer or penaliser.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QLogNei {
+    /// The GP model and its fit (BoTorch's defaults).
+    pub gp: GpSettings,
+    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+    pub maximizer: MaximizerSettings,
+    /// Quasi-Monte Carlo samples of the joint posterior.
+    pub mc_samples: usize,
+    /// Sample only the observed points that could be the best.
+    pub prune_baseline: bool,
+}
+
+impl Default for QLogNei {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults(
+            "algorithm",
+            "qlognei",
+            &ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, QLOGNEI_PARAMS]).to_vec(),
+        ))
+    }
+}
+
+impl QLogNei {
+    /// Quasi-Monte Carlo samples of the joint posterior.
+    pub fn mc_samples(mut self, samples: usize) -> Self {
+        self.mc_samples = samples;
+        self
+    }
+
+    pub(super) fn from_params(params: &Params) -> Self {
+        Self {
+            gp: GpSettings::from_params(params),
+            maximizer: MaximizerSettings::from_params(params),
+            mc_samples: MC_SAMPLES.of(params),
+            prune_baseline: PRUNE_BASELINE.of(params),
+        }
+    }
+}
+
+impl AlgorithmSettings for QLogNei {
+    fn name(&self) -> &str {
+        "qlognei"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = self.gp.given();
+        given.extend(self.maximizer.given());
+        given.extend([
+            MC_SAMPLES.given(self.mc_samples),
+            PRUNE_BASELINE.given(self.prune_baseline),
+        ]);
+        given
+    }
+}
+
+/// GP-UCB, EI, LogEI or qLogNEI with hyperparameters refitted at every step.
 pub struct GpBo {
     /// The checked parameters the algorithm was built from, for the trace header.
     params: Params,
@@ -630,6 +718,16 @@ impl GpBo {
             Acquisition::ExpectedImprovement,
         )
         .with_batch(settings.pending, 0.0)
+    }
+
+    /// qLogNEI from its checked parameters (the registry's adapter).
+    pub(super) fn qlognei(params: Params) -> Self {
+        let settings = QLogNei::from_params(&params);
+        let acquisition = Acquisition::QLogNoisyExpectedImprovement {
+            samples: settings.mc_samples,
+            prune: settings.prune_baseline,
+        };
+        Self::new(params, settings.gp, &settings.maximizer, acquisition)
     }
 
     fn new(
@@ -821,7 +919,9 @@ impl GpBo {
                 };
                 UpperConfidenceBound::with_schedule(&schedule, t as u64)?
             }
-            Acquisition::ExpectedImprovement => return Ok(None),
+            Acquisition::ExpectedImprovement | Acquisition::QLogNoisyExpectedImprovement { .. } => {
+                return Ok(None);
+            }
         };
         Ok(Some(if view.hallucinates() {
             UpperConfidenceBound::with_multiplier(ucb.multiplier() * inflation)?
@@ -831,8 +931,68 @@ impl GpBo {
     }
 }
 
+impl GpBo {
+    /// qLogNEI's ask: the real model with the pending points sampled jointly (no believer).
+    fn ask_qlognei(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+        samples: usize,
+        prune: bool,
+    ) -> Result<Proposal, AlgorithmError> {
+        let start = Instant::now();
+        let model = self.step_model(ctx)?;
+        let state = model.state();
+        let dim = ctx.domain.dim();
+        let pending = if ctx.pending.is_empty() {
+            Points::new(Vec::new(), dim)?
+        } else {
+            pending_in_model_units(&model, ctx.pending)?
+        };
+        // The joint sample's dimension is bounded by the quasi-random sequence's.
+        let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
+        let observed = state.train();
+        let baseline = if prune || observed.rows() > room {
+            prune_baseline(state, ctx.engine, PRUNE_SAMPLES, room, ctx.rng.random())?
+        } else {
+            observed.clone()
+        };
+        let base = BaseSamples::sobol(
+            samples,
+            baseline.rows() + pending.rows() + 1,
+            ctx.rng.random(),
+        )?;
+        let acquisition =
+            QLogNoisyExpectedImprovement::new(state, ctx.engine, &baseline, &pending, &base)?;
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+
+        let start = Instant::now();
+        self.log.extra = Map::new();
+        self.log
+            .extra
+            .insert("lengthscales".into(), json!(model.lengthscales_original()));
+        let fit = model.fit_result();
+        self.log
+            .extra
+            .insert("fit_starts".into(), json!(fit.starts));
+        self.log
+            .extra
+            .insert("fit_evaluations".into(), json!(fit.evaluations));
+        self.log
+            .extra
+            .insert("baseline_points".into(), json!(baseline.rows()));
+        let x = self.maximize_acquisition(&acquisition, &model, ctx)?;
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.model = Some(model);
+        self.fitted_on = Some(self.history.len());
+        Ok(Proposal { x, repeats: 1 })
+    }
+}
+
 impl Algorithm for GpBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if let Acquisition::QLogNoisyExpectedImprovement { samples, prune } = self.acquisition {
+            return self.ask_qlognei(ctx, samples, prune);
+        }
         let start = Instant::now();
         let model = self.step_model(ctx)?;
         let best_observed = self

@@ -36,7 +36,9 @@ pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use entry::AlgorithmEntry;
 pub use exp3::{Exp3, exp3_gamma};
-pub use gp_bo::{Acquisition, Ei, GpBo, GpSettings, GpUcb, LogEi, PendingStrategy, UcbSchedule};
+pub use gp_bo::{
+    Acquisition, Ei, GpBo, GpSettings, GpUcb, LogEi, PendingStrategy, QLogNei, UcbSchedule,
+};
 pub use optimizer::{
     AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError, RandomSearchSettings,
     Registered,

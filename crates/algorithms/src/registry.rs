@@ -4,7 +4,9 @@
 //! order, so that adding a paper touches one line here.
 
 use super::entry::AlgorithmEntry;
-use super::gp_bo::{BOTORCH_GP_PARAMS, GP_PARAMS, GpBo, PENDING_PARAMS, UCB_PARAMS};
+use super::gp_bo::{
+    BOTORCH_GP_PARAMS, GP_PARAMS, GpBo, PENDING_PARAMS, QLOGNEI_PARAMS, UCB_PARAMS,
+};
 use super::{Algorithm, AlgorithmError, RandomSearch, Requirement, pe_gp_ucb, uhe_bo};
 use crate::acquisition::MAXIMIZER_PARAMS;
 use bosweep_core::params::{ParamTable, ParamValue};
@@ -71,5 +73,12 @@ const BASELINES: &[AlgorithmEntry] = &[
         description: "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)",
         parameters: ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]),
         build: |p| Ok(Box::new(GpBo::log_expected_improvement(p))),
+    },
+    AlgorithmEntry {
+        name: "qlognei",
+        requires: Requirement::Any,
+        description: "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly",
+        parameters: ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, QLOGNEI_PARAMS]),
+        build: |p| Ok(Box::new(GpBo::qlognei(p))),
     },
 ];

@@ -31,8 +31,8 @@ pub use penalized::{
     PenaltyCentre, log_softplus, mean_lipschitz,
 };
 pub use qlognei::{
-    BaseSamples, MC_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU, fatmax, log_fatplus,
-    log_mean_exp,
+    BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
+    fatmax, log_fatplus, log_mean_exp, prune_baseline,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};

@@ -1,7 +1,7 @@
 //! The typed settings of GP-UCB and EI against the registry: defaults, and round trips with the
 //! batch parameters changed.
 
-use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy};
+use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy, QLogNei};
 use crate::testing::{registry_defaults, resolve};
 use bosweep_model::FitChoice;
 
@@ -13,6 +13,15 @@ fn defaults_are_the_registry_defaults() {
     assert_eq!(GpUcb::default().bucb_c, 0.1);
     assert_eq!(Ei::default().pending, PendingStrategy::KrigingBeliever);
     assert_eq!(resolve(&LogEi::default()), registry_defaults("logei"));
+    assert_eq!(resolve(&QLogNei::default()), registry_defaults("qlognei"));
+    assert_eq!(QLogNei::default().gp, LogEi::default().gp);
+    assert_eq!(
+        (
+            QLogNei::default().mc_samples,
+            QLogNei::default().prune_baseline
+        ),
+        (512, true)
+    );
 }
 
 /// LogEI differs from EI in the model's defaults only: BoTorch's fit and noise floor.
