@@ -10,6 +10,7 @@
 //! posterior come from the engine, the factor's new rows from dense products on the CPU.
 
 use nalgebra::DMatrix;
+use rayon::prelude::*;
 
 use super::Acquisition;
 use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
@@ -32,7 +33,14 @@ const JITTER_LADDER: [f64; 6] = [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 /// below zero `x` lies.
 pub fn log_fatplus(x: f64, tau: f64) -> f64 {
     let u = x / tau;
-    let softplus = u.max(0.0) + (-u.abs()).exp().ln_1p();
+    // Beyond |u| = 40, `ln(1 + e^{−|u|})` is below the last bit of `softplus + 0.1/(1 + u²)`.
+    let softplus = if u < -40.0 {
+        0.0
+    } else if u > 40.0 {
+        u
+    } else {
+        u.max(0.0) + (-u.abs()).exp().ln_1p()
+    };
     (tau * (softplus + 0.1 / (1.0 + u * u))).ln()
 }
 
@@ -40,6 +48,9 @@ pub fn log_fatplus(x: f64, tau: f64) -> f64 {
 /// largest value and `p(u) = 2/(2 + 2u + u²)` the Pareto-type kernel of decay 2. It is the
 /// maximum itself for one value.
 pub fn fatmax(values: &[f64], tau: f64) -> f64 {
+    if let [value] = values {
+        return *value;
+    }
     let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if !top.is_finite() {
         return top;
@@ -240,25 +251,30 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
             / self.gp.lambda();
         let factor_rows = &covariance * self.chol_inverse.transpose();
         let correlated = &covariance * &self.lifted;
-        let mut improvements = vec![0.0; 1 + self.pending_improvements.ncols()];
-        let mut per_sample = vec![0.0; self.own.len()];
         Ok((0..candidates.rows())
-            .map(|i| {
-                let explained = factor_rows.row(i).norm_squared();
-                let own_sd = (posterior.variance[i] - explained).max(0.0).sqrt();
-                for (s, value) in per_sample.iter_mut().enumerate() {
-                    let draw = posterior.mean[i] + correlated[(i, s)] + own_sd * self.own[s];
-                    improvements[0] = log_fatplus(draw - self.best[s], self.tau_relu);
-                    for (slot, pending) in improvements[1..]
-                        .iter_mut()
-                        .zip(self.pending_improvements.row(s).iter())
-                    {
-                        *slot = *pending;
+            .into_par_iter()
+            .map_init(
+                || {
+                    let improvements = vec![0.0; 1 + self.pending_improvements.ncols()];
+                    (improvements, vec![0.0; self.own.len()])
+                },
+                |(improvements, per_sample), i| {
+                    let explained = factor_rows.row(i).norm_squared();
+                    let own_sd = (posterior.variance[i] - explained).max(0.0).sqrt();
+                    for (s, value) in per_sample.iter_mut().enumerate() {
+                        let draw = posterior.mean[i] + correlated[(i, s)] + own_sd * self.own[s];
+                        improvements[0] = log_fatplus(draw - self.best[s], self.tau_relu);
+                        for (slot, pending) in improvements[1..]
+                            .iter_mut()
+                            .zip(self.pending_improvements.row(s).iter())
+                        {
+                            *slot = *pending;
+                        }
+                        *value = fatmax(improvements, self.tau_max);
                     }
-                    *value = fatmax(&improvements, self.tau_max);
-                }
-                log_mean_exp(&per_sample)
-            })
+                    log_mean_exp(per_sample)
+                },
+            )
             .collect())
     }
 }
