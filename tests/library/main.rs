@@ -26,5 +26,6 @@ mod problems;
 mod rahbo;
 mod reliability;
 mod sbo_drbo_kde;
+mod turbo;
 mod uhe_bo;
 mod uhe_bo_baselines;

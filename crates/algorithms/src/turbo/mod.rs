@@ -29,8 +29,8 @@
 //!   halves;
 //! - when `L` falls below `length_min` the algorithm restarts: its next asks hand out a fresh
 //!   Latin-hypercube design of `restart_design` points over the whole box (0: as many as the
-//!   run's initial design, the points told before the first ask, or `2d` when there were
-//!   none), and the GP forgets the earlier restarts' data; points asked before a restart and
+//!   run's initial design, the points told before the first ask, or `2d`, the reference's
+//!   recommendation, when there were none), and the GP forgets the earlier restarts' data; points asked before a restart and
 //!   told after it count only for the best value. The run's own initial design is the first
 //!   restart's design;
 //! - sample paths are of the latent function (the reference samples the noisy likelihood;
