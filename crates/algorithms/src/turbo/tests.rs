@@ -444,6 +444,34 @@ fn a_collapsed_region_restarts_from_a_fresh_design() {
     assert_eq!(bench.algorithm.recommend(&engine).unwrap(), vec![0.2, 0.8]);
 }
 
+/// With two points out at a time (asynchronous workers), a point asked before a restart and
+/// told after it enters the run's history (the recommendation) but not the new restart's data.
+#[test]
+fn a_point_asked_before_a_restart_counts_only_for_the_best_value() {
+    let settings = Turbo::default()
+        .n_candidates(32)
+        .restart_design(2)
+        .failure_tolerance(1)
+        .length_min(0.5);
+    let mut bench = told_design(&settings);
+    let a = bench.ask(&[]);
+    let b = bench.ask(std::slice::from_ref(&a));
+    assert_eq!(bench.extra("batch"), 2);
+    bench.tell(&a, -10.0);
+    assert_eq!(bench.extra("restarts"), 0);
+    let c = bench.ask(std::slice::from_ref(&b));
+    // The group {a, b} fails: 0.8 halves to 0.4, below length_min = 0.5.
+    bench.tell(&b, -10.0);
+    assert_eq!(bench.extra("restarts"), 1);
+    assert!(bench.algorithm.data.is_empty());
+    bench.tell(&c, 100.0);
+    assert!(bench.algorithm.data.is_empty());
+    let engine = CpuEngine::new();
+    assert_eq!(bench.algorithm.recommend(&engine).unwrap(), c);
+    bench.ask(&[]);
+    assert_eq!(bench.extra("phase"), "design");
+}
+
 /// The same seed gives the same points; the trace's fields are there.
 #[test]
 fn asks_repeat_from_the_seed() {
