@@ -27,5 +27,6 @@ mod qlognei;
 mod rahbo;
 mod reliability;
 mod sbo_drbo_kde;
+mod turbo;
 mod uhe_bo;
 mod uhe_bo_baselines;

@@ -282,7 +282,7 @@ impl Default for GpSettings {
 }
 
 impl GpSettings {
-    fn from_params(params: &Params) -> Self {
+    pub(super) fn from_params(params: &Params) -> Self {
         let kernel = match KERNEL.of(params) {
             KernelKind::RationalQuadratic { .. } => KernelKind::RationalQuadratic {
                 alpha: RQ_ALPHA.of(params),
@@ -302,8 +302,32 @@ impl GpSettings {
         }
     }
 
+    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
+    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
+    /// keeps noise-free problems from being located precisely (README, "The default fit").
+    fn fit_options(&self, dim: usize) -> FitOptions {
+        let defaults = FitOptions::default();
+        let base = FitOptions {
+            mode: self.fit.mode(dim),
+            noise: NoiseSpec::Fitted {
+                initial: self.noise_var,
+            },
+            noise_bounds: HyperBounds::new(self.min_noise_var, defaults.noise_bounds.upper),
+            random_starts: self.fit_restarts,
+            ..defaults
+        };
+        match self.fit {
+            // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
+            FitChoice::MapDimensionScaled => FitOptions {
+                lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
+                ..base
+            },
+            _ => base,
+        }
+    }
+
     /// The settings as given parameters, the inverse of [`GpSettings::from_params`].
-    fn given(&self) -> Vec<(&'static str, ParamValue)> {
+    pub(super) fn given(&self) -> Vec<(&'static str, ParamValue)> {
         let mut given = match self.kernel {
             // The registry's word stands for any shape; the shape is `rq_alpha`.
             KernelKind::RationalQuadratic { alpha } => vec![
@@ -665,6 +689,40 @@ impl AlgorithmSettings for QLogNei {
     }
 }
 
+/// A GP fitted to `history` as `gp` says, inputs mapped from the problem's box to the unit
+/// cube and outputs standardised; the fit warm-starts at `previous`'s optimum when `gp` says so.
+/// The fit's seed is the first draw from the ask's random stream.
+pub(super) fn fit_gp_model(
+    gp: &GpSettings,
+    history: &History,
+    previous: Option<&GpModel>,
+    ctx: &mut AskContext<'_>,
+) -> Result<GpModel, AlgorithmError> {
+    let dim = ctx.domain.dim();
+    let kernel = Kernel::new(gp.kernel, vec![gp.lengthscale; dim], gp.signal_var)?;
+    let ys = history.ys();
+    let constant = ys.iter().all(|y| *y == ys[0]);
+    let mut fit = gp.fit_options(dim);
+    fit.seed = ctx.rng.random();
+    if constant {
+        // The likelihood of constant targets grows without bound as the variances shrink:
+        // keep the given hyperparameters until the data vary.
+        fit.mode = FitMode::Fixed;
+    }
+    let warm_start = if gp.warm_start {
+        previous.and_then(GpModel::previous_fit)
+    } else {
+        None
+    };
+    if warm_start.is_some() && ys.len() > gp.restarts_until {
+        fit.random_starts = 0;
+    }
+    let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?
+        .with_fit(fit)
+        .with_warm_start(warm_start);
+    Ok(GpModel::fit(&history.points()?, ys, kernel, &options)?)
+}
+
 /// GP-UCB, EI, LogEI or qLogNEI with hyperparameters refitted at every step.
 pub struct GpBo {
     /// The checked parameters the algorithm was built from, for the trace header.
@@ -759,57 +817,7 @@ impl GpBo {
     }
 
     fn fit_model(&self, ctx: &mut AskContext<'_>) -> Result<GpModel, AlgorithmError> {
-        let dim = ctx.domain.dim();
-        let kernel = Kernel::new(
-            self.gp.kernel,
-            vec![self.gp.lengthscale; dim],
-            self.gp.signal_var,
-        )?;
-        let ys = self.history.ys();
-        let constant = ys.iter().all(|y| *y == ys[0]);
-        let mut fit = self.fit_options(dim);
-        fit.seed = ctx.rng.random();
-        if constant {
-            // The likelihood of constant targets grows without bound as the variances shrink:
-            // keep the given hyperparameters until the data vary.
-            fit.mode = FitMode::Fixed;
-        }
-        let warm_start = if self.gp.warm_start {
-            self.model.as_ref().and_then(GpModel::previous_fit)
-        } else {
-            None
-        };
-        if warm_start.is_some() && ys.len() > self.gp.restarts_until {
-            fit.random_starts = 0;
-        }
-        let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?
-            .with_fit(fit)
-            .with_warm_start(warm_start);
-        Ok(GpModel::fit(&self.history.points()?, ys, kernel, &options)?)
-    }
-
-    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
-    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
-    /// keeps noise-free problems from being located precisely (README, "The default fit").
-    fn fit_options(&self, dim: usize) -> FitOptions {
-        let defaults = FitOptions::default();
-        let base = FitOptions {
-            mode: self.gp.fit.mode(dim),
-            noise: NoiseSpec::Fitted {
-                initial: self.gp.noise_var,
-            },
-            noise_bounds: HyperBounds::new(self.gp.min_noise_var, defaults.noise_bounds.upper),
-            random_starts: self.gp.fit_restarts,
-            ..defaults
-        };
-        match self.gp.fit {
-            // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
-            FitChoice::MapDimensionScaled => FitOptions {
-                lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
-                ..base
-            },
-            _ => base,
-        }
+        fit_gp_model(&self.gp, &self.history, self.model.as_ref(), ctx)
     }
 
     /// Maximises `rule` on `model`'s posterior (under local penalisation, times the penalisers

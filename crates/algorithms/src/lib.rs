@@ -24,6 +24,7 @@ mod requirement;
 pub mod surrogate;
 #[cfg(test)]
 mod testing;
+mod turbo;
 mod uhe_bo;
 
 use rand_chacha::ChaCha8Rng;
@@ -50,6 +51,7 @@ pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboSettings, RahboUs};
 pub use random::RandomSearch;
 pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};
+pub use turbo::Turbo;
 pub use uhe_bo::{
     AGpUcb, AdaptiveScalingSettings, AveragedUcb, Exp3PairSettings, MapGpUcb, McmcGpUcb,
     McmcSettings, PairGamma, PairedExp3, Portfolio, PortfolioArms, PortfolioSettings,

@@ -16,6 +16,7 @@ use bosweep_core::registry::Registry;
 const FAMILIES: &[&[AlgorithmEntry]] = &[
     BASELINES,
     super::cmaes::ENTRIES,
+    super::turbo::ENTRIES,
     uhe_bo::ENTRIES,
     super::rahbo::ENTRIES,
     pe_gp_ucb::ENTRIES,

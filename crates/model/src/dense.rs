@@ -43,7 +43,7 @@ fn view_mut(m: &mut DMatrix<f64>) -> MatMut<'_, f64> {
 /// factor of an exactly singular matrix, such as a kernel matrix with duplicate inputs and no
 /// noise, ends on one; which sign it has depends on the order of the floating-point
 /// operations). Callers escalate jitter or reject the point instead.
-pub(crate) fn cholesky_in_place(a: &mut DMatrix<f64>) -> bool {
+pub fn cholesky_in_place(a: &mut DMatrix<f64>) -> bool {
     let n = a.nrows();
     debug_assert_eq!(n, a.ncols());
     let floors: Vec<f64> = a

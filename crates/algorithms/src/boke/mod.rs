@@ -37,6 +37,7 @@ mod surrogate;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use data::latin_hypercube;
 pub use gp_ucb_fixed::GpUcbFixed;
 pub use ikr::{Boke, BokePlus, DensityExploration};
 pub use kr_ucb::{KrUcb, Widening};

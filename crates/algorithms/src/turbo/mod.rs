@@ -1,0 +1,567 @@
+//! TuRBO-1 (`turbo`): Bayesian optimisation in one trust region with restarts (Eriksson,
+//! Pearce, Gardner, Turner and Poloczek, "Scalable Global Optimization via Local Bayesian
+//! Optimization", NeurIPS 2019, Section 2), following the reference implementation
+//! (uber-research/TuRBO, `turbo/turbo_1.py`) for its defaults and rules.
+//!
+//! Each step works in the unit cube (the problem's box mapped to `[0, 1]^d`):
+//! - a GP (the GP parameters of `gp-ucb`/`ei`, Matérn-5/2 with ARD lengthscales by default,
+//!   hyperparameters refitted at every step, outputs standardised) is fitted to the current
+//!   restart's data only;
+//! - the region is centred at the restart's best point, side `L · w_i` with `w` the
+//!   lengthscales over their mean rescaled to geometric mean 1, clipped to the cube;
+//! - `n_candidates` scrambled-Sobol candidates in the region, each coordinate kept at the
+//!   centre's value unless perturbed (probability `min(20/d, 1)`, at least one per candidate);
+//! - the next point is the arg-max of a sample path of the GP's joint posterior over the
+//!   candidates (Thompson sampling).
+//!
+//! How it maps to ask/tell and batches:
+//! - a batch's asks on the same told data share one fitted model, one candidate set and one
+//!   factorised joint posterior; each ask draws one more independent path from it and takes
+//!   its arg-max among the candidates not chosen yet, so a batch never holds a point twice;
+//! - the batch size `q` is learnt from the asks: one more than the most points ever pending at
+//!   an ask (a synchronous batch's last ask has `q − 1` pending; with `w` asynchronous workers
+//!   every ask after the first round has `w − 1`). The region's counters update once per `q`
+//!   told points it proposed, on the best of them, as the reference updates once per batch
+//!   (one at a time, once per tell); the failure tolerance `⌈max(4/q, d/q)⌉` uses that `q`;
+//! - success is the reference's rule: the group's best exceeds the restart's best before the
+//!   group by more than `10⁻³ |best|`; after `success_tolerance` consecutive successes `L`
+//!   doubles (at most `length_max`), after the failure tolerance's consecutive failures it
+//!   halves;
+//! - when `L` falls below `length_min` the algorithm restarts: its next asks hand out a fresh
+//!   Latin-hypercube design of `restart_design` points over the whole box (0: as many as the
+//!   run's initial design, the points told before the first ask, or `2d`, the reference's
+//!   recommendation, when there were none), and the GP forgets the earlier restarts' data; points asked before a restart and
+//!   told after it count only for the best value. The run's own initial design is the first
+//!   restart's design;
+//! - sample paths are of the latent function (the reference samples the noisy likelihood;
+//!   with the small fitted noise the choice is the same in practice); the standard-normal
+//!   draws, the Sobol scramble seeds and the perturbation masks come from the run's random
+//!   stream, so a run repeats from its seed;
+//! - the recommendation is the best observed point of the whole run;
+//! - problems with a finite allowed set are refused up front ([`Requirement::Continuous`]).
+
+mod candidates;
+#[cfg(test)]
+mod tests;
+mod thompson;
+mod trust_region;
+
+use std::time::Instant;
+
+use serde_json::{Map, json};
+
+use candidates::perturbed_candidates;
+use thompson::{JointPosterior, ThompsonBatch};
+use trust_region::{Change, RegionSchedule, TrustRegion};
+
+use super::boke::latin_hypercube;
+use super::entry::AlgorithmEntry;
+use super::gp_bo::{GP_PARAMS, GpSettings, fit_gp_model};
+use super::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+};
+use crate::optimizer::AlgorithmSettings;
+use crate::requirement::Requirement;
+use crate::surrogate::GpModel;
+use bosweep_core::params::{IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam};
+use bosweep_engine::{Engine, Points};
+use bosweep_model::{FitChoice, KernelKind};
+
+const N_CANDIDATES: IntegerParam = IntegerParam::new(
+    "n_candidates",
+    0,
+    0,
+    20_000,
+    "Thompson-sampling candidates per step (0: min(100·d, 5000)); the joint posterior over them is an n_candidates² matrix",
+);
+const LENGTH_INIT: RealParam = RealParam::new(
+    "length_init",
+    0.8,
+    1e-9,
+    10.0,
+    "base side length L of a new trust region, in unit-cube units",
+);
+const LENGTH_MIN: RealParam = RealParam::new(
+    "length_min",
+    0.0078125,
+    1e-12,
+    10.0,
+    "restart when L falls below this (default 0.5^7)",
+);
+const LENGTH_MAX: RealParam =
+    RealParam::new("length_max", 1.6, 1e-9, 10.0, "L never doubles beyond this");
+const SUCCESS_TOLERANCE: IntegerParam = IntegerParam::new(
+    "success_tolerance",
+    3,
+    1,
+    1_000_000,
+    "consecutive successful batches that double L",
+);
+const FAILURE_TOLERANCE: IntegerParam = IntegerParam::new(
+    "failure_tolerance",
+    0,
+    0,
+    1_000_000,
+    "consecutive failed batches that halve L (0: ⌈max(4/q, d/q)⌉, q the batch size)",
+);
+const RESTART_DESIGN: IntegerParam = IntegerParam::new(
+    "restart_design",
+    0,
+    0,
+    1_000_000,
+    "Latin-hypercube points that start each restart (0: as many as the run's initial design, 2·d if it has none)",
+);
+/// TuRBO's own parameters (the GP's follow in the table).
+const TURBO_PARAMS: &[ParamSpec] = &[
+    N_CANDIDATES.spec(),
+    LENGTH_INIT.spec(),
+    LENGTH_MIN.spec(),
+    LENGTH_MAX.spec(),
+    SUCCESS_TOLERANCE.spec(),
+    FAILURE_TOLERANCE.spec(),
+    RESTART_DESIGN.spec(),
+];
+const TABLE: ParamTable = ParamTable(&[TURBO_PARAMS, GP_PARAMS]);
+
+/// The `turbo` registry entry.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
+    name: "turbo",
+    requires: Requirement::Continuous,
+    description: "TuRBO-1 (Eriksson et al. 2019): Thompson sampling from a GP in one trust region that doubles or halves on success or failure, restarted when it collapses",
+    parameters: TABLE,
+    build: |p| TurboAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
+}];
+
+/// Typed settings of TuRBO-1 (`turbo`); the defaults are the registry's.
+///
+/// ```
+/// use bosweep_algorithms::{AlgorithmSettings, Turbo};
+///
+/// let settings = Turbo::default().n_candidates(500).length_init(0.4);
+/// assert_eq!((settings.n_candidates, settings.length_init, settings.length_max), (500, 0.4, 1.6));
+/// assert_eq!(settings.name(), "turbo");
+/// assert!(settings.build().is_ok());
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turbo {
+    /// Thompson-sampling candidates per step (0: `min(100·d, 5000)`).
+    pub n_candidates: usize,
+    /// Base side length of a new trust region, in unit-cube units.
+    pub length_init: f64,
+    /// Restart when the side length falls below this.
+    pub length_min: f64,
+    /// The side length never doubles beyond this.
+    pub length_max: f64,
+    /// Consecutive successful batches that double the side length.
+    pub success_tolerance: usize,
+    /// Consecutive failed batches that halve it (0: `⌈max(4/q, d/q)⌉`).
+    pub failure_tolerance: usize,
+    /// Points of each restart's design (0: as many as the run's initial design, `2d` if none).
+    pub restart_design: usize,
+    /// The GP model and its fit.
+    pub gp: GpSettings,
+}
+
+impl Default for Turbo {
+    fn default() -> Self {
+        Self::from_params(&Params::defaults("algorithm", "turbo", &TABLE.to_vec()))
+    }
+}
+
+impl Turbo {
+    /// Thompson-sampling candidates per step (0: `min(100·d, 5000)`).
+    pub fn n_candidates(mut self, count: usize) -> Self {
+        self.n_candidates = count;
+        self
+    }
+
+    /// Base side length of a new trust region.
+    pub fn length_init(mut self, length: f64) -> Self {
+        self.length_init = length;
+        self
+    }
+
+    /// The side length below which the region restarts.
+    pub fn length_min(mut self, length: f64) -> Self {
+        self.length_min = length;
+        self
+    }
+
+    /// The largest side length.
+    pub fn length_max(mut self, length: f64) -> Self {
+        self.length_max = length;
+        self
+    }
+
+    /// Consecutive successes that double the side length.
+    pub fn success_tolerance(mut self, count: usize) -> Self {
+        self.success_tolerance = count;
+        self
+    }
+
+    /// Consecutive failures that halve the side length (0: the paper's rule).
+    pub fn failure_tolerance(mut self, count: usize) -> Self {
+        self.failure_tolerance = count;
+        self
+    }
+
+    /// Points of each restart's design (0: as many as the run's initial design).
+    pub fn restart_design(mut self, count: usize) -> Self {
+        self.restart_design = count;
+        self
+    }
+
+    /// The covariance kernel.
+    pub fn kernel(mut self, kernel: KernelKind) -> Self {
+        self.gp.kernel = kernel;
+        self
+    }
+
+    /// How the hyperparameters are chosen at every step.
+    pub fn fit(mut self, fit: FitChoice) -> Self {
+        self.gp.fit = fit;
+        self
+    }
+
+    fn from_params(params: &Params) -> Self {
+        Self {
+            n_candidates: N_CANDIDATES.of(params),
+            length_init: LENGTH_INIT.of(params),
+            length_min: LENGTH_MIN.of(params),
+            length_max: LENGTH_MAX.of(params),
+            success_tolerance: SUCCESS_TOLERANCE.of(params),
+            failure_tolerance: FAILURE_TOLERANCE.of(params),
+            restart_design: RESTART_DESIGN.of(params),
+            gp: GpSettings::from_params(params),
+        }
+    }
+
+    fn schedule(&self) -> RegionSchedule {
+        RegionSchedule {
+            length_init: self.length_init,
+            length_min: self.length_min,
+            length_max: self.length_max,
+            success_tolerance: self.success_tolerance,
+            failure_tolerance: self.failure_tolerance,
+        }
+    }
+
+    /// Candidates per step in `dim` dimensions.
+    fn candidates(&self, dim: usize) -> usize {
+        match self.n_candidates {
+            0 => (100 * dim).min(5000),
+            given => given,
+        }
+    }
+}
+
+impl AlgorithmSettings for Turbo {
+    fn name(&self) -> &str {
+        "turbo"
+    }
+
+    fn given(&self) -> Vec<(&str, ParamValue)> {
+        let mut given = vec![
+            N_CANDIDATES.given(self.n_candidates),
+            LENGTH_INIT.given(self.length_init),
+            LENGTH_MIN.given(self.length_min),
+            LENGTH_MAX.given(self.length_max),
+            SUCCESS_TOLERANCE.given(self.success_tolerance),
+            FAILURE_TOLERANCE.given(self.failure_tolerance),
+            RESTART_DESIGN.given(self.restart_design),
+        ];
+        given.extend(self.gp.given());
+        given
+    }
+}
+
+/// Who chose an asked point: a restart's design or the trust region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Design,
+    Region,
+}
+
+/// A point asked and not yet told, with the restart it belongs to.
+#[derive(Clone, Debug)]
+struct Asked {
+    x: Vec<f64>,
+    restart: usize,
+    role: Role,
+}
+
+/// The Thompson draws of the latest fit: the candidates (unit cube) and the batch's draws on
+/// them, valid while no value has been told since (`told` observations in all).
+struct Draws {
+    told: usize,
+    candidates: Points,
+    batch: ThompsonBatch,
+}
+
+/// TuRBO-1 behind the ask/tell interface (see the module documentation).
+struct TurboAlgorithm {
+    params: Params,
+    settings: Turbo,
+    /// Every told point: the recommendation's.
+    history: History,
+    /// The current restart's told points: the GP's data and the region's centre.
+    data: History,
+    /// The region; `None` before the first ask, when the dimension is learnt.
+    region: Option<TrustRegion>,
+    restarts: usize,
+    /// The current restart's design (problem coordinates) and how many were handed out.
+    design: Vec<Vec<f64>>,
+    design_next: usize,
+    /// Whether the next ask draws a new restart's design.
+    restart_due: bool,
+    /// Points of the run's initial design (told before the first ask).
+    run_design: Option<usize>,
+    asked: Vec<Asked>,
+    /// Indices in `data` of the region's points told since the counters last moved.
+    group: Vec<usize>,
+    /// The batch size: one more than the most points pending at any ask.
+    batch: usize,
+    draws: Option<Draws>,
+    /// The restart's latest fit (the draws'), for the next fit's warm start.
+    model: Option<GpModel>,
+    /// The Cholesky jitter of the latest joint posterior.
+    jitter: Option<f64>,
+    log: StepLog,
+}
+
+impl TurboAlgorithm {
+    fn new(params: Params) -> Result<Self, AlgorithmError> {
+        let settings = Turbo::from_params(&params);
+        if !(settings.length_min <= settings.length_init
+            && settings.length_init <= settings.length_max)
+        {
+            return Err(AlgorithmError::Config(format!(
+                "algorithm turbo: length_min = {}, length_init = {}, length_max = {} must be in increasing order",
+                settings.length_min, settings.length_init, settings.length_max
+            )));
+        }
+        Ok(Self {
+            params,
+            settings,
+            history: History::default(),
+            data: History::default(),
+            region: None,
+            restarts: 0,
+            design: Vec::new(),
+            design_next: 0,
+            restart_due: false,
+            run_design: None,
+            asked: Vec::new(),
+            group: Vec::new(),
+            batch: 1,
+            draws: None,
+            model: None,
+            jitter: None,
+            log: StepLog::default(),
+        })
+    }
+
+    /// Points of a restart's design in `dim` dimensions.
+    fn design_size(&self, dim: usize) -> usize {
+        match (self.settings.restart_design, self.run_design) {
+            (0, Some(run)) if run > 0 => run,
+            (0, _) => 2 * dim,
+            (given, _) => given,
+        }
+    }
+
+    /// The trace's `extra`: the region's side `length`, its `successes` and `failures`
+    /// counters, the `failure_tolerance` at the batch size `batch` learnt so far, `restarts`
+    /// so far, the `phase` of the last ask (`design` or `region`) and the Cholesky `jitter` of
+    /// the latest joint posterior. Empty before the first ask.
+    fn record(&mut self, phase: Option<&str>) {
+        let Some(region) = &self.region else {
+            return;
+        };
+        let mut extra = Map::new();
+        extra.insert("length".into(), json!(region.length()));
+        extra.insert("successes".into(), json!(region.successes()));
+        extra.insert("failures".into(), json!(region.failures()));
+        extra.insert(
+            "failure_tolerance".into(),
+            json!(region.failure_tolerance(self.batch)),
+        );
+        extra.insert("batch".into(), json!(self.batch));
+        extra.insert("restarts".into(), json!(self.restarts));
+        if let Some(phase) = phase {
+            extra.insert("phase".into(), json!(phase));
+        } else if let Some(phase) = self.log.extra.get("phase") {
+            extra.insert("phase".into(), phase.clone());
+        }
+        if let Some(jitter) = self.jitter {
+            extra.insert("jitter".into(), json!(jitter));
+        }
+        self.log.extra = extra;
+    }
+
+    /// The next design point of the restart, if any is left: a restart's Latin hypercube, or
+    /// while nothing of the restart is told yet and its design is all handed out (a batch
+    /// larger than the design), a uniform point of the box.
+    fn design_point(&mut self, ctx: &mut AskContext<'_>) -> Option<Vec<f64>> {
+        if self.restart_due {
+            self.restart_due = false;
+            let size = self.design_size(ctx.domain.dim());
+            self.design = latin_hypercube(size, ctx.domain.dim(), ctx.rng)
+                .iter()
+                .map(|u| ctx.domain.from_unit(u))
+                .collect();
+            self.design_next = 0;
+        }
+        if self.design_next < self.design.len() {
+            self.design_next += 1;
+            return Some(self.design[self.design_next - 1].clone());
+        }
+        self.data.is_empty().then(|| ctx.domain.sample(ctx.rng))
+    }
+
+    /// The Thompson draws for this ask: the batch's, when points are pending and nothing was
+    /// told since they were made and a candidate is left; otherwise a fresh fit on the
+    /// restart's data, candidates in the region around its best point, and their joint
+    /// posterior.
+    fn step_draws(&mut self, ctx: &mut AskContext<'_>) -> Result<&mut Draws, AlgorithmError> {
+        let reusable = !ctx.pending.is_empty()
+            && self
+                .draws
+                .as_ref()
+                .is_some_and(|d| d.told == self.history.len() && d.batch.has_unchosen());
+        if !reusable {
+            let start = Instant::now();
+            let model = fit_gp_model(&self.settings.gp, &self.data, self.model.as_ref(), ctx)?;
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            let region = self.region.as_ref().expect("set at the first ask");
+            let centre = ctx.domain.to_unit(&self.data.best_x());
+            let bounds = region.bounds(&centre, model.state().kernel().lengthscales());
+            let count = self.settings.candidates(ctx.domain.dim());
+            let candidates = perturbed_candidates(&centre, bounds, count, ctx.rng)?;
+            let posterior = JointPosterior::new(ctx.engine, model.state(), &candidates)?;
+            self.jitter = Some(posterior.jitter());
+            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+            self.model = Some(model);
+            self.draws = Some(Draws {
+                told: self.history.len(),
+                candidates,
+                batch: ThompsonBatch::new(posterior),
+            });
+        }
+        Ok(self.draws.as_mut().expect("set above"))
+    }
+
+    /// Counts the group of the region's told points once it holds a batch: its best against
+    /// the restart's best before it; a collapse of the region starts a new restart.
+    fn count_group(&mut self) {
+        if self.group.len() < self.batch {
+            return;
+        }
+        let ys = self.data.ys();
+        let batch_best = self
+            .group
+            .iter()
+            .map(|&i| ys[i])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let best = (0..ys.len())
+            .filter(|i| !self.group.contains(i))
+            .map(|i| ys[i])
+            .fold(f64::NEG_INFINITY, f64::max);
+        self.group.clear();
+        let region = self.region.as_mut().expect("the region asked these points");
+        if region.update(batch_best, best, self.batch).change == Change::Restart {
+            self.restarts += 1;
+            self.data = History::default();
+            self.draws = None;
+            self.model = None;
+            self.restart_due = true;
+        }
+    }
+}
+
+impl Algorithm for TurboAlgorithm {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.region.is_none() {
+            self.run_design = Some(self.history.len());
+            self.region = Some(TrustRegion::new(self.settings.schedule(), ctx.domain.dim()));
+            self.restart_due = self.history.is_empty();
+        }
+        if let Some(x) = self.design_point(ctx) {
+            self.asked.push(Asked {
+                x: x.clone(),
+                restart: self.restarts,
+                role: Role::Design,
+            });
+            self.record(Some("design"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
+        self.batch = self.batch.max(ctx.pending.len() + 1);
+        let draws = self.step_draws(ctx)?;
+        let start = Instant::now();
+        let chosen = draws.batch.next(ctx.rng).expect("a candidate is left");
+        let x = ctx.domain.from_unit(draws.candidates.row(chosen));
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.asked.push(Asked {
+            x: x.clone(),
+            restart: self.restarts,
+            role: Role::Region,
+        });
+        self.record(Some("region"));
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// A batch's points are independent sample paths' maxima over one candidate set, never the
+    /// same candidate twice.
+    fn accepts_pending(&self) -> bool {
+        true
+    }
+
+    /// Records the value; a point of the current restart joins its data, and one the region
+    /// proposed joins the group the counters move on. Values told before the first ask (the
+    /// run's design) or of points not asked are data of the current restart too.
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        let asked = self
+            .asked
+            .iter()
+            .position(|a| a.x == feedback.x)
+            .map(|i| self.asked.remove(i));
+        match asked {
+            Some(a) if a.restart != self.restarts => {}
+            Some(Asked {
+                role: Role::Region, ..
+            }) => {
+                self.data.push(feedback.x, feedback.y);
+                self.group.push(self.data.len() - 1);
+                self.count_group();
+            }
+            _ => self.data.push(feedback.x, feedback.y),
+        }
+        self.record(None);
+        Ok(())
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self.history.best_x())
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+
+    /// A GP's (with no grid) plus the candidates' joint posterior: the covariance and its
+    /// factor (`m × m` each) and the `n × m` cross-covariance, `m` the candidates per step.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let m = self.settings.candidates(dim) as u64;
+        let n = budget as u64;
+        let posterior = (2 * m)
+            .saturating_mul(m)
+            .saturating_add(m.saturating_mul(2 * n + dim as u64 + 2));
+        gp_memory_bytes(budget, dim, 0).saturating_add(posterior.saturating_mul(8))
+    }
+}

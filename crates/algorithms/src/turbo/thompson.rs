@@ -1,0 +1,132 @@
+//! Thompson sampling over a finite candidate set, drawn jointly (Eriksson et al., NeurIPS 2019,
+//! Section 2: a batch is the arg-maxima of `q` sample paths of the GP posterior over the
+//! candidates). The joint posterior's kernel blocks come from the engine
+//! ([`Engine::cross_covariance`], the batch operation a GPU runs); the conditioning and the
+//! Cholesky factor of the `m × m` posterior covariance are computed on the CPU in f64.
+
+use nalgebra::{DMatrix, DVector};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, StandardNormal};
+
+use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_model::{GpState, cholesky_in_place};
+
+/// Jitters tried on the posterior covariance's diagonal, relative to its mean diagonal, until
+/// the Cholesky factorisation succeeds: the covariance of many candidates close together is
+/// numerically singular.
+const JITTER_LADDER: [f64; 6] = [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
+
+/// The GP's joint posterior of the latent function over `m` candidates (in the GP's units):
+/// its mean and a lower-triangular factor `L` with `L Lᵀ = Σ + jitter · I`.
+#[derive(Clone, Debug)]
+pub(super) struct JointPosterior {
+    mean: DVector<f64>,
+    factor: DMatrix<f64>,
+    jitter: f64,
+}
+
+impl JointPosterior {
+    /// The posterior of `gp` at `candidates`: `μ = m + K_xcᵀ α`,
+    /// `Σ = (K_cc − (L⁻¹K_xc)ᵀ (L⁻¹K_xc)) / λ`, as [`GpState`] defines them, then factorised with
+    /// the smallest jitter of the ladder that succeeds.
+    pub fn new(
+        engine: &dyn Engine,
+        gp: &GpState,
+        candidates: &Points,
+    ) -> Result<Self, EngineError> {
+        let kernel = gp.kernel();
+        let mut covariance = engine.cross_covariance(kernel, candidates, candidates)?;
+        let cross = engine.cross_covariance(kernel, gp.train(), candidates)?;
+        let mean = cross.tr_mul(gp.alpha()).add_scalar(gp.mean());
+        let whitened = gp.linv() * &cross;
+        covariance.gemm(-1.0, &whitened.transpose(), &whitened, 1.0);
+        covariance /= gp.lambda();
+        let m = covariance.nrows();
+        let scale = (covariance.diagonal().sum() / m as f64).max(f64::MIN_POSITIVE);
+        for relative in JITTER_LADDER {
+            let jitter = relative * scale;
+            let mut factor = covariance.clone();
+            for i in 0..m {
+                factor[(i, i)] += jitter;
+            }
+            if cholesky_in_place(&mut factor) {
+                return Ok(Self {
+                    mean,
+                    factor,
+                    jitter,
+                });
+            }
+        }
+        Err(EngineError::invalid(format!(
+            "the posterior covariance of {m} candidates is not positive definite even with jitter {:e}",
+            JITTER_LADDER[JITTER_LADDER.len() - 1] * scale
+        )))
+    }
+
+    /// The diagonal jitter the factorisation needed (0 when none).
+    pub fn jitter(&self) -> f64 {
+        self.jitter
+    }
+
+    /// The posterior mean at each candidate.
+    pub fn mean(&self) -> &[f64] {
+        self.mean.as_slice()
+    }
+
+    /// The factor `L` (lower triangular) of the jittered posterior covariance.
+    #[cfg(test)]
+    pub fn factor(&self) -> &DMatrix<f64> {
+        &self.factor
+    }
+
+    /// One sample path `μ + L z` at the candidates, `z` standard normal from `rng`.
+    pub fn sample(&self, rng: &mut ChaCha8Rng) -> Vec<f64> {
+        let z = DVector::from_iterator(
+            self.mean.len(),
+            (0..self.mean.len()).map(|_| StandardNormal.sample(rng)),
+        );
+        let mut path = self.mean.clone();
+        path.gemv(1.0, &self.factor, &z, 1.0);
+        path.as_slice().to_vec()
+    }
+}
+
+/// A batch's Thompson draws on one fitted model: each ask draws a new, independent sample path
+/// and takes its arg-max among the candidates not yet chosen, so that a batch never holds a
+/// candidate twice (drawing the `q` paths one ask at a time is drawing them jointly: they share
+/// the posterior and are independent given it).
+#[derive(Clone, Debug)]
+pub(super) struct ThompsonBatch {
+    posterior: JointPosterior,
+    chosen: Vec<bool>,
+}
+
+impl ThompsonBatch {
+    /// Draws on `posterior`, nothing chosen yet.
+    pub fn new(posterior: JointPosterior) -> Self {
+        let m = posterior.mean().len();
+        Self {
+            posterior,
+            chosen: vec![false; m],
+        }
+    }
+
+    /// Whether some candidate is still unchosen.
+    pub fn has_unchosen(&self) -> bool {
+        self.chosen.contains(&false)
+    }
+
+    /// The candidate (index) of the next sample path's maximum among those not chosen yet (the
+    /// lowest index among ties); `None` once every candidate is chosen.
+    pub fn next(&mut self, rng: &mut ChaCha8Rng) -> Option<usize> {
+        if !self.has_unchosen() {
+            return None;
+        }
+        let path = self.posterior.sample(rng);
+        let best = (0..path.len())
+            .filter(|&i| !self.chosen[i])
+            .reduce(|b, i| if path[i] > path[b] { i } else { b })?;
+        self.chosen[best] = true;
+        Some(best)
+    }
+}

@@ -1,0 +1,157 @@
+//! The trust region of TuRBO-1 (Eriksson et al., NeurIPS 2019, Section 2): a box around the
+//! best point whose base side length doubles after a run of successes, halves after a run of
+//! failures, and ends the restart once it falls below its minimum.
+
+/// The side-length schedule's constants.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RegionSchedule {
+    /// Base side length of a new region.
+    pub length_init: f64,
+    /// Below this base side length the region restarts.
+    pub length_min: f64,
+    /// The base side length never grows beyond this.
+    pub length_max: f64,
+    /// Consecutive successes that double the side length.
+    pub success_tolerance: usize,
+    /// Consecutive failures that halve it; 0 for the paper's `⌈max(4/q, d/q)⌉`.
+    pub failure_tolerance: usize,
+}
+
+/// What one batch's outcome did to the region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Change {
+    /// The counters moved, the side length did not.
+    Counted,
+    /// A run of successes doubled the side length (up to the maximum).
+    Expanded,
+    /// A run of failures halved the side length.
+    Shrunk,
+    /// A halving took the side length below its minimum: the region was reset to a new one,
+    /// and the caller restarts from a fresh design.
+    Restart,
+}
+
+/// The outcome of [`TrustRegion::update`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Outcome {
+    /// Whether the batch improved on the best value by the paper's relative rule.
+    pub success: bool,
+    /// What happened to the side length.
+    pub change: Change,
+}
+
+/// Whether `batch_best` improves on `best` (maximisation) by more than `10⁻³ |best|`: the
+/// reference implementation's rule (uber-research/TuRBO, `turbo_1.py`, `_adjust_length`),
+/// written for maximisation.
+pub(super) fn improves(batch_best: f64, best: f64) -> bool {
+    batch_best - best > 1e-3 * best.abs()
+}
+
+/// `⌈max(4/q, d/q)⌉`: the paper's failure tolerance for batches of `q` in `d` dimensions.
+pub(super) fn default_failure_tolerance(dim: usize, batch: usize) -> usize {
+    dim.max(4).div_ceil(batch.max(1))
+}
+
+/// The side length and the success and failure counters of the current region.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TrustRegion {
+    schedule: RegionSchedule,
+    dim: usize,
+    length: f64,
+    successes: usize,
+    failures: usize,
+}
+
+impl TrustRegion {
+    /// A new region in `dim` dimensions at `length_init`.
+    pub fn new(schedule: RegionSchedule, dim: usize) -> Self {
+        Self {
+            schedule,
+            dim,
+            length: schedule.length_init,
+            successes: 0,
+            failures: 0,
+        }
+    }
+
+    /// The base side length `L`.
+    pub fn length(&self) -> f64 {
+        self.length
+    }
+
+    /// Consecutive successes counted towards the next doubling.
+    pub fn successes(&self) -> usize {
+        self.successes
+    }
+
+    /// Consecutive failures counted towards the next halving.
+    pub fn failures(&self) -> usize {
+        self.failures
+    }
+
+    /// The failures that halve the side length for batches of `batch` points.
+    pub fn failure_tolerance(&self, batch: usize) -> usize {
+        match self.schedule.failure_tolerance {
+            0 => default_failure_tolerance(self.dim, batch),
+            given => given,
+        }
+    }
+
+    /// Counts one batch of `batch` points whose best value is `batch_best` against the best
+    /// value `best` before it, then doubles (capped at `length_max`) after `success_tolerance`
+    /// consecutive successes or halves after the failure tolerance's consecutive failures,
+    /// resetting that counter. A halving below `length_min` resets the region (length and
+    /// counters) and reports [`Change::Restart`].
+    pub fn update(&mut self, batch_best: f64, best: f64, batch: usize) -> Outcome {
+        let success = improves(batch_best, best);
+        if success {
+            self.successes += 1;
+            self.failures = 0;
+        } else {
+            self.successes = 0;
+            self.failures += 1;
+        }
+        let change = if self.successes == self.schedule.success_tolerance {
+            self.length = (2.0 * self.length).min(self.schedule.length_max);
+            self.successes = 0;
+            Change::Expanded
+        } else if self.failures >= self.failure_tolerance(batch) {
+            self.length /= 2.0;
+            self.failures = 0;
+            if self.length < self.schedule.length_min {
+                *self = Self::new(self.schedule, self.dim);
+                Change::Restart
+            } else {
+                Change::Shrunk
+            }
+        } else {
+            Change::Counted
+        };
+        Outcome { success, change }
+    }
+
+    /// The region around `centre` (unit cube) as `(lower, upper)`: side `L · w_i` in coordinate
+    /// `i`, clipped to `[0, 1]`, where `w = ℓ / mean(ℓ)` rescaled to geometric mean 1 (so the
+    /// volume is `L^d` before clipping), `ℓ` the GP's lengthscales in unit-cube units.
+    pub fn bounds(&self, centre: &[f64], lengthscales: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let weights = side_weights(lengthscales);
+        centre
+            .iter()
+            .zip(&weights)
+            .map(|(c, w)| {
+                let half = 0.5 * self.length * w;
+                ((c - half).clamp(0.0, 1.0), (c + half).clamp(0.0, 1.0))
+            })
+            .unzip()
+    }
+}
+
+/// `ℓ / mean(ℓ)`, then divided by its geometric mean: the region's side in each coordinate
+/// relative to `L`, longer where the GP varies slowly.
+pub(super) fn side_weights(lengthscales: &[f64]) -> Vec<f64> {
+    let d = lengthscales.len() as f64;
+    let mean = lengthscales.iter().sum::<f64>() / d;
+    let weights: Vec<f64> = lengthscales.iter().map(|l| l / mean).collect();
+    let geometric = (weights.iter().map(|w| w.ln()).sum::<f64>() / d).exp();
+    weights.into_iter().map(|w| w / geometric).collect()
+}

@@ -1,0 +1,234 @@
+//! TuRBO-1 (`turbo`): runs on Branin and Hartmann-6 repeat from their seed, stay in the box and
+//! improve on their initial design; synchronous batches give distinct points and count the
+//! region once per batch; the GPU backend chooses what the CPU chooses; the typed settings are
+//! the registry's declaration.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use bosweep::algorithms::{self, AlgorithmSettings, Optimizer, Turbo};
+use bosweep::compute::{CpuEngine, Engine};
+use bosweep::params::ParamValue;
+use bosweep::problems;
+use bosweep::sweep::{Parallel, RunConfig, TraceWriter, run};
+use serde_json::Value;
+
+use crate::common::{gpu_f64, without_timings};
+
+/// Distinguishes the trace files of runs made by tests running at the same time.
+static RUNS: AtomicUsize = AtomicUsize::new(0);
+
+/// What one traced run is: its budget, initial design and seed, and its batches.
+#[derive(Clone, Copy)]
+struct Setup {
+    budget: usize,
+    init: usize,
+    seed: u64,
+    batch: usize,
+}
+
+/// A run of `turbo` with `params` on `problem` (its defaults) on `engine`: the trace's step
+/// lines.
+fn traced(
+    engine: &dyn Engine,
+    problem: &str,
+    params: &[(&str, ParamValue)],
+    setup: Setup,
+) -> Vec<Value> {
+    let dir = std::env::temp_dir().join(format!("bosweep-turbo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.jsonl", RUNS.fetch_add(1, Ordering::Relaxed)));
+    let problem = problems::build(problem, &[]).unwrap();
+    let mut algorithm = algorithms::build("turbo", params).unwrap();
+    let mut trace = TraceWriter::create(&path).unwrap();
+    let config = RunConfig {
+        budget: setup.budget,
+        init: setup.init,
+        seed: setup.seed,
+        design_seed: setup.seed,
+        parallel: Parallel {
+            batch: setup.batch,
+            ..Parallel::default()
+        },
+    };
+    run(
+        problem.as_ref(),
+        algorithm.as_mut(),
+        "turbo",
+        engine,
+        &config,
+        &mut trace,
+    )
+    .unwrap();
+    drop(trace);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn numbers(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+/// The lowest `y` (both problems are minimised) among the steps of `phase`.
+fn lowest(lines: &[Value], phase: &str) -> f64 {
+    lines
+        .iter()
+        .filter(|l| l["phase"] == phase)
+        .map(|l| l["y"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// On Branin (2-d, 30 evaluations from 6 design points) and Hartmann-6 (40 from 12) the same
+/// seed gives the same trace, every point lies in the box, and the algorithm's best beats the
+/// initial design's.
+#[test]
+fn runs_repeat_from_their_seed_stay_in_the_box_and_improve_on_the_design() {
+    let cpu = CpuEngine::new();
+    for (problem, budget, init) in [("branin", 30, 6), ("hartmann6", 40, 12)] {
+        let setup = Setup {
+            budget,
+            init,
+            seed: 1,
+            batch: 1,
+        };
+        let lines = traced(&cpu, problem, &[], setup);
+        assert_eq!(lines.len(), budget);
+        assert_eq!(
+            without_timings(&lines),
+            without_timings(&traced(&cpu, problem, &[], setup)),
+            "{problem}: the same seed gave a different trace"
+        );
+        let domain = problems::build(problem, &[]).unwrap().domain().clone();
+        assert!(lines.iter().all(|l| domain.contains(&numbers(&l["x"]))));
+        let (design, found) = (lowest(&lines, "init"), lowest(&lines, "opt"));
+        println!("{problem}: design best {design}, turbo best {found}");
+        assert!(found < design, "{problem}: {found} against {design}");
+        let last = &lines[budget - 1]["extra"];
+        assert_eq!(last["batch"], 1);
+        assert!(last["length"].as_f64().unwrap() > 0.0);
+    }
+}
+
+/// In batches of 4 on Branin every point is new, the trace reports the batch size and the
+/// failure tolerance ⌈max(4/4, 2/4)⌉ = 1, and the side length changes only between batches.
+#[test]
+fn batches_of_four_are_distinct_points_and_count_once_per_batch() {
+    let setup = Setup {
+        budget: 26,
+        init: 6,
+        seed: 2,
+        batch: 4,
+    };
+    let lines = traced(&CpuEngine::new(), "branin", &[], setup);
+    let xs: Vec<Vec<f64>> = lines.iter().map(|l| numbers(&l["x"])).collect();
+    for (i, x) in xs.iter().enumerate() {
+        assert!(!xs[..i].contains(x), "step {} repeats {x:?}", i + 1);
+    }
+    let opt: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["phase"] == "opt")
+        .map(|l| &l["extra"])
+        .collect();
+    assert_eq!(opt.len(), 20);
+    // A batch's four asks are logged as they were made, on one region: the same length. The
+    // batch size is learnt during the first batch's asks (1, 2, 3, 4 pending + 1).
+    for (i, batch) in opt.chunks(4).enumerate() {
+        assert!(batch.iter().all(|e| e["length"] == batch[0]["length"]));
+        assert!(batch.iter().any(|e| e["batch"] == 4), "batch {i}");
+        if i > 0 {
+            assert!(
+                batch
+                    .iter()
+                    .all(|e| e["batch"] == 4 && e["failure_tolerance"] == 1)
+            );
+        }
+    }
+}
+
+/// `Optimizer::ask(4)` hands out four distinct points inside the box, batch after batch.
+#[test]
+fn optimizer_batches_are_distinct_and_inside_the_box() {
+    let mut opt = Optimizer::builder(Turbo::default().n_candidates(100))
+        .bounds(&[(-2.0, 2.0), (0.0, 5.0), (1.0, 3.0)])
+        .seed(7)
+        .init(6)
+        .minimize()
+        .build()
+        .unwrap();
+    let f = |x: &[f64]| (x[0] - 0.5).powi(2) + (x[1] - 1.0).powi(2) + (x[2] - 2.5).powi(2);
+    for x in opt.ask(6).unwrap() {
+        opt.tell(&x, f(&x)).unwrap();
+    }
+    let mut seen: Vec<Vec<f64>> = Vec::new();
+    for _ in 0..4 {
+        let batch = opt.ask(4).unwrap();
+        assert_eq!(batch.len(), 4);
+        for x in &batch {
+            assert!(!seen.contains(x), "{x:?} asked twice");
+            assert!((-2.0..=2.0).contains(&x[0]) && (0.0..=5.0).contains(&x[1]));
+            assert!((1.0..=3.0).contains(&x[2]));
+            seen.push(x.clone());
+        }
+        for x in &batch {
+            opt.tell(x, f(x)).unwrap();
+        }
+    }
+}
+
+/// The GPU backend in f64 (skipped without one, unless `BOSWEEP_REQUIRE_GPU=1`) makes the
+/// CPU's choices: the same points in the first steps on Branin.
+#[test]
+fn the_gpu_backend_chooses_the_cpus_points() {
+    let Some(gpu) = gpu_f64() else {
+        return;
+    };
+    let setup = Setup {
+        budget: 12,
+        init: 6,
+        seed: 3,
+        batch: 1,
+    };
+    let points = |engine: &dyn Engine| -> Vec<Value> {
+        traced(engine, "branin", &[], setup)
+            .iter()
+            .map(|l| l["x"].clone())
+            .collect()
+    };
+    assert_eq!(points(&gpu), points(&CpuEngine::new()));
+}
+
+/// The typed settings build what the registry builds from the same keys; lengths out of order
+/// are refused naming them.
+#[test]
+fn settings_are_the_registry_declaration() {
+    let typed = Turbo::default().build().unwrap().parameters();
+    assert_eq!(typed, algorithms::build("turbo", &[]).unwrap().parameters());
+    let changed = Turbo::default().n_candidates(300).length_max(1.2);
+    assert_eq!(
+        changed.build().unwrap().parameters(),
+        algorithms::build(
+            "turbo",
+            &[("n_candidates", 300.0.into()), ("length_max", 1.2.into())]
+        )
+        .unwrap()
+        .parameters()
+    );
+    let err = Optimizer::builder(Turbo::default().length_min(0.9))
+        .bounds(&[(0.0, 1.0)])
+        .build()
+        .err()
+        .unwrap();
+    assert!(
+        err.to_string()
+            .contains("algorithm turbo: length_min = 0.9, length_init = 0.8"),
+        "{err}"
+    );
+}
