@@ -24,6 +24,9 @@
 //! or outside the bounds, no reply within the timeout, or an exit is an error that ends the run,
 //! naming the command and the reason. The command runs in a process group of its own, killed with
 //! everything it started when the run ends.
+//!
+//! The peer libraries' entries (`optuna-tpe`, `nevergrad-cma`, …; see `peers`) are commands of
+//! this kind, run by the Python package's `bosweep.adapters`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command as ProcessCommand, Stdio};
