@@ -300,3 +300,11 @@ def test_an_interpreter_without_bosweep_is_refused_naming_how_to_install_it(tmp_
     out = sweep(config, tmp_path / "out", python=str(tmp_path / "no-python"))
     assert out.returncode == 2, out.stderr
     assert "could not start" in out.stderr and "BOSWEEP_PYTHON" in out.stderr
+
+
+def test_bosweep_list_names_each_adapter_with_its_pip_line():
+    listing = subprocess.run([BIN, "list"], capture_output=True, text=True, check=True).stdout
+    for adapter in ADAPTERS:
+        (line,) = [l for l in listing.splitlines() if l.startswith(f"  {adapter.name}: ")]
+        assert line.endswith(adapter.pip_line()), line
+        assert ("one point at a time" in line) != adapter.batch_capable, line
