@@ -131,8 +131,12 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
 
 pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let (problem, problem_name) = problem(args)?;
-    let mut algorithm = algorithms::build(&args.algo, &key_values("--param", &args.params)?)?;
+    let algorithm_params = key_values("--param", &args.params)?;
+    let mut algorithm = algorithms::build(&args.algo, &algorithm_params)?;
     algorithms::check_pair(&args.algo, algorithm.as_mut(), problem.as_ref())?;
+    if let Some(check) = algorithms::preflight(&args.algo, &algorithm_params)? {
+        check.run()?;
+    }
     let config = RunConfig {
         budget: args.budget,
         init: args.init,

@@ -535,3 +535,78 @@ timeout = 60
     workers.dedup();
     assert_eq!(workers, [1, 2, 3]);
 }
+
+/// A peer library's algorithm (`optuna-tpe`, …) whose check fails refuses the whole sweep before
+/// any run starts (exit 2), naming the algorithm and passing on the pip line the check printed;
+/// two settings of one adapter with one interpreter are checked once.
+#[cfg(unix)]
+#[test]
+fn a_peer_whose_library_is_missing_refuses_the_sweep_up_front() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = sandbox("peer-missing");
+    let python = dir.join("python");
+    let log = dir.join("checks.log");
+    let script = format!(
+        "#!/bin/sh\necho \"$*\" >> '{}'\necho 'optuna-tpe needs optuna>=4: not installed; install with' >&2\necho \"    $0 -m pip install 'optuna>=4'\" >&2\nexit 2\n",
+        log.display()
+    );
+    std::fs::write(&python, script).unwrap();
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let config = format!(
+        "budget = 4\ninit = 2\n[[algorithm]]\nname = \"optuna-tpe\"\npython = \"{}\"\ntimeout = [10, 20]\n[[problem]]\nname = \"branin\"\n",
+        python.display()
+    );
+    let result = sweep(&dir, &config, "out");
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "algorithm \"optuna-tpe\" cannot run with the Python interpreter `{}`",
+            python.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{} -m pip install 'optuna>=4'", python.display())),
+        "{err}"
+    );
+    assert!(!dir.join("out").exists(), "the sweep started: {err}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "-m bosweep.adapters check optuna-tpe\n"
+    );
+}
+
+/// `bosweep run` with a peer whose interpreter does not exist: exit 2 before the run, naming
+/// the parameter and the environment variable that choose it.
+#[test]
+fn a_run_of_a_peer_without_its_interpreter_is_refused() {
+    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
+        .args([
+            "--device",
+            "cpu",
+            "run",
+            "--algo",
+            "nevergrad-cma",
+            "--problem",
+            "branin",
+        ])
+        .args([
+            "--budget",
+            "4",
+            "--init",
+            "2",
+            "--param",
+            "python=/no/such/python",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python`: it could not start"),
+        "{err}"
+    );
+    assert!(err.contains("parameter python or BOSWEEP_PYTHON"), "{err}");
+    assert!(result.stdout.is_empty());
+}

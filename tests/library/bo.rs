@@ -6,7 +6,7 @@ use crate::common;
 use bosweep::compute::{CpuEngine, Engine};
 use bosweep::params::ParamValue;
 use bosweep::sweep::RunSummary;
-use common::{RunRequest, required_parameters, without_timings};
+use common::{RunRequest, required_parameters, runs_without_python, without_timings};
 use serde_json::Value;
 
 /// Runs `algo` with its defaults on `problem` (see [`common::traced_run`]).
@@ -415,7 +415,7 @@ fn light_parameters(
 fn no_recommendation_is_scored_by_a_model_missing_observations() {
     use bosweep::sweep::{RunConfig, TraceWriter, run};
     let mut checked = 0;
-    for entry in bosweep::algorithms::registry() {
+    for entry in bosweep::algorithms::registry().filter(|e| runs_without_python(e.name)) {
         let (problem_name, repeats) = problem_for(entry.name);
         let steps = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let problem = Counted {

@@ -420,6 +420,13 @@ pub fn fast_acquisition() -> Vec<(&'static str, ParamValue)> {
     ]
 }
 
+/// Whether the tests that run every registered algorithm run `name`: all but the peer
+/// libraries', which need the bosweep Python package and the library installed
+/// (crates/python/tests/test_adapters.py runs them).
+pub fn runs_without_python(name: &str) -> bool {
+    bosweep::algorithms::find_peer(name).is_none()
+}
+
 /// The parameters an algorithm cannot be built without, for the tests that build every
 /// registered algorithm: the `command` optimiser's command, the worked Python example of
 /// `sweeps/examples` (so those tests need `python3`, which `.ci/test` installs).

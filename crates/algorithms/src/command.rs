@@ -24,6 +24,9 @@
 //! or outside the bounds, no reply within the timeout, or an exit is an error that ends the run,
 //! naming the command and the reason. The command runs in a process group of its own, killed with
 //! everything it started when the run ends.
+//!
+//! The peer libraries' entries (`optuna-tpe`, `nevergrad-cma`, …; see `peers`) are commands of
+//! this kind, run by the Python package's `bosweep.adapters`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command as ProcessCommand, Stdio};
@@ -52,7 +55,8 @@ const BATCH_CAPABLE: FlagParam = FlagParam::new(
     false,
     "the optimiser handles points asked and not yet told (each ask lists them as \"pending\"), so runs may use batch > 1 or workers > 1",
 );
-const TIMEOUT: RealParam = RealParam::new(
+/// Shared with the peer libraries' entries (`peers`), which are commands too.
+pub(super) const TIMEOUT: RealParam = RealParam::new(
     "timeout",
     600.0,
     1e-3,
@@ -163,11 +167,27 @@ pub struct CommandAlgorithm {
     start: Option<Value>,
     /// The wall time of each answer to `ask`, as the trace's acquisition seconds.
     log: StepLog,
+    /// What the trace header records: the settings' parameters, or those of the registry
+    /// entry that built the command (a peer library's `python` and `timeout`).
+    parameters: Vec<(String, ParamValue)>,
 }
 
 impl CommandAlgorithm {
     /// The optimiser `settings` describe; it starts when the run first talks to it.
     fn boxed(settings: Command) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let parameters = settings
+            .given()
+            .into_iter()
+            .map(|(key, value)| (key.to_owned(), value))
+            .collect();
+        Self::recorded_as(settings, parameters)
+    }
+
+    /// The optimiser `settings` describe, its trace header recording `parameters`.
+    pub(super) fn recorded_as(
+        settings: Command,
+        parameters: Vec<(String, ParamValue)>,
+    ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         if settings.cmd.trim().is_empty() {
             return Err(AlgorithmError::Config(
                 "algorithm command: parameter cmd = \"\": give the command to run".into(),
@@ -179,6 +199,7 @@ impl CommandAlgorithm {
             domain: None,
             start: None,
             log: StepLog::default(),
+            parameters,
         }))
     }
 
@@ -403,11 +424,7 @@ impl Algorithm for CommandAlgorithm {
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.settings
-            .given()
-            .into_iter()
-            .map(|(key, value)| (key.to_owned(), value))
-            .collect()
+        self.parameters.clone()
     }
 
     /// Its own process's memory is not ours to estimate; bosweep keeps the run's history only.

@@ -16,6 +16,7 @@ mod exp3;
 mod gp_bo;
 pub mod optimizer;
 pub mod pe_gp_ucb;
+mod peers;
 mod pending_rows;
 pub mod rahbo;
 mod random;
@@ -47,6 +48,7 @@ pub use optimizer::{
 pub use pe_gp_ucb::{
     FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
 };
+pub use peers::{PEERS, PYTHON_ENV, Peer, Preflight, find_peer, preflight};
 pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboSettings, RahboUs};
 pub use random::RandomSearch;
 pub use registry::{build, find, registry};

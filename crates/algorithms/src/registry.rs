@@ -23,6 +23,7 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     super::boke::ENTRIES,
     super::contextual::ENTRIES,
     super::command::ENTRIES,
+    super::peers::ENTRIES,
 ];
 
 static REGISTRY: Registry<AlgorithmEntry> = Registry::new("algorithm", FAMILIES);

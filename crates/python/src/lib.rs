@@ -1,9 +1,11 @@
-//! The `bosweep` Python module: the engine's batch operations on numpy arrays, GP fit and
-//! predict, an ask/tell optimiser for every registered algorithm, whole runs with the trace the
-//! command line writes, sweeps (Python callables as objectives) and their traces as a table. A thin layer: each function converts its arguments, calls the
-//! library with the GIL released, and turns the library's errors into Python exceptions with
-//! the command line's messages (`bosweep.InputError`, a `ValueError`, for bad input;
-//! `bosweep.RunError`, a `RuntimeError`, for a failure while running; both `bosweep.Error`).
+//! The `bosweep._native` extension module, which the Python package `bosweep` (python/bosweep)
+//! re-exports: the engine's batch operations on numpy arrays, GP fit and predict, an ask/tell
+//! optimiser for every registered algorithm, whole runs with the trace the command line writes,
+//! sweeps (Python callables as objectives) and their traces as a table. A thin layer: each
+//! function converts its arguments, calls the library with the GIL released, and turns the
+//! library's errors into Python exceptions with the command line's messages
+//! (`bosweep.InputError`, a `ValueError`, for bad input; `bosweep.RunError`, a `RuntimeError`,
+//! for a failure while running; both `bosweep.Error`).
 
 mod arrays;
 mod errors;
@@ -19,7 +21,8 @@ mod sweeps;
 use pyo3::prelude::*;
 
 #[pymodule]
-fn bosweep(m: &Bound<'_, PyModule>) -> PyResult<()> {
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Mesa's device-select Vulkan layer prints "XDG_RUNTIME_DIR is invalid" without a desktop
     // session each time GPUs are listed, and bosweep ranks adapters itself: switched off as the
     // command line does (src/main.rs), through Python's environment, unless the user set it.

@@ -84,6 +84,11 @@ pub fn run<'py>(
         bosweep_algorithms::build(algorithm, &borrow(&algorithm_params)).map_err(to_py)?;
     bosweep_algorithms::check_pair(algorithm, built.as_mut(), built_problem.as_ref())
         .map_err(to_py)?;
+    if let Some(check) =
+        bosweep_algorithms::preflight(algorithm, &borrow(&algorithm_params)).map_err(to_py)?
+    {
+        check.run().map_err(to_py)?;
+    }
     let engine = engine(device, precision)?;
     let config = RunConfig {
         budget,

@@ -3,6 +3,7 @@
 //! the Python package's `bosweep.sweep` both call [`execute_sweep`], each with its own
 //! [`EventSink`] for what the sweep has to say.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::config::SweepConfig;
@@ -13,6 +14,7 @@ use super::plan::RunSpec;
 use super::report::{HTML_REPORT_FILE, REPORT_FILE, ReportOptions, write_report_with};
 use super::runner::{MixedDevices, Shard, SweepError, prepare_directory, run_sweep};
 use super::stop::StopSignal;
+use bosweep_algorithms as algorithms;
 use bosweep_engine::Engine;
 
 /// How a sweep is carried out, besides its config, directory and engine.
@@ -62,6 +64,7 @@ pub fn execute_sweep(
             .check(available)
             .map_err(|e| SweepError::Usage(format!("sweep {}: {e}", config.file_name())))?;
     }
+    check_peers(config, &selected)?;
     std::fs::create_dir_all(dir).map_err(|source| SweepError::Io {
         what: "create".into(),
         path: dir.display().to_string(),
@@ -111,6 +114,31 @@ pub fn execute_sweep(
     let outcome = result?;
     reported?;
     Ok(outcome)
+}
+
+/// Refuses the sweep before any run starts when an algorithm of the `selected` runs is a peer
+/// library that cannot run here ([`algorithms::Preflight`]), naming every one that cannot;
+/// each distinct check runs once.
+fn check_peers(config: &SweepConfig, selected: &[&RunSpec]) -> Result<(), SweepError> {
+    let refused = |why: String| SweepError::Usage(format!("sweep {}: {why}", config.file_name()));
+    let mut checks = BTreeSet::new();
+    for run in selected {
+        let setting = &run.algorithm;
+        if let Some(check) = algorithms::preflight(&setting.name, &setting.param_values())
+            .map_err(|e| refused(e.to_string()))?
+        {
+            checks.insert(check);
+        }
+    }
+    let failures: Vec<String> = checks
+        .iter()
+        .filter_map(|check| check.run().err().map(|e| e.to_string()))
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(refused(failures.join("\n")))
+    }
 }
 
 /// Writes `dir`'s report with `options` and tells `events` where it is.

@@ -187,6 +187,9 @@ impl OptimizerBuilder {
         let name = self.settings.name().to_owned();
         let mut algorithm = self.settings.build()?;
         check_pair(&name, algorithm.as_mut(), &problem)?;
+        if let Some(check) = crate::preflight(&name, &self.settings.given())? {
+            check.run()?;
+        }
         let design = initial_design(
             &problem,
             self.init,

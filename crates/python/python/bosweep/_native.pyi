@@ -1,4 +1,5 @@
-"""Type stubs of the bosweep extension module (crates/python/src).
+"""Type stubs of the bosweep extension module `bosweep._native` (crates/python/src), whose
+names the package `bosweep` re-exports (python/bosweep/__init__.py).
 
 Every function that computes takes ``device`` ("auto": a hardware GPU when there is one, else
 the CPU; "cpu"; "gpu": any adapter, software ones included) and ``precision`` (of the GPU

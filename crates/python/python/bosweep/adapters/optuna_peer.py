@@ -1,0 +1,78 @@
+"""Optuna's samplers as bosweep optimisers: ``python -m bosweep.adapters optuna --sampler
+tpe|cmaes|gp``. One study minimises the loss −y; asked trials stay RUNNING until told, so the
+TPE sampler's constant liar (on, as Optuna's default) and CMA-ES's generations see the pending
+points; a pending point the study did not ask (the initial design, evaluated on other workers)
+is enqueued and asked, to be running too. The GP sampler does not look at running trials, so
+it is not batch capable."""
+
+from typing import Any, Tuple
+
+from .catalog import Adapter
+from .protocol import Bounds, Peer, Point
+
+OPTUNA = "optuna>=4"
+
+ADAPTERS = (
+    Adapter("optuna-tpe", ("optuna", "--sampler", "tpe"), (OPTUNA,), batch_capable=True),
+    Adapter("optuna-cmaes", ("optuna", "--sampler", "cmaes"), (OPTUNA, "cmaes"), batch_capable=True),
+    Adapter("optuna-gp", ("optuna", "--sampler", "gp"), (OPTUNA, "torch", "scipy"), batch_capable=False),
+)
+
+SAMPLERS = ("tpe", "cmaes", "gp")
+
+
+def sampler(name: str, seed: int) -> Any:
+    """Optuna's sampler ``name`` at its defaults, seeded."""
+    import optuna
+
+    if name == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, constant_liar=True)
+    if name == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=seed)
+    if name == "gp":
+        return optuna.samplers.GPSampler(seed=seed)
+    raise ValueError(f"unknown Optuna sampler {name!r} (known: {', '.join(SAMPLERS)})")
+
+
+class OptunaPeer:
+    """One Optuna study over the box, its parameters named x0, x1, …."""
+
+    def __init__(self, sampler_name: str, bounds: Bounds, seed: int):
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        self.names = [f"x{i}" for i in range(len(bounds))]
+        self.distributions = {
+            name: optuna.distributions.FloatDistribution(lo, hi)
+            for name, (lo, hi) in zip(self.names, bounds)
+        }
+        self.study = optuna.create_study(direction="minimize", sampler=sampler(sampler_name, seed))
+
+    def ask(self) -> Tuple[Point, Any]:
+        trial = self.study.ask(self.distributions)
+        return [trial.params[name] for name in self.names], trial
+
+    def tell_asked(self, handle: Any, y: float) -> None:
+        self.study.tell(handle, -y)
+
+    def tell_new(self, x: Point, y: float) -> None:
+        import optuna
+
+        self.study.add_trial(
+            optuna.trial.create_trial(
+                params=dict(zip(self.names, x)), distributions=self.distributions, value=-y
+            )
+        )
+
+    def hold_pending(self, x: Point) -> Any:
+        self.study.enqueue_trial(dict(zip(self.names, x)))
+        return self.study.ask(self.distributions)
+
+
+def factory(sampler_name: str):
+    """The protocol's peer factory for one sampler."""
+
+    def build(bounds: Bounds, seed: int) -> Peer:
+        return OptunaPeer(sampler_name, bounds, seed)
+
+    return build
