@@ -57,7 +57,7 @@ pub struct Peer {
     pub batch_capable: bool,
 }
 
-/// Every peer, in listing order (the order of [`ENTRIES`]).
+/// Every peer, in listing order (the order of the registry entries below).
 pub const PEERS: &[Peer] = &[
     Peer {
         name: "optuna-tpe",
