@@ -505,125 +505,96 @@ impl AlgorithmSettings for GpUcb {
     }
 }
 
-/// Typed settings of EI (`ei`): expected improvement over the best observation, maximised as
-/// log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Ei {
-    /// The GP model and its fit.
-    pub gp: GpSettings,
-    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-    pub maximizer: MaximizerSettings,
-    /// How a batch's later points account for the pending ones.
-    pub pending: PendingStrategy,
+/// An EI method's typed settings (`ei`, `logei`): the GP model, the maximiser and the
+/// pending-point strategy, whose defaults are the registry entry's (`$gp_params` with the
+/// maximiser's and the batch parameters), written once.
+macro_rules! ei_settings {
+    ($(#[$doc:meta])* $settings:ident, $name:literal, $gp_params:expr) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $settings {
+            /// The GP model and its fit.
+            pub gp: GpSettings,
+            /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+            pub maximizer: MaximizerSettings,
+            /// How a batch's later points account for the pending ones.
+            pub pending: PendingStrategy,
+        }
+
+        impl Default for $settings {
+            fn default() -> Self {
+                Self::from_params(&Params::defaults(
+                    "algorithm",
+                    $name,
+                    &ParamTable(&[$gp_params, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
+                ))
+            }
+        }
+
+        impl $settings {
+            /// How a batch's later points account for the pending ones.
+            pub fn pending(mut self, strategy: PendingStrategy) -> Self {
+                self.pending = strategy;
+                self
+            }
+
+            pub(super) fn from_params(params: &Params) -> Self {
+                Self {
+                    gp: GpSettings::from_params(params),
+                    maximizer: MaximizerSettings::from_params(params),
+                    pending: PENDING.of(params),
+                }
+            }
+        }
+
+        impl AlgorithmSettings for $settings {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn given(&self) -> Vec<(&str, ParamValue)> {
+                let mut given = self.gp.given();
+                given.extend(self.maximizer.given());
+                given.push(PENDING.given(self.pending));
+                given
+            }
+        }
+    };
 }
+
+ei_settings!(
+    /// Typed settings of EI (`ei`): expected improvement over the best observation, maximised
+    /// as log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
+    Ei,
+    "ei",
+    GP_PARAMS
+);
+
+ei_settings!(
+    /// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
+    /// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
+    /// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
+    /// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4, maximised like [`Ei`].
+    ///
+    /// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s
+    /// branches (direct above the incumbent's neighbourhood; below, the Mills ratio without
+    /// cancellation, tending to their asymptote `−z²/2 − ln √(2π) − 2 ln|z|`). EI (`ei`)
+    /// maximises the same value; the two methods differ in the model's defaults only.
+    ///
+    /// ```
+    /// use bosweep_algorithms::{Ei, LogEi};
+    /// use bosweep_model::FitChoice;
+    ///
+    /// assert_eq!(LogEi::default().gp.fit, FitChoice::MapDimensionScaled);
+    /// assert_eq!(LogEi::default().gp.min_noise_var, 1e-4);
+    /// assert_eq!(Ei::default().gp.fit, FitChoice::Map);
+    /// ```
+    LogEi,
+    "logei",
+    BOTORCH_GP_PARAMS
+);
 
 gp_model_setters!(GpUcb, Ei, LogEi, QLogNei);
-
-impl Default for Ei {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults(
-            "algorithm",
-            "ei",
-            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
-        ))
-    }
-}
-
-impl Ei {
-    /// How a batch's later points account for the pending ones.
-    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
-        self.pending = strategy;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            gp: GpSettings::from_params(params),
-            maximizer: MaximizerSettings::from_params(params),
-            pending: PENDING.of(params),
-        }
-    }
-}
-
-impl AlgorithmSettings for Ei {
-    fn name(&self) -> &str {
-        "ei"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.gp.given();
-        given.extend(self.maximizer.given());
-        given.push(PENDING.given(self.pending));
-        given
-    }
-}
-
-/// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
-/// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
-/// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
-/// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4, maximised like [`Ei`].
-///
-/// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s branches
-/// (direct above the incumbent's neighbourhood; below, the Mills ratio without cancellation,
-/// tending to their asymptote `−z²/2 − ln √(2π) − 2 ln|z|`). EI (`ei`) maximises the same
-/// value; the two methods differ in the model's defaults only.
-///
-/// ```
-/// use bosweep_algorithms::{Ei, LogEi};
-/// use bosweep_model::FitChoice;
-///
-/// assert_eq!(LogEi::default().gp.fit, FitChoice::MapDimensionScaled);
-/// assert_eq!(LogEi::default().gp.min_noise_var, 1e-4);
-/// assert_eq!(Ei::default().gp.fit, FitChoice::Map);
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct LogEi {
-    /// The GP model and its fit (BoTorch's defaults).
-    pub gp: GpSettings,
-    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-    pub maximizer: MaximizerSettings,
-    /// How a batch's later points account for the pending ones.
-    pub pending: PendingStrategy,
-}
-
-impl Default for LogEi {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults(
-            "algorithm",
-            "logei",
-            &ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
-        ))
-    }
-}
-
-impl LogEi {
-    /// How a batch's later points account for the pending ones.
-    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
-        self.pending = strategy;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            gp: GpSettings::from_params(params),
-            maximizer: MaximizerSettings::from_params(params),
-            pending: PENDING.of(params),
-        }
-    }
-}
-
-impl AlgorithmSettings for LogEi {
-    fn name(&self) -> &str {
-        "logei"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.gp.given();
-        given.extend(self.maximizer.given());
-        given.push(PENDING.given(self.pending));
-        given
-    }
-}
 
 /// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
 /// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as [`LogEi`]).
