@@ -34,6 +34,40 @@ fn view_mut(m: &mut DMatrix<f64>) -> MatMut<'_, f64> {
     MatMut::from_column_major_slice_mut(m.as_mut_slice(), rows, cols)
 }
 
+/// Relative jitters tried in turn (times the mean diagonal) by [`jittered_cholesky`].
+pub const JITTER_LADDER: [f64; 7] = [0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
+
+/// The Cholesky factor of the symmetric `a` (only its lower triangle is read) plus `jitter · I`,
+/// with the smallest jitter of [`JITTER_LADDER`] (relative to the mean diagonal) that makes it
+/// numerically positive definite, and that jitter; `None` when even the largest fails. Kernel
+/// and posterior covariances of points close together are numerically singular without it.
+pub fn jittered_cholesky(a: &DMatrix<f64>) -> Option<(DMatrix<f64>, f64)> {
+    let n = a.nrows();
+    let scale = if n == 0 {
+        1.0
+    } else {
+        a.diagonal().mean().max(f64::MIN_POSITIVE)
+    };
+    JITTER_LADDER.iter().find_map(|relative| {
+        let jitter = relative * scale;
+        let mut factor = a.clone();
+        for i in 0..n {
+            factor[(i, i)] += jitter;
+        }
+        cholesky_in_place(&mut factor).then_some((factor, jitter))
+    })
+}
+
+/// The largest jitter [`jittered_cholesky`] tries on `a`, for error messages.
+pub fn largest_jitter(a: &DMatrix<f64>) -> f64 {
+    let scale = if a.nrows() == 0 {
+        1.0
+    } else {
+        a.diagonal().mean().max(f64::MIN_POSITIVE)
+    };
+    JITTER_LADDER[JITTER_LADDER.len() - 1] * scale
+}
+
 /// Overwrites the lower triangle of the symmetric matrix `a` (only that triangle is read) with
 /// its Cholesky factor `L` and zeroes the strict upper triangle. `false` when `a` is not
 /// numerically positive definite; `a` is then garbage.

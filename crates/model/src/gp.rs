@@ -26,9 +26,6 @@ impl Noise {
     }
 }
 
-/// Relative jitters tried in turn (times the mean diagonal) when the Cholesky factorisation fails.
-const JITTER_LADDER: [f64; 7] = [0.0, 1e-12, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
-
 /// What a GP is conditioned with besides its data: the kernel, the observation noise, the
 /// constant prior mean `m` and RAHBO's noise scaling `λ` (1 elsewhere). Named fields, because the
 /// two scalars sit side by side and would be easy to swap as positional arguments.
@@ -110,28 +107,13 @@ impl GpState {
                 }
                 col[j] += lambda * noise.variance(j);
             });
-        let scale = if n == 0 {
-            1.0
-        } else {
-            cov.diagonal().mean().max(f64::MIN_POSITIVE)
-        };
-        let (chol, jitter) = JITTER_LADDER
-            .iter()
-            .find_map(|rel| {
-                let jitter = rel * scale;
-                let mut jittered = cov.clone();
-                for i in 0..n {
-                    jittered[(i, i)] += jitter;
-                }
-                dense::cholesky_in_place(&mut jittered).then_some((jittered, jitter))
-            })
-            .ok_or_else(|| {
-                EngineError::invalid(format!(
-                    "the {n}×{n} kernel matrix is not positive definite even with jitter {:e} \
-                     (duplicate inputs with zero noise?)",
-                    JITTER_LADDER[JITTER_LADDER.len() - 1] * scale
-                ))
-            })?;
+        let (chol, jitter) = dense::jittered_cholesky(&cov).ok_or_else(|| {
+            EngineError::invalid(format!(
+                "the {n}×{n} kernel matrix is not positive definite even with jitter {:e} \
+                 (duplicate inputs with zero noise?)",
+                dense::largest_jitter(&cov)
+            ))
+        })?;
         let linv = dense::lower_triangular_inverse(&chol);
         let residual = DVector::from_iterator(n, targets.iter().map(|y| y - mean));
         let alpha = linv.tr_mul(&(&linv * residual));

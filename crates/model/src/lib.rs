@@ -14,7 +14,7 @@ mod slice_sampler;
 mod smoothing;
 
 pub use candidate_priors::{CandidatePrior, CandidatePriors, KernelGroup};
-pub use dense::cholesky_in_place;
+pub use dense::{JITTER_LADDER, jittered_cholesky, largest_jitter};
 pub use fit::{Bounds, FitMode, FitOptions, FitResult, MeanSpec, NoiseSpec, WarmStart, fit_gp};
 pub use fit_choice::{FitChoice, UnknownFit};
 pub use gp::{AppendOutcome, GpSpec, GpState, Noise};

@@ -16,7 +16,7 @@ use super::Acquisition;
 use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
 use bosweep_core::stats::normal_quantile;
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::GpState;
+use bosweep_model::{GpState, jittered_cholesky, largest_jitter};
 
 /// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
 pub const TAU_RELU: f64 = 1e-6;
@@ -24,9 +24,6 @@ pub const TAU_RELU: f64 = 1e-6;
 pub const TAU_MAX: f64 = 1e-2;
 /// BoTorch's number of quasi-Monte Carlo samples of an MC acquisition.
 pub const MC_SAMPLES: usize = 512;
-/// Relative jitters tried in turn when the observed points' posterior covariance is not
-/// numerically positive definite (as GPyTorch's `psd_safe_cholesky` retries).
-const JITTER_LADDER: [f64; 6] = [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
 
 /// `ln fatplus(x; τ)`, BoTorch's fat-tailed softplus `τ (softplus(x/τ) + 0.1/(1 + (x/τ)²))`: a
 /// smooth ReLU whose Cauchy tail keeps the logarithm finite (about `ln(0.1 τ³/x²)`) however far
@@ -199,7 +196,7 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
         let covariance = (engine.cross_covariance(gp.kernel(), &fixed, &fixed)?
             - whitened.tr_mul(&whitened))
             / gp.lambda();
-        let chol = jittered_cholesky(covariance)?;
+        let chol = jittered_factor(covariance)?;
         let chol_inverse = chol
             .solve_lower_triangular(&DMatrix::identity(n_fixed, n_fixed))
             .ok_or_else(|| EngineError::invalid("qLogNEI: singular posterior factor"))?;
@@ -318,7 +315,7 @@ pub fn prune_baseline(
     let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
     let whitened = gp.linv() * &prior;
     let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
-    let chol = jittered_cholesky(covariance)?;
+    let chol = jittered_factor(covariance)?;
     let mean = engine.posterior(gp, observed)?.mean;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut wins = vec![0usize; n];
@@ -341,24 +338,16 @@ pub fn prune_baseline(
     Points::from_rows(&rows)
 }
 
-/// The lower Cholesky factor of `covariance`, with the smallest jitter of [`JITTER_LADDER`]
-/// (relative to the mean diagonal) that makes it positive definite.
-fn jittered_cholesky(covariance: DMatrix<f64>) -> Result<DMatrix<f64>, EngineError> {
-    let n = covariance.nrows();
-    let scale = covariance.diagonal().mean().abs().max(f64::MIN_POSITIVE);
-    JITTER_LADDER
-        .iter()
-        .find_map(|relative| {
-            let mut jittered = covariance.clone();
-            for i in 0..n {
-                jittered[(i, i)] += relative * scale;
-            }
-            jittered.cholesky().map(|c| c.l())
-        })
-        .ok_or_else(|| {
-            EngineError::invalid(format!(
-                "qLogNEI: the {n}×{n} posterior covariance of the observed and pending points \
-                 is not positive definite even with jitter"
-            ))
-        })
+/// The lower Cholesky factor of `covariance` with the smallest jitter that makes it positive
+/// definite (as GPyTorch's `psd_safe_cholesky` retries).
+fn jittered_factor(covariance: DMatrix<f64>) -> Result<DMatrix<f64>, EngineError> {
+    match jittered_cholesky(&covariance) {
+        Some((factor, _)) => Ok(factor),
+        None => Err(EngineError::invalid(format!(
+            "qLogNEI: the {n}×{n} posterior covariance of the observed and pending points is not \
+             positive definite even with jitter {:e}",
+            largest_jitter(&covariance),
+            n = covariance.nrows()
+        ))),
+    }
 }

@@ -9,12 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, cholesky_in_place};
-
-/// Jitters tried on the posterior covariance's diagonal, relative to its mean diagonal, until
-/// the Cholesky factorisation succeeds: the covariance of many candidates close together is
-/// numerically singular.
-const JITTER_LADDER: [f64; 6] = [0.0, 1e-10, 1e-8, 1e-6, 1e-4, 1e-2];
+use bosweep_model::{GpState, jittered_cholesky, largest_jitter};
 
 /// The GP's joint posterior of the latent function over `m` candidates (in the GP's units):
 /// its mean and a lower-triangular factor `L` with `L Lᵀ = Σ + jitter · I`.
@@ -28,7 +23,7 @@ pub(super) struct JointPosterior {
 impl JointPosterior {
     /// The posterior of `gp` at `candidates`: `μ = m + K_xcᵀ α`,
     /// `Σ = (K_cc − (L⁻¹K_xc)ᵀ (L⁻¹K_xc)) / λ`, as [`GpState`] defines them, then factorised with
-    /// the smallest jitter of the ladder that succeeds.
+    /// the smallest jitter of [`bosweep_model::JITTER_LADDER`] that succeeds.
     pub fn new(
         engine: &dyn Engine,
         gp: &GpState,
@@ -42,25 +37,18 @@ impl JointPosterior {
         covariance.gemm(-1.0, &whitened.transpose(), &whitened, 1.0);
         covariance /= gp.lambda();
         let m = covariance.nrows();
-        let scale = (covariance.diagonal().sum() / m as f64).max(f64::MIN_POSITIVE);
-        for relative in JITTER_LADDER {
-            let jitter = relative * scale;
-            let mut factor = covariance.clone();
-            for i in 0..m {
-                factor[(i, i)] += jitter;
-            }
-            if cholesky_in_place(&mut factor) {
-                return Ok(Self {
-                    mean,
-                    factor,
-                    jitter,
-                });
-            }
-        }
-        Err(EngineError::invalid(format!(
-            "the posterior covariance of {m} candidates is not positive definite even with jitter {:e}",
-            JITTER_LADDER[JITTER_LADDER.len() - 1] * scale
-        )))
+        let (factor, jitter) = jittered_cholesky(&covariance).ok_or_else(|| {
+            EngineError::invalid(format!(
+                "the posterior covariance of {m} candidates is not positive definite even with \
+                 jitter {:e}",
+                largest_jitter(&covariance)
+            ))
+        })?;
+        Ok(Self {
+            mean,
+            factor,
+            jitter,
+        })
     }
 
     /// The diagonal jitter the factorisation needed (0 when none).
