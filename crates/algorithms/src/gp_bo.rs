@@ -911,6 +911,22 @@ impl GpBo {
 }
 
 impl GpBo {
+    /// Starts the step's log with the model's fit: its lengthscales (in the problem's units),
+    /// random starts and likelihood evaluations.
+    fn log_fit(&mut self, model: &GpModel) {
+        self.log.extra = Map::new();
+        self.log
+            .extra
+            .insert("lengthscales".into(), json!(model.lengthscales_original()));
+        let fit = model.fit_result();
+        self.log
+            .extra
+            .insert("fit_starts".into(), json!(fit.starts));
+        self.log
+            .extra
+            .insert("fit_evaluations".into(), json!(fit.evaluations));
+    }
+
     /// qLogNEI's ask: the real model with the pending points sampled jointly (no believer).
     fn ask_qlognei(
         &mut self,
@@ -945,17 +961,7 @@ impl GpBo {
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.log.extra = Map::new();
-        self.log
-            .extra
-            .insert("lengthscales".into(), json!(model.lengthscales_original()));
-        let fit = model.fit_result();
-        self.log
-            .extra
-            .insert("fit_starts".into(), json!(fit.starts));
-        self.log
-            .extra
-            .insert("fit_evaluations".into(), json!(fit.evaluations));
+        self.log_fit(&model);
         self.log
             .extra
             .insert("baseline_points".into(), json!(baseline.rows()));
@@ -990,17 +996,7 @@ impl Algorithm for GpBo {
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.log.extra = Map::new();
-        self.log
-            .extra
-            .insert("lengthscales".into(), json!(model.lengthscales_original()));
-        let fit = model.fit_result();
-        self.log
-            .extra
-            .insert("fit_starts".into(), json!(fit.starts));
-        self.log
-            .extra
-            .insert("fit_evaluations".into(), json!(fit.evaluations));
+        self.log_fit(&model);
         if let Some(penalty) = view.penalty() {
             self.lipschitz = Some((told, penalty.lipschitz()));
             self.log
