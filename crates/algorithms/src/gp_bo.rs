@@ -725,21 +725,10 @@ impl GpBo {
             .with_batch(settings.pending, settings.bucb_c)
     }
 
-    /// EI from its checked parameters (the registry's adapter).
+    /// EI, or LogEI, from its checked parameters (the registry's adapter): the two differ only
+    /// in their parameters' defaults, which `params` has already resolved.
     pub(super) fn expected_improvement(params: Params) -> Self {
         let settings = Ei::from_params(&params);
-        Self::new(
-            params,
-            settings.gp,
-            &settings.maximizer,
-            Acquisition::ExpectedImprovement,
-        )
-        .with_batch(settings.pending, 0.0)
-    }
-
-    /// LogEI from its checked parameters (the registry's adapter).
-    pub(super) fn log_expected_improvement(params: Params) -> Self {
-        let settings = LogEi::from_params(&params);
         Self::new(
             params,
             settings.gp,

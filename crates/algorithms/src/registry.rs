@@ -74,7 +74,7 @@ const BASELINES: &[AlgorithmEntry] = &[
         requires: Requirement::Any,
         description: "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)",
         parameters: ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, PENDING_PARAMS]),
-        build: |p| Ok(Box::new(GpBo::log_expected_improvement(p))),
+        build: |p| Ok(Box::new(GpBo::expected_improvement(p))),
     },
     AlgorithmEntry {
         name: "qlognei",
