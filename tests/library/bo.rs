@@ -197,6 +197,27 @@ fn logei_is_ei_on_botorchs_default_model() {
     );
 }
 
+/// Without an initial design the GP methods have nothing to fit: their first point is drawn
+/// uniformly (from the allowed set where there is one), as random search draws it, and the
+/// model takes over from the second step, on a box and on a finite, time-varying set alike.
+#[test]
+fn gp_methods_start_without_an_initial_design() {
+    let cpu = CpuEngine::new();
+    for problem in ["branin", "pe-toy"] {
+        for algo in ["gp-ucb", "ei", "logei", "qlognei"] {
+            let (summary, trace) = traced_run(&cpu, algo, problem, 4, 0, 3);
+            assert_eq!(summary.steps, 4, "{algo} on {problem}");
+            let (_, random) = traced_run(&cpu, "random", problem, 1, 0, 3);
+            assert_eq!(trace[1]["phase"], "opt", "{algo} on {problem}");
+            assert_eq!(trace[1]["x"], random[1]["x"], "{algo} on {problem}");
+            assert!(
+                trace[2]["extra"]["lengthscales"].is_array(),
+                "{algo} on {problem}: the second step is the model's"
+            );
+        }
+    }
+}
+
 /// Runs with one seed start from the same initial design whatever the algorithm, so that
 /// methods are compared on paired designs.
 #[test]

@@ -24,6 +24,7 @@ use crate::acquisition::{
 };
 use crate::optimizer::AlgorithmSettings;
 use crate::pending_rows::rule_out_pending_rows;
+use crate::random::uniform_point;
 use crate::surrogate::{GpModel, ModelOptions};
 use bosweep_core::params::{
     ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
@@ -964,6 +965,14 @@ impl GpBo {
 
 impl Algorithm for GpBo {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.history.is_empty() {
+            // Nothing to fit a GP to (a run without an initial design): every point looks the
+            // same under the prior, so the first one is drawn as random search draws it.
+            return Ok(Proposal {
+                x: uniform_point(ctx)?,
+                repeats: 1,
+            });
+        }
         if let Acquisition::QLogNoisyExpectedImprovement { samples, prune } = self.acquisition {
             return self.ask_qlognei(ctx, samples, prune);
         }

@@ -20,23 +20,29 @@ impl RandomSearch {
     }
 }
 
+/// A uniform point of the box, or a uniform member of the allowed set among the rows not
+/// pending (so a batch never proposes one twice): random search's step, and a model-based
+/// method's first one when nothing is observed yet.
+pub(crate) fn uniform_point(ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+    Ok(match ctx.allowed {
+        Some(set) if !set.is_empty() && ctx.pending.is_empty() => {
+            set.row(ctx.rng.random_range(0..set.rows())).to_vec()
+        }
+        Some(set) if !set.is_empty() => {
+            let mut weights = vec![0.0_f64; set.rows()];
+            rule_out_pending_rows(&mut weights, set, ctx.pending)?;
+            let free: Vec<usize> = (0..set.rows())
+                .filter(|&i| weights[i].is_finite())
+                .collect();
+            set.row(free[ctx.rng.random_range(0..free.len())]).to_vec()
+        }
+        _ => ctx.domain.sample(ctx.rng),
+    })
+}
+
 impl Algorithm for RandomSearch {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
-        let x = match ctx.allowed {
-            Some(set) if !set.is_empty() && ctx.pending.is_empty() => {
-                set.row(ctx.rng.random_range(0..set.rows())).to_vec()
-            }
-            // A batch draws among the rows not pending, so it never proposes one twice.
-            Some(set) if !set.is_empty() => {
-                let mut weights = vec![0.0_f64; set.rows()];
-                rule_out_pending_rows(&mut weights, set, ctx.pending)?;
-                let free: Vec<usize> = (0..set.rows())
-                    .filter(|&i| weights[i].is_finite())
-                    .collect();
-                set.row(free[ctx.rng.random_range(0..free.len())]).to_vec()
-            }
-            _ => ctx.domain.sample(ctx.rng),
-        };
+        let x = uniform_point(ctx)?;
         Ok(Proposal { x, repeats: 1 })
     }
 

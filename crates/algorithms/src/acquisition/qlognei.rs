@@ -312,6 +312,9 @@ pub fn prune_baseline(
 
     let observed = gp.train();
     let n = observed.rows();
+    if n == 0 {
+        return Ok(observed.clone());
+    }
     let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
     let whitened = gp.linv() * &prior;
     let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();

@@ -30,10 +30,13 @@ class NevergradPeer:
     def __init__(self, optimizer: str, budget: Optional[int], bounds: Bounds, seed: int):
         import numpy
 
-        with warnings.catch_warnings():
-            # Its optional plotting module warns on stderr when matplotlib is absent.
-            warnings.filterwarnings("ignore", message="Could not import matplotlib")
-            import nevergrad
+        # Notices on stderr that say nothing about the run, repeated by every run of a sweep:
+        # the optional plotting module of `cma` (imported when CMA first asks) without
+        # matplotlib, and scipy's COBYLA (one of NGOpt's choices) raising the final trust radius
+        # Nevergrad passes it to its smallest valid value.
+        warnings.filterwarnings("ignore", message="Could not import matplotlib")
+        warnings.filterwarnings("ignore", message="COBYLA: Invalid RHOEND")
+        import nevergrad
 
         self.numpy = numpy
         lower = numpy.array([lo for lo, _ in bounds])
