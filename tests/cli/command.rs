@@ -348,6 +348,10 @@ name = "branin"
     assert_eq!(heard[0]["op"], "start");
     assert_eq!(heard[0]["dim"], 2);
     assert_eq!(
+        heard[0]["budget"], 9,
+        "the run's budget, its design included"
+    );
+    assert_eq!(
         heard[0]["bounds"],
         serde_json::json!([[-5.0, 10.0], [0.0, 15.0]])
     );

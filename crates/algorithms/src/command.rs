@@ -4,8 +4,10 @@
 //!
 //! bosweep writes one JSON object per line to the command's stdin:
 //!
-//! - `{"op":"start","dim":d,"bounds":[[lo,hi],…],"problem":"branin"}` once, first (the command
-//!   starts when the run first needs it);
+//! - `{"op":"start","dim":d,"bounds":[[lo,hi],…],"problem":"branin","budget":n}` once, first
+//!   (the command starts when the run first needs it); `budget` is the run's evaluations, its
+//!   initial design included, and is absent where the caller sets none (an ask/tell
+//!   optimiser driven from a program);
 //! - `{"op":"tell","x":[…],"y":v,"t":t}` for every evaluated step, the initial design included,
 //!   with `y` in the **maximisation** sense (the negated value on a minimisation problem; the
 //!   mean where a point was evaluated several times) and `"context":[…]` where the problem
@@ -370,6 +372,12 @@ impl Algorithm for CommandAlgorithm {
         }));
         self.domain = Some(domain.clone());
         Ok(())
+    }
+
+    fn plan_budget(&mut self, budget: usize) {
+        if let Some(start) = &mut self.start {
+            start["budget"] = json!(budget);
+        }
     }
 
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {

@@ -226,6 +226,12 @@ pub trait Algorithm: Send {
         Ok(())
     }
 
+    /// Called once before the run, after [`Algorithm::prepare`], with the evaluations it will
+    /// spend (initial design included), for a method that plans for them: a peer library's
+    /// optimiser that picks its method from the budget. Not called where there is no budget
+    /// (an ask/tell optimiser driven by its user).
+    fn plan_budget(&mut self, _budget: usize) {}
+
     /// An upper estimate of the peak memory, in bytes, of one run of `budget` evaluations in
     /// `dim` dimensions, so that a sweep that cannot fit is refused before it starts. The
     /// default is a GP's: [`gp_memory_bytes`] with the default candidate grid.

@@ -35,10 +35,10 @@ const PYTHON: TextParam = TextParam::new(
 );
 const BUDGET: IntegerParam = IntegerParam::new(
     "budget",
-    100,
-    1,
+    0,
+    0,
     1_000_000,
-    "the evaluations NGOpt plans for (it picks its method from them; the protocol does not send the run's budget)",
+    "the evaluations NGOpt plans for (it picks its method from them); 0: the run's budget",
 );
 
 const PARAMS: ParamTable = ParamTable(&[&[PYTHON.spec(), TIMEOUT.spec()]]);
@@ -170,7 +170,7 @@ impl Peer {
             shell_quoted(python),
             self.arguments
         );
-        if p.declares(BUDGET.spec().name) {
+        if p.declares(BUDGET.spec().name) && BUDGET.of(p) > 0 {
             cmd.push_str(&format!(" --budget {}", BUDGET.of(p)));
         }
         Command::new(cmd)
@@ -326,11 +326,7 @@ mod tests {
             ("optuna-tpe", "optuna --sampler tpe", true),
             ("optuna-cmaes", "optuna --sampler cmaes", true),
             ("optuna-gp", "optuna --sampler gp", false),
-            (
-                "nevergrad-ngopt",
-                "nevergrad --optimizer ngopt --budget 100",
-                false,
-            ),
+            ("nevergrad-ngopt", "nevergrad --optimizer ngopt", false),
             ("nevergrad-cma", "nevergrad --optimizer cma", true),
             ("botorch-qlognei", "botorch", true),
         ];

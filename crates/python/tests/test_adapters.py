@@ -26,8 +26,8 @@ START = {"op": "start", "dim": 2, "bounds": [[-5, 10], [0, 15]], "problem": "bra
 class FakePeer:
     """Asks (seed + k, k) at its k-th ask and records what it is told."""
 
-    def __init__(self, bounds, seed):
-        self.seed, self.asked, self.calls = seed, 0, []
+    def __init__(self, bounds, seed, budget=None):
+        self.seed, self.budget, self.asked, self.calls = seed, budget, 0, []
 
     def ask(self):
         self.asked += 1
@@ -49,8 +49,8 @@ def converse(lines, batch_capable=True):
     """serve() over `lines` (dicts or raw text): exit status, replies, stderr, the peers built."""
     built = []
 
-    def factory(bounds, seed):
-        built.append(FakePeer(bounds, seed))
+    def factory(bounds, seed, budget):
+        built.append(FakePeer(bounds, seed, budget))
         return built[-1]
 
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
@@ -75,6 +75,7 @@ def test_the_peer_is_built_at_the_first_ask_with_its_seed_and_told_the_design_fi
     (peer,) = built
     # The seed reduced to the 32 bits numpy takes.
     assert peer.seed == (2**40 + 7) % 2**32 == 7
+    assert peer.budget is None
     assert replies == [{"x": [8.0, 1.0]}, {"x": [3.0, 4.0]}]
     assert peer.calls == [
         ("new", [1.0, 2.0], -3.0),
@@ -147,6 +148,23 @@ def test_a_line_that_breaks_the_protocol_is_named_on_stderr_with_exit_2(line, re
 def test_malformed_messages_are_refused_naming_what_is_wrong(message, reason):
     status, _, err, _ = converse([START, message])
     assert status == 2 and reason in err, err
+
+
+def test_the_runs_budget_reaches_the_peer_and_must_be_a_positive_integer():
+    status, _, _, (peer,) = converse([{**START, "budget": 40}, {"op": "ask", "t": 0, "seed": 1}])
+    assert status == 0 and peer.budget == 40
+    for budget in (0, 2.5, True):
+        status, _, err, _ = converse([{**START, "budget": budget}])
+        assert status == 2 and '"budget" that is not an integer' in err, err
+
+
+def test_ngopt_plans_for_the_runs_budget_unless_told_another():
+    pytest.importorskip("nevergrad")
+    from bosweep.adapters import nevergrad_peer
+
+    box = [(0.0, 1.0), (0.0, 1.0)]
+    assert nevergrad_peer.factory("ngopt", None)(box, 1, 40).optimizer.budget == 40
+    assert nevergrad_peer.factory("ngopt", 200)(box, 1, 40).optimizer.budget == 200
 
 
 def test_a_peer_that_is_not_batch_capable_refuses_pending_points():

@@ -157,6 +157,7 @@ pub fn run_stoppable(
         )));
     }
     algorithm.prepare(problem)?;
+    algorithm.plan_budget(config.budget);
     let parallel = &config.parallel;
     parallel
         .check(algorithm, algorithm_name, problem.dim())

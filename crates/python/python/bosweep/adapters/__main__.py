@@ -20,7 +20,7 @@ def parser() -> argparse.ArgumentParser:
     nevergrad = commands.add_parser("nevergrad", help="a Nevergrad optimiser")
     nevergrad.add_argument("--optimizer", choices=sorted(nevergrad_peer.OPTIMIZERS), default="ngopt")
     nevergrad.add_argument(
-        "--budget", type=int, default=None, help="the evaluations the optimiser plans for (NGOpt needs it)"
+        "--budget", type=int, default=None, help="the evaluations the optimiser plans for (default: the run's, from start)"
     )
     commands.add_parser("botorch", help="BoTorch's qLogNoisyExpectedImprovement on a SingleTaskGP")
     check = commands.add_parser("check", help="whether an adapter's requirements are installed")

@@ -5,7 +5,7 @@ qLogNoisyExpectedImprovement (Ament et al., 2023), with the pending points as ``
 maximised by ``optimize_acqf`` (q = 1, 10 restarts from 512 raw samples). BoTorch maximises, so
 it takes y itself. Until two points are told, it draws uniformly in the box. Batch capable."""
 
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Tuple
 
 from .catalog import Adapter
 from .protocol import Bounds, Peer, Point
@@ -75,6 +75,6 @@ class BotorchPeer:
         return self.pending[-1]
 
 
-def factory(bounds: Bounds, seed: int) -> Peer:
-    """The protocol's peer factory."""
+def factory(bounds: Bounds, seed: int, _budget: Optional[int]) -> Peer:
+    """The protocol's peer factory (BoTorch's loop does not plan for a budget)."""
     return BotorchPeer(bounds, seed)

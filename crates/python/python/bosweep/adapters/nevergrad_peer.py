@@ -4,8 +4,8 @@ the box; a point it did not ask is told as a child of the parametrization
 (``spawn_child(new_value=x)``). Nevergrad keeps candidates asked and not told itself, so CMA
 runs in batches (a pending point it did not ask is suggested, then asked); NGOpt's selected
 optimisers wait for one pending point to be told before the next ask, so it is not batch
-capable. NGOpt picks its method from the budget, which the protocol does not send: ``--budget``
-gives it (bosweep's ``budget`` parameter of nevergrad-ngopt)."""
+capable. NGOpt picks its method from the budget: the run's, which ``start`` sends, unless
+``--budget`` gives another (bosweep's ``budget`` parameter of nevergrad-ngopt)."""
 
 import warnings
 from typing import Any, Optional, Tuple
@@ -66,7 +66,7 @@ class NevergradPeer:
 def factory(optimizer: str, budget: Optional[int]):
     """The protocol's peer factory for one optimiser."""
 
-    def build(bounds: Bounds, seed: int) -> Peer:
-        return NevergradPeer(optimizer, budget, bounds, seed)
+    def build(bounds: Bounds, seed: int, run_budget: Optional[int]) -> Peer:
+        return NevergradPeer(optimizer, run_budget if budget is None else budget, bounds, seed)
 
     return build

@@ -5,7 +5,7 @@ points; a pending point the study did not ask (the initial design, evaluated on 
 is enqueued and asked, to be running too. The GP sampler does not look at running trials, so
 it is not batch capable."""
 
-from typing import Any, Tuple
+from typing import Any, Optional, Tuple
 
 from .catalog import Adapter
 from .protocol import Bounds, Peer, Point
@@ -72,7 +72,7 @@ class OptunaPeer:
 def factory(sampler_name: str):
     """The protocol's peer factory for one sampler."""
 
-    def build(bounds: Bounds, seed: int) -> Peer:
+    def build(bounds: Bounds, seed: int, _budget: Optional[int]) -> Peer:
         return OptunaPeer(sampler_name, bounds, seed)
 
     return build

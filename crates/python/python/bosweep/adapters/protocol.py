@@ -39,8 +39,9 @@ class Peer(Protocol):
         capable peers); returns its handle."""
 
 
-#: Builds a peer on the box ``bounds`` seeded with ``seed`` (< 2**32).
-PeerFactory = Callable[[Bounds, int], Peer]
+#: Builds a peer on the box ``bounds`` seeded with ``seed`` (< 2**32) for a run of ``budget``
+#: evaluations (``None`` where the run does not say).
+PeerFactory = Callable[[Bounds, int, Optional[int]], Peer]
 
 
 class ProtocolError(Exception):
@@ -54,6 +55,7 @@ class Session:
         self.factory = factory
         self.batch_capable = batch_capable
         self.bounds: Optional[Bounds] = None
+        self.budget: Optional[int] = None
         self.peer: Optional[Peer] = None
         self.told_before_peer: List[Tuple[Point, float]] = []
         self.outstanding: List[Tuple[Point, Any]] = []
@@ -87,7 +89,13 @@ class Session:
             and message.get("dim") == len(bounds)
         ):
             raise ProtocolError('"start" needs "dim": d and "bounds": d pairs [lo, hi], lo ≤ hi')
+        budget = message.get("budget")
+        if budget is not None and not (
+            isinstance(budget, int) and not isinstance(budget, bool) and budget >= 1
+        ):
+            raise ProtocolError('"start" has "budget" that is not an integer ≥ 1')
         self.bounds = [(float(lo), float(hi)) for lo, hi in bounds]
+        self.budget = budget
 
     def tell(self, message: dict) -> None:
         x, y = self.point(message.get("x"), '"tell"'), message.get("y")
@@ -120,7 +128,7 @@ class Session:
         if pending and not self.batch_capable:
             raise ProtocolError("points are pending, and this adapter is not batch capable")
         if self.peer is None:
-            self.peer = self.factory(self.bounds, seed % SEED_MODULUS)
+            self.peer = self.factory(self.bounds, seed % SEED_MODULUS, self.budget)
             for x, y in self.told_before_peer:
                 self.peer.tell_new(x, y)
             self.told_before_peer.clear()
