@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use bosweep::report::{
-    COMPARISON_COLUMNS, Metric, ReportError, ReportOptions, STEPS_COLUMNS, SUMMARY_COLUMNS, YScale,
-    write_report, write_report_with,
+    COMPARISON_COLUMNS, ERT_COLUMNS, Metric, ReportError, ReportOptions, SCORES_COLUMNS,
+    STEPS_COLUMNS, SUMMARY_COLUMNS, YScale, write_report, write_report_with,
 };
 use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord};
 use serde_json::{Value, json};
@@ -295,7 +295,62 @@ fn summary_csv_has_hand_computed_statistics() {
         assert!(close(num(&r[7]), best));
         assert!(close(num(&r[8]), 3.0));
         assert!(close(num(&r[9]), 2.0 * 0.5 / 6.0));
+        assert_eq!(r[13], "", "no score without known regrets");
     }
+
+    // Normalised scores against random search's mean final regret on branin, 0.3: random's
+    // own mean is 0 by construction; gp-ucb's runs score 100(1 − 0.01/0.3) and 100(1 − 0.03/0.3).
+    assert!(num(&rows[0][13]).abs() < 1e-12, "{}", rows[0][13]);
+    let ucb_score = (100.0 * (1.0 - 0.01 / 0.3) + 90.0) / 2.0;
+    assert!(close(num(&rows[1][13]), ucb_score), "{}", rows[1][13]);
+    let (header, scores) = read_csv(&dir.join("scores.csv"));
+    assert_eq!(header, SCORES_COLUMNS);
+    assert_eq!(scores.len(), 2);
+    assert_eq!(
+        (scores[0][0].as_str(), scores[0][1].as_str()),
+        ("gp-ucb[ucb_multiplier=2]", "1")
+    );
+    assert!(close(num(&scores[0][2]), ucb_score) && close(num(&scores[0][3]), ucb_score));
+    assert_eq!(
+        (scores[1][0].as_str(), scores[1][4].as_str()),
+        ("random", "random")
+    );
+
+    // ERT on branin. To Δf ≤ 0.1: random's runs spend 4, 4 and 3 evaluations, the last
+    // reaching it (11 per success); gp-ucb's reach it at 3 and 4 (3.5). To 10: every run at its
+    // first evaluation. To 10⁻³: none.
+    let (header, ert) = read_csv(&dir.join("ert.csv"));
+    assert_eq!(header, ERT_COLUMNS);
+    let branin: Vec<[&str; 5]> = ert
+        .iter()
+        .filter(|r| r[0] == "branin")
+        .map(|r| {
+            [
+                r[1].as_str(),
+                r[2].as_str(),
+                r[3].as_str(),
+                r[4].as_str(),
+                r[5].as_str(),
+            ]
+        })
+        .collect();
+    assert_eq!(
+        branin,
+        [
+            ["random", "10", "3", "3", "1"],
+            ["random", "0.1", "3", "1", "11"],
+            ["random", "0.001", "3", "0", ""],
+            ["random", "1e-5", "3", "0", ""],
+            ["gp-ucb[ucb_multiplier=2]", "10", "2", "2", "1"],
+            ["gp-ucb[ucb_multiplier=2]", "0.1", "2", "2", "3.5"],
+            ["gp-ucb[ucb_multiplier=2]", "0.001", "2", "0", ""],
+            ["gp-ucb[ucb_multiplier=2]", "1e-5", "2", "0", ""],
+        ]
+    );
+    assert!(
+        ert.iter().all(|r| r[0] == "branin"),
+        "ext's regrets are unknown"
+    );
 
     // The returned rows match the file, with the best of each problem marked.
     assert_eq!(summary.rows.len(), 4);
@@ -733,9 +788,9 @@ fn plots_are_written_as_svg_and_png_with_text() {
         .filter(|f| f.starts_with(dir.join("plots")))
         .collect();
     // branin (regrets known): simple regret, cumulative regret, best value, regret vs time,
-    // seconds; ext: best value, seconds; across problems: average ranks and the runtime
-    // distribution; each as SVG and PNG.
-    assert_eq!(plots.len(), 18, "{plots:?}");
+    // seconds; ext: best value, seconds; across problems: average ranks, the runtime
+    // distribution and the normalised scores' profile; each as SVG and PNG.
+    assert_eq!(plots.len(), 20, "{plots:?}");
     let runtimes = std::fs::read_to_string(dir.join("plots/runtime-distribution.svg")).unwrap();
     let texts = svg_texts(&runtimes);
     for text in [
@@ -1227,8 +1282,8 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
         images
     );
     // branin: simple and cumulative regret, best value, regret vs time, seconds; ext: best
-    // value, seconds; the ranks and the runtime distribution.
-    assert_eq!(images, 9, "{page}");
+    // value, seconds; the ranks, the runtime distribution and the normalised scores.
+    assert_eq!(images, 10, "{page}");
     for text in [
         "<title>Sweep report: bosweep-report-",
         "<a href=\"#section-1\">Config (config.toml)</a>",
@@ -1288,10 +1343,10 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
         });
     let shown: Value = serde_json::from_str(&title)
         .unwrap_or_else(|e| panic!("the probe did not run ({e}); the title is {title:?}"));
-    assert_eq!(shown["images"], 9, "{shown}");
+    assert_eq!(shown["images"], 10, "{shown}");
     // Every image decoded, at the plots' default width, the page's text column.
     let widths = shown["decoded"].as_array().unwrap();
-    assert_eq!(widths.len(), 9, "{shown}");
+    assert_eq!(widths.len(), 10, "{shown}");
     assert!(widths.iter().all(|w| *w == 1136), "{shown}");
     assert_eq!(shown["tables"], shown["laid_out"], "{shown}");
     // The ranks', and per problem its summary and paired tests.

@@ -1,14 +1,20 @@
 //! `report.md`: the config, the ranks across problems, and per problem its summary table with
 //! the best algorithm in bold and its ties in italics, the paired tests, at a chosen simulated
-//! time a short table and the paired tests then, the plots and the missing runs.
+//! time a short table and the paired tests then, the expected running times, the plots and the
+//! missing runs; the normalised scores across problems.
 
 use std::path::Path;
 
 use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
 use super::load::{Sweep, relative_trace_path};
 use super::model::{ReportModel, SectionAtTime};
-use super::{BestBy, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, SummaryRow};
+use super::scores::{Ert, Scores};
+use super::{
+    BestBy, ERT_FILE, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT,
+    SCORES_FILE, SCORES_PLOT, SummaryRow,
+};
 use crate::CONFIG_FILE;
+use bosweep_core::io::format_number;
 
 /// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
 fn md_number(v: Option<f64>) -> String {
@@ -144,6 +150,9 @@ pub(crate) fn render(
              ({PLOTS_DIR}/{RUNTIME_SIMULATED_TIME_PLOT}.png)\n\n"
         ));
     }
+    if let Some(scores) = &model.scores {
+        out.push_str(&scores_section(scores));
+    }
     for section in sections {
         out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
         let section_rows = &rows[section.first_row..section.first_row + section.rows];
@@ -161,6 +170,9 @@ pub(crate) fn render(
         if let (Some(at_time), Some(then)) = (&model.at_time, &section.at_time) {
             let then_rows = &at_time.rows[section.first_row..section.first_row + section.rows];
             out.push_str(&at_time_section(at_time.time, then_rows, then));
+        }
+        if !section.ert.is_empty() {
+            out.push_str(&ert_table(&section.ert));
         }
         if section.plots.is_empty() {
             out.push_str("No plots: no run of this problem has completed.\n\n");
@@ -375,6 +387,69 @@ fn ranks_section(ranks: &Ranks, at_time: Option<(f64, &Ranks)>) -> String {
     if let Some((time, then)) = at_time {
         out.push_str(&ranks_at_time(time, then));
     }
+    out
+}
+
+/// Bayesmark's normalised scores across problems, and their profile.
+fn scores_section(scores: &Scores) -> String {
+    let reference: Vec<String> = scores.reference.iter().map(|r| code(r)).collect();
+    let mut out = format!(
+        "## Normalised scores\n\n\
+         Bayesmark's normalised score of a run: 100 · (1 − r / r̄), r its final simple regret and \
+         r̄ the mean final simple regret of random search ({}) on the same problem; 100 is the \
+         optimum, 0 random search's mean, below 0 worse than it. Per algorithm the mean over \
+         its runs of a problem (`summary.csv`'s `score_mean`), then the mean and median over \
+         the problems where random search ran and left a positive regret (`{SCORES_FILE}`).\n\n\
+         | algorithm | problems | mean score | median score |\n|---|--:|--:|--:|\n",
+        reference.join(", ")
+    );
+    for a in &scores.algorithms {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            code(&a.algorithm),
+            a.per_problem.len(),
+            md_number(Some(a.mean)),
+            md_number(Some(a.median)),
+        ));
+    }
+    out.push_str(&format!(
+        "\n![normalised score profile]({PLOTS_DIR}/{SCORES_PLOT}.png)\n\n"
+    ));
+    out
+}
+
+/// A problem's expected running times: evaluations per success to each target, with the
+/// successes out of the runs.
+fn ert_table(ert: &[(String, Vec<Ert>)]) -> String {
+    let Some((_, first)) = ert.first() else {
+        return String::new();
+    };
+    let targets: Vec<String> = first
+        .iter()
+        .map(|e| format!("Δf ≤ {}", format_number(e.target)))
+        .collect();
+    let mut out = format!(
+        "Expected running time (COCO's ERT: the evaluations of every run until it first reached \
+         the target, or all of them, per run that reached it; ∞ where none did), with the runs \
+         that reached the target (`{ERT_FILE}`):\n\n| algorithm | {} |\n|---|{}\n",
+        targets.join(" | "),
+        "--:|".repeat(targets.len())
+    );
+    for (algorithm, erts) in ert {
+        let cells: Vec<String> = erts
+            .iter()
+            .map(|e| {
+                let value = e.evaluations.map_or("∞".to_owned(), |v| md_number(Some(v)));
+                format!("{value} ({}/{})", e.successes, e.runs)
+            })
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            code(algorithm),
+            cells.join(" | ")
+        ));
+    }
+    out.push('\n');
     out
 }
 

@@ -12,8 +12,9 @@
 //!   cumulative regret's mean; the mean of the last `best_value` (in the problem's own sense);
 //!   the mean of the final `evals`; seconds per iteration, the mean of
 //!   `model_seconds + acq_seconds` over every step of every run; the standard errors of the
-//!   final best value and of the final cumulative regret; and the rank, `best`, `tied` (within
-//!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty.
+//!   final best value and of the final cumulative regret; the rank, `best`, `tied` (within
+//!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty;
+//!   and the mean normalised score against random search (below).
 //!   Empty cells where a quantity is unknown (regrets are `null` where the optimum is unknown)
 //!   or no run has completed.
 //! - `report.md`: the config, then per problem a table of the same columns with the best
@@ -46,6 +47,16 @@
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
 //!   distribution of runtimes over the problems with a known optimum.
+//! - `scores.csv` ([`SCORES_COLUMNS`]) and `plots/normalised-scores.{svg,png}`
+//!   ([`SCORES_PLOT`]), where random search (`random`) ran on a problem with a known optimum:
+//!   Bayesmark's normalised score, `100 · (1 − r / r̄)` with `r` a run's final simple regret and
+//!   `r̄` random search's mean on the problem, per algorithm the mean and median over problems
+//!   of its mean score, and their profile (each algorithm's per-problem scores, best first);
+//!   `report.md` shows them under the ranks.
+//! - `ert.csv` ([`ERT_COLUMNS`]): per problem with a known optimum, algorithm and target Δf
+//!   ∈ {10, 0.1, 10⁻³, 10⁻⁵}, COCO's expected running time (the evaluations of every run until
+//!   it first reached Δf, or all of them, divided by the runs that reached it; empty where none
+//!   did); `report.md` shows it under each problem's paired tests.
 //! - Against simulated time, for parallel runs (`batch`, `workers`, `runtime`: every step has a
 //!   `finish` on the run's simulated clock): `plots/<problem>-regret-simulated-time.{svg,png}`
 //!   (or `-best-value-simulated-time` where the problem's regrets are unknown) where every
@@ -81,6 +92,7 @@ mod long_table;
 mod markdown;
 mod model;
 mod plot;
+mod scores;
 mod steps;
 mod summary;
 mod tables;
@@ -120,6 +132,22 @@ pub const RANKS_FILE: &str = "ranks.csv";
 pub const RANKS_PLOT: &str = "ranks";
 /// The runtime distribution's name in the plots' directory (`.svg`, `.png`).
 pub const RUNTIME_PLOT: &str = "runtime-distribution";
+/// The normalised scores' profile in the plots' directory (`.svg`, `.png`).
+pub const SCORES_PLOT: &str = "normalised-scores";
+/// The normalised scores across problems: one row per algorithm.
+pub const SCORES_FILE: &str = "scores.csv";
+/// The columns of [`SCORES_FILE`], in order.
+pub const SCORES_COLUMNS: [&str; 5] = [
+    "algorithm",
+    "problems",
+    "mean_score",
+    "median_score",
+    "reference",
+];
+/// The expected running times: one row per problem, algorithm and target.
+pub const ERT_FILE: &str = "ert.csv";
+/// The columns of [`ERT_FILE`], in order.
+pub const ERT_COLUMNS: [&str; 6] = ["problem", "algorithm", "target", "runs", "successes", "ert"];
 /// The runtime distribution against simulated time, in the plots' directory.
 pub const RUNTIME_SIMULATED_TIME_PLOT: &str = "runtime-distribution-simulated-time";
 /// `summary.csv`'s columns at the chosen simulated time ([`ReportOptions::time`]).
@@ -132,7 +160,7 @@ pub const RANKS_AT_TIME_FILE: &str = "ranks-at-time.csv";
 pub const PLOTS_DIR: &str = "plots";
 
 /// The columns of `summary.csv`, in order.
-pub const SUMMARY_COLUMNS: [&str; 13] = [
+pub const SUMMARY_COLUMNS: [&str; 14] = [
     "problem",
     "algorithm",
     "runs",
@@ -146,6 +174,7 @@ pub const SUMMARY_COLUMNS: [&str; 13] = [
     "best_value_se",
     "cumulative_regret_se",
     "rank",
+    "score_mean",
 ];
 
 /// The columns of `comparisons.csv`, in order.
@@ -295,6 +324,16 @@ fn write_tables(
         comparisons,
         model.ranks.as_ref(),
     )?);
+    if let Some(scores) = &model.scores {
+        let path = dir.join(SCORES_FILE);
+        tables::write_scores(&path, scores)?;
+        files.push(path);
+    }
+    if model.sections.iter().any(|s| !s.ert.is_empty()) {
+        let path = dir.join(ERT_FILE);
+        tables::write_ert(&path, &model.sections)?;
+        files.push(path);
+    }
     if let Some(at_time) = &model.at_time {
         let path = dir.join(SUMMARY_AT_TIME_FILE);
         tables::write_csv(&path, &at_time.rows)?;
@@ -357,7 +396,8 @@ fn draw_plots(
         .iter()
         .flat_map(|s| &s.plots)
         .chain(&model.runtime)
-        .chain(&model.runtime_simulated_time);
+        .chain(&model.runtime_simulated_time)
+        .chain(&model.score_plot);
     for plot in plots {
         let series = &plot.series;
         let all_positive = series

@@ -10,8 +10,9 @@ use super::curves::{self, CurvePoint, Sampling, curve};
 use super::ecdf::{self, Budget};
 use super::load::{CompletedRun, Step, Sweep, Trace};
 use super::plot::Series;
+use super::scores::{self, ERT_TARGETS, Ert, Scores};
 use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
-use super::{Metric, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, file_safe};
+use super::{Metric, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, SCORES_PLOT, file_safe};
 use crate::{RunSpec, Setting};
 use bosweep_problems::Sense;
 
@@ -29,6 +30,11 @@ pub(crate) struct ReportModel {
     pub runtime_simulated_time: Option<Plot>,
     /// The statistics at the chosen simulated time, where one was chosen.
     pub at_time: Option<AtTime>,
+    /// Bayesmark's normalised scores across problems, where random search ran on a problem
+    /// with a known optimum.
+    pub scores: Option<Scores>,
+    /// Each algorithm's scores per problem, best first, against the fraction of problems.
+    pub score_plot: Option<Plot>,
 }
 
 /// The rows and ranks at a chosen simulated time, every run's trace cut there
@@ -66,6 +72,9 @@ pub(crate) struct Section {
     /// value) against simulated time, then the seconds per iteration. Empty where no run of the
     /// problem has completed.
     pub plots: Vec<Plot>,
+    /// Per algorithm with completed runs, its expected running time to each of
+    /// [`ERT_TARGETS`]; empty where the problem's regrets are unknown.
+    pub ert: Vec<(String, Vec<Ert>)>,
     pub missing: Vec<RunSpec>,
 }
 
@@ -91,6 +100,8 @@ pub(crate) enum XAxis {
     Milliseconds,
     /// The runs' simulated clock.
     SimulatedTime,
+    /// The fraction of problems, for a profile of per-problem scores.
+    ProblemFraction,
 }
 
 impl XAxis {
@@ -99,6 +110,7 @@ impl XAxis {
             XAxis::Evaluations => "evaluations",
             XAxis::Milliseconds => "milliseconds in model fitting and acquisition",
             XAxis::SimulatedTime => "simulated time",
+            XAxis::ProblemFraction => "fraction of problems",
         }
     }
 
@@ -177,6 +189,10 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
     let mut used_names = HashSet::new();
     let mut scores = Vec::new();
     let mut scores_at_time = Vec::new();
+    // (palette index, algorithm, mean normalised score) per problem with a reference, and
+    // the references' labels.
+    let mut normalised = Vec::new();
+    let mut references: Vec<String> = Vec::new();
     // Per algorithm (palette index, display label), its runs on problems with known regrets.
     let mut runtimes: Vec<(usize, String, Vec<&Trace>)> = Vec::new();
     for identity in &problems {
@@ -191,11 +207,21 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
 
         let first_row = rows.len();
         let judged = judge(&problem, &cells, sense, metric);
-        rows.extend(judged.rows);
+        let mut judged_rows = judged.rows;
+        if let Some(reference) = score(&mut judged_rows, &cells) {
+            normalised.extend(judged_rows.iter().zip(&cells).filter_map(
+                |(row, (color, algorithm, _))| Some((*color, algorithm.clone(), row.score_mean?)),
+            ));
+            if !references.contains(&reference) {
+                references.push(reference);
+            }
+        }
+        rows.extend(judged_rows);
         scores.push(judged.scores);
         let at_time = truncated.as_ref().map(|(_, runs)| {
             let cells_then = cells_of(sweep, runs, identity, &algorithms);
-            let then = judge(&problem, &cells_then, sense, metric);
+            let mut then = judge(&problem, &cells_then, sense, metric);
+            score(&mut then.rows, &cells_then);
             rows_at_time.extend(then.rows);
             scores_at_time.push(then.scores);
             let runs_of = |cells: &[Cell]| cells.iter().map(|(_, _, d)| d.len()).sum::<usize>();
@@ -222,6 +248,11 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
             } else {
                 Vec::new()
             },
+            ert: if regrets_known {
+                ert_rows(&cells)
+            } else {
+                Vec::new()
+            },
             problem,
             first_row,
             rows: rows.len() - first_row,
@@ -241,7 +272,10 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         .iter()
         .flat_map(|(_, _, traces)| traces)
         .all(|t| t.is_timed());
+    let normalised = scores::across_problems(&normalised, references);
     ReportModel {
+        score_plot: normalised.as_ref().map(score_plot),
+        scores: normalised,
         ranks: compare::average_ranks(&scores),
         runtime: (!runtimes.is_empty()).then(|| runtime_plot(&runtimes, Budget::Evaluations)),
         runtime_simulated_time: (!runtimes.is_empty() && all_timed)
@@ -454,6 +488,71 @@ fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
                 label: label.clone(),
                 color: *color,
                 points: ecdf::runtime_distribution(traces, budget),
+            })
+            .collect(),
+        may_log: false,
+    }
+}
+
+/// Sets each row's mean normalised score (`rows` in the order of `cells`, one problem's),
+/// against the problem's random-search runs among `cells`; returns their display label, or
+/// `None` (and sets nothing) without them.
+fn score(rows: &mut [SummaryRow], cells: &[Cell]) -> Option<String> {
+    let runs: Vec<&[&CompletedRun]> = cells.iter().map(|(_, _, d)| d.as_slice()).collect();
+    let (reference, regret) = scores::reference_regret(&runs)?;
+    for (row, (_, _, done)) in rows.iter_mut().zip(cells) {
+        let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+        row.score_mean = scores::mean_score(&traces, regret);
+    }
+    Some(reference)
+}
+
+/// Each algorithm's expected running times to [`ERT_TARGETS`] on one problem, where it has
+/// completed runs.
+fn ert_rows(cells: &[Cell]) -> Vec<(String, Vec<Ert>)> {
+    cells
+        .iter()
+        .filter(|(_, _, done)| !done.is_empty())
+        .map(|(_, algorithm, done)| {
+            let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
+            let erts = ERT_TARGETS
+                .iter()
+                .map(|&target| scores::expected_running_time(&traces, target))
+                .collect();
+            (algorithm.clone(), erts)
+        })
+        .collect()
+}
+
+/// The profile of the normalised scores: per algorithm its per-problem scores, best first,
+/// the k-th of n at x = k/n.
+fn score_plot(scores: &Scores) -> Plot {
+    Plot {
+        what: "normalised score profile".into(),
+        title: "normalised score per problem, best first".into(),
+        name: SCORES_PLOT.into(),
+        x: XAxis::ProblemFraction,
+        y_label: "normalised score (100: optimum, 0: random search's mean)".into(),
+        series: scores
+            .algorithms
+            .iter()
+            .map(|a| {
+                let n = a.per_problem.len();
+                Series {
+                    label: a.algorithm.clone(),
+                    color: a.color,
+                    points: a
+                        .per_problem
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &score)| CurvePoint {
+                            x: (k + 1) as f64 / n as f64,
+                            mean: score,
+                            se: None,
+                            n: 1,
+                        })
+                        .collect(),
+                }
             })
             .collect(),
         may_log: false,

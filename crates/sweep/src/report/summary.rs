@@ -35,6 +35,9 @@ pub struct SummaryRow {
     pub evals_mean: Option<f64>,
     /// Mean seconds per step of model and acquisition work, over every step of every run.
     pub seconds_per_iter_mean: Option<f64>,
+    /// Mean normalised score of the runs against random search's mean final simple regret on
+    /// the problem ([`super::scores`]); `None` without random-search runs or known regrets.
+    pub score_mean: Option<f64>,
     /// The problem's best algorithm (bold in `report.md`).
     pub best: bool,
     /// Not the best, but its mean lies within one standard error of the best's (see
@@ -78,6 +81,7 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         best_value_se: best_value.and_then(|d| d.se),
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
         seconds_per_iter_mean: mean(&seconds),
+        score_mean: None,
         best: false,
         tied: false,
     }

@@ -1,10 +1,15 @@
 //! `summary.csv`, `comparisons.csv` and `ranks.csv`, and their `-at-time` counterparts (the same
-//! columns, at a chosen simulated time).
+//! columns, at a chosen simulated time); `scores.csv` and `ert.csv`.
 
 use std::path::Path;
 
 use super::compare::{PairedComparison, Ranks};
-use super::{BestBy, COMPARISON_COLUMNS, ReportError, SUMMARY_COLUMNS, SummaryRow};
+use super::model::Section;
+use super::scores::Scores;
+use super::{
+    BestBy, COMPARISON_COLUMNS, ERT_COLUMNS, ReportError, SCORES_COLUMNS, SUMMARY_COLUMNS,
+    SummaryRow,
+};
 use bosweep_core::io::format_number;
 
 /// A CSV number ([`format_number`]); an empty cell where unknown.
@@ -104,7 +109,50 @@ pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportEr
                 csv_number(r.best_value_se),
                 csv_number(r.cumulative_regret_se),
                 rank(r).to_owned(),
+                csv_number(r.score_mean),
             ]
+        }),
+    )
+}
+
+/// `scores.csv`: per algorithm, best mean first, the problems it has a score on, its mean and
+/// median score, and the reference it was normalised by.
+pub(crate) fn write_scores(path: &Path, scores: &Scores) -> Result<(), ReportError> {
+    let reference = scores.reference.join(" ");
+    write_table(
+        path,
+        SCORES_COLUMNS,
+        scores.algorithms.iter().map(|a| {
+            [
+                a.algorithm.clone(),
+                a.per_problem.len().to_string(),
+                format_number(a.mean),
+                format_number(a.median),
+                reference.clone(),
+            ]
+        }),
+    )
+}
+
+/// `ert.csv`: per problem with known regrets, algorithm and target, the runs, the successes
+/// and the expected running time (empty where no run reached the target).
+pub(crate) fn write_ert(path: &Path, sections: &[Section]) -> Result<(), ReportError> {
+    write_table(
+        path,
+        ERT_COLUMNS,
+        sections.iter().flat_map(|section| {
+            section.ert.iter().flat_map(move |(algorithm, erts)| {
+                erts.iter().map(move |e| {
+                    [
+                        section.problem.clone(),
+                        algorithm.clone(),
+                        format_number(e.target),
+                        e.runs.to_string(),
+                        e.successes.to_string(),
+                        csv_number(e.evaluations),
+                    ]
+                })
+            })
         }),
     )
 }
