@@ -237,6 +237,27 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * (1.0 + b.abs())
 }
 
+/// Where the report compares cumulative regrets, the scores normalise those: on branin random
+/// search's mean final cumulative regret is (4 + 3 + 2) / 3 = 3, gp-ucb's (1.62 + 1.75) / 2.
+#[test]
+fn scores_follow_the_compared_regret() {
+    let dir = temp_dir("scores-cumulative");
+    build_sweep(&dir);
+    let cumulative = ReportOptions {
+        metric: Some(Metric::CumulativeRegret),
+        ..ReportOptions::default()
+    };
+    write_report_with(&dir, &cumulative).unwrap();
+    let (_, rows) = read_csv(&dir.join("scores.csv"));
+    assert_eq!(rows[0][0], "gp-ucb[ucb_multiplier=2]");
+    assert!(
+        close(num(&rows[0][2]), 100.0 * (1.0 - 1.685 / 3.0)),
+        "{rows:?}"
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("r its final cumulative regret"), "{report}");
+}
+
 #[test]
 fn summary_csv_has_hand_computed_statistics() {
     let dir = temp_dir("summary");

@@ -395,12 +395,13 @@ fn scores_section(scores: &Scores) -> String {
     let reference: Vec<String> = scores.reference.iter().map(|r| code(r)).collect();
     let mut out = format!(
         "## Normalised scores\n\n\
-         Bayesmark's normalised score of a run: 100 · (1 − r / r̄), r its final simple regret and \
-         r̄ the mean final simple regret of random search ({}) on the same problem; 100 is the \
+         Bayesmark's normalised score of a run: 100 · (1 − r / r̄), r its final {} and r̄ random \
+         search's ({}) mean of it on the same problem; 100 is the \
          optimum, 0 random search's mean, below 0 worse than it. Per algorithm the mean over \
          its runs of a problem (`summary.csv`'s `score_mean`), then the mean and median over \
          the problems where random search ran and left a positive regret (`{SCORES_FILE}`).\n\n\
          | algorithm | problems | mean score | median score |\n|---|--:|--:|--:|\n",
+        scores.regret,
         reference.join(", ")
     );
     for a in &scores.algorithms {

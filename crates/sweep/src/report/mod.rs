@@ -49,8 +49,9 @@
 //!   distribution of runtimes over the problems with a known optimum.
 //! - `scores.csv` ([`SCORES_COLUMNS`]) and `plots/normalised-scores.{svg,png}`
 //!   ([`SCORES_PLOT`]), where random search (`random`) ran on a problem with a known optimum:
-//!   Bayesmark's normalised score, `100 · (1 − r / r̄)` with `r` a run's final simple regret and
-//!   `r̄` random search's mean on the problem, per algorithm the mean and median over problems
+//!   Bayesmark's normalised score, `100 · (1 − r / r̄)` with `r` a run's final simple regret (its
+//!   cumulative regret where the report compares those) and `r̄` random search's mean of it on
+//!   the problem, per algorithm the mean and median over problems
 //!   of its mean score, and their profile (each algorithm's per-problem scores, best first);
 //!   `report.md` shows them under the ranks.
 //! - `ert.csv` ([`ERT_COLUMNS`]): per problem with a known optimum, algorithm and target Δf

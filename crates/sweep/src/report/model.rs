@@ -208,7 +208,7 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         let first_row = rows.len();
         let judged = judge(&problem, &cells, sense, metric);
         let mut judged_rows = judged.rows;
-        if let Some(reference) = score(&mut judged_rows, &cells) {
+        if let Some(reference) = score(&mut judged_rows, &cells, metric) {
             normalised.extend(judged_rows.iter().zip(&cells).filter_map(
                 |(row, (color, algorithm, _))| Some((*color, algorithm.clone(), row.score_mean?)),
             ));
@@ -221,7 +221,7 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         let at_time = truncated.as_ref().map(|(_, runs)| {
             let cells_then = cells_of(sweep, runs, identity, &algorithms);
             let mut then = judge(&problem, &cells_then, sense, metric);
-            score(&mut then.rows, &cells_then);
+            score(&mut then.rows, &cells_then, metric);
             rows_at_time.extend(then.rows);
             scores_at_time.push(then.scores);
             let runs_of = |cells: &[Cell]| cells.iter().map(|(_, _, d)| d.len()).sum::<usize>();
@@ -272,7 +272,8 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         .iter()
         .flat_map(|(_, _, traces)| traces)
         .all(|t| t.is_timed());
-    let normalised = scores::across_problems(&normalised, references);
+    let (scored, _) = scores::scored_regret(metric);
+    let normalised = scores::across_problems(&normalised, scored, references);
     ReportModel {
         score_plot: normalised.as_ref().map(score_plot),
         scores: normalised,
@@ -494,15 +495,17 @@ fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
     }
 }
 
-/// Sets each row's mean normalised score (`rows` in the order of `cells`, one problem's),
-/// against the problem's random-search runs among `cells`; returns their display label, or
-/// `None` (and sets nothing) without them.
-fn score(rows: &mut [SummaryRow], cells: &[Cell]) -> Option<String> {
+/// Sets each row's mean normalised score (`rows` in the order of `cells`, one problem's) on
+/// the regret `metric` makes it score ([`scores::scored_regret`]), against the problem's
+/// random-search runs among `cells`; returns their display label, or `None` (and sets nothing)
+/// without them.
+fn score(rows: &mut [SummaryRow], cells: &[Cell], metric: Metric) -> Option<String> {
     let runs: Vec<&[&CompletedRun]> = cells.iter().map(|(_, _, d)| d.as_slice()).collect();
-    let (reference, regret) = scores::reference_regret(&runs)?;
+    let (_, regret) = scores::scored_regret(metric);
+    let (reference, mean) = scores::reference_regret(&runs, regret)?;
     for (row, (_, _, done)) in rows.iter_mut().zip(cells) {
         let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
-        row.score_mean = scores::mean_score(&traces, regret);
+        row.score_mean = scores::mean_score(&traces, regret, mean);
     }
     Some(reference)
 }

@@ -2,7 +2,8 @@
 //! against random search, and COCO's expected running time (ERT) to precision targets.
 //!
 //! The normalised score of a run is `100 · (1 − r / r̄_random)`, with `r` the run's final simple
-//! regret and `r̄_random` the mean final simple regret of random search on the same problem: 100
+//! regret (its cumulative regret where the report compares those) and `r̄_random` random
+//! search's mean of the same on the same problem: 100
 //! at the optimum, 0 at random search's mean, below 0 worse than it (Turner et al., "Bayesian
 //! optimization is superior to random search for machine learning hyperparameter tuning",
 //! 2021, Bayesmark's normalised score). An algorithm's score on a problem is the mean over its
@@ -14,13 +15,23 @@
 
 use bosweep_core::stats::{describe, mean};
 
-use super::load::{CompletedRun, Trace};
+use super::Metric;
+use super::load::{CompletedRun, Step, Trace};
 
 /// The algorithm whose runs normalise the scores.
 pub(crate) const REFERENCE_ALGORITHM: &str = "random";
 
 /// The precision targets Δf of the ERT tables.
 pub(crate) const ERT_TARGETS: [f64; 4] = [10.0, 1e-1, 1e-3, 1e-5];
+
+/// What a score normalises, named: a run's final cumulative regret where the report compares
+/// those, else its final simple regret (a best value has no scale to normalise by).
+pub(crate) fn scored_regret(metric: Metric) -> (&'static str, fn(&Step) -> Option<f64>) {
+    match metric {
+        Metric::CumulativeRegret => ("cumulative regret", |s| s.cumulative_regret),
+        Metric::SimpleRegret | Metric::BestValue => ("simple regret", |s| s.simple_regret),
+    }
+}
 
 /// Bayesmark's normalised score of a final simple regret against the reference's mean final
 /// simple regret on the same problem; `None` where that mean is not positive (random search
@@ -30,10 +41,14 @@ pub(crate) fn normalised_score(regret: f64, reference: f64) -> Option<f64> {
         .then(|| 100.0 * (1.0 - regret / reference))
 }
 
-/// The mean final simple regret of the reference's runs among `cells` (algorithm label and its
-/// completed runs on one problem): the plain `random` setting where there is one, else the
-/// first setting of `random`. `None` without a completed reference run with a known regret.
-pub(crate) fn reference_regret(cells: &[&[&CompletedRun]]) -> Option<(String, f64)> {
+/// The display label and mean final `regret` of the reference's runs among `cells` (each
+/// algorithm's completed runs on one problem): the plain `random` setting where there is one,
+/// else the first setting of `random`. `None` without a completed reference run with a known
+/// regret.
+pub(crate) fn reference_regret(
+    cells: &[&[&CompletedRun]],
+    regret: fn(&Step) -> Option<f64>,
+) -> Option<(String, f64)> {
     let label_of = |runs: &[&CompletedRun]| {
         runs.first()
             .filter(|r| r.spec.algorithm.name == REFERENCE_ALGORITHM)
@@ -43,22 +58,20 @@ pub(crate) fn reference_regret(cells: &[&[&CompletedRun]]) -> Option<(String, f6
         .iter()
         .find(|runs| label_of(runs).as_deref() == Some(REFERENCE_ALGORITHM))
         .or_else(|| cells.iter().find(|runs| label_of(runs).is_some()))?;
-    let finals: Vec<f64> = runs
-        .iter()
-        .filter_map(|r| r.trace.last().simple_regret)
-        .collect();
+    let finals: Vec<f64> = runs.iter().filter_map(|r| regret(r.trace.last())).collect();
     Some((runs[0].spec.algorithm.display_label(), mean(&finals)?))
 }
 
-/// The mean normalised score of `traces` (one algorithm's runs on one problem) against the
-/// reference's mean final simple regret; `None` where no run has a known regret. The score is
-/// linear in the regret, so this is the score of the mean regret, which makes the reference's
-/// own score exactly 0.
-pub(crate) fn mean_score(traces: &[&Trace], reference: f64) -> Option<f64> {
-    let finals: Vec<f64> = traces
-        .iter()
-        .filter_map(|t| t.last().simple_regret)
-        .collect();
+/// The mean normalised score of `traces` (one algorithm's runs on one problem) on their final
+/// `regret` against the reference's mean of it; `None` where no run has a known regret. The
+/// score is linear in the regret, so this is the score of the mean regret, which makes the
+/// reference's own score exactly 0.
+pub(crate) fn mean_score(
+    traces: &[&Trace],
+    regret: fn(&Step) -> Option<f64>,
+    reference: f64,
+) -> Option<f64> {
+    let finals: Vec<f64> = traces.iter().filter_map(|t| regret(t.last())).collect();
     normalised_score(mean(&finals)?, reference)
 }
 
@@ -117,6 +130,8 @@ pub(crate) struct AlgorithmScores {
 /// The normalised scores of a report: per algorithm across problems, best mean first.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Scores {
+    /// What was scored: `"simple regret"` or `"cumulative regret"`.
+    pub regret: &'static str,
     /// The reference's display labels, as the problems name them (usually one).
     pub reference: Vec<String>,
     pub algorithms: Vec<AlgorithmScores>,
@@ -126,6 +141,7 @@ pub(crate) struct Scores {
 /// reference labels; `None` without any score.
 pub(crate) fn across_problems(
     entries: &[(usize, String, f64)],
+    regret: &'static str,
     reference: Vec<String>,
 ) -> Option<Scores> {
     let mut algorithms: Vec<AlgorithmScores> = Vec::new();
@@ -148,6 +164,7 @@ pub(crate) fn across_problems(
     }
     algorithms.sort_by(|a, b| b.mean.total_cmp(&a.mean).then(a.color.cmp(&b.color)));
     (!algorithms.is_empty()).then_some(Scores {
+        regret,
         reference,
         algorithms,
     })
@@ -156,7 +173,6 @@ pub(crate) fn across_problems(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::load::Step;
 
     fn trace(regrets: &[f64]) -> Trace {
         Trace::of_steps(
@@ -177,7 +193,14 @@ mod tests {
         assert_eq!(normalised_score(f64::NAN, 1.0), None);
         // Runs ending at regrets 1 and 3 against a reference mean of 4: (75 + 25) / 2.
         let (a, b) = (trace(&[5.0, 1.0]), trace(&[3.0]));
-        assert_eq!(mean_score(&[&a, &b], 4.0), Some(50.0));
+        let (_, simple) = scored_regret(Metric::SimpleRegret);
+        assert_eq!(mean_score(&[&a, &b], simple, 4.0), Some(50.0));
+        assert_eq!(scored_regret(Metric::BestValue).1(a.last()), Some(1.0));
+        assert_eq!(
+            scored_regret(Metric::CumulativeRegret).1(a.last()),
+            None,
+            "these steps know only their simple regret"
+        );
     }
 
     #[test]
@@ -209,13 +232,13 @@ mod tests {
             (1, "ei".to_owned(), 20.0),
             (1, "ei".to_owned(), 90.0),
         ];
-        let scores = across_problems(&entries, vec!["random".into()]).unwrap();
+        let scores = across_problems(&entries, "simple regret", vec!["random".into()]).unwrap();
         let ei = &scores.algorithms[0];
         assert_eq!(ei.algorithm, "ei");
         assert_eq!(ei.per_problem, [90.0, 80.0, 20.0]);
         assert!((ei.mean - 190.0 / 3.0).abs() < 1e-12);
         assert_eq!(ei.median, 80.0);
         assert_eq!(scores.algorithms[1].mean, 0.0);
-        assert!(across_problems(&[], Vec::new()).is_none());
+        assert!(across_problems(&[], "simple regret", Vec::new()).is_none());
     }
 }
