@@ -385,3 +385,110 @@ fn verdict(row: &CompareRow, by: BestBy, needed: usize) -> Verdict {
         _ => Verdict::NotDistinguishable,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A row of `pairs` pairs with Holm's p `p_holm` and rank-biserial `r`.
+    fn row(pairs: usize, p_holm: f64, r: f64) -> CompareRow {
+        CompareRow {
+            algorithm: "mine".into(),
+            problem: "p".into(),
+            budget_fraction: 1.0,
+            evals: 10,
+            metric: "simple-regret",
+            pairs,
+            median_a: None,
+            median_b: None,
+            median_difference: None,
+            rank_biserial: Some(r),
+            test: None,
+            p_holm: Some(p_holm),
+            verdict: Verdict::NotDistinguishable,
+        }
+    }
+
+    #[test]
+    fn verdicts_read_the_sign_in_the_problems_sense() {
+        let v = |row: &CompareRow, by| verdict(row, by, 6);
+        // B − A mostly negative: lower regret is better, a lower maximised value worse.
+        assert_eq!(
+            v(&row(6, 0.03, -1.0), BestBy::SimpleRegret),
+            Verdict::Better
+        );
+        assert_eq!(
+            v(&row(6, 0.03, -1.0), BestBy::BestValue(Sense::Maximize)),
+            Verdict::Worse
+        );
+        assert_eq!(
+            v(&row(6, 0.03, 1.0), BestBy::BestValue(Sense::Minimize)),
+            Verdict::Worse
+        );
+        assert_eq!(
+            v(&row(6, 0.06, 1.0), BestBy::SimpleRegret),
+            Verdict::NotDistinguishable
+        );
+        assert_eq!(
+            v(&row(5, 0.0, 1.0), BestBy::SimpleRegret),
+            Verdict::CannotConclude {
+                pairs: 5,
+                needed: 6
+            }
+        );
+        assert_eq!(
+            v(&row(6, 0.03, 1.0), BestBy::Undecided),
+            Verdict::UnknownMetric
+        );
+        assert_eq!(
+            Verdict::CannotConclude {
+                pairs: 1,
+                needed: 6
+            }
+            .to_string(),
+            "cannot conclude: 1 pairs (at least 6 needed for p < 0.05)"
+        );
+    }
+
+    #[test]
+    fn budget_fractions_end_at_one_and_refuse_values_outside_the_budget() {
+        assert_eq!(
+            budget_fractions(&[0.5, 0.25, 0.5]).unwrap(),
+            [0.25, 0.5, 1.0]
+        );
+        assert_eq!(budget_fractions(&[]).unwrap(), [1.0]);
+        for bad in [0.0, 1.5, f64::NAN] {
+            assert!(matches!(
+                budget_fractions(&[bad]),
+                Err(CompareError::Budget(_))
+            ));
+        }
+        assert_eq!(evals_at(10, 0.25), 2);
+    }
+
+    #[test]
+    fn holm_runs_over_each_algorithms_problems_at_one_budget() {
+        let tested = |algorithm: &str, fraction: f64, p: f64| {
+            let mut r = row(6, 0.0, 1.0);
+            r.algorithm = algorithm.into();
+            r.budget_fraction = fraction;
+            r.p_holm = None;
+            r.test = Some(SignedRank {
+                n: 6,
+                w_plus: 21.0,
+                statistic: 0.0,
+                p_value: p,
+            });
+            (r, BestBy::SimpleRegret)
+        };
+        let mut rows = vec![
+            tested("x", 1.0, 0.01),
+            tested("x", 1.0, 0.04),
+            tested("x", 0.5, 0.01),
+            tested("y", 1.0, 0.02),
+        ];
+        holm_adjust(&mut rows);
+        let p: Vec<f64> = rows.iter().map(|(r, _)| r.p_holm.unwrap()).collect();
+        assert_eq!(p, [0.02, 0.04, 0.01, 0.02]);
+    }
+}
