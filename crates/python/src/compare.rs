@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use bosweep_sweep::compare::{
-    CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir, write_comparison,
+    CompareError, CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir,
+    write_comparison,
 };
 use bosweep_sweep::report::Metric;
 use pyo3::prelude::*;
@@ -43,7 +44,7 @@ pub fn compare<'py>(
         .detach(|| {
             let comparison = compare_sweeps(&a, &b, &options)?;
             let files = write_comparison(&comparison, &out)?;
-            Ok((comparison, files))
+            Ok::<_, CompareError>((comparison, files))
         })
         .map_err(to_py)?;
     let dict = PyDict::new(py);

@@ -20,24 +20,15 @@ pub enum CompareError {
     /// Two runs of one algorithm, problem and replicate that cannot be paired: their initial
     /// designs or budgets differ, so their difference would not measure the algorithm's change.
     #[error(
-        "cannot pair {algorithm} on {problem}, replicate {replicate}, of {} and {}: {reason}",
-        a.display(),
-        b.display()
+        "cannot pair {} on {}, replicate {}, of {} and {}: {}",
+        .0.algorithm,
+        .0.problem,
+        .0.replicate,
+        .0.a.display(),
+        .0.b.display(),
+        .0.reason
     )]
-    Unpairable {
-        /// The first sweep directory (A).
-        a: PathBuf,
-        /// The second sweep directory (B).
-        b: PathBuf,
-        /// The algorithm's display label.
-        algorithm: String,
-        /// The problem's label.
-        problem: String,
-        /// The 0-based replicate.
-        replicate: usize,
-        /// What differs.
-        reason: String,
-    },
+    Unpairable(Box<UnpairableRuns>),
     /// Not one run of A has a completed partner in B.
     #[error("nothing to compare between {} and {}: {reason}", a.display(), b.display())]
     NothingToPair {
@@ -64,4 +55,21 @@ impl bosweep_core::data::Failure for CompareError {
             _ => bosweep_core::data::Blame::Input,
         }
     }
+}
+
+/// The runs of [`CompareError::Unpairable`] (boxed: the error stays small on the happy path).
+#[derive(Debug)]
+pub struct UnpairableRuns {
+    /// The first sweep directory (A).
+    pub a: PathBuf,
+    /// The second sweep directory (B).
+    pub b: PathBuf,
+    /// The algorithm's display label.
+    pub algorithm: String,
+    /// The problem's label.
+    pub problem: String,
+    /// The 0-based replicate.
+    pub replicate: usize,
+    /// What differs.
+    pub reason: String,
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use bosweep_core::stats::{SignedRank, holm};
 use bosweep_problems::Sense;
 
-pub use error::CompareError;
+pub use error::{CompareError, UnpairableRuns};
 pub use pairing::{Side, Unpaired};
 pub use render::summary_text;
 

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use super::CompareError;
+use super::{CompareError, UnpairableRuns};
 use crate::RunSpec;
 use crate::report::load::{CompletedRun, Sweep};
 
@@ -114,14 +114,14 @@ pub(crate) fn pair<'a>(
                 }
             };
             if let Some(reason) = mismatch(spec_a, spec_b) {
-                return Err(CompareError::Unpairable {
+                return Err(CompareError::Unpairable(Box::new(UnpairableRuns {
                     a: a.to_path_buf(),
                     b: b.to_path_buf(),
                     algorithm: algorithm.clone(),
                     problem,
                     replicate,
                     reason,
-                });
+                })));
             }
             let (run_a, run_b) = match (completed(sweep_a, spec_a), completed(sweep_b, spec_b)) {
                 (Some(x), Some(y)) => (x, y),
