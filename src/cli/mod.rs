@@ -4,6 +4,7 @@
 
 mod bench;
 mod benchmark;
+mod compare;
 mod devices;
 mod error;
 mod events;
@@ -100,6 +101,8 @@ enum Command {
     Report(sweep::ReportArgs),
     /// Write a sweep's runs on `bbob` in COCO's data format, for COCO's post-processing (cocopp).
     ExportCoco(export::ExportCocoArgs),
+    /// Compare two sweep directories (a baseline A and a change B) with paired statistics.
+    Compare(compare::CompareArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -135,5 +138,6 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Merge(args) => sweep::merge_command(args),
         Command::Report(args) => sweep::report_command(args),
         Command::ExportCoco(args) => export::export_coco_command(args),
+        Command::Compare(args) => compare::compare_command(args),
     }
 }

@@ -6,6 +6,7 @@
 
 mod command;
 mod commands;
+mod compare;
 mod export_coco;
 mod memory;
 mod report;

@@ -8,6 +8,7 @@
 //! for a failure while running; both `bosweep.Error`).
 
 mod arrays;
+mod compare;
 mod errors;
 mod gp;
 mod interrupt;
@@ -37,6 +38,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(runs::run, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::sweep, m)?)?;
     m.add_function(wrap_pyfunction!(sweeps::load_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(compare::compare, m)?)?;
     m.add_function(wrap_pyfunction!(runs::algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(runs::problems, m)?)?;
     m.add_class::<gp::Gp>()?;

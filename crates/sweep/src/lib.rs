@@ -1,6 +1,7 @@
 //! Running optimisations: one run (`bosweep run`), and sweeps of many runs from a config,
 //! in parallel, resumable and shardable, into one directory per sweep.
 
+pub mod compare;
 mod conditioning;
 mod config;
 mod events;

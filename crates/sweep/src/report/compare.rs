@@ -50,8 +50,8 @@ impl PairedComparison {
     }
 }
 
-/// The final metric of a run, as the report shows it.
-fn metric(step: &Step, by: BestBy) -> Option<f64> {
+/// The metric of a run at `step` (its last, for the final metric), as the report shows it.
+pub(crate) fn metric(step: &Step, by: BestBy) -> Option<f64> {
     match by {
         BestBy::SimpleRegret => step.simple_regret,
         BestBy::CumulativeRegret => step.cumulative_regret,
@@ -110,7 +110,8 @@ pub(crate) fn against_best(
     comparisons
 }
 
-fn median(sorted: &[f64]) -> Option<f64> {
+/// The median of `sorted` (ascending); `None` when empty.
+pub(crate) fn median(sorted: &[f64]) -> Option<f64> {
     let n = sorted.len();
     match n {
         0 => None,

@@ -83,12 +83,12 @@
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
 
 mod cd_plot;
-mod compare;
+pub(crate) mod compare;
 mod curves;
 mod ecdf;
 mod error;
-mod html;
-mod load;
+pub(crate) mod html;
+pub(crate) mod load;
 mod long_table;
 mod markdown;
 mod model;
@@ -96,7 +96,7 @@ mod plot;
 mod scores;
 mod steps;
 mod summary;
-mod tables;
+pub(crate) mod tables;
 mod text;
 
 use std::path::{Path, PathBuf};

@@ -13,7 +13,7 @@ use super::{
 use bosweep_core::io::format_number;
 
 /// A CSV number ([`format_number`]); an empty cell where unknown.
-fn csv_number(v: Option<f64>) -> String {
+pub(crate) fn csv_number(v: Option<f64>) -> String {
     v.map(format_number).unwrap_or_default()
 }
 

@@ -1,0 +1,101 @@
+//! `bosweep.compare`: two sweep directories compared with paired statistics, as
+//! `bosweep compare A B` does; the files written, the rows returned.
+
+use std::path::PathBuf;
+
+use bosweep_sweep::compare::{
+    CompareError, CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir,
+    write_comparison,
+};
+use bosweep_sweep::report::Metric;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::errors::{invalid, to_py};
+
+/// Compares the sweep directories `a` (the baseline) and `b` (the change) and writes
+/// `compare.md`, `compare.html` and `compare.csv` into `out` (default
+/// `b/compare-vs-<a's name>`). Returns `files`, `pairs`, `metric`, `only_in_a`, `only_in_b`,
+/// `unpaired` (one dict per run left without a partner), `rows` (one dict per algorithm ×
+/// problem × budget fraction, the columns of `compare.csv`) and `worse` (the rows where B is
+/// significantly worse at the final budget).
+#[pyfunction]
+#[pyo3(signature = (a, b, metric=None, out=None, budgets=None))]
+pub fn compare<'py>(
+    py: Python<'py>,
+    a: PathBuf,
+    b: PathBuf,
+    metric: Option<&str>,
+    out: Option<PathBuf>,
+    budgets: Option<Vec<f64>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let metric = metric
+        .map(|m| {
+            m.parse::<Metric>()
+                .map_err(|e| invalid(format!("metric: {e}")))
+        })
+        .transpose()?;
+    let options = CompareOptions {
+        metric,
+        budgets: budgets.unwrap_or_else(|| DEFAULT_BUDGETS.to_vec()),
+    };
+    let out = out.unwrap_or_else(|| default_out_dir(&a, &b));
+    let (comparison, files) = py
+        .detach(|| {
+            let comparison = compare_sweeps(&a, &b, &options)?;
+            let files = write_comparison(&comparison, &out)?;
+            Ok::<_, CompareError>((comparison, files))
+        })
+        .map_err(to_py)?;
+    let dict = PyDict::new(py);
+    dict.set_item("files", files)?;
+    dict.set_item("pairs", comparison.pairs)?;
+    dict.set_item("metric", comparison.metric.as_str())?;
+    dict.set_item("only_in_a", &comparison.only_in_a)?;
+    dict.set_item("only_in_b", &comparison.only_in_b)?;
+    let unpaired = comparison
+        .unpaired
+        .iter()
+        .map(|u| {
+            let d = PyDict::new(py);
+            d.set_item("algorithm", &u.algorithm)?;
+            d.set_item("problem", &u.problem)?;
+            d.set_item("replicate", u.replicate)?;
+            d.set_item("missing_from", format!("{:?}", u.missing_from))?;
+            d.set_item("planned", u.planned)?;
+            Ok(d)
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("unpaired", unpaired)?;
+    let row = |r: &bosweep_sweep::compare::CompareRow| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("algorithm", &r.algorithm)?;
+        d.set_item("problem", &r.problem)?;
+        d.set_item("budget_fraction", r.budget_fraction)?;
+        d.set_item("evals", r.evals)?;
+        d.set_item("metric", r.metric)?;
+        d.set_item("pairs", r.pairs)?;
+        d.set_item("median_a", r.median_a)?;
+        d.set_item("median_b", r.median_b)?;
+        d.set_item("median_difference", r.median_difference)?;
+        d.set_item("rank_biserial", r.rank_biserial)?;
+        d.set_item("w_plus", r.test.map(|t| t.w_plus))?;
+        d.set_item("p_value", r.test.map(|t| t.p_value))?;
+        d.set_item("p_holm", r.p_holm)?;
+        d.set_item("verdict", r.verdict.to_string())?;
+        Ok(d)
+    };
+    let rows = comparison
+        .rows
+        .iter()
+        .map(row)
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("rows", rows)?;
+    let worse = comparison
+        .worse_at_final_budget()
+        .into_iter()
+        .map(row)
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("worse", worse)?;
+    Ok(dict)
+}

@@ -1,0 +1,253 @@
+//! The comparison's files — `compare.md`, `compare.csv` and `compare.html` (the Markdown as one
+//! self-contained page, the report's style) — and the short summary the command line prints.
+//! They render a [`Comparison`] and compute nothing.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use bosweep_core::io::format_number;
+
+use super::{
+    COMPARE_COLUMNS, COMPARE_CSV_FILE, COMPARE_HTML_FILE, COMPARE_MD_FILE, CompareRow, Comparison,
+    Side, Unpaired, Verdict,
+};
+use crate::report::ReportError;
+use crate::report::compare::ALPHA;
+use crate::report::html;
+use crate::report::tables::{csv_number, write_table};
+
+/// Writes the three files into `out` (created where missing) and returns their paths.
+pub(super) fn write_all(comparison: &Comparison, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let write_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ReportError::Write { path, source }
+    };
+    std::fs::create_dir_all(out).map_err(write_err(out))?;
+    let markdown_path = out.join(COMPARE_MD_FILE);
+    let markdown = markdown(comparison);
+    std::fs::write(&markdown_path, &markdown).map_err(write_err(&markdown_path))?;
+    let csv_path = out.join(COMPARE_CSV_FILE);
+    write_table(
+        &csv_path,
+        COMPARE_COLUMNS,
+        comparison.rows.iter().map(record),
+    )?;
+    let html_path = out.join(COMPARE_HTML_FILE);
+    let page = html::render(out, &markdown)?;
+    std::fs::write(&html_path, page).map_err(write_err(&html_path))?;
+    Ok(vec![markdown_path, csv_path, html_path])
+}
+
+/// One row of `compare.csv`.
+fn record(r: &CompareRow) -> [String; COMPARE_COLUMNS.len()] {
+    let w_minus = r.test.map(|t| (t.n * (t.n + 1)) as f64 / 2.0 - t.w_plus);
+    [
+        r.algorithm.clone(),
+        r.problem.clone(),
+        format_number(r.budget_fraction),
+        r.evals.to_string(),
+        r.metric.to_owned(),
+        r.pairs.to_string(),
+        csv_number(r.median_a),
+        csv_number(r.median_b),
+        csv_number(r.median_difference),
+        csv_number(r.rank_biserial),
+        csv_number(r.test.map(|t| t.w_plus)),
+        csv_number(w_minus),
+        csv_number(r.test.map(|t| t.p_value)),
+        csv_number(r.p_holm),
+        r.verdict.to_string(),
+        matches!(r.verdict, Verdict::Better | Verdict::Worse).to_string(),
+    ]
+}
+
+/// A number in a table: four significant digits, `–` where unknown.
+fn shown(v: Option<f64>) -> String {
+    v.map_or_else(|| "–".into(), |x| format!("{}", Sig4(x)))
+}
+
+/// Four significant digits, plainly written (scientific beyond 10⁶ or below 10⁻³).
+struct Sig4(f64);
+
+impl std::fmt::Display for Sig4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() {
+            return write!(f, "{x}");
+        }
+        let magnitude = x.abs().log10().floor() as i32;
+        if !(-3..6).contains(&magnitude) {
+            write!(f, "{x:.3e}")
+        } else {
+            write!(f, "{x:.*}", (3 - magnitude).max(0) as usize)
+        }
+    }
+}
+
+/// Who lacks an unpaired run, in words.
+fn lacking(u: &Unpaired) -> &'static str {
+    match (u.missing_from, u.planned) {
+        (Side::A, true) => "not completed in A",
+        (Side::A, false) => "not in A",
+        (Side::B, true) => "not completed in B",
+        (Side::B, false) => "not in B",
+    }
+}
+
+/// `compare.md`.
+fn markdown(c: &Comparison) -> String {
+    let mut md = String::new();
+    let name = |p: &Path| p.display().to_string();
+    let _ = writeln!(
+        md,
+        "# Comparison of {} against {}\n",
+        name(&c.b),
+        name(&c.a)
+    );
+    let _ = writeln!(md, "- A (baseline): `{}`", name(&c.a));
+    let _ = writeln!(md, "- B (change): `{}`", name(&c.b));
+    let _ = writeln!(
+        md,
+        "- Metric: {} (a problem whose regrets are unknown: its best value, in its sense); \
+         differences are B − A.",
+        c.metric.as_str()
+    );
+    let _ = writeln!(
+        md,
+        "- {} paired runs: one algorithm on one problem and replicate in both, sharing the \
+         initial design and the budget.",
+        c.pairs
+    );
+    let _ = writeln!(
+        md,
+        "- Paired Wilcoxon signed-rank test, Holm-corrected over each algorithm's problems at each \
+         budget; verdicts at α = {ALPHA}. Rank-biserial: (W+ − W−)/(W+ + W−) of B − A, −1 where \
+         B is below A in every pair."
+    );
+    if !c.only_in_a.is_empty() {
+        let _ = writeln!(md, "- Only in A, not compared: {}", c.only_in_a.join(", "));
+    }
+    if !c.only_in_b.is_empty() {
+        let _ = writeln!(md, "- Only in B, not compared: {}", c.only_in_b.join(", "));
+    }
+    let mut algorithm = None;
+    for r in &c.rows {
+        if algorithm != Some(&r.algorithm) {
+            algorithm = Some(&r.algorithm);
+            let _ = writeln!(md, "\n## {}\n", r.algorithm);
+            let _ = writeln!(
+                md,
+                "| problem | budget | evals | pairs | median A | median B | median B − A | \
+                 rank-biserial | p | p (Holm) | verdict |"
+            );
+            let _ = writeln!(md, "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|");
+        }
+        let _ = writeln!(
+            md,
+            "| {} | {}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.problem,
+            format_number(r.budget_fraction * 100.0),
+            r.evals,
+            r.pairs,
+            shown(r.median_a),
+            shown(r.median_b),
+            shown(r.median_difference),
+            shown(r.rank_biserial),
+            shown(r.test.map(|t| t.p_value)),
+            shown(r.p_holm),
+            emphasised(&r.verdict),
+        );
+    }
+    if !c.unpaired.is_empty() {
+        let _ = writeln!(md, "\n## Runs without a partner\n");
+        let _ = writeln!(
+            md,
+            "{} runs of algorithms in both have no completed partner and are left out.\n",
+            c.unpaired.len()
+        );
+        let _ = writeln!(md, "| algorithm | problem | replicate | why |");
+        let _ = writeln!(md, "|:--|:--|--:|:--|");
+        for u in &c.unpaired {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} |",
+                u.algorithm,
+                u.problem,
+                u.replicate,
+                lacking(u)
+            );
+        }
+    }
+    md
+}
+
+/// Significant verdicts in bold.
+fn emphasised(v: &Verdict) -> String {
+    match v {
+        Verdict::Better | Verdict::Worse => format!("**{v}**"),
+        _ => v.to_string(),
+    }
+}
+
+/// A few lines for the terminal: the pairs, what was left out, and each algorithm's verdict per
+/// problem at the final budget.
+pub fn summary_text(c: &Comparison) -> String {
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "{} paired runs, metric {} (B − A; B = {}, A = {})",
+        c.pairs,
+        c.metric.as_str(),
+        c.b.display(),
+        c.a.display()
+    );
+    if !c.unpaired.is_empty() {
+        let _ = writeln!(
+            text,
+            "{} runs without a partner, left out:",
+            c.unpaired.len()
+        );
+        for u in &c.unpaired {
+            let _ = writeln!(
+                text,
+                "  {} on {}, replicate {}: {}",
+                u.algorithm,
+                u.problem,
+                u.replicate,
+                lacking(u)
+            );
+        }
+    }
+    for (side, only) in [("A", &c.only_in_a), ("B", &c.only_in_b)] {
+        if !only.is_empty() {
+            let _ = writeln!(text, "only in {side}, not compared: {}", only.join(", "));
+        }
+    }
+    for r in c.rows.iter().filter(|r| r.budget_fraction == 1.0) {
+        let _ = writeln!(
+            text,
+            "{} on {}: {} (median B − A {}, p Holm {})",
+            r.algorithm,
+            r.problem,
+            r.verdict,
+            shown(r.median_difference),
+            shown(r.p_holm)
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_show_four_significant_digits() {
+        let s = |x| shown(Some(x));
+        assert_eq!(s(0.031_25), "0.03125");
+        assert_eq!(s(-3.5), "-3.500");
+        assert_eq!(s(1234.4), "1234");
+        assert_eq!(s(1.0e-5), "1.000e-5");
+        assert_eq!(shown(None), "–");
+    }
+}

@@ -1,0 +1,79 @@
+//! `bosweep compare A B`: two sweep directories compared with paired statistics — did the
+//! change (B) help against the baseline (A)?
+
+use std::path::PathBuf;
+
+use super::CliError;
+use super::output::output_dir;
+use bosweep::report::Metric;
+use bosweep::sweep::compare::{
+    CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir, summary_text,
+    write_comparison,
+};
+
+/// Options of `bosweep compare`.
+#[derive(clap::Args, Debug)]
+pub struct CompareArgs {
+    /// The baseline sweep directory.
+    a: PathBuf,
+    /// The changed sweep directory, compared against A (differences are B − A).
+    b: PathBuf,
+    /// The metric compared: simple-regret, cumulative-regret or best-value (where a problem's
+    /// optimum is unknown, its best value). Default: B's config `[report] metric`, else
+    /// simple-regret
+    #[arg(long, value_name = "METRIC")]
+    metric: Option<Metric>,
+    /// Where to write compare.md, compare.html and compare.csv. Default:
+    /// B/compare-vs-<A's directory name>
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Exit with status 1 when B is significantly worse than A (after Holm's correction) for
+    /// any algorithm on any problem at the final budget
+    #[arg(long)]
+    fail_if_worse: bool,
+    /// Fractions of the budget at which to compare, each in (0, 1]; 1 is always compared
+    #[arg(long, value_name = "F,F,…", value_delimiter = ',', default_values_t = DEFAULT_BUDGETS)]
+    budgets: Vec<f64>,
+}
+
+pub fn compare_command(args: &CompareArgs) -> Result<(), CliError> {
+    let options = CompareOptions {
+        metric: args.metric,
+        budgets: args.budgets.clone(),
+    };
+    let comparison = compare_sweeps(&args.a, &args.b, &options)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_out_dir(&args.a, &args.b));
+    let given = if args.out.is_some() {
+        "--out"
+    } else {
+        "the default output directory"
+    };
+    let files = write_comparison(&comparison, output_dir(given, &out)?)?;
+    print!("{}", summary_text(&comparison));
+    println!("written:");
+    for file in &files {
+        println!("  {}", file.display());
+    }
+    let worse = comparison.worse_at_final_budget();
+    if args.fail_if_worse && !worse.is_empty() {
+        let named: Vec<String> = worse
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} on {} (p Holm {})",
+                    r.algorithm,
+                    r.problem,
+                    r.p_holm.map_or_else(String::new, |p| format!("{p:.3}"))
+                )
+            })
+            .collect();
+        return Err(CliError::runtime(format!(
+            "--fail-if-worse: B is significantly worse than A at the final budget: {}",
+            named.join("; ")
+        )));
+    }
+    Ok(())
+}
