@@ -155,10 +155,14 @@ pub fn mean_ranks(scores: &[Vec<f64>]) -> Vec<f64> {
 
 /// The Nemenyi test's critical difference at α = 0.05 for `k` algorithms over `problems`
 /// problems, `q_α √(k(k+1)/(6N))`: two average ranks further apart differ significantly.
-/// `None` outside the table (k from 2 to 10, Demšar 2006, Table 5a).
+/// `q_α` is the studentized range's 0.95 quantile with infinite degrees of freedom over √2:
+/// Demšar's (2006) Table 5a for k from 2 to 10, and the same quantile from SciPy 1.17's
+/// `studentized_range.ppf(0.95, k, ∞) / √2` for k from 11 to 25 (it reproduces the table's
+/// values to the table's last digit). `None` outside 2 to 25.
 pub fn critical_difference(k: usize, problems: usize) -> Option<f64> {
-    const Q_05: [f64; 9] = [
-        1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164,
+    const Q_05: [f64; 24] = [
+        1.960, 2.343, 2.569, 2.728, 2.850, 2.949, 3.031, 3.102, 3.164, 3.219, 3.268, 3.313, 3.354,
+        3.391, 3.426, 3.458, 3.489, 3.517, 3.544, 3.569, 3.593, 3.616, 3.637, 3.658,
     ];
     let q = *Q_05.get(k.checked_sub(2)?)?;
     if problems == 0 {
@@ -230,6 +234,12 @@ mod tests {
         // Demšar's example: k = 4 classifiers, N = 14 data sets, CD = 1.25.
         let cd = critical_difference(4, 14).unwrap();
         assert!((cd - 1.2535).abs() < 1e-4, "{cd}");
-        assert!(critical_difference(1, 5).is_none() && critical_difference(11, 5).is_none());
+        // k = 13 over 144 problems: q = 3.313 (SciPy's studentized range), √(13·14/864).
+        let cd = critical_difference(13, 144).unwrap();
+        assert!(
+            (cd - 3.313 * (182.0f64 / 864.0).sqrt()).abs() < 1e-12,
+            "{cd}"
+        );
+        assert!(critical_difference(1, 5).is_none() && critical_difference(26, 5).is_none());
     }
 }

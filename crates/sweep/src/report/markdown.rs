@@ -502,7 +502,7 @@ fn ranks_table(ranks: &Ranks) -> String {
             ));
         }
         None => {
-            out.push_str("No critical difference: the Nemenyi table covers 2 to 10 algorithms.\n\n")
+            out.push_str("No critical difference: the Nemenyi table covers 2 to 25 algorithms.\n\n")
         }
     }
     out

@@ -52,7 +52,8 @@
 //!   Bayesmark's normalised score, `100 · (1 − r / r̄)` with `r` a run's final simple regret (its
 //!   cumulative regret where the report compares those) and `r̄` random search's mean of it on
 //!   the problem, per algorithm the mean and median over problems
-//!   of its mean score, and their profile (each algorithm's per-problem scores, best first);
+//!   of its mean score, and their profile (each algorithm's per-problem scores, best first,
+//!   below −100 drawn at −100);
 //!   `report.md` shows them under the ranks.
 //! - `ert.csv` ([`ERT_COLUMNS`]): per problem with a known optimum, algorithm and target Δf
 //!   ∈ {10, 0.1, 10⁻³, 10⁻⁵}, COCO's expected running time (the evaluations of every run until

@@ -527,12 +527,16 @@ fn ert_rows(cells: &[Cell]) -> Vec<(String, Vec<Ert>)> {
         .collect()
 }
 
+/// The lowest score the profile draws: a regret many times random search's would otherwise
+/// squash every other score into one line at the top.
+const SCORE_PLOT_FLOOR: f64 = -100.0;
+
 /// The profile of the normalised scores: per algorithm its per-problem scores, best first,
-/// the k-th of n at x = k/n.
+/// the k-th of n at x = k/n, scores below [`SCORE_PLOT_FLOOR`] drawn at it.
 fn score_plot(scores: &Scores) -> Plot {
     Plot {
         what: "normalised score profile".into(),
-        title: "normalised score per problem, best first".into(),
+        title: "normalised score per problem, best first (below −100 drawn at −100)".into(),
         name: SCORES_PLOT.into(),
         x: XAxis::ProblemFraction,
         y_label: "normalised score (100: optimum, 0: random search's mean)".into(),
@@ -550,7 +554,7 @@ fn score_plot(scores: &Scores) -> Plot {
                         .enumerate()
                         .map(|(k, &score)| CurvePoint {
                             x: (k + 1) as f64 / n as f64,
-                            mean: score,
+                            mean: score.max(SCORE_PLOT_FLOOR),
                             se: None,
                             n: 1,
                         })

@@ -32,10 +32,12 @@ class NevergradPeer:
 
         # Notices on stderr that say nothing about the run, repeated by every run of a sweep:
         # the optional plotting module of `cma` (imported when CMA first asks) without
-        # matplotlib, and scipy's COBYLA (one of NGOpt's choices) raising the final trust radius
-        # Nevergrad passes it to its smallest valid value.
+        # matplotlib; scipy's COBYLA (one of NGOpt's choices) raising the final trust radius
+        # Nevergrad passes it to its smallest valid value; and `cma` noting that the initial
+        # design's points, told without being asked, were injected into its population.
         warnings.filterwarnings("ignore", message="Could not import matplotlib")
         warnings.filterwarnings("ignore", message="COBYLA: Invalid RHOEND")
+        warnings.filterwarnings("ignore", message="orphanated injected solution")
         import nevergrad
 
         self.numpy = numpy
