@@ -35,8 +35,9 @@ pub struct SummaryRow {
     pub evals_mean: Option<f64>,
     /// Mean seconds per step of model and acquisition work, over every step of every run.
     pub seconds_per_iter_mean: Option<f64>,
-    /// Mean normalised score of the runs against random search's mean final simple regret on
-    /// the problem ([`super::scores`]); `None` without random-search runs or known regrets.
+    /// Mean normalised score of the runs, Bayesmark's `100 · (1 − r / r̄)` with `r̄` random
+    /// search's mean final simple regret on the problem (cumulative where the report compares
+    /// those); `None` without random-search runs or known regrets.
     pub score_mean: Option<f64>,
     /// The problem's best algorithm (bold in `report.md`).
     pub best: bool,
