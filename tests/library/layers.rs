@@ -31,7 +31,7 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("algorithms", &["surrogate", "acquisition", "*"]),
-    ("sweep", &["*", "report", "export"]),
+    ("sweep", &["*", "report", "export", "compare"]),
 ];
 
 fn workspace() -> PathBuf {
