@@ -5,14 +5,16 @@ share the mean rank); the tables average those ranks per dimension and per BBOB 
 and give per dimension the share of run settings where the algorithm brought Δf below 1 and
 below 1e-2.
 
-Usage: python3 docs/studies/bbob_baselines.py RESULTS_DIR   (a sweep of sweeps/studies/bbob-baselines*.toml)
-Prints Markdown tables.
+Usage: python docs/studies/bbob_baselines.py RESULTS_DIR   (a sweep of sweeps/studies/bbob-baselines*.toml)
+Prints Markdown tables. Needs scipy (target/pyenv has it).
 """
 import csv
 import re
 import statistics
 import sys
 from collections import defaultdict
+
+from scipy.stats import rankdata
 
 # COCO's five groups of the noiseless suite.
 GROUPS = [
@@ -31,21 +33,6 @@ def setting_of(problem):
     return int(params["function"]), int(params["dim"]), int(params["instance"])
 
 
-def ranks(values):
-    """Ranks of `values`, 1 the smallest, ties at their mean rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    out = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            out[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return out
-
-
 def main(results):
     regret = defaultdict(dict)  # (function, dim, instance) -> algorithm -> final Δf
     for row in csv.DictReader(open(f"{results}/summary.csv")):
@@ -56,7 +43,7 @@ def main(results):
         if len(by) != len(algorithms):
             continue
         group = next(name for name, functions in GROUPS if function in functions)
-        for algorithm, r in zip(algorithms, ranks([by[a] for a in algorithms])):
+        for algorithm, r in zip(algorithms, rankdata([by[a] for a in algorithms])):
             for key in ("all", f"d={dim}", group):
                 rank[(algorithm, key)].append(r)
     dims = sorted({dim for _, dim, _ in regret})

@@ -85,12 +85,7 @@ mod tests {
     use super::*;
 
     fn trace(regrets: &[f64]) -> Trace {
-        Trace::of_steps(
-            regrets
-                .iter()
-                .enumerate()
-                .map(|(i, &r)| Step::with_regret(i + 1, r)),
-        )
+        Trace::of_regrets(regrets)
     }
 
     #[test]

@@ -64,6 +64,16 @@ impl Trace {
             steps: steps.into_iter().collect(),
         }
     }
+
+    /// A trace whose k-th step (k from 1) is at k evaluations with simple regret `regrets[k-1]`.
+    pub fn of_regrets(regrets: &[f64]) -> Self {
+        Self::of_steps(
+            regrets
+                .iter()
+                .enumerate()
+                .map(|(i, &r)| Step::with_regret(i + 1, r)),
+        )
+    }
 }
 
 impl Trace {
