@@ -508,12 +508,12 @@ fn paired_tests_and_ranks_are_hand_computed() {
             "0",
             "0.5",
             "0.5",
-            "not distinguishable",
+            "cannot conclude (< 6 pairs)",
             "simple-regret"
         ]
     );
     // ext (maximised best values): random − gp-ucb = 1 − 3 and 2 − 2: one non-zero pair, W+ = 0,
-    // p = 2 · P(T ≤ 0) = 1.
+    // p = 2 · P(T ≤ 0) = 1. Two pairs can never reach p < 0.05: "cannot conclude".
     assert_eq!(
         rows[1][..5],
         [
@@ -526,7 +526,14 @@ fn paired_tests_and_ranks_are_hand_computed() {
     );
     assert_eq!(
         rows[1][5..],
-        ["0", "0", "1", "1", "not distinguishable", "best-value"]
+        [
+            "0",
+            "0",
+            "1",
+            "1",
+            "cannot conclude (< 6 pairs)",
+            "best-value"
+        ]
     );
     assert_eq!(rows.len(), 2);
 
@@ -551,7 +558,7 @@ fn paired_tests_and_ranks_are_hand_computed() {
         "{report}"
     );
     assert!(
-        report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | not distinguishable |"),
+        report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |"),
         "{report}"
     );
 }

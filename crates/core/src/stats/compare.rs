@@ -140,6 +140,15 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
     adjusted
 }
 
+/// The fewest pairs whose two-sided exact signed-rank test can reach p < `alpha`: with n pairs
+/// the smallest p is 2/2ⁿ (every difference of one sign), so the first n with 2¹⁻ⁿ < α (6 at
+/// α = 0.05). With fewer, no difference can be significant, whatever the data.
+pub fn signed_rank_pairs_needed(alpha: f64) -> usize {
+    (1..=64)
+        .find(|&n| 2f64.powi(1 - n as i32) < alpha)
+        .unwrap_or(64)
+}
+
 /// Average ranks of `k` algorithms over problems: `scores[p][a]` is algorithm `a`'s score on
 /// problem `p`, lower better; ranks within a problem are averaged over ties.
 pub fn mean_ranks(scores: &[Vec<f64>]) -> Vec<f64> {
@@ -234,6 +243,8 @@ mod tests {
         // Demšar's example: k = 4 classifiers, N = 14 data sets, CD = 1.25.
         let cd = critical_difference(4, 14).unwrap();
         assert!((cd - 1.2535).abs() < 1e-4, "{cd}");
+        assert_eq!(signed_rank_pairs_needed(0.05), 6);
+        assert_eq!(signed_rank_pairs_needed(0.01), 8);
         // k = 13 over 144 problems: q = 3.313 (SciPy's studentized range), √(13·14/864).
         let cd = critical_difference(13, 144).unwrap();
         assert!(

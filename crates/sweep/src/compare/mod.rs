@@ -17,7 +17,7 @@ mod render;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use bosweep_core::stats::{SignedRank, holm};
+use bosweep_core::stats::{SignedRank, holm, signed_rank_pairs_needed};
 use bosweep_problems::Sense;
 
 pub use error::{CompareError, UnpairableRuns};
@@ -27,7 +27,7 @@ pub use render::summary_text;
 use crate::report::compare::{ALPHA, metric as value_of};
 use crate::report::load::{self, CompletedRun, Step};
 use crate::report::{BestBy, Metric};
-use paired::{PairedStats, paired_stats, pairs_needed};
+use paired::{PairedStats, paired_stats};
 use pairing::Cell;
 
 /// The Markdown comparison's file name in the output directory.
@@ -227,7 +227,7 @@ pub fn compare_sweeps(
         })
         .collect();
     holm_adjust(&mut rows);
-    let needed = pairs_needed(ALPHA);
+    let needed = signed_rank_pairs_needed(ALPHA);
     for (row, by) in &mut rows {
         row.verdict = verdict(row, *by, needed);
     }

@@ -45,12 +45,6 @@ pub(crate) fn rank_biserial(test: &SignedRank) -> f64 {
     (2.0 * test.w_plus - total) / total
 }
 
-/// The fewest pairs whose two-sided exact signed-rank test can reach p < `alpha`: with n pairs
-/// the smallest p is 2/2ⁿ (every difference of one sign), so n with 2¹⁻ⁿ < α (6 at α = 0.05).
-pub(crate) fn pairs_needed(alpha: f64) -> usize {
-    (1..).find(|&n| 2f64.powi(1 - n as i32) < alpha).unwrap()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,11 +84,5 @@ mod tests {
         assert_eq!(s.median_difference, Some(0.0));
         let none = paired_stats(&[]);
         assert_eq!((none.pairs, none.median_difference), (0, None));
-    }
-
-    #[test]
-    fn six_pairs_are_needed_at_the_five_percent_level() {
-        assert_eq!(pairs_needed(0.05), 6);
-        assert_eq!(pairs_needed(0.01), 8);
     }
 }

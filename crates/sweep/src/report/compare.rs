@@ -8,7 +8,9 @@
 //! the instance ([`bosweep_problems::Problem::draw_instance`]); the runs' own seeds (noise,
 //! the algorithms' randomness) differ.
 
-use bosweep_core::stats::{SignedRank, critical_difference, holm, mean_ranks, signed_rank};
+use bosweep_core::stats::{
+    SignedRank, critical_difference, holm, mean_ranks, signed_rank, signed_rank_pairs_needed,
+};
 use bosweep_problems::Sense;
 
 use super::BestBy;
@@ -35,17 +37,23 @@ pub(crate) struct PairedComparison {
 }
 
 impl PairedComparison {
-    /// "worse", "better" or "not distinguishable" at [`ALPHA`] after Holm's correction.
-    pub fn verdict(&self, by: BestBy) -> &'static str {
+    /// "worse", "better" or "not distinguishable" at [`ALPHA`] after Holm's correction; with
+    /// too few pairs for the test ever to reach p < α, "cannot conclude (< N pairs)" instead of
+    /// a "not distinguishable" that only says the sweep was too small.
+    pub fn verdict(&self, by: BestBy) -> String {
         match (self.p_holm, self.median_difference) {
             (Some(p), Some(d)) if p < ALPHA && d != 0.0 => {
                 let worse = match by {
                     BestBy::BestValue(Sense::Maximize) => d < 0.0,
                     _ => d > 0.0,
                 };
-                if worse { "worse" } else { "better" }
+                if worse { "worse" } else { "better" }.to_owned()
             }
-            _ => "not distinguishable",
+            _ if self.pairs < signed_rank_pairs_needed(ALPHA) => format!(
+                "cannot conclude (< {} pairs)",
+                signed_rank_pairs_needed(ALPHA)
+            ),
+            _ => "not distinguishable".to_owned(),
         }
     }
 }
@@ -289,5 +297,15 @@ mod tests {
             "worse"
         );
         assert_eq!(c(-0.5, 0.01).verdict(BestBy::SimpleRegret), "better");
+        // Five pairs can never reach p < 0.05 (the smallest p is 2/2⁵): the sweep is too small
+        // to tell, which is not evidence that the two are alike.
+        let few = PairedComparison {
+            pairs: 5,
+            ..c(0.5, 0.0625)
+        };
+        assert_eq!(
+            few.verdict(BestBy::SimpleRegret),
+            "cannot conclude (< 6 pairs)"
+        );
     }
 }

@@ -65,7 +65,7 @@ pub(crate) fn write_comparisons(
                 csv_number(c.test.map(|t| t.statistic)),
                 csv_number(c.test.map(|t| t.p_value)),
                 csv_number(c.p_holm),
-                c.verdict(*by).to_owned(),
+                c.verdict(*by),
                 by.column().to_owned(),
             ]
         }),
