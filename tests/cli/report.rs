@@ -237,6 +237,60 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-12 * (1.0 + b.abs())
 }
 
+/// The smallest sweeps report what cannot be concluded instead of failing: one algorithm on one
+/// problem with one seed has its table and score but no paired test and no ranks; two
+/// algorithms on it have one pair, too few for the test, and ranks over one problem.
+#[test]
+fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
+    let k = |v: f64| Some(v);
+    let (random, ucb, branin) = (
+        setting("random", &[]),
+        setting("gp-ucb", &[]),
+        setting("branin", &[]),
+    );
+    let steps = |last: f64| -> [S; 4] {
+        [
+            (1, k(2.0), k(2.0), 2.4, 0.0, 0.0),
+            (2, k(1.0), k(3.0), 1.4, 0.0, 0.0),
+            (3, k(0.5), k(3.5), 0.9, 0.1, 0.2),
+            (4, k(last), k(3.5 + last), 0.4 + last, 0.1, 0.2),
+        ]
+    };
+
+    let dir = temp_dir("small-one");
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let run = spec(0, &random, &branin, 0);
+    write_manifest(&dir, vec![run.clone()]);
+    write_trace(&dir, &run, "minimize", &steps(0.25));
+    assert_eq!(write_report(&dir).unwrap().completed_runs, 1);
+    let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
+    assert!(comparisons.is_empty(), "{comparisons:?}");
+    assert!(!dir.join("ranks.csv").exists());
+    let (_, scores) = read_csv(&dir.join("scores.csv"));
+    assert_eq!(scores[0][..3], ["random", "1", "0"]);
+
+    let dir = temp_dir("small-two");
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let runs = vec![spec(0, &random, &branin, 0), spec(1, &ucb, &branin, 0)];
+    write_manifest(&dir, runs.clone());
+    write_trace(&dir, &runs[0], "minimize", &steps(0.25));
+    write_trace(&dir, &runs[1], "minimize", &steps(0.05));
+    write_report(&dir).unwrap();
+    let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
+    assert_eq!(comparisons.len(), 1);
+    assert_eq!(comparisons[0][1..4], ["random", "gp-ucb", "1"]);
+    assert_eq!(comparisons[0][9], "cannot conclude (< 6 pairs)");
+    let (_, ranks) = read_csv(&dir.join("ranks.csv"));
+    assert_eq!(ranks[0][..3], ["gp-ucb", "1", "1"]);
+    assert!(close(num(&ranks[0][3]), 1.96), "{ranks:?}");
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("cannot conclude (< 6 pairs)"), "{report}");
+    assert!(
+        report.contains("With few problems the test is weak"),
+        "{report}"
+    );
+}
+
 /// Where the report compares cumulative regrets, the scores normalise those: on branin random
 /// search's mean final cumulative regret is (4 + 3 + 2) / 3 = 3, gp-ucb's (1.62 + 1.75) / 2.
 #[test]
