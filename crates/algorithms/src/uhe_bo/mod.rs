@@ -65,6 +65,7 @@ use crate::acquisition::{
     Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
     UpperConfidenceBound, maximize,
 };
+use crate::random::uniform_point;
 use crate::surrogate::OutputTransform;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
@@ -413,13 +414,6 @@ impl UheBoRunner {
         }
     }
 
-    fn random_point(ctx: &mut AskContext<'_>) -> Vec<f64> {
-        match ctx.allowed {
-            Some(set) if !set.is_empty() => set.row(ctx.rng.random_range(0..set.rows())).to_vec(),
-            _ => ctx.domain.sample(ctx.rng),
-        }
-    }
-
     /// Portfolio's step: reward the previous pull with the posterior mean (original units,
     /// D_0-scaled) at its point under the GP refitted on all data, then draw this step's arm
     /// from EXP3 with `γ_t = min(1, sqrt(K ln K / ((e − 1) t)))` and let it propose.
@@ -461,7 +455,7 @@ impl UheBoRunner {
         let start = Instant::now();
         let (x, u) = match name {
             "random" => {
-                let x = Self::random_point(ctx);
+                let x = uniform_point(ctx)?;
                 let u = ctx.domain.to_unit(&x);
                 (x, u)
             }
@@ -570,7 +564,7 @@ impl Algorithm for UheBoRunner {
         self.log.extra.insert("uhe_t".into(), json!(t));
         if let Arms::Portfolio(_) = self.arms {
             let x = if self.history.is_empty() {
-                Self::random_point(ctx)
+                uniform_point(ctx)?
             } else {
                 self.portfolio_ask(ctx)?
             };
@@ -596,7 +590,7 @@ impl Algorithm for UheBoRunner {
         let random = arm == 1 && odd;
         self.log.extra.insert("random_point".into(), json!(random));
         let x = if random || self.history.is_empty() {
-            Self::random_point(ctx)
+            uniform_point(ctx)?
         } else {
             self.propose(ctx)?
         };
