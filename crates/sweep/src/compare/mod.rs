@@ -18,7 +18,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use bosweep_core::stats::{SignedRank, holm, signed_rank_pairs_needed};
-use bosweep_problems::Sense;
 
 pub use error::{CompareError, UnpairableRuns};
 pub use pairing::{Side, Unpaired};
@@ -266,12 +265,7 @@ fn budget_fractions(given: &[f64]) -> Result<Vec<f64>, CompareError> {
 /// the problem's sense (as the report chooses), else nothing.
 fn compared_by(cell: &Cell, metric: Metric) -> BestBy {
     let runs = || cell.pairs.iter().flat_map(|(a, b)| [*a, *b]);
-    let regret = match metric {
-        Metric::SimpleRegret => Some(BestBy::SimpleRegret),
-        Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
-        Metric::BestValue => None,
-    };
-    if let Some(by) = regret
+    if let Some(by) = BestBy::regret_of(metric)
         && runs().all(|r| value_of(r.trace.last(), by).is_some())
     {
         return by;
@@ -375,8 +369,7 @@ fn verdict(row: &CompareRow, by: BestBy, needed: usize) -> Verdict {
     }
     match (row.p_holm, row.rank_biserial) {
         (Some(p), Some(r)) if p < ALPHA && r != 0.0 => {
-            let higher_is_better = by == BestBy::BestValue(Sense::Maximize);
-            if (r > 0.0) == higher_is_better {
+            if (r > 0.0) == by.higher_is_better() {
                 Verdict::Better
             } else {
                 Verdict::Worse
@@ -389,6 +382,7 @@ fn verdict(row: &CompareRow, by: BestBy, needed: usize) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bosweep_problems::Sense;
 
     /// A row of `pairs` pairs with Holm's p `p_holm` and rank-biserial `r`.
     fn row(pairs: usize, p_holm: f64, r: f64) -> CompareRow {

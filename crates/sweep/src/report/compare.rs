@@ -11,7 +11,6 @@
 use bosweep_core::stats::{
     SignedRank, critical_difference, holm, mean_ranks, signed_rank, signed_rank_pairs_needed,
 };
-use bosweep_problems::Sense;
 
 use super::BestBy;
 use super::load::{CompletedRun, Step};
@@ -41,18 +40,13 @@ impl PairedComparison {
     /// too few pairs for the test ever to reach p < α, "cannot conclude (< N pairs)" instead of
     /// a "not distinguishable" that only says the sweep was too small.
     pub fn verdict(&self, by: BestBy) -> String {
+        let needed = signed_rank_pairs_needed(ALPHA);
         match (self.p_holm, self.median_difference) {
             (Some(p), Some(d)) if p < ALPHA && d != 0.0 => {
-                let worse = match by {
-                    BestBy::BestValue(Sense::Maximize) => d < 0.0,
-                    _ => d > 0.0,
-                };
-                if worse { "worse" } else { "better" }.to_owned()
+                let better = (d > 0.0) == by.higher_is_better();
+                if better { "better" } else { "worse" }.to_owned()
             }
-            _ if self.pairs < signed_rank_pairs_needed(ALPHA) => format!(
-                "cannot conclude (< {} pairs)",
-                signed_rank_pairs_needed(ALPHA)
-            ),
+            _ if self.pairs < needed => format!("cannot conclude (< {needed} pairs)"),
             _ => "not distinguishable".to_owned(),
         }
     }
@@ -171,10 +165,7 @@ pub(crate) fn average_ranks(scores: &[ProblemScores]) -> Option<Ranks> {
     // Lower is better: regrets and minimised values as they are, maximised values negated.
     let loss = |s: &ProblemScores, a: &String| {
         let m = s.means.iter().find(|(b, _)| b == a).and_then(|(_, m)| *m)?;
-        Some(match s.by {
-            BestBy::BestValue(Sense::Maximize) => -m,
-            _ => m,
-        })
+        Some(if s.by.higher_is_better() { -m } else { m })
     };
     let rows: Vec<Vec<f64>> = decided
         .iter()
@@ -217,6 +208,7 @@ pub(crate) fn cliques(ranks: &[(String, f64)], cd: f64) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bosweep_problems::Sense;
 
     fn scores(problem: &str, by: BestBy, means: &[(&str, f64)]) -> ProblemScores {
         ProblemScores {

@@ -272,8 +272,8 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         .iter()
         .flat_map(|(_, _, traces)| traces)
         .all(|t| t.is_timed());
-    let (scored, _) = scores::scored_regret(metric);
-    let normalised = scores::across_problems(&normalised, scored, references);
+    let normalised =
+        scores::across_problems(&normalised, scores::scored_by(metric).what(), references);
     ReportModel {
         score_plot: normalised.as_ref().map(score_plot),
         scores: normalised,
@@ -496,12 +496,12 @@ fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
 }
 
 /// Sets each row's mean normalised score (`rows` in the order of `cells`, one problem's) on
-/// the regret `metric` makes it score ([`scores::scored_regret`]), against the problem's
+/// the regret `metric` makes it score ([`scores::scored_by`]), against the problem's
 /// random-search runs among `cells`; returns their display label, or `None` (and sets nothing)
 /// without them.
 fn score(rows: &mut [SummaryRow], cells: &[Cell], metric: Metric) -> Option<String> {
     let runs: Vec<&[&CompletedRun]> = cells.iter().map(|(_, _, d)| d.as_slice()).collect();
-    let (_, regret) = scores::scored_regret(metric);
+    let regret = scores::scored_by(metric);
     let (reference, mean) = scores::reference_regret(&runs, regret)?;
     for (row, (_, _, done)) in rows.iter_mut().zip(cells) {
         let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();

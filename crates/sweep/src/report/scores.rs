@@ -15,8 +15,9 @@
 
 use bosweep_core::stats::{describe, mean};
 
-use super::Metric;
-use super::load::{CompletedRun, Step, Trace};
+use super::compare::metric;
+use super::load::{CompletedRun, Trace};
+use super::{BestBy, Metric};
 
 /// The algorithm whose runs normalise the scores.
 pub(crate) const REFERENCE_ALGORITHM: &str = "random";
@@ -24,13 +25,10 @@ pub(crate) const REFERENCE_ALGORITHM: &str = "random";
 /// The precision targets Δf of the ERT tables.
 pub(crate) const ERT_TARGETS: [f64; 4] = [10.0, 1e-1, 1e-3, 1e-5];
 
-/// What a score normalises, named: a run's final cumulative regret where the report compares
-/// those, else its final simple regret (a best value has no scale to normalise by).
-pub(crate) fn scored_regret(metric: Metric) -> (&'static str, fn(&Step) -> Option<f64>) {
-    match metric {
-        Metric::CumulativeRegret => ("cumulative regret", |s| s.cumulative_regret),
-        Metric::SimpleRegret | Metric::BestValue => ("simple regret", |s| s.simple_regret),
-    }
+/// What a score normalises: the regret the report compares, its simple regret where the
+/// report compares best values (a best value has no scale to normalise by).
+pub(crate) fn scored_by(metric: Metric) -> BestBy {
+    BestBy::regret_of(metric).unwrap_or(BestBy::SimpleRegret)
 }
 
 /// Bayesmark's normalised score of a final simple regret against the reference's mean final
@@ -47,7 +45,7 @@ pub(crate) fn normalised_score(regret: f64, reference: f64) -> Option<f64> {
 /// regret.
 pub(crate) fn reference_regret(
     cells: &[&[&CompletedRun]],
-    regret: fn(&Step) -> Option<f64>,
+    regret: BestBy,
 ) -> Option<(String, f64)> {
     let label_of = |runs: &[&CompletedRun]| {
         runs.first()
@@ -58,7 +56,10 @@ pub(crate) fn reference_regret(
         .iter()
         .find(|runs| label_of(runs).as_deref() == Some(REFERENCE_ALGORITHM))
         .or_else(|| cells.iter().find(|runs| label_of(runs).is_some()))?;
-    let finals: Vec<f64> = runs.iter().filter_map(|r| regret(r.trace.last())).collect();
+    let finals: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| metric(r.trace.last(), regret))
+        .collect();
     Some((runs[0].spec.algorithm.display_label(), mean(&finals)?))
 }
 
@@ -66,12 +67,11 @@ pub(crate) fn reference_regret(
 /// `regret` against the reference's mean of it; `None` where no run has a known regret. The
 /// score is linear in the regret, so this is the score of the mean regret, which makes the
 /// reference's own score exactly 0.
-pub(crate) fn mean_score(
-    traces: &[&Trace],
-    regret: fn(&Step) -> Option<f64>,
-    reference: f64,
-) -> Option<f64> {
-    let finals: Vec<f64> = traces.iter().filter_map(|t| regret(t.last())).collect();
+pub(crate) fn mean_score(traces: &[&Trace], regret: BestBy, reference: f64) -> Option<f64> {
+    let finals: Vec<f64> = traces
+        .iter()
+        .filter_map(|t| metric(t.last(), regret))
+        .collect();
     normalised_score(mean(&finals)?, reference)
 }
 
@@ -188,11 +188,11 @@ mod tests {
         assert_eq!(normalised_score(f64::NAN, 1.0), None);
         // Runs ending at regrets 1 and 3 against a reference mean of 4: (75 + 25) / 2.
         let (a, b) = (trace(&[5.0, 1.0]), trace(&[3.0]));
-        let (_, simple) = scored_regret(Metric::SimpleRegret);
+        let simple = scored_by(Metric::SimpleRegret);
         assert_eq!(mean_score(&[&a, &b], simple, 4.0), Some(50.0));
-        assert_eq!(scored_regret(Metric::BestValue).1(a.last()), Some(1.0));
+        assert_eq!(metric(a.last(), scored_by(Metric::BestValue)), Some(1.0));
         assert_eq!(
-            scored_regret(Metric::CumulativeRegret).1(a.last()),
+            metric(a.last(), scored_by(Metric::CumulativeRegret)),
             None,
             "these steps know only their simple regret"
         );

@@ -99,6 +99,22 @@ pub(crate) enum BestBy {
 }
 
 impl BestBy {
+    /// The regret `metric` compares, `None` for the best value (whose direction is the
+    /// problem's sense).
+    pub(crate) fn regret_of(metric: Metric) -> Option<BestBy> {
+        match metric {
+            Metric::SimpleRegret => Some(BestBy::SimpleRegret),
+            Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
+            Metric::BestValue => None,
+        }
+    }
+
+    /// Whether a higher value of the metric is better: only a maximised best value (regrets and
+    /// minimised values are better lower).
+    pub(crate) fn higher_is_better(self) -> bool {
+        self == BestBy::BestValue(Sense::Maximize)
+    }
+
     /// A row's mean final metric and its standard error.
     pub(crate) fn key(self, row: &SummaryRow) -> Option<(f64, Option<f64>)> {
         match self {
@@ -135,12 +151,7 @@ impl BestBy {
 /// the first in manifest order), and the rows whose mean lies within one standard error of it
 /// ([`within_one_se`]).
 pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: Metric) -> BestBy {
-    let regret = match metric {
-        Metric::SimpleRegret => Some(BestBy::SimpleRegret),
-        Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
-        Metric::BestValue => None,
-    };
-    let by = match (regret, sense) {
+    let by = match (BestBy::regret_of(metric), sense) {
         (Some(by), _) if rows.iter().any(|r| by.key(r).is_some()) => by,
         (_, Some(sense)) => BestBy::BestValue(sense),
         _ => return BestBy::Undecided,
