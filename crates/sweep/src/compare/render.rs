@@ -14,6 +14,7 @@ use super::{
 use crate::report::ReportError;
 use crate::report::compare::ALPHA;
 use crate::report::html;
+use crate::report::markdown::md_number as shown;
 use crate::report::tables::{csv_number, write_table};
 
 /// Writes the three files into `out` (created where missing) and returns their paths.
@@ -59,29 +60,6 @@ fn record(r: &CompareRow) -> [String; COMPARE_COLUMNS.len()] {
         r.verdict.to_string(),
         matches!(r.verdict, Verdict::Better | Verdict::Worse).to_string(),
     ]
-}
-
-/// A number in a table: four significant digits, `–` where unknown.
-fn shown(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".into(), |x| format!("{}", Sig4(x)))
-}
-
-/// Four significant digits, plainly written (scientific beyond 10⁶ or below 10⁻³).
-struct Sig4(f64);
-
-impl std::fmt::Display for Sig4 {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let x = self.0;
-        if x == 0.0 || !x.is_finite() {
-            return write!(f, "{x}");
-        }
-        let magnitude = x.abs().log10().floor() as i32;
-        if !(-3..6).contains(&magnitude) {
-            write!(f, "{x:.3e}")
-        } else {
-            write!(f, "{x:.*}", (3 - magnitude).max(0) as usize)
-        }
-    }
 }
 
 /// Who lacks an unpaired run, in words.
@@ -242,10 +220,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_show_four_significant_digits() {
+    fn numbers_show_four_significant_digits_as_the_report_does() {
         let s = |x| shown(Some(x));
         assert_eq!(s(0.031_25), "0.03125");
-        assert_eq!(s(-3.5), "-3.500");
+        assert_eq!(s(-3.5), "-3.5");
         assert_eq!(s(1234.4), "1234");
         assert_eq!(s(1.0e-5), "1.000e-5");
         assert_eq!(shown(None), "–");

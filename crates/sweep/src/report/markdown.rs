@@ -17,7 +17,7 @@ use crate::CONFIG_FILE;
 use bosweep_core::io::format_number;
 
 /// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
-fn md_number(v: Option<f64>) -> String {
+pub(crate) fn md_number(v: Option<f64>) -> String {
     let Some(v) = v else { return "–".into() };
     let a = v.abs();
     if a == 0.0 {

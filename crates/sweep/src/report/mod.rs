@@ -91,7 +91,7 @@ mod error;
 pub(crate) mod html;
 pub(crate) mod load;
 mod long_table;
-mod markdown;
+pub(crate) mod markdown;
 mod model;
 mod plot;
 mod scores;
