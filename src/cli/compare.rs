@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::CliError;
 use super::output::output_dir;
 use bosweep::report::Metric;
+use bosweep::report::archive::is_set_dir;
 use bosweep::sweep::compare::{
     CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir, summary_text,
     write_comparison,
@@ -14,9 +15,11 @@ use bosweep::sweep::compare::{
 /// Options of `bosweep compare`.
 #[derive(clap::Args, Debug)]
 pub struct CompareArgs {
-    /// The baseline sweep directory.
+    /// The baseline: a sweep directory, an archive set's directory, or the name of a shipped
+    /// archive set (`bosweep archive list`)
     a: PathBuf,
-    /// The changed sweep directory, compared against A (differences are B − A).
+    /// The change, compared against A (differences are B − A): a sweep directory or an archive
+    /// set
     b: PathBuf,
     /// The metric compared: simple-regret, cumulative-regret or best-value (where a problem's
     /// optimum is unknown, its best value). Default: B's config `[report] metric`, else
@@ -24,7 +27,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "METRIC")]
     metric: Option<Metric>,
     /// Where to write compare.md, compare.html and compare.csv. Default:
-    /// B/compare-vs-<A's directory name>
+    /// B/compare-vs-<A's name> (required where B is an archive set)
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Exit with status 1 when B is significantly worse than A (after Holm's correction) for
@@ -42,10 +45,16 @@ pub fn compare_command(args: &CompareArgs) -> Result<(), CliError> {
         budgets: args.budgets.clone(),
     };
     let comparison = compare_sweeps(&args.a, &args.b, &options)?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| default_out_dir(&args.a, &args.b));
+    let out = match &args.out {
+        Some(out) => out.clone(),
+        None if args.b.is_dir() && !is_set_dir(&args.b) => default_out_dir(&args.a, &args.b),
+        None => {
+            return Err(CliError::usage(format!(
+                "{} is an archive set: give --out for the comparison's files",
+                args.b.display()
+            )));
+        }
+    };
     let given = if args.out.is_some() {
         "--out"
     } else {

@@ -2,6 +2,7 @@
 //! and validates its flags and files, calls the library, and writes the result; nothing here
 //! computes anything the library could.
 
+mod archive;
 mod bench;
 mod benchmark;
 mod compare;
@@ -103,6 +104,9 @@ enum Command {
     ExportCoco(export::ExportCocoArgs),
     /// Compare two sweep directories (a baseline A and a change B) with paired statistics.
     Compare(compare::CompareArgs),
+    /// Reference archive sets: finished sweeps kept compact, to report and compare against.
+    #[command(subcommand)]
+    Archive(archive::ArchiveCommand),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -139,5 +143,6 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Report(args) => sweep::report_command(args),
         Command::ExportCoco(args) => export::export_coco_command(args),
         Command::Compare(args) => compare::compare_command(args),
+        Command::Archive(command) => archive::archive_command(command),
     }
 }

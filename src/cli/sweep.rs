@@ -81,6 +81,11 @@ pub struct CompareArgs {
     /// Default: the config's `[report] time`, else none
     #[arg(long, value_name = "T", value_parser = positive_time)]
     time: Option<f64>,
+    /// Put an archive set's results beside the sweep's (repeatable): a set's directory or the
+    /// name of a shipped set (`bosweep archive list`). Its runs of the sweep's problems join the
+    /// tables, paired tests, ranks, scores and runtime distribution as `<label> [<set>]`
+    #[arg(long = "archive", value_name = "SET")]
+    archives: Vec<String>,
 }
 
 impl CompareArgs {
@@ -88,6 +93,7 @@ impl CompareArgs {
         ReportOptions {
             metric: self.metric,
             time: self.time,
+            archives: self.archives.clone(),
             ..ReportOptions::default()
         }
     }

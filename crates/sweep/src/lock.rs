@@ -120,17 +120,22 @@ fn holder_text(file: &mut File) -> String {
 
 /// `pid 1234 on host node7, since 2026-11-25 00:40:00 UTC, running bosweep sweep a.toml`.
 fn describe_this_process() -> String {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
     let command: Vec<String> = std::env::args().collect();
     format!(
         "pid {} on host {}, since {}, running {}\n",
         std::process::id(),
         host_name(),
-        utc_time(since),
+        utc_now(),
         command.join(" ")
     )
+}
+
+/// Now as `YYYY-MM-DD hh:mm:ss UTC`.
+pub(crate) fn utc_now() -> String {
+    let since = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc_time(since)
 }
 
 /// Seconds since the Unix epoch as `YYYY-MM-DD hh:mm:ss UTC` (the proleptic Gregorian calendar,

@@ -42,6 +42,19 @@ pub enum CompareError {
     /// A budget fraction outside (0, 1].
     #[error("budget fraction {0}: expected a number in (0, 1]")]
     Budget(f64),
+    /// An archive set side cannot be read.
+    #[error(transparent)]
+    Archive(#[from] crate::report::archive::ArchiveError),
+    /// A budget fraction at which an archive set's runs keep no value.
+    #[error(
+        "budget fraction {fraction}: archive set {set} keeps its runs' values at 0.25, 0.5, 0.75 and 1 of the budget only"
+    )]
+    ArchiveBudget {
+        /// The set's name.
+        set: String,
+        /// The fraction asked for.
+        fraction: f64,
+    },
     /// Writing the comparison's files failed.
     #[error(transparent)]
     Write(ReportError),

@@ -23,8 +23,9 @@ pub use error::{CompareError, UnpairableRuns};
 pub use pairing::{Side, Unpaired};
 pub use render::summary_text;
 
+use crate::report::archive::{self, ArchiveMeta};
 use crate::report::compare::{ALPHA, metric as value_of};
-use crate::report::load::{self, CompletedRun, Step};
+use crate::report::load::{self, CompletedRun, Step, Sweep};
 use crate::report::{BestBy, Metric};
 use paired::{PairedStats, paired_stats};
 use pairing::Cell;
@@ -169,6 +170,10 @@ pub struct Comparison {
     pub only_in_b: Vec<String>,
     /// Runs of an algorithm in both with no completed partner, left out.
     pub unpaired: Vec<Unpaired>,
+    /// A's description where A is an archive set.
+    pub a_archive: Option<ArchiveMeta>,
+    /// B's description where B is an archive set.
+    pub b_archive: Option<ArchiveMeta>,
 }
 
 impl Comparison {
@@ -190,22 +195,26 @@ pub fn default_out_dir(a: &Path, b: &Path) -> PathBuf {
     b.join(format!("compare-vs-{}", crate::report::file_safe(&name)))
 }
 
-/// Compares the sweep directories `a` (the baseline) and `b` (the change). Refuses pairs whose
-/// initial designs or budgets differ, directories with no run to pair, and budget fractions
-/// outside (0, 1].
+/// Compares `a` (the baseline) and `b` (the change): each a sweep directory, an archive set's
+/// directory or the name of a shipped set ([`archive::open_set`]). Refuses pairs whose initial
+/// designs or budgets differ, sides with no run to pair, budget fractions outside (0, 1], and
+/// against an archive set, budget fractions other than those it keeps
+/// ([`archive::KEPT_FRACTIONS`] and 1).
 pub fn compare_sweeps(
     a: &Path,
     b: &Path,
     options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
     let budgets = budget_fractions(&options.budgets)?;
-    let read = |dir: &Path| {
-        load::load_sweep(dir).map_err(|source| CompareError::Read {
-            dir: dir.to_path_buf(),
-            source,
-        })
-    };
-    let (sweep_a, sweep_b) = (read(a)?, read(b)?);
+    let ((sweep_a, a_archive), (sweep_b, b_archive)) = (read_side(a)?, read_side(b)?);
+    for set in a_archive.iter().chain(&b_archive) {
+        if let Some(&fraction) = budgets.iter().find(|&&f| !archive::is_kept_fraction(f)) {
+            return Err(CompareError::ArchiveBudget {
+                set: set.name.clone(),
+                fraction,
+            });
+        }
+    }
     let metric = match options.metric {
         Some(metric) => metric,
         None => load::configured_metric(b, sweep_b.config.as_deref())
@@ -240,7 +249,25 @@ pub fn compare_sweeps(
         only_in_a: pairing.only_in_a,
         only_in_b: pairing.only_in_b,
         unpaired: pairing.unpaired,
+        a_archive,
+        b_archive,
     })
+}
+
+/// One side of a comparison: the sweep in the directory `given`, else the archive set there or
+/// of that name, with its description.
+fn read_side(given: &Path) -> Result<(Sweep, Option<ArchiveMeta>), CompareError> {
+    let is_sweep = given.join(crate::MANIFEST_FILE).is_file();
+    if !is_sweep && (archive::is_set_dir(given) || !given.exists()) {
+        let set = archive::open_set(&given.to_string_lossy())?;
+        let meta = set.meta.clone();
+        return Ok((set.into_sweep(), Some(meta)));
+    }
+    let sweep = load::load_sweep(given).map_err(|source| CompareError::Read {
+        dir: given.to_path_buf(),
+        source,
+    })?;
+    Ok((sweep, None))
 }
 
 /// Writes `compare.md`, `compare.csv` and `compare.html` into `out` (created where missing) and
@@ -282,12 +309,8 @@ fn step_at(run: &CompletedRun, fraction: f64) -> Option<&Step> {
     if fraction >= 1.0 {
         return Some(run.trace.last());
     }
-    let limit = evals_at(run.spec.budget, fraction);
+    let limit = archive::evals_at(run.spec.budget, fraction);
     run.trace.steps.iter().rev().find(|s| s.evals <= limit)
-}
-
-fn evals_at(budget: usize, fraction: f64) -> usize {
-    (fraction * budget as f64).floor() as usize
 }
 
 /// A cell's row at budget fraction `fraction`, before Holm's correction and the verdict.
@@ -312,7 +335,7 @@ fn row(cell: &Cell, by: BestBy, fraction: f64) -> CompareRow {
         algorithm: cell.algorithm.clone(),
         problem: cell.problem.clone(),
         budget_fraction: fraction,
-        evals: evals_at(cell.pairs[0].0.spec.budget, fraction),
+        evals: archive::evals_at(cell.pairs[0].0.spec.budget, fraction),
         metric: by.column(),
         pairs,
         median_a,
@@ -457,7 +480,7 @@ mod tests {
                 Err(CompareError::Budget(_))
             ));
         }
-        assert_eq!(evals_at(10, 0.25), 2);
+        assert_eq!(archive::evals_at(10, 0.25), 2);
     }
 
     #[test]

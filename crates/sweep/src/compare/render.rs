@@ -12,6 +12,7 @@ use super::{
     Side, Unpaired, Verdict,
 };
 use crate::report::ReportError;
+use crate::report::archive::ArchiveMeta;
 use crate::report::compare::ALPHA;
 use crate::report::html;
 use crate::report::markdown::md_number as shown;
@@ -82,8 +83,16 @@ fn markdown(c: &Comparison) -> String {
         name(&c.b),
         name(&c.a)
     );
-    let _ = writeln!(md, "- A (baseline): `{}`", name(&c.a));
-    let _ = writeln!(md, "- B (change): `{}`", name(&c.b));
+    let side = |path: &Path, set: &Option<ArchiveMeta>| match set {
+        Some(meta) => format!(
+            "archive set `{}`: {} (its runs keep their values at each quarter of the budget)",
+            meta.reference(),
+            meta.description.trim().trim_end_matches('.')
+        ),
+        None => format!("`{}`", name(path)),
+    };
+    let _ = writeln!(md, "- A (baseline): {}", side(&c.a, &c.a_archive));
+    let _ = writeln!(md, "- B (change): {}", side(&c.b, &c.b_archive));
     let _ = writeln!(
         md,
         "- Metric: {} (a problem whose regrets are unknown: its best value, in its sense); \

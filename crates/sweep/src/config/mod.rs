@@ -107,6 +107,6 @@ mod schema;
 
 pub use metric::Metric;
 pub use schema::{
-    ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE, SweepConfig,
-    TIME_KEY, config_hash,
+    ARCHIVE_KEY, ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
+    SweepConfig, TIME_KEY, config_hash,
 };

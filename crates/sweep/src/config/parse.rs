@@ -10,8 +10,8 @@ use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
 use super::schema::{
-    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
-    RUNTIME_KEY, SweepConfig, TIME_KEY, TOP_LEVEL_KEYS,
+    ARCHIVE_KEY, Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, METRIC_KEY, ProblemSetting,
+    REPORT_TABLE, RUNTIME_KEY, SweepConfig, TIME_KEY, TOP_LEVEL_KEYS,
 };
 use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
@@ -208,8 +208,9 @@ impl Parser<'_> {
         self.assemble(top)
     }
 
-    /// Checks the `[report]` table: `metric`, a [`Metric`] name, and `time`, a positive finite
-    /// simulated time. The report reads them again from the sweep directory's copy of the config.
+    /// Checks the `[report]` table: `metric`, a [`Metric`] name, `time`, a positive finite
+    /// simulated time, and `archive`, a list of archive sets. The report reads them again from
+    /// the sweep directory's copy of the config (and opens the sets).
     fn report_table(&self, value: &Value<'_>) -> Result<Option<usize>, ConfigError> {
         let line = self.line_of(value.span());
         let DeValue::Table(table) = value.get_ref() else {
@@ -259,11 +260,28 @@ impl Parser<'_> {
                     }
                     time_line = Some(line);
                 }
+                ARCHIVE_KEY => {
+                    let names = match value.get_ref() {
+                        DeValue::Array(items) => items
+                            .iter()
+                            .all(|i| matches!(i.get_ref(), DeValue::String(s) if !s.is_empty())),
+                        _ => false,
+                    };
+                    if !names {
+                        return Err(self.error(
+                            line,
+                            format!(
+                                "[{REPORT_TABLE}] {ARCHIVE_KEY}: expected a list of archive sets (shipped names or directories), found {}",
+                                describe(value.get_ref())
+                            ),
+                        ));
+                    }
+                }
                 _ => {
                     return Err(self.error(
                         line,
                         format!(
-                            "[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY}, {TIME_KEY})"
+                            "[{REPORT_TABLE}]: unknown key \"{name}\" (allowed: {METRIC_KEY}, {TIME_KEY}, {ARCHIVE_KEY})"
                         ),
                     ));
                 }

@@ -56,6 +56,8 @@ pub const REPORT_TABLE: &str = "report";
 pub const METRIC_KEY: &str = "metric";
 /// `[report] time`: a positive simulated time at which the report also compares the algorithms.
 pub const TIME_KEY: &str = "time";
+/// `[report] archive`: archive sets (directories or shipped names) to report beside the sweep.
+pub const ARCHIVE_KEY: &str = "archive";
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
 /// message naming the key and value.

@@ -86,6 +86,10 @@ pub enum ReportError {
         #[source]
         source: std::io::Error,
     },
+    /// An archive set to report beside the sweep cannot be read or used (an
+    /// [`ArchiveError`](super::archive::ArchiveError)).
+    #[error(transparent)]
+    Archive(Box<dyn std::error::Error + Send + Sync>),
     /// Drawing a plot failed.
     #[error("cannot draw plot {}: {message}", path.display())]
     Plot {
@@ -100,6 +104,10 @@ pub enum ReportError {
 /// failure while running.
 impl bosweep_core::data::Failure for ReportError {
     fn blame(&self) -> bosweep_core::data::Blame {
-        bosweep_core::data::Blame::Running
+        match self {
+            // Except the archive sets it was asked to put beside the sweep.
+            Self::Archive(_) => bosweep_core::data::Blame::Input,
+            _ => bosweep_core::data::Blame::Running,
+        }
     }
 }

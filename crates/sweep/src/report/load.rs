@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::Metric;
 use super::error::ReportError;
 use super::steps::{RunSteps, read_run};
-use crate::config::{METRIC_KEY, REPORT_TABLE, TIME_KEY};
+use crate::config::{ARCHIVE_KEY, METRIC_KEY, REPORT_TABLE, TIME_KEY};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
 use bosweep_problems::Sense;
 
@@ -36,6 +36,20 @@ pub(crate) struct Trace {
     pub device: Option<String>,
     /// At least one step, `evals` non-decreasing.
     pub steps: Vec<Step>,
+    /// `Some` for a run read from a reference archive, which keeps only some of its steps.
+    pub compacted: Option<Compacted>,
+}
+
+/// What an archived run keeps of the steps it left out: their number and the seconds they
+/// took. Its kept steps hold the values at each quarter of the budget, at the first step to
+/// reach each precision target and at the end (`archive`), so that final values, values at
+/// those budgets, ERT and runtime distributions are exact; curves between them are not.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Compacted {
+    /// The steps the run took.
+    pub steps: usize,
+    /// `model_seconds + acq_seconds` over all of them.
+    pub seconds: f64,
 }
 
 /// Hand-made steps and traces for the report's unit tests.
@@ -62,6 +76,7 @@ impl Trace {
             sense: None,
             device: None,
             steps: steps.into_iter().collect(),
+            compacted: None,
         }
     }
 
@@ -101,10 +116,12 @@ impl Trace {
             sense: self.sense,
             device: self.device.clone(),
             steps,
+            compacted: self.compacted,
         })
     }
 }
 
+#[derive(Clone)]
 pub(crate) struct CompletedRun {
     pub spec: RunSpec,
     pub trace: Trace,
@@ -165,6 +182,28 @@ pub(crate) fn configured_time(
             "[{REPORT_TABLE}] {TIME_KEY}: expected a positive finite simulated time, found {time}"
         ))),
     }
+}
+
+/// The `[report] archive` sets of the sweep's config text, read again as [`configured_metric`]
+/// reads the metric (empty without the key).
+pub(crate) fn configured_archives(
+    dir: &Path,
+    config: Option<&str>,
+) -> Result<Vec<String>, ReportError> {
+    let Some(value) = report_key(dir, config, ARCHIVE_KEY)? else {
+        return Ok(Vec::new());
+    };
+    let names = value.as_array().and_then(|items| {
+        items
+            .iter()
+            .map(|i| i.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+    });
+    names.ok_or_else(|| {
+        config_error(dir)(format!(
+            "[{REPORT_TABLE}] {ARCHIVE_KEY}: expected a list of archive sets, found {value}"
+        ))
+    })
 }
 
 /// A [`ReportError::Config`] about the sweep directory's `config.toml`.
@@ -251,11 +290,12 @@ impl Trace {
                     finish: s.finish,
                 })
                 .collect(),
+            compacted: None,
         }
     }
 }
 
-fn parse_sense(s: &str) -> Option<Sense> {
+pub(crate) fn parse_sense(s: &str) -> Option<Sense> {
     match s {
         "minimize" | "minimise" | "min" => Some(Sense::Minimize),
         "maximize" | "maximise" | "max" => Some(Sense::Maximize),

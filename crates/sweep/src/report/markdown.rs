@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::archive::ArchiveUse;
 use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
 use super::load::{Sweep, relative_trace_path};
 use super::model::{ReportModel, SectionAtTime};
@@ -80,6 +81,7 @@ pub(crate) fn render(
     dir: &Path,
     sweep: &Sweep,
     model: &ReportModel,
+    archives: &[ArchiveUse],
     every_plot_shown: bool,
 ) -> String {
     let (rows, sections) = (&model.rows, &model.sections);
@@ -106,6 +108,9 @@ pub(crate) fn render(
         env!("CARGO_PKG_VERSION"),
     ));
     out.push_str(&devices_line(sweep));
+    if !archives.is_empty() {
+        out.push_str(&archives_section(archives));
+    }
     out.push_str(&format!("## Config (`{CONFIG_FILE}`)\n\n"));
     match sweep.config.as_deref() {
         Some(text) => {
@@ -217,6 +222,58 @@ pub(crate) fn render(
                 list.join("; ")
             ));
         }
+    }
+    out
+}
+
+/// The archive sets beside the sweep: which numbers are theirs, where they come from, and
+/// whether their runs share the sweep's initial designs.
+fn archives_section(archives: &[ArchiveUse]) -> String {
+    let mut out = String::from(
+        "## Archived results beside this sweep\n\n\
+         The algorithms named `label [set]` were not run by this sweep: their numbers come from \
+         the archive set named, which keeps each run's final values, its values at each quarter \
+         of the budget and its first evaluation to each precision target. They join the tables, \
+         paired tests, ranks, normalised scores, ERT and runtime distribution; their curves are \
+         not plotted, and their seconds per iteration are the set's own, measured on its \
+         device.\n\n\
+         | set | version | commit | device | created | runs used | problems | designs shared |\n\
+         |---|--:|---|---|---|--:|--:|--:|\n",
+    );
+    for a in archives {
+        let m = &a.meta;
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} of {} |\n",
+            code(&m.name),
+            m.version,
+            code(&m.commit),
+            code(&m.device),
+            m.created,
+            a.runs,
+            a.problems.len(),
+            a.shared_designs,
+            a.runs
+        ));
+    }
+    out.push('\n');
+    for a in archives {
+        out.push_str(&format!(
+            "{} ({}): {} Made by `{}` with bosweep {}.",
+            code(&a.meta.name),
+            a.origin,
+            a.meta.description.trim(),
+            a.meta.command,
+            a.meta.bosweep_version
+        ));
+        if a.shared_designs < a.runs {
+            out.push_str(&format!(
+                " Only {} of its {} runs share this sweep's initial design and budget (same \
+                 `seed`, `init` and `budget` in the config): the paired tests pair the others \
+                 with runs from other designs, which weakens them.",
+                a.shared_designs, a.runs
+            ));
+        }
+        out.push_str("\n\n");
     }
     out
 }

@@ -83,6 +83,7 @@
 //! Everything is read and checked before anything is written: a missing manifest, a malformed
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
 
+pub mod archive;
 mod cd_plot;
 pub(crate) mod compare;
 mod curves;
@@ -221,6 +222,12 @@ pub struct ReportOptions {
     /// finished by then); `None` takes the sweep config's `[report] time`, and no such
     /// comparison where it has none. Every completed run must then be timed.
     pub time: Option<f64>,
+    /// Archive sets to report beside the sweep ([`archive::open_set`]: a set's directory or a
+    /// shipped set's name): their runs of the sweep's problems join the tables, tests, ranks,
+    /// scores and runtime distributions as algorithms named `<label> [<set>]`. Not with a
+    /// simulated time. Empty takes the sweep config's `[report] archive`, and none where it has
+    /// none.
+    pub archives: Vec<String>,
 }
 
 impl Default for ReportOptions {
@@ -231,6 +238,7 @@ impl Default for ReportOptions {
             height: html::CONTENT_WIDTH * 2 / 3,
             metric: None,
             time: None,
+            archives: Vec::new(),
         }
     }
 }
@@ -278,15 +286,34 @@ pub fn write_report_with(
             path: crate::Manifest::trace_path(dir, &untimed.spec),
         });
     }
-    let model = model::build(&sweep, metric, time);
+    let given = if options.archives.is_empty() {
+        load::configured_archives(dir, sweep.config.as_deref())?
+    } else {
+        options.archives.clone()
+    };
+    let sets = given
+        .iter()
+        .map(|given| archive::open_set(given))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| ReportError::Archive(Box::new(e)))?;
+    if let (Some(_), Some(set)) = (time, sets.first()) {
+        return Err(ReportError::Archive(Box::new(
+            archive::ArchiveError::AtTime {
+                set: set.meta.name.clone(),
+            },
+        )));
+    }
+    let (merged, archives) =
+        archive::beside(&sweep, &sets).map_err(|e| ReportError::Archive(Box::new(e)))?;
+    let model = model::build(&merged, metric, time);
 
     // Everything is read and checked: write.
     let mut files = write_tables(dir, &sweep, &model)?;
-    let report = markdown::render(dir, &sweep, &model, false);
+    let report = markdown::render(dir, &sweep, &model, &archives, false);
     files.push(write_text(dir.join(REPORT_FILE), &report)?);
     files.extend(draw_plots(&dir.join(PLOTS_DIR), &model, options)?);
     // Last: the page embeds the plots just drawn.
-    let page = html::render(dir, &markdown::render(dir, &sweep, &model, true))?;
+    let page = html::render(dir, &markdown::render(dir, &sweep, &model, &archives, true))?;
     files.push(write_text(dir.join(HTML_REPORT_FILE), &page)?);
 
     Ok(ReportSummary {

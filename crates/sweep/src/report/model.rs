@@ -350,18 +350,22 @@ fn problem_plots(
     sense: Option<Sense>,
     regrets_known: bool,
 ) -> Vec<Plot> {
-    // One series per algorithm with completed runs, its points aggregated by `points`.
+    // One series per algorithm with completed runs, its points aggregated by `points`; archived
+    // runs keep too few steps for a curve.
     let series_by = |points: &dyn Fn(&[&Trace]) -> Vec<CurvePoint>| -> Vec<Series> {
         cells
             .iter()
-            .filter(|(_, _, done)| !done.is_empty())
-            .map(|(color, algorithm, done)| {
-                let traces: Vec<&Trace> = done.iter().map(|c| &c.trace).collect();
-                Series {
+            .filter_map(|(color, algorithm, done)| {
+                let traces: Vec<&Trace> = done
+                    .iter()
+                    .map(|c| &c.trace)
+                    .filter(|t| t.compacted.is_none())
+                    .collect();
+                (!traces.is_empty()).then(|| Series {
                     label: algorithm.clone(),
                     color: *color,
                     points: points(&traces),
-                }
+                })
             })
             .collect()
     };

@@ -67,8 +67,20 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
     let best_value = describe(&finals(|s| s.best_value));
     let seconds: Vec<f64> = traces
         .iter()
+        .filter(|t| t.compacted.is_none())
         .flat_map(|t| t.steps.iter().map(|s| s.seconds))
         .collect();
+    // Archived runs keep only the sum of their steps' seconds and the steps' number.
+    let archived = traces.iter().filter_map(|t| t.compacted);
+    let seconds_per_iter_mean = if traces.iter().all(|t| t.compacted.is_none()) {
+        mean(&seconds)
+    } else {
+        let (total, steps) = archived.fold(
+            (seconds.iter().sum::<f64>(), seconds.len()),
+            |(total, steps), c| (total + c.seconds, steps + c.steps),
+        );
+        (steps > 0).then(|| total / steps as f64)
+    };
     SummaryRow {
         problem: problem.to_string(),
         algorithm: algorithm.to_string(),
@@ -81,7 +93,7 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         best_value_mean: best_value.map(|d| d.mean),
         best_value_se: best_value.and_then(|d| d.se),
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
-        seconds_per_iter_mean: mean(&seconds),
+        seconds_per_iter_mean,
         score_mean: None,
         best: false,
         tied: false,

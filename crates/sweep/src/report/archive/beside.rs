@@ -1,0 +1,100 @@
+//! Putting archive sets beside a sweep in its report: each set's runs of the sweep's problems
+//! join the sweep's as algorithms of their own, named with the set's name, so that the report's
+//! tables, paired tests, ranks, scores, ERT and runtime distributions hold them.
+
+use super::{ArchiveError, ArchiveMeta, ArchivedSet, distinct};
+use crate::report::load::{CompletedRun, Sweep};
+use crate::{RunSpec, Setting, SettingValue};
+
+/// The parameter that tells an archived algorithm from the sweep's own of the same setting.
+const ARCHIVE_PARAM: &str = "archive";
+
+/// One set as a report used it.
+pub(crate) struct ArchiveUse {
+    pub meta: ArchiveMeta,
+    pub origin: String,
+    /// The sweep's problems it ran, by label.
+    pub problems: Vec<String>,
+    /// Its runs of those.
+    pub runs: usize,
+    /// Of those, the runs whose initial design and budget are those of the sweep's runs of the
+    /// same problem and replicate (the paired tests pair them).
+    pub shared_designs: usize,
+}
+
+/// `sweep` with the runs of `sets` on its problems beside its own (no steps: the long tables
+/// hold the sweep's runs only), and what each set gave.
+pub(crate) fn beside(
+    sweep: &Sweep,
+    sets: &[ArchivedSet],
+) -> Result<(Sweep, Vec<ArchiveUse>), ArchiveError> {
+    let problems = distinct(sweep.runs.iter().map(|r| r.problem.label()));
+    let mut runs = sweep.runs.clone();
+    let mut completed = sweep.completed.clone();
+    let mut uses = Vec::new();
+    for set in sets {
+        let name = &set.meta.name;
+        let of_sweep: Vec<&CompletedRun> = set
+            .runs
+            .iter()
+            .filter(|r| problems.contains(&r.spec.problem.label()))
+            .collect();
+        if of_sweep.is_empty() {
+            return Err(ArchiveError::NoCommonProblem {
+                set: name.clone(),
+                sweep: problems,
+                archived: set.problems(),
+            });
+        }
+        let shared_designs = of_sweep
+            .iter()
+            .filter(|r| sweep.runs.iter().any(|own| shares_design(own, &r.spec)))
+            .count();
+        for run in &of_sweep {
+            let spec = RunSpec {
+                algorithm: archived_setting(&run.spec.algorithm, name),
+                index: runs.len(),
+                ..run.spec.clone()
+            };
+            runs.push(spec.clone());
+            completed.push(CompletedRun {
+                spec,
+                trace: run.trace.clone(),
+            });
+        }
+        uses.push(ArchiveUse {
+            meta: set.meta.clone(),
+            origin: set.origin.clone(),
+            problems: distinct(of_sweep.iter().map(|r| r.spec.problem.label())),
+            runs: of_sweep.len(),
+            shared_designs,
+        });
+    }
+    let merged = Sweep {
+        config: sweep.config.clone(),
+        runs,
+        completed,
+        missing: sweep.missing.clone(),
+        steps: Vec::new(),
+    };
+    Ok((merged, uses))
+}
+
+/// Whether `own` (a run of the sweep) and `archived` are runs of one problem and replicate from
+/// the same initial design and budget.
+fn shares_design(own: &RunSpec, archived: &RunSpec) -> bool {
+    own.problem.label() == archived.problem.label()
+        && own.replicate == archived.replicate
+        && own.design_seed == archived.design_seed
+        && own.init == archived.init
+        && own.budget == archived.budget
+}
+
+/// `setting` as the set `name` contributes it: a setting of its own (an `archive` parameter)
+/// shown as `<label> [<name>]`.
+fn archived_setting(setting: &Setting, name: &str) -> Setting {
+    let mut params = setting.params.clone();
+    params.push((ARCHIVE_PARAM.into(), SettingValue::Text(name.to_owned())));
+    Setting::new(setting.name.clone(), params)
+        .displayed_as(format!("{} [{name}]", setting.display_label()))
+}

@@ -1,0 +1,103 @@
+//! What can go wrong while reading, writing or using a reference archive set. Every message
+//! names the file (and, for runs, the line) or the set.
+
+use std::path::PathBuf;
+
+use crate::report::ReportError;
+
+/// Why an archive set could not be read, created or put beside a sweep.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    /// A file of the set cannot be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `archive.toml` is not a set's description.
+    #[error("{}: {message}", path.display())]
+    Meta {
+        /// The description's path (or the shipped set's name).
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A line of `runs.jsonl` is not an archived run (`line` is 1-based).
+    #[error("{} line {line}: {message}", path.display())]
+    Run {
+        /// The runs file (or the shipped set's name).
+        path: PathBuf,
+        /// The 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Neither a directory holding `archive.toml` nor the name of a shipped set.
+    #[error(
+        "{given}: no such sweep or archive set directory (one with manifest.json or archive.toml), and no shipped archive set of that name (shipped: {})",
+        shipped.join(", ")
+    )]
+    NotFound {
+        /// What was given.
+        given: String,
+        /// The shipped sets' names.
+        shipped: Vec<String>,
+    },
+    /// The sweep an archive set is made from cannot be read.
+    #[error(transparent)]
+    Sweep(#[from] ReportError),
+    /// The sweep an archive set is made from has runs without a trace.
+    #[error(
+        "{}: {missing} of its {total} runs have no trace (not run yet, running or failed); an archive set holds a finished sweep",
+        dir.display()
+    )]
+    Incomplete {
+        /// The sweep directory.
+        dir: PathBuf,
+        /// Runs without a trace.
+        missing: usize,
+        /// Runs of its manifest.
+        total: usize,
+    },
+    /// The directory to write a set into is not empty.
+    #[error("{}: exists and is not empty; an archive set is written into a new directory", path.display())]
+    Exists {
+        /// The directory.
+        path: PathBuf,
+    },
+    /// A set put beside a sweep ran none of its problems.
+    #[error(
+        "archive set {set} ran none of this sweep's problems ({}); its problems: {}",
+        sweep.join(", "),
+        archived.join(", ")
+    )]
+    NoCommonProblem {
+        /// The set's name.
+        set: String,
+        /// The sweep's problem labels.
+        sweep: Vec<String>,
+        /// The set's problem labels.
+        archived: Vec<String>,
+    },
+    /// An archived run keeps only some steps: it has no value at a simulated time.
+    #[error(
+        "archive set {set}: a report at a simulated time (--time, [report] time) cannot use an archive set (its runs keep only some steps); drop one of them"
+    )]
+    AtTime {
+        /// The set's name.
+        set: String,
+    },
+}
+
+/// An archive set is the user's input; so is the sweep it is made from.
+impl bosweep_core::data::Failure for ArchiveError {
+    fn blame(&self) -> bosweep_core::data::Blame {
+        match self {
+            Self::Io { .. } | Self::Sweep(_) => bosweep_core::data::Blame::Running,
+            _ => bosweep_core::data::Blame::Input,
+        }
+    }
+}
