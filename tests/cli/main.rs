@@ -4,6 +4,7 @@
 //!
 //! Run one file's tests with its module name as the filter, e.g. `cargo test --test cli sweep::`.
 
+mod archive;
 mod command;
 mod commands;
 mod compare;

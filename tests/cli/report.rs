@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
 /// the test passes and kept for inspection when it fails (or when `BOSWEEP_KEEP_TEST_DIRS` is
 /// set, e.g. to look at the plots).
-struct TempDir(PathBuf);
+pub(crate) struct TempDir(PathBuf);
 
 impl std::ops::Deref for TempDir {
     type Target = Path;
@@ -30,14 +30,14 @@ impl Drop for TempDir {
     }
 }
 
-fn temp_dir(name: &str) -> TempDir {
+pub(crate) fn temp_dir(name: &str) -> TempDir {
     let dir = std::env::temp_dir().join(format!("bosweep-report-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("runs")).unwrap();
     TempDir(dir)
 }
 
-fn setting(name: &str, params: &[(&str, SettingValue)]) -> Setting {
+pub(crate) fn setting(name: &str, params: &[(&str, SettingValue)]) -> Setting {
     Setting::new(
         name,
         params
@@ -47,7 +47,12 @@ fn setting(name: &str, params: &[(&str, SettingValue)]) -> Setting {
     )
 }
 
-fn spec(index: usize, algorithm: &Setting, problem: &Setting, replicate: usize) -> RunSpec {
+pub(crate) fn spec(
+    index: usize,
+    algorithm: &Setting,
+    problem: &Setting,
+    replicate: usize,
+) -> RunSpec {
     RunSpec {
         index,
         algorithm: algorithm.clone(),
@@ -62,7 +67,7 @@ fn spec(index: usize, algorithm: &Setting, problem: &Setting, replicate: usize) 
 }
 
 /// One step: (evals, simple regret, cumulative regret, best value, model s, acquisition s).
-type S = (usize, Option<f64>, Option<f64>, f64, f64, f64);
+pub(crate) type S = (usize, Option<f64>, Option<f64>, f64, f64, f64);
 
 fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
     let mut lines = vec![json!({"header": {
@@ -102,7 +107,7 @@ fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
-fn write_trace(dir: &Path, spec: &RunSpec, sense: &str, steps: &[S]) {
+pub(crate) fn write_trace(dir: &Path, spec: &RunSpec, sense: &str, steps: &[S]) {
     std::fs::write(
         Manifest::trace_path(dir, spec),
         trace_text(spec, sense, steps),
@@ -110,7 +115,7 @@ fn write_trace(dir: &Path, spec: &RunSpec, sense: &str, steps: &[S]) {
     .unwrap();
 }
 
-fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
+pub(crate) fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
     Manifest {
         config_hash: "0123456789abcdef".into(),
         bosweep_version: "test".into(),
@@ -121,13 +126,13 @@ fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
     .unwrap();
 }
 
-const CONFIG: &str = "seed = 7\nbudget = 4\n\n[[algorithms]]\nname = \"random\"\n";
+pub(crate) const CONFIG: &str = "seed = 7\nbudget = 4\n\n[[algorithms]]\nname = \"random\"\n";
 
 /// Two problems × two algorithms:
 /// - `branin` (minimize, regrets known): random × 3 replicates (the third one step shorter),
 ///   gp-ucb[ucb_multiplier=2] × 3 replicates of which the third is missing;
 /// - `ext[dim=2]` (maximize, regrets unknown): both algorithms × 2 replicates.
-fn build_sweep(dir: &Path) -> Vec<RunSpec> {
+pub(crate) fn build_sweep(dir: &Path) -> Vec<RunSpec> {
     std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
     let random = setting("random", &[]);
     let ucb = setting("gp-ucb", &[("ucb_multiplier", SettingValue::Number(2.0))]);
@@ -218,7 +223,7 @@ fn build_sweep(dir: &Path) -> Vec<RunSpec> {
     runs
 }
 
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+pub(crate) fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let mut r = csv::Reader::from_path(path).unwrap();
     let header = r.headers().unwrap().iter().map(String::from).collect();
     let rows = r

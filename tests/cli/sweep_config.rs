@@ -419,6 +419,23 @@ fn report_table_takes_a_known_metric_only() {
 }
 
 #[test]
+fn report_archive_is_a_list_of_sets() {
+    let text = with_top("[report]\narchive = [\"bbob-baselines\", \"path/to/set\"]");
+    assert_eq!(parse(&text).run_count(), 1, "{text}");
+    for (value, found) in [
+        ("\"bbob-baselines\"", "string"),
+        ("[1]", "item 1 is integer 1"),
+        ("[\"a\", \"\"]", "item 2 is string \"\""),
+    ] {
+        assert_rejected(
+            &with_top(&format!("[report]\narchive = {value}")),
+            3,
+            &["[report] archive", "expected a list of archive sets", found],
+        );
+    }
+}
+
+#[test]
 fn report_time_is_a_positive_finite_number() {
     for time in ["20", "2.5", "1e3"] {
         let text = with_top(&format!(

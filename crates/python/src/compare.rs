@@ -8,14 +8,18 @@ use bosweep_sweep::compare::{
     write_comparison,
 };
 use bosweep_sweep::report::Metric;
+use bosweep_sweep::report::archive::{ArchiveMeta, is_set_dir};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::errors::{invalid, to_py};
 
-/// Compares the sweep directories `a` (the baseline) and `b` (the change) and writes
-/// `compare.md`, `compare.html` and `compare.csv` into `out` (default
-/// `b/compare-vs-<a's name>`). Returns `files`, `pairs`, `metric`, `only_in_a`, `only_in_b`,
+/// Compares `a` (the baseline) and `b` (the change), each a sweep directory, an archive set's
+/// directory or the name of a shipped archive set, and writes `compare.md`, `compare.html` and
+/// `compare.csv` into `out` (default `b/compare-vs-<a's name>`; required where `b` is an
+/// archive set). Returns `files`, `pairs`, `metric`, `a_archive` and `b_archive` (the set's
+/// name, version, commit and device where that side is an archive set, else `None`),
+/// `only_in_a`, `only_in_b`,
 /// `unpaired` (one dict per run left without a partner), `rows` (one dict per algorithm ×
 /// problem × budget fraction, the columns of `compare.csv`) and `worse` (the rows where B is
 /// significantly worse at the final budget).
@@ -39,7 +43,16 @@ pub fn compare<'py>(
         metric,
         budgets: budgets.unwrap_or_else(|| DEFAULT_BUDGETS.to_vec()),
     };
-    let out = out.unwrap_or_else(|| default_out_dir(&a, &b));
+    let out = match out {
+        Some(out) => out,
+        None if b.is_dir() && !is_set_dir(&b) => default_out_dir(&a, &b),
+        None => {
+            return Err(invalid(format!(
+                "out: {} is an archive set; give the directory for the comparison's files",
+                b.display()
+            )));
+        }
+    };
     let (comparison, files) = py
         .detach(|| {
             let comparison = compare_sweeps(&a, &b, &options)?;
@@ -51,6 +64,9 @@ pub fn compare<'py>(
     dict.set_item("files", files)?;
     dict.set_item("pairs", comparison.pairs)?;
     dict.set_item("metric", comparison.metric.as_str())?;
+    let reference = |set: &Option<ArchiveMeta>| set.as_ref().map(ArchiveMeta::reference);
+    dict.set_item("a_archive", reference(&comparison.a_archive))?;
+    dict.set_item("b_archive", reference(&comparison.b_archive))?;
     dict.set_item("only_in_a", &comparison.only_in_a)?;
     dict.set_item("only_in_b", &comparison.only_in_b)?;
     let unpaired = comparison

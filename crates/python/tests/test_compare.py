@@ -73,3 +73,15 @@ def test_compare_refuses_differing_designs(tmp_path):
     b = sweep(tmp_path, "b", seed=4)
     with pytest.raises(bosweep.InputError, match="initial designs differ"):
         bosweep.compare(a, b)
+
+
+def test_a_shipped_archive_set_is_compared_as_a_sweep(tmp_path):
+    """The RAHBO study's set against itself: its 40 runs pair, every difference is 0, and each
+    side names the set; without ``out`` an archive B is refused."""
+    result = bosweep.compare("baselines-rahbo", "baselines-rahbo", out=str(tmp_path / "c"))
+    assert result["pairs"] == 40
+    assert result["a_archive"] == result["b_archive"]
+    assert result["a_archive"].startswith("baselines-rahbo v1 (commit aeb6361")
+    assert {row["median_difference"] for row in result["rows"]} == {0.0}
+    with pytest.raises(bosweep.InputError, match="archive set"):
+        bosweep.compare("baselines-rahbo", "baselines-rahbo")

@@ -147,7 +147,10 @@ pub fn report_sweep(
     options: &ReportOptions,
     events: &EventSink,
 ) -> Result<(), SweepError> {
-    write_report_with(dir, options).map_err(|e| SweepError::Report(e.to_string()))?;
+    write_report_with(dir, options).map_err(|e| SweepError::Report {
+        message: e.to_string(),
+        blame: bosweep_core::data::Failure::blame(&e),
+    })?;
     events.send(SweepEvent::Reported {
         markdown: dir.join(REPORT_FILE),
         html: dir.join(HTML_REPORT_FILE),

@@ -149,9 +149,15 @@ pub enum SweepError {
     /// The worker threads could not start.
     #[error("cannot start worker threads: {0}")]
     Threads(String),
-    /// The report could not be written; the runs are on disk.
-    #[error("report: {0}")]
-    Report(String),
+    /// The report could not be written; the runs are on disk. `blame` is the report's: the
+    /// archive sets it was asked to put beside the sweep are the user's input.
+    #[error("report: {message}")]
+    Report {
+        /// Why.
+        message: String,
+        /// Whose fault it is.
+        blame: Blame,
+    },
     /// Reading or writing `path` failed (`what` says what was being done).
     #[error("cannot {what} {path}: {}", io_reason(source))]
     Io {
@@ -191,11 +197,10 @@ impl Failure for SweepError {
     fn blame(&self) -> Blame {
         match self {
             Self::Directory(_) | Self::Usage(_) => Blame::Input,
-            Self::Io { .. }
-            | Self::Threads(_)
-            | Self::Report(_)
-            | Self::RunsFailed(_)
-            | Self::Stopped { .. } => Blame::Running,
+            Self::Report { blame, .. } => *blame,
+            Self::Io { .. } | Self::Threads(_) | Self::RunsFailed(_) | Self::Stopped { .. } => {
+                Blame::Running
+            }
         }
     }
 }

@@ -108,14 +108,17 @@ def compare(
     out: Optional[Union[str, os.PathLike[str]]] = None,
     budgets: Optional[Sequence[float]] = None,
 ) -> Dict[str, Any]:
-    """Compares the sweep directories ``a`` (the baseline) and ``b`` (the change) as
+    """Compares ``a`` (the baseline) and ``b`` (the change), each a sweep directory, an archive
+    set's directory or the name of a shipped archive set (``bosweep archive list``), as
     ``bosweep compare A B`` does: runs paired by algorithm label, problem and replicate (a pair
     must share its initial design and budget, else ``InputError``), the paired Wilcoxon
     signed-rank test of B − A per algorithm, problem and budget fraction (default 0.25, 0.5,
     0.75, 1; 1 always), Holm-corrected over the algorithm's problems. ``metric``: "simple-regret",
     "cumulative-regret" or "best-value" (default: ``b``'s config, else simple regret). Writes
     ``compare.md``, ``compare.html`` and ``compare.csv`` into ``out`` (default
-    ``b/compare-vs-<a's name>``) and returns ``files``, ``pairs``, ``metric``, ``only_in_a``,
+    ``b/compare-vs-<a's name>``; required where ``b`` is an archive set) and returns ``files``,
+    ``pairs``, ``metric``, ``a_archive`` and ``b_archive`` (the set's name, version, commit and
+    device where that side is an archive set, else ``None``), ``only_in_a``,
     ``only_in_b``, ``unpaired`` (dicts: algorithm, problem, replicate, missing_from "A" or "B",
     planned), ``rows`` (dicts: algorithm, problem, budget_fraction, evals, metric, pairs,
     median_a, median_b, median_difference, rank_biserial, w_plus, p_value, p_holm, verdict) and

@@ -261,18 +261,19 @@ impl Parser<'_> {
                     time_line = Some(line);
                 }
                 ARCHIVE_KEY => {
-                    let names = match value.get_ref() {
+                    let found = match value.get_ref() {
                         DeValue::Array(items) => items
                             .iter()
-                            .all(|i| matches!(i.get_ref(), DeValue::String(s) if !s.is_empty())),
-                        _ => false,
+                            .enumerate()
+                            .find(|(_, i)| !matches!(i.get_ref(), DeValue::String(s) if !s.is_empty()))
+                            .map(|(k, i)| format!("item {} is {}", k + 1, describe(i.get_ref()))),
+                        other => Some(describe(other)),
                     };
-                    if !names {
+                    if let Some(found) = found {
                         return Err(self.error(
                             line,
                             format!(
-                                "[{REPORT_TABLE}] {ARCHIVE_KEY}: expected a list of archive sets (shipped names or directories), found {}",
-                                describe(value.get_ref())
+                                "[{REPORT_TABLE}] {ARCHIVE_KEY}: expected a list of archive sets (shipped names or directories), found {found}"
                             ),
                         ));
                     }

@@ -279,6 +279,16 @@ pub fn write_report_with(
         Some(time) => Some(time),
         None => load::configured_time(dir, sweep.config.as_deref())?,
     };
+    let given = if options.archives.is_empty() {
+        load::configured_archives(dir, sweep.config.as_deref())?
+    } else {
+        options.archives.clone()
+    };
+    if let (Some(_), Some(set)) = (time, given.first()) {
+        return Err(ReportError::Archive(Box::new(
+            archive::ArchiveError::AtTime { set: set.clone() },
+        )));
+    }
     if time.is_some()
         && let Some(untimed) = sweep.completed.iter().find(|c| !c.trace.is_timed())
     {
@@ -286,23 +296,11 @@ pub fn write_report_with(
             path: crate::Manifest::trace_path(dir, &untimed.spec),
         });
     }
-    let given = if options.archives.is_empty() {
-        load::configured_archives(dir, sweep.config.as_deref())?
-    } else {
-        options.archives.clone()
-    };
     let sets = given
         .iter()
         .map(|given| archive::open_set(given))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| ReportError::Archive(Box::new(e)))?;
-    if let (Some(_), Some(set)) = (time, sets.first()) {
-        return Err(ReportError::Archive(Box::new(
-            archive::ArchiveError::AtTime {
-                set: set.meta.name.clone(),
-            },
-        )));
-    }
     let (merged, archives) =
         archive::beside(&sweep, &sets).map_err(|e| ReportError::Archive(Box::new(e)))?;
     let model = model::build(&merged, metric, time);

@@ -84,10 +84,10 @@ pub enum ArchiveError {
     },
     /// An archived run keeps only some steps: it has no value at a simulated time.
     #[error(
-        "archive set {set}: a report at a simulated time (--time, [report] time) cannot use an archive set (its runs keep only some steps); drop one of them"
+        "archive set {set}: a report at a simulated time (--time, [report] time) cannot put an archive set beside the sweep (its runs keep only some steps); drop one of them"
     )]
     AtTime {
-        /// The set's name.
+        /// The set, as given.
         set: String,
     },
 }
