@@ -271,6 +271,9 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
     let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
     assert!(comparisons.is_empty(), "{comparisons:?}");
     assert!(!dir.join("ranks.csv").exists());
+    assert!(!dir.join("plots/ranks.png").exists(), "no diagram of one algorithm");
+    assert!(dir.join("plots/branin-regret.png").is_file());
+    assert!(dir.join("report.html").is_file());
     let (_, scores) = read_csv(&dir.join("scores.csv"));
     assert_eq!(scores[0][..3], ["random", "1", "0"]);
 
@@ -294,6 +297,48 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
         report.contains("With few problems the test is weak"),
         "{report}"
     );
+    // The plots, the diagram and the page are drawn for a single pair too.
+    for plot in [
+        "branin-regret",
+        "ranks",
+        "runtime-distribution",
+        "normalised-scores",
+    ] {
+        for ext in ["png", "svg"] {
+            let path = dir.join("plots").join(format!("{plot}.{ext}"));
+            assert!(std::fs::metadata(&path).unwrap().len() > 0, "{path:?}");
+        }
+    }
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(
+        html.contains("cannot conclude (&lt; 6 pairs)")
+            || html.contains("cannot conclude (< 6 pairs)"),
+        "the page holds the verdict"
+    );
+
+    // At a simulated time: one timed run each, one before its second step.
+    add_finishes(&dir, &runs[0], |i| (i + 1) as f64);
+    add_finishes(&dir, &runs[1], |i| (i + 2) as f64);
+    let at_time = ReportOptions {
+        time: Some(2.0),
+        ..ReportOptions::default()
+    };
+    write_report_with(&dir, &at_time).unwrap();
+    let (_, then) = read_csv(&dir.join("comparisons-at-time.csv"));
+    assert_eq!(then.len(), 1);
+    assert_eq!(then[0][3], "1", "{then:?}");
+    assert_eq!(then[0][9], "cannot conclude (< 6 pairs)");
+    let (_, summary_then) = read_csv(&dir.join("summary-at-time.csv"));
+    // random's regret after 2 steps, gp-ucb's after its first (finished at 2).
+    assert_eq!(summary_then[0][3], "1");
+    assert_eq!(summary_then[1][3], "2");
+    assert!(dir.join("plots/branin-regret-simulated-time.png").is_file());
+    assert!(
+        dir.join("plots/runtime-distribution-simulated-time.png")
+            .is_file()
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(report.contains("### At simulated time 2"), "{report}");
 }
 
 /// Where the report compares cumulative regrets, the scores normalise those: on branin random
