@@ -271,7 +271,10 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
     let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
     assert!(comparisons.is_empty(), "{comparisons:?}");
     assert!(!dir.join("ranks.csv").exists());
-    assert!(!dir.join("plots/ranks.png").exists(), "no diagram of one algorithm");
+    assert!(
+        !dir.join("plots/ranks.png").exists(),
+        "no diagram of one algorithm"
+    );
     assert!(dir.join("plots/branin-regret.png").is_file());
     assert!(dir.join("report.html").is_file());
     let (_, scores) = read_csv(&dir.join("scores.csv"));

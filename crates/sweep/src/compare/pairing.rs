@@ -4,11 +4,11 @@
 //! budget, else their difference would not measure the change of the algorithm; a pair that
 //! does not is refused. Runs with no completed partner are listed, the rest paired.
 
-use std::collections::HashSet;
 use std::path::Path;
 
 use super::{CompareError, UnpairableRuns};
 use crate::RunSpec;
+use crate::report::first_appearances;
 use crate::report::load::{CompletedRun, Sweep};
 
 /// One of the two sweeps compared.
@@ -58,8 +58,8 @@ pub(crate) fn pair<'a>(
     (a, sweep_a): (&Path, &'a Sweep),
     (b, sweep_b): (&Path, &'a Sweep),
 ) -> Result<Pairing<'a>, CompareError> {
-    let algorithms_a = ordered(sweep_a.runs.iter().map(|r| r.algorithm.display_label()));
-    let algorithms_b = ordered(sweep_b.runs.iter().map(|r| r.algorithm.display_label()));
+    let algorithms_a = first_appearances(sweep_a.runs.iter().map(|r| r.algorithm.display_label()));
+    let algorithms_b = first_appearances(sweep_b.runs.iter().map(|r| r.algorithm.display_label()));
     let nothing = |reason: String| CompareError::NothingToPair {
         a: a.to_path_buf(),
         b: b.to_path_buf(),
@@ -88,7 +88,12 @@ pub(crate) fn pair<'a>(
                 .collect()
         };
         let (runs_a, runs_b) = (of(sweep_a), of(sweep_b));
-        let keys = ordered_keys(runs_a.iter().chain(&runs_b).copied());
+        let keys = first_appearances(
+            runs_a
+                .iter()
+                .chain(&runs_b)
+                .map(|r| (r.problem.label(), r.replicate)),
+        );
         for (problem, replicate) in keys {
             let find = |runs: &[&'a RunSpec]| {
                 runs.iter()
@@ -187,20 +192,6 @@ fn mismatch(a: &RunSpec, b: &RunSpec) -> Option<String> {
 /// `spec`'s completed run in `sweep`, where it has completed.
 fn completed<'a>(sweep: &'a Sweep, spec: &RunSpec) -> Option<&'a CompletedRun> {
     sweep.completed.iter().find(|c| c.spec.index == spec.index)
-}
-
-/// Distinct labels in order of first appearance.
-fn ordered(labels: impl Iterator<Item = String>) -> Vec<String> {
-    let mut seen = HashSet::new();
-    labels.filter(|l| seen.insert(l.clone())).collect()
-}
-
-/// Distinct (problem label, replicate) of `runs`, in order of first appearance.
-fn ordered_keys<'a>(runs: impl Iterator<Item = &'a RunSpec>) -> Vec<(String, usize)> {
-    let mut seen = HashSet::new();
-    runs.map(|r| (r.problem.label(), r.replicate))
-        .filter(|k| seen.insert(k.clone()))
-        .collect()
 }
 
 /// The labels of `these` not in `those`.

@@ -459,6 +459,14 @@ fn write_text(path: PathBuf, text: &str) -> Result<PathBuf, ReportError> {
     }
 }
 
+/// The distinct items of `items` in order of first appearance (labels, keys).
+pub(crate) fn first_appearances<T: Eq + std::hash::Hash + Clone>(
+    items: impl Iterator<Item = T>,
+) -> Vec<T> {
+    let mut seen = std::collections::HashSet::new();
+    items.filter(|item| seen.insert(item.clone())).collect()
+}
+
 /// A label as a file name: characters outside `[A-Za-z0-9._=-]` become `_` (`_` for an empty
 /// label).
 pub(crate) fn file_safe(label: &str) -> String {

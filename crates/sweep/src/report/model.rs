@@ -12,7 +12,9 @@ use super::load::{CompletedRun, Step, Sweep, Trace};
 use super::plot::Series;
 use super::scores::{self, ERT_TARGETS, Ert, Scores};
 use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
-use super::{Metric, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, SCORES_PLOT, file_safe};
+use super::{
+    Metric, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT, SCORES_PLOT, file_safe, first_appearances,
+};
 use crate::{RunSpec, Setting};
 use bosweep_problems::Sense;
 
@@ -167,8 +169,8 @@ fn judge(problem: &str, cells: &[Cell], sense: Option<Sense>, metric: Metric) ->
 /// The report of `sweep`, each problem's best chosen by `metric`; with a `time`, also at that
 /// simulated time (every completed run must then be timed: [`Trace::is_timed`]).
 pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportModel {
-    let problems = ordered_labels(sweep.runs.iter().map(|r| r.problem.label()));
-    let algorithms = ordered_labels(sweep.runs.iter().map(|r| r.algorithm.label()));
+    let problems = first_appearances(sweep.runs.iter().map(|r| r.problem.label()));
+    let algorithms = first_appearances(sweep.runs.iter().map(|r| r.algorithm.label()));
     // Every completed run as it stood at the chosen time, where it had a step by then.
     let truncated: Option<(f64, Vec<CompletedRun>)> = time.map(|t| {
         let runs = sweep
@@ -568,12 +570,6 @@ fn score_plot(scores: &Scores) -> Plot {
             .collect(),
         may_log: false,
     }
-}
-
-/// Distinct labels in order of first appearance.
-fn ordered_labels(labels: impl Iterator<Item = String>) -> Vec<String> {
-    let mut seen = HashSet::new();
-    labels.filter(|l| seen.insert(l.clone())).collect()
 }
 
 /// A plot's file name for a label: [`file_safe`], cut at 100 characters (file systems limit

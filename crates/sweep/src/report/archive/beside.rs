@@ -2,7 +2,8 @@
 //! join the sweep's as algorithms of their own, named with the set's name, so that the report's
 //! tables, paired tests, ranks, scores, ERT and runtime distributions hold them.
 
-use super::{ArchiveError, ArchiveMeta, ArchivedSet, distinct};
+use super::{ArchiveError, ArchiveMeta, ArchivedSet};
+use crate::report::first_appearances;
 use crate::report::load::{CompletedRun, Sweep};
 use crate::{RunSpec, Setting, SettingValue};
 
@@ -28,7 +29,7 @@ pub(crate) fn beside(
     sweep: &Sweep,
     sets: &[ArchivedSet],
 ) -> Result<(Sweep, Vec<ArchiveUse>), ArchiveError> {
-    let problems = distinct(sweep.runs.iter().map(|r| r.problem.label()));
+    let problems = first_appearances(sweep.runs.iter().map(|r| r.problem.label()));
     let mut runs = sweep.runs.clone();
     let mut completed = sweep.completed.clone();
     let mut uses = Vec::new();
@@ -65,7 +66,7 @@ pub(crate) fn beside(
         uses.push(ArchiveUse {
             meta: set.meta.clone(),
             origin: set.origin.clone(),
-            problems: distinct(of_sweep.iter().map(|r| r.spec.problem.label())),
+            problems: first_appearances(of_sweep.iter().map(|r| r.spec.problem.label())),
             runs: of_sweep.len(),
             shared_designs,
         });

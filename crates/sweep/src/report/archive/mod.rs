@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::first_appearances;
 use super::load::{self, CompletedRun, Sweep};
 use crate::{CONFIG_FILE, Manifest};
 pub(crate) use beside::{ArchiveUse, beside};
@@ -156,12 +157,12 @@ impl ArchivedSet {
 
     /// Its problems' labels, in run order.
     pub fn problems(&self) -> Vec<String> {
-        distinct(self.runs.iter().map(|r| r.spec.problem.label()))
+        first_appearances(self.runs.iter().map(|r| r.spec.problem.label()))
     }
 
     /// Its algorithms' display labels, in run order.
     pub fn algorithms(&self) -> Vec<String> {
-        distinct(self.runs.iter().map(|r| r.spec.algorithm.display_label()))
+        first_appearances(self.runs.iter().map(|r| r.spec.algorithm.display_label()))
     }
 
     /// The set as a finished sweep with its own algorithm labels (a comparison's side).
@@ -308,15 +309,4 @@ fn check_name(name: &str) -> Result<(), String> {
     fine.then_some(()).ok_or_else(|| {
         format!("name: {name:?} is not a set's name (lower-case letters, digits and -)")
     })
-}
-
-/// Distinct strings in order of first appearance.
-fn distinct(items: impl Iterator<Item = String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for item in items {
-        if !out.contains(&item) {
-            out.push(item);
-        }
-    }
-    out
 }
