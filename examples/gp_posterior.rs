@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .as_deref()
         .unwrap_or("auto")
         .parse()?;
-    let engine = select_engine(device, Precision::F32)?;
+    let engine = select_engine(device, Precision::F32, None)?;
     let (lower, upper) = ([-5.0, 0.0], [10.0, 15.0]);
 
     // 100 noisy observations, uniform in the box.

@@ -8,7 +8,7 @@ use bosweep::compute::{AdapterSummary, DeviceChoice, list_adapters, select_engin
 
 pub fn run(global: &GlobalArgs) -> Result<(), CliError> {
     let adapters = list_adapters();
-    let auto = select_engine(DeviceChoice::Auto, global.precision)?.describe();
+    let auto = select_engine(DeviceChoice::Auto, global.precision, global.route)?.describe();
     output::to_stdout(|w| {
         if adapters.is_empty() {
             writeln!(

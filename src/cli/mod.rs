@@ -5,6 +5,7 @@
 mod archive;
 mod bench;
 mod benchmark;
+mod calibrate;
 mod compare;
 mod devices;
 mod error;
@@ -25,7 +26,7 @@ use clap::{Parser, Subcommand};
 
 pub use error::CliError;
 
-use bosweep::compute::{DeviceChoice, Engine, Precision, select_engine};
+use bosweep::compute::{DeviceChoice, Engine, Precision, Route, select_engine};
 
 /// GPU-accelerated batch engine for Bayesian-optimisation research sweeps.
 #[derive(Parser, Debug)]
@@ -62,13 +63,24 @@ struct GlobalArgs {
         value_parser = parse_precision
     )]
     precision: Precision,
+    /// Where calls go when there is a GPU: auto (each call to the CPU backend or the GPU by
+    /// its size, from `bosweep calibrate`'s fit or a conservative default) or gpu (every call
+    /// on the GPU). Default: auto under --device auto, gpu under --device gpu
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "BOSWEEP_ROUTE",
+        value_name = "auto|gpu"
+    )]
+    route: Option<Route>,
 }
 
 impl GlobalArgs {
     /// Opens the backend the user asked for; only commands that compute call this, so that
     /// bad input is reported before any GPU start-up cost.
     fn engine(&self) -> Result<Box<dyn Engine>, CliError> {
-        Ok(select_engine(self.device, self.precision)?)
+        Ok(select_engine(self.device, self.precision, self.route)?)
     }
 }
 
@@ -90,6 +102,9 @@ enum Command {
     KdeError(kde_error::KdeErrorArgs),
     /// Throughput of every engine operation on the chosen backend.
     Bench(bench::BenchArgs),
+    /// Time the CPU backend and the GPU on a ladder of sizes and store where each kind of call
+    /// runs faster, for `--route auto`.
+    Calibrate(calibrate::CalibrateArgs),
     /// Run one optimisation and write its JSONL trace.
     Run(run::RunArgs),
     /// List every algorithm and problem with its parameters and defaults.
@@ -136,6 +151,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Kde(args) => kde::run(args, &cli.global),
         Command::KdeError(args) => kde_error::run(args, &cli.global),
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
+        Command::Calibrate(args) => calibrate::run(args, &cli.global),
         Command::Run(args) => run::run_command(args, &cli.global),
         Command::List => list::run(),
         Command::Sweep(args) => sweep::sweep(args, &cli.global),

@@ -176,6 +176,103 @@ fn gp_predict_on_gpu_is_close_to_hand_computation() {
     }
 }
 
+/// `bosweep calibrate` on the GPU stores a model; a routed run (`--route auto`) names it in its
+/// trace header and counts each step's calls by backend.
+#[test]
+fn calibrate_stores_the_model_a_routed_run_uses_and_counts() {
+    let sandbox = Sandbox::new("calibrate");
+    let cache = sandbox.path("cache");
+    let env = [("BOSWEEP_CACHE_DIR", cache.to_str().unwrap())];
+    sandbox
+        .run_with_env(&["--device", "cpu", "calibrate"], &env)
+        .fails(2, &["--device cpu", "compares the CPU backend with a GPU"]);
+    sandbox
+        .run_with_env(&["--device", "gpu", "calibrate", "--ladder", "huge"], &env)
+        .fails(2, &["--ladder: unknown ladder 'huge'"]);
+    if GpuEngine::new(&Default::default()).is_err() {
+        assert_ne!(
+            std::env::var("BOSWEEP_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "BOSWEEP_REQUIRE_GPU=1 but no GPU adapter is available"
+        );
+        eprintln!("skipping: no GPU adapter");
+        return;
+    }
+    let calibrated = sandbox
+        .run_with_env(
+            &[
+                "--device",
+                "gpu",
+                "calibrate",
+                "--ladder",
+                "tiny",
+                "--repeats",
+                "1",
+            ],
+            &env,
+        )
+        .success();
+    let rows: Vec<&str> = calibrated.stdout.lines().collect();
+    assert_eq!(rows[0], "family,units,cpu_seconds,gpu_seconds");
+    assert_eq!(rows.len(), 1 + 9, "{}", calibrated.stdout);
+    let stored: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(stored.len(), 1);
+    let text = std::fs::read_to_string(&stored[0]).unwrap();
+    for family in ["posterior ", "point-pairs ", "selection "] {
+        assert!(text.contains(family), "{text}");
+    }
+
+    let trace = sandbox
+        .run_with_env(
+            &[
+                "--device",
+                "gpu",
+                "--route",
+                "auto",
+                "run",
+                "--algo",
+                "ei",
+                "--problem",
+                "forrester",
+                "--budget",
+                "5",
+                "--init",
+                "3",
+            ],
+            &env,
+        )
+        .success()
+        .stdout;
+    let lines: Vec<serde_json::Value> = trace
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let device = lines[0]["header"]["device"].as_str().unwrap();
+    assert!(
+        device.contains("route auto")
+            && device.contains("calibrated, ")
+            && device.contains("cache"),
+        "{device}"
+    );
+    let calls = |step: &serde_json::Value| {
+        let c = &step["extra"]["engine_calls"];
+        c["cpu"].as_u64().unwrap() + c["gpu"].as_u64().unwrap()
+    };
+    assert_eq!(
+        calls(&lines[1]),
+        0,
+        "the initial design asks nothing of the engine"
+    );
+    assert!(
+        calls(&lines[4]) > 0,
+        "EI's steps call the engine: {}",
+        lines[4]
+    );
+}
+
 #[test]
 fn gp_predict_writes_out_file_and_broadcasts_one_lengthscale() {
     let sandbox = Sandbox::new("gp-out");

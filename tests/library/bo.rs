@@ -595,6 +595,7 @@ impl bosweep::compute::EngineLayer for Counting {
     fn dispatch<T>(
         &self,
         _gps: &[&bosweep::model::GpState],
+        _work: &bosweep::compute::Work,
         op: impl Fn(&dyn Engine) -> Result<T, bosweep::compute::EngineError>,
     ) -> Result<T, bosweep::compute::EngineError> {
         self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);

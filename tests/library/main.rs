@@ -26,6 +26,7 @@ mod problems;
 mod qlognei;
 mod rahbo;
 mod reliability;
+mod routing;
 mod sbo_drbo_kde;
 mod turbo;
 mod uhe_bo;

@@ -2,10 +2,10 @@
 
 use std::str::FromStr;
 
-use super::{CpuEngine, Engine, EngineError, Precision};
+use super::{CostModel, CpuEngine, Engine, EngineError, Precision, cache_dir, calibration_file};
 #[cfg(feature = "gpu")]
 use super::{
-    FailoverEngine, GpuEngine, GpuOptions,
+    FailoverEngine, GpuEngine, GpuOptions, RoutedEngine,
     gpu::{backends, device_rank, instance},
 };
 
@@ -40,13 +40,38 @@ impl FromStr for DeviceChoice {
     }
 }
 
+/// Whether calls are routed by size between the GPU and the CPU backend (`--route`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// Each call where the cost model says it runs faster ([`RoutedEngine`]).
+    Auto,
+    /// Every call on the GPU.
+    Gpu,
+}
+
+impl FromStr for Route {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "gpu" => Ok(Self::Gpu),
+            other => Err(format!("unknown route '{other}' (expected auto or gpu)")),
+        }
+    }
+}
+
 /// Opens the engine `choice` asks for. With `Auto`, a missing hardware GPU silently means the
-/// CPU backend, and a GPU that fails mid-run hands over to the CPU backend ([`FailoverEngine`]);
-/// with `Gpu`, either is an error.
+/// CPU backend, a GPU that fails mid-run hands over to the CPU backend ([`FailoverEngine`]), and
+/// calls are routed by size unless `route` says `Gpu`; with `Gpu`, either failure is an error
+/// and every call runs on the GPU unless `route` says `Auto`. A routed engine reads its cost
+/// model from the calibration `bosweep calibrate` stored for this GPU and CPU, else takes the
+/// conservative default.
 #[cfg(feature = "gpu")]
 pub fn select_engine(
     choice: DeviceChoice,
     precision: Precision,
+    route: Option<Route>,
 ) -> Result<Box<dyn Engine>, EngineError> {
     let options = GpuOptions {
         precision,
@@ -56,14 +81,48 @@ pub fn select_engine(
     };
     match choice {
         DeviceChoice::Cpu => Ok(Box::new(CpuEngine::new())),
-        DeviceChoice::Gpu => Ok(Box::new(GpuEngine::new(&options)?)),
+        DeviceChoice::Gpu => {
+            let gpu = GpuEngine::new(&options)?;
+            match route {
+                Some(Route::Auto) => routed(Box::new(gpu)),
+                Some(Route::Gpu) | None => Ok(Box::new(gpu)),
+            }
+        }
         DeviceChoice::Auto => match GpuEngine::new(&GpuOptions {
             hardware_only: true,
             ..options
         }) {
-            Ok(gpu) => Ok(Box::new(FailoverEngine::new(gpu))),
+            Ok(gpu) => {
+                let gpu = Box::new(FailoverEngine::new(gpu));
+                match route {
+                    Some(Route::Auto) | None => routed(gpu),
+                    Some(Route::Gpu) => Ok(gpu),
+                }
+            }
             Err(_) => Ok(Box::new(CpuEngine::new())),
         },
+    }
+}
+
+/// `gpu` beside the CPU backend, routed by the stored calibration of the pair or the default.
+#[cfg(feature = "gpu")]
+fn routed(gpu: Box<dyn Engine>) -> Result<Box<dyn Engine>, EngineError> {
+    let model = stored_model(gpu.identity().as_str(), &CpuEngine::new().describe())?;
+    Ok(Box::new(RoutedEngine::new(gpu, model.unwrap_or_default())))
+}
+
+/// The cost model `bosweep calibrate` stored for this GPU and CPU, where there is one; a
+/// malformed one is an error naming its file and line.
+pub fn stored_model(gpu: &str, cpu: &str) -> Result<Option<CostModel>, EngineError> {
+    let Some(dir) = cache_dir() else {
+        return Ok(None);
+    };
+    let path = calibration_file(&dir, gpu, cpu);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => CostModel::parse(&text, &path)
+            .map(Some)
+            .map_err(EngineError::invalid),
+        Err(_) => Ok(None),
     }
 }
 
@@ -73,6 +132,7 @@ pub fn select_engine(
 pub fn select_engine(
     choice: DeviceChoice,
     _precision: Precision,
+    _route: Option<Route>,
 ) -> Result<Box<dyn Engine>, EngineError> {
     match choice {
         DeviceChoice::Cpu | DeviceChoice::Auto => Ok(Box::new(CpuEngine::new())),

@@ -5,7 +5,7 @@
 
 use std::sync::Mutex;
 
-use super::{CpuEngine, Engine, EngineError, EngineLayer, GpuEngine};
+use super::{CpuEngine, Engine, EngineError, EngineLayer, GpuEngine, Work};
 use bosweep_model::GpState;
 
 /// The GPU engine until it fails, the CPU engine from then on (`--device auto`).
@@ -41,6 +41,7 @@ impl EngineLayer for FailoverEngine {
     fn dispatch<T>(
         &self,
         _gps: &[&GpState],
+        _work: &Work,
         op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
     ) -> Result<T, EngineError> {
         if self.failure().is_some() {

@@ -8,7 +8,10 @@
 
 use nalgebra::DMatrix;
 
-use super::{Engine, EngineError, KernelRegression, PairReduction, Points, Posterior};
+use super::{
+    Engine, EngineError, KernelRegression, Operation, PairReduction, Placement, Points, Posterior,
+    Work,
+};
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
 /// A wrapper around an engine. Every method but [`EngineLayer::inner`] has a default that
@@ -19,14 +22,20 @@ pub trait EngineLayer: Send + Sync {
 
     /// Runs one operation: `op` applied to the engine that should serve it. `gps` are the GP
     /// states the operation reads (empty for operations on plain point sets), for layers that
-    /// watch them.
+    /// watch them; `work` is its operation and size, for layers that route by it.
     fn dispatch<T>(
         &self,
         gps: &[&GpState],
+        work: &Work,
         op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
     ) -> Result<T, EngineError> {
-        let _ = gps;
+        let _ = (gps, work);
         op(self.inner())
+    }
+
+    /// See [`Engine::placement`].
+    fn placement(&self, work: &Work) -> Option<Placement> {
+        self.inner().placement(work)
     }
 
     /// See [`Engine::describe`].
@@ -58,17 +67,25 @@ impl<L: EngineLayer> Engine for L {
         EngineLayer::warnings(self)
     }
 
+    fn placement(&self, work: &Work) -> Option<Placement> {
+        EngineLayer::placement(self, work)
+    }
+
     fn cross_covariance(
         &self,
         kernel: &Kernel,
         a: &Points,
         b: &Points,
     ) -> Result<DMatrix<f64>, EngineError> {
-        self.dispatch(&[], |e| e.cross_covariance(kernel, a, b))
+        self.dispatch(&[], &Work::cross_covariance(a, b), |e| {
+            e.cross_covariance(kernel, a, b)
+        })
     }
 
     fn posterior(&self, gp: &GpState, candidates: &Points) -> Result<Posterior, EngineError> {
-        self.dispatch(&[gp], |e| e.posterior(gp, candidates))
+        self.dispatch(&[gp], &Work::posterior(&[gp], candidates), |e| {
+            e.posterior(gp, candidates)
+        })
     }
 
     fn posterior_batch(
@@ -76,7 +93,9 @@ impl<L: EngineLayer> Engine for L {
         gps: &[&GpState],
         candidates: &Points,
     ) -> Result<Vec<Posterior>, EngineError> {
-        self.dispatch(gps, |e| e.posterior_batch(gps, candidates))
+        self.dispatch(gps, &Work::posterior(gps, candidates), |e| {
+            e.posterior_batch(gps, candidates)
+        })
     }
 
     fn pair_reduce(
@@ -87,7 +106,8 @@ impl<L: EngineLayer> Engine for L {
         beta: f64,
         reduction: PairReduction<'_>,
     ) -> Result<Vec<f64>, EngineError> {
-        self.dispatch(&[gp], |e| {
+        let work = Work::pairs(Operation::PairReduce, gp, decisions, contexts);
+        self.dispatch(&[gp], &work, |e| {
             e.pair_reduce(gp, decisions, contexts, beta, reduction)
         })
     }
@@ -99,7 +119,10 @@ impl<L: EngineLayer> Engine for L {
         contexts: &Points,
         beta: f64,
     ) -> Result<Vec<f64>, EngineError> {
-        self.dispatch(&[gp], |e| e.pair_values(gp, decisions, contexts, beta))
+        let work = Work::pairs(Operation::PairValues, gp, decisions, contexts);
+        self.dispatch(&[gp], &work, |e| {
+            e.pair_values(gp, decisions, contexts, beta)
+        })
     }
 
     fn kde_log_density(
@@ -109,7 +132,8 @@ impl<L: EngineLayer> Engine for L {
         weights: Option<&[f64]>,
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
-        self.dispatch(&[], |e| {
+        let work = Work::point_pairs(Operation::KdeDensity, data, queries);
+        self.dispatch(&[], &work, |e| {
             e.kde_log_density(data, bandwidths, weights, queries)
         })
     }
@@ -121,7 +145,10 @@ impl<L: EngineLayer> Engine for L {
         weights: Option<&[f64]>,
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
-        self.dispatch(&[], |e| e.kde_density(data, bandwidths, weights, queries))
+        let work = Work::point_pairs(Operation::KdeDensity, data, queries);
+        self.dispatch(&[], &work, |e| {
+            e.kde_density(data, bandwidths, weights, queries)
+        })
     }
 
     fn kernel_regression(
@@ -132,20 +159,22 @@ impl<L: EngineLayer> Engine for L {
         bandwidth: f64,
         queries: &Points,
     ) -> Result<KernelRegression, EngineError> {
-        self.dispatch(&[], |e| {
+        let work = Work::point_pairs(Operation::KernelRegression, data, queries);
+        self.dispatch(&[], &work, |e| {
             e.kernel_regression(data, targets, kernel, bandwidth, queries)
         })
     }
 
     fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
-        self.dispatch(&[], |e| e.nearest(data, queries))
+        let work = Work::point_pairs(Operation::Nearest, data, queries);
+        self.dispatch(&[], &work, |e| e.nearest(data, queries))
     }
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
-        self.dispatch(&[], |e| e.top_k(values, k))
+        self.dispatch(&[], &Work::selection(values.len()), |e| e.top_k(values, k))
     }
 
     fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {
-        self.dispatch(&[], |e| e.argmax(values))
+        self.dispatch(&[], &Work::selection(values.len()), |e| e.argmax(values))
     }
 }

@@ -13,17 +13,22 @@ mod failover;
 mod gpu;
 mod layer;
 mod precision;
+mod route;
 mod tv;
 
 pub use bosweep_core::data::{EngineError, Points};
 pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
-pub use device::{AdapterSummary, DeviceChoice, list_adapters, select_engine};
+pub use device::{AdapterSummary, DeviceChoice, Route, list_adapters, select_engine, stored_model};
 #[cfg(feature = "gpu")]
 pub use failover::FailoverEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::{GpuEngine, GpuOptions};
 pub use layer::EngineLayer;
 pub use precision::Precision;
+pub use route::{
+    Calibration, CostLine, CostModel, DEFAULT_CROSSOVER, Family, LADDERS, Ladder, Operation,
+    Placement, RoutedEngine, Work, cache_dir, calibrate, calibration_file,
+};
 pub use tv::worst_case_tv;
 
 use nalgebra::DMatrix;
@@ -95,6 +100,13 @@ pub trait Engine: Send + Sync {
     /// a run traces the ones that appear while it runs.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Where a call of `work` would run, for engines that route calls by size
+    /// ([`RoutedEngine`]); `None` for a single backend.
+    fn placement(&self, work: &Work) -> Option<Placement> {
+        let _ = work;
+        None
     }
 
     /// The cross-covariance `K[i, j] = k(a_i, b_j)`, shape `a.rows() × b.rows()`.

@@ -30,7 +30,7 @@ pub fn engine(device: &str, precision: &str) -> PyResult<Arc<dyn Engine>> {
     if let Some((_, engine)) = engines.iter().find(|(key, _)| *key == (choice, precision)) {
         return Ok(engine.clone());
     }
-    let engine: Arc<dyn Engine> = Arc::from(select_engine(choice, precision).map_err(to_py)?);
+    let engine: Arc<dyn Engine> = Arc::from(select_engine(choice, precision, None).map_err(to_py)?);
     engines.push(((choice, precision), engine.clone()));
     Ok(engine)
 }

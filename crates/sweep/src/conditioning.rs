@@ -14,7 +14,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use bosweep_engine::{Engine, EngineError, EngineLayer};
+use bosweep_engine::{Engine, EngineError, EngineLayer, Work};
 use bosweep_model::GpState;
 
 /// An engine that forwards every operation to `inner` and notes the GPs that needed jitter.
@@ -66,6 +66,7 @@ impl EngineLayer for ConditioningMonitor<'_> {
     fn dispatch<T>(
         &self,
         gps: &[&GpState],
+        _work: &Work,
         op: impl Fn(&dyn Engine) -> Result<T, EngineError>,
     ) -> Result<T, EngineError> {
         gps.iter().for_each(|gp| self.note(gp));

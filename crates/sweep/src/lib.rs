@@ -10,6 +10,7 @@ pub mod export;
 mod lock;
 mod manifest;
 mod memory;
+mod placement;
 mod plan;
 mod progress;
 pub mod report;

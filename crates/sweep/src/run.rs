@@ -7,6 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
+use super::placement::{ENGINE_CALLS_KEY, PlacementCounter};
 use super::schedule::{Asked, Parallel, Schedule};
 use super::stop::StopSignal;
 use super::trace::{Phase, StepRecord, TraceWriter};
@@ -162,7 +163,9 @@ pub fn run_stoppable(
     parallel
         .check(algorithm, algorithm_name, problem.dim())
         .map_err(RunError::Config)?;
-    let monitor = ConditioningMonitor::new(engine);
+    let placements = PlacementCounter::new(engine);
+    let routed = placements.routes();
+    let monitor = ConditioningMonitor::new(&placements);
     let engine: &dyn Engine = &monitor;
     let mut header = json!({
         "algorithm": algorithm_name,
@@ -273,6 +276,9 @@ pub fn run_stoppable(
             warnings.extend(monitor.take());
             // One at a time, the fields are the algorithm's latest, recommend's included.
             let mut extra = asked_extra.unwrap_or_else(|| algorithm.extra());
+            if routed {
+                extra.insert(ENGINE_CALLS_KEY.into(), placements.take());
+            }
             for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
                 let metrics = problem.point_metrics(x, step);
                 if !metrics.is_empty() {

@@ -15,6 +15,7 @@ use super::{
     SCORES_FILE, SCORES_PLOT, SummaryRow,
 };
 use crate::CONFIG_FILE;
+use crate::placement::ENGINE_CALLS_KEY;
 use bosweep_core::io::format_number;
 
 /// A table number: four significant digits, scientific outside [1e-3, 1e5); "–" when unknown.
@@ -75,6 +76,19 @@ fn devices_line(sweep: &Sweep) -> String {
     format!("Devices: {}.\n\n", listed.join(", "))
 }
 
+/// The engine calls of every step of every completed run that a routed engine placed on (the
+/// CPU, the GPU): the sums of the steps' `extra.engine_calls`; `None` where no step has them.
+fn routed_calls(sweep: &Sweep) -> Option<(u64, u64)> {
+    let counts: Vec<&serde_json::Value> = sweep
+        .steps
+        .iter()
+        .flat_map(|run| &run.steps)
+        .filter_map(|step| step.extra.get(ENGINE_CALLS_KEY))
+        .collect();
+    let sum = |key: &str| counts.iter().filter_map(|c| c[key].as_u64()).sum();
+    (!counts.is_empty()).then(|| (sum("cpu"), sum("gpu")))
+}
+
 /// `report.md` for the sweep in `dir`: with `every_plot_shown` every plot of a problem as an
 /// image (`report.html`, where they are embedded), else only its first, the others linked.
 pub(crate) fn render(
@@ -108,6 +122,12 @@ pub(crate) fn render(
         env!("CARGO_PKG_VERSION"),
     ));
     out.push_str(&devices_line(sweep));
+    if let Some((cpu, gpu)) = routed_calls(sweep) {
+        out.push_str(&format!(
+            "Engine calls routed by size (`--route auto`): {cpu} on the CPU backend, {gpu} on \
+             the GPU.\n\n"
+        ));
+    }
     if !archives.is_empty() {
         out.push_str(&archives_section(archives));
     }

@@ -1,0 +1,134 @@
+//! How much work one engine call is: its operation and a size in *units*, roughly the
+//! floating-point work it does, so that one cost line per family of operations predicts its
+//! time on each backend.
+
+use bosweep_model::GpState;
+
+use crate::Points;
+
+/// The engine's operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    /// [`crate::Engine::cross_covariance`].
+    CrossCovariance,
+    /// [`crate::Engine::posterior_batch`] (and `posterior`).
+    Posterior,
+    /// [`crate::Engine::pair_reduce`].
+    PairReduce,
+    /// [`crate::Engine::pair_values`].
+    PairValues,
+    /// [`crate::Engine::kde_log_density`] (and `kde_density`).
+    KdeDensity,
+    /// [`crate::Engine::kernel_regression`].
+    KernelRegression,
+    /// [`crate::Engine::nearest`].
+    Nearest,
+    /// [`crate::Engine::top_k`] (and `argmax`).
+    TopK,
+}
+
+/// Operations whose time grows alike with their units, each timed by one cost line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Kernel evaluations against a GP's training points and the triangular solves behind
+    /// a posterior variance: cross-covariances, posteriors and context-pair reductions.
+    Posterior,
+    /// One kernel per (data point, query) pair: KDE, kernel regression, nearest neighbours.
+    PointPairs,
+    /// A pass over an array of values: top-k and arg-max.
+    Selection,
+}
+
+impl Family {
+    /// Every family, in the order calibrations list them.
+    pub const ALL: [Family; 3] = [Family::Posterior, Family::PointPairs, Family::Selection];
+
+    /// The family's name in calibration files and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Posterior => "posterior",
+            Family::PointPairs => "point-pairs",
+            Family::Selection => "selection",
+        }
+    }
+}
+
+impl Operation {
+    /// The family whose cost line times it.
+    pub fn family(self) -> Family {
+        match self {
+            Operation::CrossCovariance
+            | Operation::Posterior
+            | Operation::PairReduce
+            | Operation::PairValues => Family::Posterior,
+            Operation::KdeDensity | Operation::KernelRegression | Operation::Nearest => {
+                Family::PointPairs
+            }
+            Operation::TopK => Family::Selection,
+        }
+    }
+}
+
+/// One call's operation and size.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Work {
+    /// What the call does.
+    pub operation: Operation,
+    /// Roughly its floating-point work: see each constructor.
+    pub units: f64,
+}
+
+impl Work {
+    /// `a × b` kernel evaluations in `d` dimensions: `a·b·d`.
+    pub fn cross_covariance(a: &Points, b: &Points) -> Self {
+        Self {
+            operation: Operation::CrossCovariance,
+            units: a.rows() as f64 * b.rows() as f64 * a.dim() as f64,
+        }
+    }
+
+    /// Each GP's posterior at `m` candidates: `m·n·(d + n)` for its `n` training points in `d`
+    /// dimensions (the cross-covariance, then a triangular solve per candidate).
+    pub fn posterior(gps: &[&GpState], candidates: &Points) -> Self {
+        let m = candidates.rows() as f64;
+        Self {
+            operation: Operation::Posterior,
+            units: gps.iter().map(|gp| m * per_point(gp)).sum(),
+        }
+    }
+
+    /// A posterior at every (decision, context) pair: `decisions·contexts·n·(d + n)`.
+    pub fn pairs(
+        operation: Operation,
+        gp: &GpState,
+        decisions: &Points,
+        contexts: &Points,
+    ) -> Self {
+        Self {
+            operation,
+            units: decisions.rows() as f64 * contexts.rows() as f64 * per_point(gp),
+        }
+    }
+
+    /// One kernel per (data point, query) pair in `d` dimensions: `data·queries·d`.
+    pub fn point_pairs(operation: Operation, data: &Points, queries: &Points) -> Self {
+        Self {
+            operation,
+            units: data.rows() as f64 * queries.rows() as f64 * data.dim() as f64,
+        }
+    }
+
+    /// A pass over `len` values.
+    pub fn selection(len: usize) -> Self {
+        Self {
+            operation: Operation::TopK,
+            units: len as f64,
+        }
+    }
+}
+
+/// A posterior's work per candidate: `n·(d + n)`.
+fn per_point(gp: &GpState) -> f64 {
+    let n = gp.train().rows() as f64;
+    n * (gp.train().dim() as f64 + n)
+}
