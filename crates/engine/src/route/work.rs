@@ -132,3 +132,40 @@ fn per_point(gp: &GpState) -> f64 {
     let n = gp.train().rows() as f64;
     n * (gp.train().dim() as f64 + n)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bosweep_model::{GpSpec, Kernel, KernelKind, Noise};
+
+    fn points(n: usize, d: usize) -> Points {
+        Points::new((0..n * d).map(|i| i as f64 / (n * d) as f64).collect(), d).unwrap()
+    }
+
+    #[test]
+    fn units_count_each_operations_work() {
+        let kernel = Kernel::new(KernelKind::SquaredExponential, vec![0.5; 3], 1.0).unwrap();
+        let spec = GpSpec::new(kernel, Noise::Homoscedastic(1e-2));
+        // 5 training points in 3-D: 5 · (3 + 5) = 40 per candidate.
+        let gp = GpState::fit(points(5, 3), &[0.0, 1.0, 2.0, 3.0, 4.0], spec).unwrap();
+        let candidates = points(7, 3);
+        assert_eq!(
+            Work::posterior(&[&gp, &gp], &candidates).units,
+            2.0 * 7.0 * 40.0
+        );
+        assert_eq!(
+            Work::cross_covariance(&points(4, 3), &candidates).units,
+            4.0 * 7.0 * 3.0
+        );
+        // Decisions in 2-D and contexts in 1-D make the GP's 3-D inputs.
+        let pairs = Work::pairs(Operation::PairReduce, &gp, &points(6, 2), &points(9, 1));
+        assert_eq!(pairs.units, 6.0 * 9.0 * 40.0);
+        assert_eq!(pairs.operation.family(), Family::Posterior);
+        let kde = Work::point_pairs(Operation::KdeDensity, &points(10, 2), &points(3, 2));
+        assert_eq!(
+            (kde.units, kde.operation.family()),
+            (60.0, Family::PointPairs)
+        );
+        assert_eq!(Work::selection(11).units, 11.0);
+    }
+}
