@@ -255,8 +255,8 @@ fn a_broken_set_names_the_file_and_line() {
 }
 
 /// Every shipped set holds the runs its own config plans (the same seeds and designs), so a
-/// sweep of that config pairs with it, and the study config in `sweeps/studies` still plans
-/// them.
+/// sweep of that config pairs with it, and the config in `sweeps/studies` or `sweeps/papers`
+/// still plans them.
 #[test]
 fn shipped_sets_hold_the_runs_their_configs_plan() {
     let names = shipped_sets();
@@ -266,7 +266,9 @@ fn shipped_sets_hold_the_runs_their_configs_plan() {
             "bbob-baselines",
             "baselines-rahbo",
             "baselines-sbo-kde",
-            "baselines-pe-gp-ucb"
+            "baselines-pe-gp-ucb",
+            "uhe-bo",
+            "boke-reduced"
         ]
     );
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -277,7 +279,11 @@ fn shipped_sets_hold_the_runs_their_configs_plan() {
         let planned = SweepConfig::parse(&set.config, "config.toml")
             .unwrap()
             .runs();
-        let study = root.join("sweeps/studies").join(format!("{name}.toml"));
+        let study = ["sweeps/studies", "sweeps/papers"]
+            .iter()
+            .map(|dir| root.join(dir).join(format!("{name}.toml")))
+            .find(|path| path.is_file())
+            .unwrap_or_else(|| panic!("{name}: no config in sweeps/studies or sweeps/papers"));
         let study = SweepConfig::load(&study).unwrap().runs();
         assert_eq!(planned, study, "{name}: the study config plans other runs");
         let archived = ArchivedSet::read(&root.join("archive").join(name)).unwrap();

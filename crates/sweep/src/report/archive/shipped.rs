@@ -21,9 +21,11 @@ macro_rules! shipped {
     };
 }
 
-pub(super) const SHIPPED: [ShippedSet; 4] = [
+pub(super) const SHIPPED: [ShippedSet; 6] = [
     shipped!("bbob-baselines"),
     shipped!("baselines-rahbo"),
     shipped!("baselines-sbo-kde"),
     shipped!("baselines-pe-gp-ucb"),
+    shipped!("uhe-bo"),
+    shipped!("boke-reduced"),
 ];
