@@ -1,6 +1,7 @@
 #!/bin/bash
-# The quick sweep side by side, one after the other: the CPU backend; the GPU for every call;
-# the GPU routed by size with the default crossovers; the GPU routed by this machine's
+# The quick sweep side by side, one after the other: the CPU backend; the GPU for every call,
+# each call on its own (BOSWEEP_COALESCE=off) and with concurrent runs' posterior calls
+# coalesced (the default); the GPU routed by size with the default crossovers; the GPU routed by this machine's
 # calibration (quick ladder); the CPU backend again. Prints each one's wall seconds and where
 # its engine calls went. Run from the repository root after `cargo build --release`:
 #
@@ -23,7 +24,8 @@ run() {
         "$(grep -o 'Engine calls[^.]*' "$OUT/$name/report.md" || true)"
 }
 run cpu --device cpu
-run gpu --device gpu
+BOSWEEP_COALESCE=off run gpu-each-call --device gpu
+run gpu-coalesced --device gpu
 run routed-default --device gpu --route auto
 "$B" --device gpu calibrate --ladder quick > "$OUT/calibration.csv" 2> "$OUT/calibration.log"
 cat "$OUT/calibration.log"

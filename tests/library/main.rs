@@ -12,6 +12,7 @@ mod batch;
 mod bo;
 mod boke;
 mod cmaes;
+mod coalesce;
 mod engine_reference;
 #[cfg(feature = "fault-injection")]
 mod faults;

@@ -75,6 +75,7 @@ pub fn select_engine(
 ) -> Result<Box<dyn Engine>, EngineError> {
     let options = GpuOptions {
         precision,
+        coalesce: coalesce_from_env()?,
         #[cfg(feature = "fault-injection")]
         lose_device_after: injected_gpu_loss()?,
         ..Default::default()
@@ -101,6 +102,21 @@ pub fn select_engine(
             }
             Err(_) => Ok(Box::new(CpuEngine::new())),
         },
+    }
+}
+
+/// The variable that turns coalescing off ([`GpuOptions::coalesce`]).
+pub const COALESCE_ENV: &str = "BOSWEEP_COALESCE";
+
+/// `BOSWEEP_COALESCE`: `on` (the default where unset) or `off`.
+#[cfg(feature = "gpu")]
+fn coalesce_from_env() -> Result<bool, EngineError> {
+    match std::env::var(COALESCE_ENV).as_deref() {
+        Err(_) | Ok("on") => Ok(true),
+        Ok("off") => Ok(false),
+        Ok(other) => Err(EngineError::invalid(format!(
+            "{COALESCE_ENV}: value \"{other}\" is neither on nor off"
+        ))),
     }
 }
 

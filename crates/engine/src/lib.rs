@@ -18,7 +18,9 @@ mod tv;
 
 pub use bosweep_core::data::{EngineError, Points};
 pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
-pub use device::{AdapterSummary, DeviceChoice, Route, list_adapters, select_engine, stored_model};
+pub use device::{
+    AdapterSummary, COALESCE_ENV, DeviceChoice, Route, list_adapters, select_engine, stored_model,
+};
 #[cfg(feature = "gpu")]
 pub use failover::FailoverEngine;
 #[cfg(feature = "gpu")]

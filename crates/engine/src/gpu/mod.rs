@@ -12,6 +12,7 @@
 //! parameter block once, for the host and (generated into its prelude) for the shader.
 
 mod batch;
+mod coalesce;
 mod context;
 mod cross_covariance;
 mod gp_upload;
@@ -30,15 +31,18 @@ use std::sync::Mutex;
 use nalgebra::DMatrix;
 
 use self::batch::{Slots, encode};
+use self::coalesce::Coalescer;
 use self::context::GpuContext;
 use self::gp_upload::chunk_size;
-use super::{Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, Precision};
+use super::{
+    Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, Precision, checks,
+};
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
 pub(crate) use self::context::{backends, device_rank, instance};
 
 /// How to open the GPU backend.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct GpuOptions {
     /// Arithmetic precision of the shaders.
     pub precision: Precision,
@@ -47,11 +51,28 @@ pub struct GpuOptions {
     /// Caps the size of every storage binding below the adapter's limit; tests use a tiny cap
     /// to exercise chunking.
     pub max_binding_bytes: Option<u64>,
+    /// Run the posterior calls that threads make while the device is busy together, in one
+    /// pass with one read-back (the default; `BOSWEEP_COALESCE=off` turns it off). Results are
+    /// bit-identical either way.
+    pub coalesce: bool,
     /// Fault injection: destroy the device (as a driver reset or a GPU falling off the bus
     /// would) when this many operations have run, so that tests and `BOSWEEP_FAULT_GPU_LOSS_AFTER`
     /// exercise the real device-lost path. Only in builds with the `fault-injection` feature.
     #[cfg(feature = "fault-injection")]
     pub lose_device_after: Option<usize>,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        Self {
+            precision: Precision::default(),
+            hardware_only: false,
+            max_binding_bytes: None,
+            coalesce: true,
+            #[cfg(feature = "fault-injection")]
+            lose_device_after: None,
+        }
+    }
 }
 
 /// Workgroups per dimension are capped at 65535 by WebGPU.
@@ -66,6 +87,9 @@ const TOP_K_BLOCK: usize = 1024;
 pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
+    /// Concurrent posterior calls, run together ([`GpuOptions::coalesce`]); `None` runs each
+    /// call on its own.
+    coalescer: Option<Coalescer>,
     /// Operations left before the injected device loss ([`GpuOptions::lose_device_after`]).
     #[cfg(feature = "fault-injection")]
     fault_countdown: Option<std::sync::atomic::AtomicUsize>,
@@ -77,6 +101,7 @@ impl GpuEngine {
         Ok(Self {
             ctx: GpuContext::new(options)?,
             slots: Mutex::new(Slots::default()),
+            coalescer: options.coalesce.then(Coalescer::default),
             #[cfg(feature = "fault-injection")]
             fault_countdown: options
                 .lose_device_after
@@ -112,6 +137,12 @@ impl GpuEngine {
     /// The shaders' arithmetic precision.
     pub fn precision(&self) -> Precision {
         self.ctx.precision
+    }
+
+    /// Under coalescing, (passes over the device, posterior calls they ran) so far: fewer
+    /// passes than calls where concurrent calls were run together.
+    pub fn coalesced(&self) -> Option<(usize, usize)> {
+        self.coalescer.as_ref().map(Coalescer::passes)
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, Slots> {
@@ -165,7 +196,13 @@ impl Engine for GpuEngine {
         candidates: &Points,
     ) -> Result<Vec<Posterior>, EngineError> {
         self.inject_fault();
-        posterior::run(self, gps, candidates)
+        match &self.coalescer {
+            Some(coalescer) => {
+                checks::posterior(gps, candidates)?;
+                coalescer.posterior(self, gps, candidates)
+            }
+            None => posterior::run(self, gps, candidates),
+        }
     }
 
     fn pair_reduce(
