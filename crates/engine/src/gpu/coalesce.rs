@@ -67,8 +67,12 @@ impl Coalescer {
             state.passes += 1;
             state.calls += 1;
             drop(state);
+            let pass = Pass {
+                coalescer: self,
+                ids: Vec::new(),
+            };
             let result = posterior::run_each(gpu, &[(gps, candidates)]).map(|mut r| r.remove(0));
-            self.release();
+            drop(pass);
             return result;
         }
         let id = state.next_id;
@@ -102,6 +106,10 @@ impl Coalescer {
         state.passes += 1;
         state.calls += queued.len();
         drop(state);
+        let pass = Pass {
+            coalescer: self,
+            ids: queued.iter().map(|q| q.id).collect(),
+        };
         let refs: Vec<Vec<&GpState>> = queued.iter().map(|q| q.gps.iter().collect()).collect();
         let calls: Vec<posterior::Call<'_>> = queued
             .iter()
@@ -109,32 +117,48 @@ impl Coalescer {
             .map(|(q, gps)| (gps.as_slice(), &q.candidates))
             .collect();
         let results = posterior::run_each(gpu, &calls);
-        let mut state = self.state();
-        match results {
-            Ok(results) => {
-                for (q, result) in queued.iter().zip(results) {
-                    state.done.insert(q.id, Ok(result));
+        {
+            let mut state = self.state();
+            match results {
+                Ok(results) => {
+                    for (q, result) in queued.iter().zip(results) {
+                        state.done.insert(q.id, Ok(result));
+                    }
                 }
-            }
-            // The device failed: every call of the pass gets its error.
-            Err(e) => {
-                for q in &queued {
-                    state.done.insert(q.id, Err(copy(&e)));
+                // The device failed: every call of the pass gets its error.
+                Err(e) => {
+                    for q in &queued {
+                        state.done.insert(q.id, Err(copy(&e)));
+                    }
                 }
             }
         }
-        state.busy = false;
-        self.free.notify_all();
-        state
+        drop(pass);
+        self.state()
     }
+}
 
-    /// Frees the device after a lone call and wakes the queued callers, one of which runs them.
-    fn release(&self) {
-        let mut state = self.state();
-        state.busy = false;
-        if !state.queue.is_empty() {
-            self.free.notify_all();
+/// A pass over the device in progress. Dropping it, at the pass's end or while a panic unwinds
+/// through it, frees the device and wakes the waiting callers; a call of the pass left without
+/// a result (the pass panicked) gets an error, so that no caller waits forever.
+struct Pass<'a> {
+    coalescer: &'a Coalescer,
+    /// The queued calls it runs.
+    ids: Vec<u64>,
+}
+
+impl Drop for Pass<'_> {
+    fn drop(&mut self) {
+        let mut state = self.coalescer.state();
+        for id in &self.ids {
+            state.done.entry(*id).or_insert_with(|| {
+                Err(EngineError::gpu(
+                    "the coalesced pass running this call panicked",
+                ))
+            });
         }
+        state.busy = false;
+        self.coalescer.free.notify_all();
     }
 }
 
