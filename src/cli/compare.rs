@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use super::CliError;
 use super::output::output_dir;
 use bosweep::report::Metric;
-use bosweep::report::archive::is_set_dir;
 use bosweep::sweep::compare::{
     CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir, summary_text,
     write_comparison,
@@ -47,13 +46,12 @@ pub fn compare_command(args: &CompareArgs) -> Result<(), CliError> {
     let comparison = compare_sweeps(&args.a, &args.b, &options)?;
     let out = match &args.out {
         Some(out) => out.clone(),
-        None if args.b.is_dir() && !is_set_dir(&args.b) => default_out_dir(&args.a, &args.b),
-        None => {
-            return Err(CliError::usage(format!(
+        None => default_out_dir(&args.a, &args.b).ok_or_else(|| {
+            CliError::usage(format!(
                 "{} is an archive set: give --out for the comparison's files",
                 args.b.display()
-            )));
-        }
+            ))
+        })?,
     };
     let given = if args.out.is_some() {
         "--out"

@@ -8,7 +8,7 @@ use bosweep_sweep::compare::{
     write_comparison,
 };
 use bosweep_sweep::report::Metric;
-use bosweep_sweep::report::archive::{ArchiveMeta, is_set_dir};
+use bosweep_sweep::report::archive::ArchiveMeta;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -45,13 +45,12 @@ pub fn compare<'py>(
     };
     let out = match out {
         Some(out) => out,
-        None if b.is_dir() && !is_set_dir(&b) => default_out_dir(&a, &b),
-        None => {
-            return Err(invalid(format!(
+        None => default_out_dir(&a, &b).ok_or_else(|| {
+            invalid(format!(
                 "out: {} is an archive set; give the directory for the comparison's files",
                 b.display()
-            )));
-        }
+            ))
+        })?,
     };
     let (comparison, files) = py
         .detach(|| {

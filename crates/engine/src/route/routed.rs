@@ -37,11 +37,6 @@ impl RoutedEngine {
             self.calls[1].load(Ordering::Relaxed),
         )
     }
-
-    /// The cost model.
-    pub fn model(&self) -> &CostModel {
-        &self.model
-    }
 }
 
 impl EngineLayer for RoutedEngine {

@@ -186,13 +186,17 @@ impl Comparison {
     }
 }
 
-/// The default output directory: `B/compare-vs-<A's directory name>`.
-pub fn default_out_dir(a: &Path, b: &Path) -> PathBuf {
+/// The default output directory: `B/compare-vs-<A's directory name>`; `None` where B is not a
+/// directory to write into (an archive set, shipped or in its own directory).
+pub fn default_out_dir(a: &Path, b: &Path) -> Option<PathBuf> {
+    if !b.is_dir() || archive::is_set_dir(b) {
+        return None;
+    }
     let name = std::path::absolute(a)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "a".into());
-    b.join(format!("compare-vs-{}", crate::report::file_safe(&name)))
+    Some(b.join(format!("compare-vs-{}", crate::report::file_safe(&name))))
 }
 
 /// Compares `a` (the baseline) and `b` (the change): each a sweep directory, an archive set's

@@ -301,9 +301,15 @@ pub fn write_report_with(
         .map(|given| archive::open_set(given))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| ReportError::Archive(Box::new(e)))?;
-    let (merged, archives) =
-        archive::beside(&sweep, &sets).map_err(|e| ReportError::Archive(Box::new(e)))?;
-    let model = model::build(&merged, metric, time);
+    // The sweep is copied only to put archived runs beside its own.
+    let (merged, archives) = if sets.is_empty() {
+        (None, Vec::new())
+    } else {
+        let (merged, uses) =
+            archive::beside(&sweep, &sets).map_err(|e| ReportError::Archive(Box::new(e)))?;
+        (Some(merged), uses)
+    };
+    let model = model::build(merged.as_ref().unwrap_or(&sweep), metric, time);
 
     // Everything is read and checked: write.
     let mut files = write_tables(dir, &sweep, &model)?;

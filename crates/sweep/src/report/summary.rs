@@ -65,22 +65,17 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
     let simple = describe(&finals(|s| s.simple_regret));
     let cumulative = describe(&finals(|s| s.cumulative_regret));
     let best_value = describe(&finals(|s| s.best_value));
-    let seconds: Vec<f64> = traces
+    // Every step's seconds; an archived run keeps only their sum and the steps' number.
+    let (seconds, steps) = traces
         .iter()
-        .filter(|t| t.compacted.is_none())
-        .flat_map(|t| t.steps.iter().map(|s| s.seconds))
-        .collect();
-    // Archived runs keep only the sum of their steps' seconds and the steps' number.
-    let archived = traces.iter().filter_map(|t| t.compacted);
-    let seconds_per_iter_mean = if traces.iter().all(|t| t.compacted.is_none()) {
-        mean(&seconds)
-    } else {
-        let (total, steps) = archived.fold(
-            (seconds.iter().sum::<f64>(), seconds.len()),
-            |(total, steps), c| (total + c.seconds, steps + c.steps),
-        );
-        (steps > 0).then(|| total / steps as f64)
-    };
+        .fold((0.0, 0), |(total, steps), t| match t.compacted {
+            Some(c) => (total + c.seconds, steps + c.steps),
+            None => (
+                t.steps.iter().fold(total, |total, s| total + s.seconds),
+                steps + t.steps.len(),
+            ),
+        });
+    let seconds_per_iter_mean = (steps > 0).then(|| seconds / steps as f64);
     SummaryRow {
         problem: problem.to_string(),
         algorithm: algorithm.to_string(),
