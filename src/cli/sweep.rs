@@ -27,7 +27,8 @@ pub struct SweepArgs {
     /// (JOB_COMPLETION_INDEX of BOSWEEP_SHARD_COUNT); all runs outside both.
     #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
     shard: Option<Shard>,
-    /// Worker threads (default: one per core).
+    /// Worker threads: runs in flight at once (default: one per core; two per core where every
+    /// call goes to a GPU).
     #[arg(long)]
     threads: Option<usize>,
     /// Skip the report at the end.

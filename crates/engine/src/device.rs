@@ -76,6 +76,7 @@ pub fn select_engine(
     let options = GpuOptions {
         precision,
         coalesce: coalesce_from_env()?,
+        coalesce_window: coalesce_window_from_env()?,
         #[cfg(feature = "fault-injection")]
         lose_device_after: injected_gpu_loss()?,
         ..Default::default()
@@ -116,6 +117,24 @@ fn coalesce_from_env() -> Result<bool, EngineError> {
         Ok("off") => Ok(false),
         Ok(other) => Err(EngineError::invalid(format!(
             "{COALESCE_ENV}: value \"{other}\" is neither on nor off"
+        ))),
+    }
+}
+
+/// The variable that sets the gathering window ([`GpuOptions::coalesce_window`]).
+pub const COALESCE_WINDOW_ENV: &str = "BOSWEEP_COALESCE_WINDOW_US";
+
+/// `BOSWEEP_COALESCE_WINDOW_US`: whole microseconds, at most one second (zero where unset).
+#[cfg(feature = "gpu")]
+fn coalesce_window_from_env() -> Result<std::time::Duration, EngineError> {
+    let Ok(text) = std::env::var(COALESCE_WINDOW_ENV) else {
+        return Ok(std::time::Duration::ZERO);
+    };
+    match text.trim().parse::<u64>() {
+        Ok(us) if us <= 1_000_000 => Ok(std::time::Duration::from_micros(us)),
+        _ => Err(EngineError::invalid(format!(
+            "{COALESCE_WINDOW_ENV}: value \"{text}\" is not a whole number of microseconds \
+             from 0 to 1000000"
         ))),
     }
 }

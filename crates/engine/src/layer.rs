@@ -9,8 +9,8 @@
 use nalgebra::DMatrix;
 
 use super::{
-    Engine, EngineError, KernelRegression, Operation, PairReduction, Placement, Points, Posterior,
-    Work,
+    DeviceUse, Engine, EngineError, KernelRegression, Operation, PairReduction, Placement, Points,
+    Posterior, Work,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -52,6 +52,16 @@ pub trait EngineLayer: Send + Sync {
     fn warnings(&self) -> Vec<String> {
         self.inner().warnings()
     }
+
+    /// See [`Engine::device_use`].
+    fn device_use(&self) -> Option<DeviceUse> {
+        self.inner().device_use()
+    }
+
+    /// See [`Engine::runs_per_core`].
+    fn runs_per_core(&self) -> usize {
+        self.inner().runs_per_core()
+    }
 }
 
 impl<L: EngineLayer> Engine for L {
@@ -65,6 +75,14 @@ impl<L: EngineLayer> Engine for L {
 
     fn warnings(&self) -> Vec<String> {
         EngineLayer::warnings(self)
+    }
+
+    fn device_use(&self) -> Option<DeviceUse> {
+        EngineLayer::device_use(self)
+    }
+
+    fn runs_per_core(&self) -> usize {
+        EngineLayer::runs_per_core(self)
     }
 
     fn placement(&self, work: &Work) -> Option<Placement> {

@@ -19,7 +19,8 @@ mod tv;
 pub use bosweep_core::data::{EngineError, Points};
 pub use cpu::{CpuEngine, PairGradient, PairPosterior, PairScratch};
 pub use device::{
-    AdapterSummary, COALESCE_ENV, DeviceChoice, Route, list_adapters, select_engine, stored_model,
+    AdapterSummary, COALESCE_ENV, COALESCE_WINDOW_ENV, DeviceChoice, Route, list_adapters,
+    select_engine, stored_model,
 };
 #[cfg(feature = "gpu")]
 pub use failover::FailoverEngine;
@@ -72,6 +73,16 @@ pub enum PairReduction<'a> {
     },
 }
 
+/// Calls a GPU engine has run and the passes over the device (uploads, dispatches and one
+/// read-back) they took: one pass per call, or fewer where concurrent calls ran together.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceUse {
+    /// Operations run on the device.
+    pub calls: usize,
+    /// Passes over the device: read-backs.
+    pub passes: usize,
+}
+
 /// Nadaraya–Watson mean and the log of the kernel weight sum `W = Σ_i k_i` at each query.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelRegression {
@@ -102,6 +113,19 @@ pub trait Engine: Send + Sync {
     /// a run traces the ones that appear while it runs.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// How much the engine's GPU has been used so far, for engines with one: fewer passes than
+    /// calls where concurrent calls were coalesced.
+    fn device_use(&self) -> Option<DeviceUse> {
+        None
+    }
+
+    /// Runs a sweep keeps in flight per core unless told otherwise: one, or two on an engine
+    /// whose calls all go to a GPU, since a run waiting for the device holds no core and the
+    /// more runs wait together, the more calls a coalesced pass carries.
+    fn runs_per_core(&self) -> usize {
+        1
     }
 
     /// Where a call of `work` would run, for engines that route calls by size

@@ -5,7 +5,8 @@
 //! submission whose results are copied into one readback buffer, mapped once per operation. Only
 //! the per-candidate results ever come back to the host: kernel blocks, partial sums and
 //! (decision, context) values stay on the device. One engine serialises its operations behind a
-//! mutex, so many threads may share it.
+//! mutex, so many threads may share it; `coalesce.rs` runs the calls that queue up meanwhile as
+//! one pass over the device (`pass.rs`).
 //!
 //! One file per operation (`cross_covariance.rs`, `posterior.rs`, `pairs.rs`, `kde.rs`,
 //! `kernel_regression.rs`, `nearest.rs`, `top_k.rs`); `params.rs` declares each shader's
@@ -21,12 +22,15 @@ mod kernel_regression;
 mod nearest;
 mod pairs;
 mod params;
+mod pass;
 mod posterior;
 mod shaders;
 mod source;
 mod top_k;
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use nalgebra::DMatrix;
 
@@ -34,8 +38,9 @@ use self::batch::{Slots, encode};
 use self::coalesce::Coalescer;
 use self::context::GpuContext;
 use self::gp_upload::chunk_size;
+use self::pass::{Call, Output};
 use super::{
-    Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, Precision, checks,
+    DeviceUse, Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, Precision,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -51,10 +56,14 @@ pub struct GpuOptions {
     /// Caps the size of every storage binding below the adapter's limit; tests use a tiny cap
     /// to exercise chunking.
     pub max_binding_bytes: Option<u64>,
-    /// Run the posterior calls that threads make while the device is busy together, in one
-    /// pass with one read-back (the default; `BOSWEEP_COALESCE=off` turns it off). Results are
-    /// bit-identical either way.
+    /// Run the calls (posteriors, pair reductions, KDE and kernel regression) that threads make
+    /// while the device is busy together, in one pass with one read-back (the default;
+    /// `BOSWEEP_COALESCE=off` turns it off). Results are bit-identical either way.
     pub coalesce: bool,
+    /// Under coalescing, how long a thread that finds the device free may hold it for other
+    /// runs' calls to join its pass, when the previous pass ran several (zero, the default:
+    /// never; `BOSWEEP_COALESCE_WINDOW_US`). A run alone on the device never waits.
+    pub coalesce_window: Duration,
     /// Fault injection: destroy the device (as a driver reset or a GPU falling off the bus
     /// would) when this many operations have run, so that tests and `BOSWEEP_FAULT_GPU_LOSS_AFTER`
     /// exercise the real device-lost path. Only in builds with the `fault-injection` feature.
@@ -69,6 +78,7 @@ impl Default for GpuOptions {
             hardware_only: false,
             max_binding_bytes: None,
             coalesce: true,
+            coalesce_window: Duration::ZERO,
             #[cfg(feature = "fault-injection")]
             lose_device_after: None,
         }
@@ -87,9 +97,12 @@ const TOP_K_BLOCK: usize = 1024;
 pub struct GpuEngine {
     ctx: GpuContext,
     slots: Mutex<Slots>,
-    /// Concurrent posterior calls, run together ([`GpuOptions::coalesce`]); `None` runs each
-    /// call on its own.
+    /// Concurrent calls, run together ([`GpuOptions::coalesce`]); `None` runs each call on
+    /// its own.
     coalescer: Option<Coalescer>,
+    /// Calls run so far, and the passes over the device (read-backs) they took.
+    calls: AtomicUsize,
+    passes: AtomicUsize,
     /// Operations left before the injected device loss ([`GpuOptions::lose_device_after`]).
     #[cfg(feature = "fault-injection")]
     fault_countdown: Option<std::sync::atomic::AtomicUsize>,
@@ -101,7 +114,11 @@ impl GpuEngine {
         Ok(Self {
             ctx: GpuContext::new(options)?,
             slots: Mutex::new(Slots::default()),
-            coalescer: options.coalesce.then(Coalescer::default),
+            coalescer: options
+                .coalesce
+                .then(|| Coalescer::new(options.coalesce_window)),
+            calls: AtomicUsize::new(0),
+            passes: AtomicUsize::new(0),
             #[cfg(feature = "fault-injection")]
             fault_countdown: options
                 .lose_device_after
@@ -139,10 +156,37 @@ impl GpuEngine {
         self.ctx.precision
     }
 
-    /// Under coalescing, (passes over the device, posterior calls they ran) so far: fewer
-    /// passes than calls where concurrent calls were run together.
-    pub fn coalesced(&self) -> Option<(usize, usize)> {
-        self.coalescer.as_ref().map(Coalescer::passes)
+    /// Counts a pass over the device that ran `calls` calls (`read_back`: it read results
+    /// back; a pass of calls the prior answers did not).
+    fn count_pass(&self, calls: usize, read_back: bool) {
+        self.calls.fetch_add(calls, Ordering::Relaxed);
+        if read_back {
+            self.passes.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The most values one read-back holds.
+    fn max_readback_reals(&self) -> usize {
+        (self.ctx.max_buffer / self.ctx.precision.bytes() as u64) as usize
+    }
+
+    /// Runs `call` (after refusing what the device cannot take), coalesced with other threads'
+    /// calls where coalescing is on.
+    fn run(&self, call: Call<'_>) -> Result<Output, EngineError> {
+        self.inject_fault();
+        call.admit(self)?;
+        match &self.coalescer {
+            Some(coalescer) => coalescer.run(self, call),
+            None => Ok(pass::run(self, &[&call])?.remove(0)),
+        }
+    }
+
+    /// Runs an operation that is never coalesced: a pass of its own.
+    fn run_alone<T>(&self, op: impl FnOnce() -> Result<T, EngineError>) -> Result<T, EngineError> {
+        self.inject_fault();
+        let result = op()?;
+        self.count_pass(1, true);
+        Ok(result)
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, Slots> {
@@ -180,14 +224,24 @@ impl Engine for GpuEngine {
         )
     }
 
+    fn runs_per_core(&self) -> usize {
+        2
+    }
+
+    fn device_use(&self) -> Option<DeviceUse> {
+        Some(DeviceUse {
+            calls: self.calls.load(Ordering::Relaxed),
+            passes: self.passes.load(Ordering::Relaxed),
+        })
+    }
+
     fn cross_covariance(
         &self,
         kernel: &Kernel,
         a: &Points,
         b: &Points,
     ) -> Result<DMatrix<f64>, EngineError> {
-        self.inject_fault();
-        cross_covariance::run(self, kernel, a, b)
+        self.run_alone(|| cross_covariance::run(self, kernel, a, b))
     }
 
     fn posterior_batch(
@@ -195,14 +249,8 @@ impl Engine for GpuEngine {
         gps: &[&GpState],
         candidates: &Points,
     ) -> Result<Vec<Posterior>, EngineError> {
-        self.inject_fault();
-        match &self.coalescer {
-            Some(coalescer) => {
-                checks::posterior(gps, candidates)?;
-                coalescer.posterior(self, gps, candidates)
-            }
-            None => posterior::run(self, gps, candidates),
-        }
+        let call = Call::Posterior(posterior::Call::new(gps, candidates));
+        Ok(self.run(call)?.posteriors())
     }
 
     fn pair_reduce(
@@ -213,8 +261,8 @@ impl Engine for GpuEngine {
         beta: f64,
         reduction: PairReduction<'_>,
     ) -> Result<Vec<f64>, EngineError> {
-        self.inject_fault();
-        pairs::run(self, gp, decisions, contexts, beta, reduction)
+        let call = pairs::Call::new(gp, decisions, contexts, beta, reduction);
+        Ok(self.run(Call::Pairs(Box::new(call)))?.values())
     }
 
     fn kde_log_density(
@@ -224,8 +272,8 @@ impl Engine for GpuEngine {
         weights: Option<&[f64]>,
         queries: &Points,
     ) -> Result<Vec<f64>, EngineError> {
-        self.inject_fault();
-        kde::run(self, data, bandwidths, weights, queries)
+        let call = kde::Call::new(data, bandwidths, weights, queries);
+        Ok(self.run(Call::Kde(call))?.values())
     }
 
     fn kernel_regression(
@@ -236,17 +284,15 @@ impl Engine for GpuEngine {
         bandwidth: f64,
         queries: &Points,
     ) -> Result<KernelRegression, EngineError> {
-        self.inject_fault();
-        kernel_regression::run(self, data, targets, kernel, bandwidth, queries)
+        let call = kernel_regression::Call::new(data, targets, kernel, bandwidth, queries);
+        Ok(self.run(Call::Regression(call))?.regression())
     }
 
     fn nearest(&self, data: &Points, queries: &Points) -> Result<Vec<usize>, EngineError> {
-        self.inject_fault();
-        nearest::run(self, data, queries)
+        self.run_alone(|| nearest::run(self, data, queries))
     }
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
-        self.inject_fault();
-        top_k::run(self, values, k)
+        self.run_alone(|| top_k::run(self, values, k))
     }
 }

@@ -1,58 +1,78 @@
 //! Posterior means and variances of one or more GPs over candidate chunks: kernel columns,
 //! the packed-L⁻¹ quadratic form in panels, then the finishing pass.
 
-use super::batch::{Batch, read_reals};
+use std::borrow::Cow;
+
+use super::batch::{Batch, Slots};
 use super::gp_upload::{GpBuffers, chunk_size, kernel_params};
 use super::params::PosteriorFinishParams;
 use super::{GpuEngine, QUERY_THREADS};
 use crate::{EngineError, Points, Posterior, checks};
 use bosweep_model::GpState;
 
-/// One `posterior_batch` call: GPs and the candidates they are all evaluated at.
-pub(super) type Call<'a> = (&'a [&'a GpState], &'a Points);
-
-pub(super) fn run(
-    gpu: &GpuEngine,
-    gps: &[&GpState],
-    candidates: &Points,
-) -> Result<Vec<Posterior>, EngineError> {
-    checks::posterior(gps, candidates)?;
-    Ok(run_each(gpu, &[(gps, candidates)])?.remove(0))
+/// One `posterior_batch` call, borrowed or (queued for another thread's pass) owned.
+pub(super) struct Call<'a> {
+    pub gps: Vec<Cow<'a, GpState>>,
+    pub candidates: Cow<'a, Points>,
 }
 
-/// Several calls' posteriors (their inputs checked) in one pass over the device: every GP's
-/// dispatches exactly as a call of its own would record them, one read-back for all. The
-/// results of each call are those of the call alone, bit for bit.
-pub(super) fn run_each(
-    gpu: &GpuEngine,
-    calls: &[Call<'_>],
-) -> Result<Vec<Vec<Posterior>>, EngineError> {
-    let ctx = &gpu.ctx;
-    let s = ctx.precision.bytes() as u64;
-    // Where each (call, GP)'s means start in the read-back, its variances m later.
-    let mut bases = Vec::new();
-    let mut total_reals = 0;
-    for (gps, candidates) in calls {
-        let m = candidates.rows();
-        bases.push(
-            (0..gps.len())
-                .map(|g| total_reals + 2 * m * g)
-                .collect::<Vec<_>>(),
-        );
-        total_reals += 2 * m * gps.len();
+impl<'a> Call<'a> {
+    pub fn new(gps: &[&'a GpState], candidates: &'a Points) -> Self {
+        Self {
+            gps: gps.iter().map(|gp| Cow::Borrowed(*gp)).collect(),
+            candidates: Cow::Borrowed(candidates),
+        }
     }
-    let total = total_reals as u64 * s;
-    let mut slots = gpu.slots();
-    let mut submitted = false;
-    for ((gps, candidates), bases) in calls.iter().zip(&bases) {
+
+    pub fn into_owned(self) -> Call<'static> {
+        Call {
+            gps: self
+                .gps
+                .into_iter()
+                .map(|gp| Cow::Owned(gp.into_owned()))
+                .collect(),
+            candidates: Cow::Owned(self.candidates.into_owned()),
+        }
+    }
+
+    /// Refuses what the device cannot take before the call joins a pass.
+    pub fn admit(&self, gpu: &GpuEngine) -> Result<(), EngineError> {
+        let gps: Vec<&GpState> = self.gps.iter().map(|gp| &**gp).collect();
+        checks::posterior(&gps, &self.candidates)?;
+        for gp in gps {
+            gpu.fits(
+                "the training inputs",
+                gp.train().rows() * self.candidates.dim(),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Values the call reads back: each GP's means, then its variances.
+    pub fn reals(&self) -> usize {
+        2 * self.candidates.rows() * self.gps.len()
+    }
+
+    /// Records and submits the call's dispatches, its results copied to the read-back from
+    /// real `base` on; whether anything was submitted.
+    pub fn record(
+        &self,
+        gpu: &GpuEngine,
+        slots: &mut Slots,
+        base: usize,
+        readback_bytes: u64,
+    ) -> Result<bool, EngineError> {
+        let ctx = &gpu.ctx;
+        let s = ctx.precision.bytes() as u64;
+        let candidates = &*self.candidates;
         let (m, dim) = (candidates.rows(), candidates.dim());
-        for (gp, &base) in gps.iter().zip(bases) {
+        let mut submitted = false;
+        for (g, gp) in self.gps.iter().enumerate() {
             let n = gp.train().rows();
             if n == 0 || m == 0 {
                 continue;
             }
-            gpu.fits("the training inputs", n * dim)?;
-            let bufs = GpBuffers::upload(ctx, &mut slots, gp)?;
+            let bufs = GpBuffers::upload(ctx, slots, gp)?;
             let ld = chunk_size(
                 ctx,
                 &[n, dim, bufs.groups, 2],
@@ -61,7 +81,7 @@ pub(super) fn run_each(
             let kt = slots.storage(ctx, "kt", (n * ld) as u64 * s);
             let part = slots.storage(ctx, "part", (bufs.groups * ld) as u64 * s);
             let out = slots.storage(ctx, "out", (2 * ld) as u64 * s);
-            let base = base as u64 * s;
+            let base = (base + 2 * m * g) as u64 * s;
             for c0 in (0..m).step_by(ld) {
                 let count = ld.min(m - c0);
                 let cand = slots.upload(
@@ -94,36 +114,33 @@ pub(super) fn run_each(
                 let bytes = count as u64 * s;
                 batch.copy_out(&out, 0, base + c0 as u64 * s, bytes);
                 batch.copy_out(&out, ld as u64 * s, base + (m + c0) as u64 * s, bytes);
-                batch.submit(ctx, &mut slots, total)?;
+                batch.submit(ctx, slots, readback_bytes)?;
                 submitted = true;
             }
         }
+        Ok(submitted)
     }
-    let values = if submitted {
-        read_reals(ctx, &mut slots, total_reals)?
-    } else {
-        Vec::new()
-    };
-    Ok(calls
-        .iter()
-        .zip(&bases)
-        .map(|((gps, candidates), bases)| {
-            let m = candidates.rows();
-            gps.iter()
-                .zip(bases)
-                .map(|(gp, &base)| {
-                    if gp.train().is_empty() || m == 0 {
-                        return Posterior {
-                            mean: vec![gp.mean(); m],
-                            variance: vec![gp.kernel().diag() / gp.lambda(); m],
-                        };
-                    }
-                    Posterior {
-                        mean: values[base..base + m].to_vec(),
-                        variance: values[base + m..base + 2 * m].to_vec(),
-                    }
-                })
-                .collect()
-        })
-        .collect())
+
+    /// Each GP's posterior from the call's read-back `values` (the prior where it has no
+    /// data).
+    pub fn finish(&self, values: &[f64]) -> Vec<Posterior> {
+        let m = self.candidates.rows();
+        self.gps
+            .iter()
+            .enumerate()
+            .map(|(g, gp)| {
+                if gp.train().is_empty() || m == 0 {
+                    return Posterior {
+                        mean: vec![gp.mean(); m],
+                        variance: vec![gp.kernel().diag() / gp.lambda(); m],
+                    };
+                }
+                let base = 2 * m * g;
+                Posterior {
+                    mean: values[base..base + m].to_vec(),
+                    variance: values[base + m..base + 2 * m].to_vec(),
+                }
+            })
+            .collect()
+    }
 }

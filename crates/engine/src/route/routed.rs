@@ -66,6 +66,11 @@ impl EngineLayer for RoutedEngine {
         Some(self.model.place(work))
     }
 
+    /// One: the calls routing keeps on the CPU hold a core while they run.
+    fn runs_per_core(&self) -> usize {
+        1
+    }
+
     fn describe(&self) -> String {
         format!(
             "{} with {} (route {})",
