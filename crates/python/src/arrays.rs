@@ -1,5 +1,6 @@
 //! numpy arrays in and out: 2-D float arrays become [`Points`] (row-major, finite, checked
-//! with the argument's name in the message), 1-D ones `Vec<f64>`.
+//! with the argument's name in the message), 1-D ones `Vec<f64>`; boxes given as (low, high)
+//! pairs become `Vec<(f64, f64)>`.
 
 use bosweep_engine::Points;
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
@@ -19,6 +20,45 @@ pub fn points(name: &str, array: PyReadonlyArray2<'_, f64>) -> PyResult<Points> 
     }
     let data: Vec<f64> = array.as_array().iter().copied().collect();
     Points::new(data, *cols).map_err(|e| invalid(format!("{name}: {e}")))
+}
+
+/// The box `value` (argument `name`): a sequence (list, tuple, numpy array) of (low, high)
+/// pairs, one per dimension. Anything else is a `bosweep.InputError` naming the argument and
+/// the item, not the bare `TypeError` of a failed conversion.
+pub fn bounds(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<(f64, f64)>> {
+    let shown = |v: &Bound<'_, PyAny>| v.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+    let len = value.len().map_err(|_| {
+        invalid(format!(
+            "{name}: give a (low, high) pair per dimension, e.g. [(0, 1), (0, 1)]; got {}",
+            shown(value)
+        ))
+    })?;
+    (0..len)
+        .map(|i| {
+            let pair = value.get_item(i)?;
+            let at = format!("{name}[{i}]");
+            let not_a_pair = || {
+                let flat = if i == 0 && pair.len().is_err() {
+                    format!(" ({name} is a list of pairs, e.g. [(0, 1), (0, 1)])")
+                } else {
+                    String::new()
+                };
+                invalid(format!(
+                    "{at}: give a (low, high) pair, got {}{flat}",
+                    shown(&pair)
+                ))
+            };
+            if pair.len().map_err(|_| not_a_pair())? != 2 {
+                return Err(not_a_pair());
+            }
+            let end = |j: usize| -> PyResult<f64> {
+                let v = pair.get_item(j)?;
+                v.extract()
+                    .map_err(|_| invalid(format!("{at}[{j}]: {} is not a number", shown(&v))))
+            };
+            Ok((end(0)?, end(1)?))
+        })
+        .collect()
 }
 
 /// The 1-D array `array` (argument `name`), every value finite.

@@ -3,6 +3,7 @@
 //! `callable` (`function = NAME`) evaluates it in-process. A sweep config given as a dict may
 //! hold the callables themselves; they are registered under their `__name__`.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use bosweep_problems::{HostFunction, Registration, register_function};
@@ -86,6 +87,35 @@ impl Objectives {
 pub fn config_toml(config: &Bound<'_, PyDict>, objectives: &mut Objectives) -> PyResult<String> {
     let table = table("config", config, objectives)?;
     toml::to_string(&table).map_err(|e| invalid(format!("config: cannot be written as TOML: {e}")))
+}
+
+/// The dotted path (`config.budget`, `config.problem[1].noise_std`, `config.algorithm[0]`) of
+/// what line `line` of [`config_toml`]'s TOML holds, for errors the config's parser blames on a
+/// line of text the user never saw. A key line names its key only where `message` does.
+pub fn dict_path(toml: &str, line: usize, message: &str) -> String {
+    let mut table = String::from("config");
+    let mut path = table.clone();
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for text in toml.lines().take(line) {
+        let text = text.trim();
+        if let Some(name) = text.strip_prefix("[[").and_then(|t| t.strip_suffix("]]")) {
+            let index = seen.entry(name).or_default();
+            table = format!("config.{name}[{index}]");
+            *index += 1;
+            path = table.clone();
+        } else if let Some(name) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            table = format!("config.{name}");
+            path = table.clone();
+        } else if let Some((key, _)) = text.split_once('=') {
+            let key = key.trim().trim_matches('"');
+            path = if message.contains(key) {
+                format!("{table}.{key}")
+            } else {
+                table.clone()
+            };
+        }
+    }
+    path
 }
 
 fn table(

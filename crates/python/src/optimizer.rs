@@ -12,7 +12,7 @@ use numpy::{PyArray1, PyArray2, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::arrays::{array, values};
+use super::arrays::{self, array, values};
 use super::errors::{invalid, to_py};
 use super::ops::engine;
 
@@ -45,13 +45,13 @@ impl Optimizer {
     fn new(
         py: Python<'_>,
         algorithm: &str,
-        bounds: Option<Vec<(f64, f64)>>,
+        bounds: Option<&Bound<'_, PyAny>>,
         seed: u64,
         init: usize,
         sense: &str,
         device: &str,
         precision: &str,
-        context_bounds: Option<Vec<(f64, f64)>>,
+        context_bounds: Option<&Bound<'_, PyAny>>,
         problem: Option<&str>,
         problem_params: Option<&Bound<'_, PyDict>>,
         params: Option<&Bound<'_, PyDict>>,
@@ -69,6 +69,10 @@ impl Optimizer {
                 )));
             }
         };
+        let bounds = bounds.map(|b| arrays::bounds("bounds", b)).transpose()?;
+        let context_bounds = context_bounds
+            .map(|b| arrays::bounds("context_bounds", b))
+            .transpose()?;
         let mut builder = Inner::builder(settings)
             .seed(seed)
             .init(init)

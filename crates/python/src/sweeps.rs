@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::errors::{invalid, to_py};
 use super::interrupt::interruptible;
-use super::objectives::{Objectives, config_toml};
+use super::objectives::{Objectives, config_toml, dict_path};
 use super::ops::engine;
 use super::sweep_events::PythonEvents;
 
@@ -44,6 +44,7 @@ pub fn sweep<'py>(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let mut callables = Objectives::from_dict(objectives)?;
+    let from_dict = config.is_instance_of::<PyDict>();
     let (text, file_name, default_out) = if let Ok(dict) = config.cast::<PyDict>() {
         (
             config_toml(dict, &mut callables)?,
@@ -80,7 +81,15 @@ pub fn sweep<'py>(
     let shard = Shard::given_or_scheduled(shard, &events.sink()).map_err(invalid)?;
     // Registered before the config is read: reading it builds every problem, as a run will.
     let _registered = callables.register(py)?;
-    let config = SweepConfig::parse(&text, &file_name).map_err(to_py)?;
+    let config = SweepConfig::parse(&text, &file_name).map_err(|e| match e.line {
+        // A dict's errors name the key's path, not a line of the TOML written from it.
+        Some(line) if from_dict => invalid(format!(
+            "{}: {}",
+            dict_path(&text, line, &e.message),
+            e.message
+        )),
+        _ => to_py(e),
+    })?;
     let engine = engine(device, precision)?;
     let options = SweepOptions {
         shard,

@@ -261,6 +261,39 @@ def test_errors_are_bosweep_errors_and_the_builtin_kinds():
         bosweep.kde(np.zeros((1, 1)), np.zeros((1, 1)), np.array([0.1]), device="tpu")
 
 
+def test_bad_bounds_and_dict_configs_are_input_errors_naming_the_argument(tmp_path):
+    # Each raises bosweep.InputError (a ValueError), never a bare TypeError, and names the item.
+    cases = [
+        ([(0, 1, 2)], r"bounds\[0\]: give a \(low, high\) pair, got \(0, 1, 2\)"),
+        ([0, 1], r"bounds\[0\]: give a \(low, high\) pair, got 0 \(bounds is a list of pairs"),
+        ([(0, "a")], r"bounds\[0\]\[1\]: 'a' is not a number"),
+        (3, r"bounds: give a \(low, high\) pair per dimension"),
+    ]
+    for bounds, message in cases:
+        with pytest.raises(bosweep.InputError, match=message):
+            bosweep.Optimizer("random", bounds)
+    with pytest.raises(bosweep.InputError, match=r"context_bounds\[1\]: give a \(low, high\) pair"):
+        bosweep.Optimizer("random", [(0, 1)], context_bounds=[(0, 1), (2,)])
+    # A numpy array of pairs is a box like any other.
+    assert bosweep.Optimizer("random", np.array([[0.0, 1.0], [2.0, 3.0]])).ask().shape == (2,)
+
+    def config(**changes):
+        base = {"budget": 4, "init": 2, "algorithm": [{"name": "random"}],
+                "problem": [{"name": "branin"}, {"name": "forrester"}]}
+        base.update(changes)
+        return base
+
+    for changes, message in [
+        ({"budget": "x"}, r'^config\.budget: key "budget": expected an integer'),
+        ({"budget": -5}, r"^config\.budget: "),
+        ({"algorithm": [{"name": "random", "foo": 1}]}, r'^config\.algorithm\[0\]\.foo: algorithm "random": unknown parameter "foo"'),
+        ({"problem": [{"name": "forrester"}, {"name": "branin", "noise_std": -1}]},
+         r"^config\.problem\[1\]\.noise_std: "),
+    ]:
+        with pytest.raises(bosweep.InputError, match=message):
+            bosweep.sweep(config(**changes), out=str(tmp_path / "s"))
+
+
 def test_ask_n_hands_out_the_design_then_batches():
     opt = bosweep.Optimizer("gp-ucb", [(0.0, 1.0), (-1.0, 1.0)], seed=3, init=4)
     first = opt.ask(3)

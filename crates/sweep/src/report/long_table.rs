@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use arrow_array::builder::{Float64Builder, ListBuilder};
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, StringArray, UInt64Array};
-use arrow_schema::{Field, Schema};
 use bosweep_core::io::format_number;
-use parquet::arrow::ArrowWriter;
-use parquet::basic::Compression;
+use parquet::basic::{Compression, IntType, LogicalType, Repetition, Type as Physical};
+use parquet::data_type::{ByteArray, ByteArrayType, DoubleType, Int64Type};
+use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
+use parquet::schema::types::Type;
 
 use super::error::ReportError;
 use super::steps::RunSteps;
@@ -88,68 +88,173 @@ pub(crate) fn write_steps(path: &Path, runs: &[RunSteps]) -> Result<(), ReportEr
     write_table(path, STEPS_COLUMNS, records)
 }
 
-/// A Parquet column of `column` over `records`: text, unsigned integers, doubles or lists of
-/// doubles, null where unknown.
-fn parquet_column<'a, R: 'a>(
-    column: &TableColumn<R>,
-    records: impl Iterator<Item = &'a R>,
-) -> ArrayRef {
+/// The Parquet type of `column`: unsigned 64-bit integers, doubles, UTF-8 text, or a list of
+/// doubles (the standard three-level list), optional but for text.
+fn parquet_type<R>(name: &str, column: &TableColumn<R>) -> Result<Type, ParquetError> {
+    let primitive = |physical, repetition, logical| {
+        Type::primitive_type_builder(name, physical)
+            .with_repetition(repetition)
+            .with_logical_type(logical)
+            .build()
+    };
     match column {
-        TableColumn::Count(value) => Arc::new(records.map(value).collect::<UInt64Array>()),
-        TableColumn::Real(value) => Arc::new(records.map(value).collect::<Float64Array>()),
-        TableColumn::Text(value) => Arc::new(StringArray::from_iter_values(records.map(value))),
-        TableColumn::Points(value) => {
-            let mut list = ListBuilder::new(Float64Builder::new());
-            for record in records {
-                match value(record) {
-                    Some(point) => {
-                        list.values().append_slice(point);
-                        list.append(true);
-                    }
-                    None => list.append(false),
-                }
-            }
-            Arc::new(list.finish())
+        TableColumn::Count(_) => primitive(
+            Physical::INT64,
+            Repetition::OPTIONAL,
+            Some(LogicalType::Integer(IntType {
+                bit_width: 64,
+                is_signed: false,
+            })),
+        ),
+        TableColumn::Real(_) => primitive(Physical::DOUBLE, Repetition::OPTIONAL, None),
+        TableColumn::Text(_) => primitive(
+            Physical::BYTE_ARRAY,
+            Repetition::REQUIRED,
+            Some(LogicalType::String),
+        ),
+        TableColumn::Points(_) => {
+            let element = Type::primitive_type_builder("element", Physical::DOUBLE)
+                .with_repetition(Repetition::REQUIRED)
+                .build()?;
+            let list = Type::group_type_builder("list")
+                .with_repetition(Repetition::REPEATED)
+                .with_fields(vec![Arc::new(element)])
+                .build()?;
+            Type::group_type_builder(name)
+                .with_repetition(Repetition::OPTIONAL)
+                .with_logical_type(Some(LogicalType::List))
+                .with_fields(vec![Arc::new(list)])
+                .build()
         }
     }
 }
 
-/// Writes `runs` to `path` as Parquet (one row group, Snappy-compressed), the columns of
-/// [`STEPS_COLUMNS`] typed: text, unsigned integers, doubles and lists of doubles.
-pub(crate) fn write_steps_parquet(path: &Path, runs: &[RunSteps]) -> Result<(), ReportError> {
-    let columns: Vec<ArrayRef> = RUN_COLUMNS
-        .iter()
-        .map(|(_, column)| parquet_column(column, rows(runs).map(|(spec, _)| spec)))
-        .chain(
-            StepRecord::COLUMNS
-                .iter()
-                .map(|(_, column)| parquet_column(column, rows(runs).map(|(_, step)| step))),
-        )
-        .collect();
-    let fields: Vec<Field> = STEPS_COLUMNS
-        .iter()
-        .zip(&columns)
-        .map(|(name, column)| {
-            Field::new(*name, column.data_type().clone(), column.null_count() > 0)
+/// Writes `column` over `records` into `writer`: the present values, with definition levels
+/// (0 null; for points 1 an empty list, 2 a coordinate) and, for points, repetition levels
+/// (0 a row's first coordinate, 1 the next ones).
+fn write_column<'a, R: 'a>(
+    writer: &mut SerializedColumnWriter<'_>,
+    column: &TableColumn<R>,
+    records: impl Iterator<Item = &'a R>,
+) -> Result<(), ParquetError> {
+    match column {
+        TableColumn::Count(value) => {
+            let (values, defined) = present(records.map(value));
+            // UINT_64 is stored in INT64's bits.
+            let values: Vec<i64> = values.into_iter().map(|n| n as i64).collect();
+            writer
+                .typed::<Int64Type>()
+                .write_batch(&values, Some(&defined), None)?;
+        }
+        TableColumn::Real(value) => {
+            let (values, defined) = present(records.map(value));
+            writer
+                .typed::<DoubleType>()
+                .write_batch(&values, Some(&defined), None)?;
+        }
+        TableColumn::Text(value) => {
+            let values: Vec<ByteArray> = records.map(|r| value(r).into_bytes().into()).collect();
+            writer
+                .typed::<ByteArrayType>()
+                .write_batch(&values, None, None)?;
+        }
+        TableColumn::Points(value) => {
+            let (mut values, mut defined, mut repeated) = (Vec::new(), Vec::new(), Vec::new());
+            for record in records {
+                match value(record) {
+                    None => {
+                        defined.push(0);
+                        repeated.push(0);
+                    }
+                    Some([]) => {
+                        defined.push(1);
+                        repeated.push(0);
+                    }
+                    Some(point) => {
+                        for (i, &v) in point.iter().enumerate() {
+                            values.push(v);
+                            defined.push(2);
+                            repeated.push(i16::from(i > 0));
+                        }
+                    }
+                }
+            }
+            writer
+                .typed::<DoubleType>()
+                .write_batch(&values, Some(&defined), Some(&repeated))?;
+        }
+    }
+    Ok(())
+}
+
+/// The present values of an optional column, and each row's definition level (1 present, 0
+/// null).
+fn present<T>(cells: impl Iterator<Item = Option<T>>) -> (Vec<T>, Vec<i16>) {
+    let mut values = Vec::new();
+    let defined = cells
+        .map(|cell| match cell {
+            Some(v) => {
+                values.push(v);
+                1
+            }
+            None => 0,
         })
         .collect();
-    let schema = Arc::new(Schema::new(fields));
-    let failed = |message: String| ReportError::Write {
+    (values, defined)
+}
+
+/// Writes `runs` to `path` as Parquet (one row group, Snappy-compressed), the columns of
+/// [`STEPS_COLUMNS`] typed: text, unsigned integers, doubles and lists of doubles, null where
+/// unknown. Written with the `parquet` crate's own column writer: the Arrow crates would add
+/// minutes to every build for one table.
+pub(crate) fn write_steps_parquet(path: &Path, runs: &[RunSteps]) -> Result<(), ReportError> {
+    let failed = |e: ParquetError| ReportError::Write {
         path: path.to_path_buf(),
-        source: std::io::Error::other(message),
+        source: std::io::Error::other(e.to_string()),
     };
-    let batch = RecordBatch::try_new(schema.clone(), columns).map_err(|e| failed(e.to_string()))?;
     let file = std::fs::File::create(path).map_err(|source| ReportError::Write {
         path: path.to_path_buf(),
         source,
     })?;
+    write_parquet(file, runs).map_err(failed)
+}
+
+fn write_parquet(file: std::fs::File, runs: &[RunSteps]) -> Result<(), ParquetError> {
+    let fields = RUN_COLUMNS
+        .iter()
+        .map(|(name, column)| parquet_type(name, column))
+        .chain(
+            StepRecord::COLUMNS
+                .iter()
+                .map(|(name, column)| parquet_type(name, column)),
+        )
+        .map(|field| field.map(Arc::new))
+        .collect::<Result<Vec<_>, _>>()?;
+    let schema = Type::group_type_builder("steps")
+        .with_fields(fields)
+        .build()?;
     let properties = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
         .set_created_by(format!("bosweep {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer =
-        ArrowWriter::try_new(file, schema, Some(properties)).map_err(|e| failed(e.to_string()))?;
-    writer.write(&batch).map_err(|e| failed(e.to_string()))?;
-    writer.close().map_err(|e| failed(e.to_string()))?;
+    let mut writer = SerializedFileWriter::new(file, Arc::new(schema), Arc::new(properties))?;
+    let mut group = writer.next_row_group()?;
+    let mut index = 0;
+    while let Some(mut column) = group.next_column()? {
+        match RUN_COLUMNS.get(index) {
+            Some((_, run_column)) => {
+                write_column(&mut column, run_column, rows(runs).map(|(spec, _)| spec))?
+            }
+            None => write_column(
+                &mut column,
+                &StepRecord::COLUMNS[index - RUN_COLUMNS.len()].1,
+                rows(runs).map(|(_, step)| step),
+            )?,
+        }
+        column.close()?;
+        index += 1;
+    }
+    group.close()?;
+    writer.close()?;
     Ok(())
 }
