@@ -6,7 +6,7 @@ use bosweep_engine::Points;
 use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
-use super::errors::invalid;
+use super::errors::{invalid, shown};
 
 /// The rows of the 2-D array `array` (argument `name`) as points.
 pub fn points(name: &str, array: PyReadonlyArray2<'_, f64>) -> PyResult<Points> {
@@ -26,7 +26,6 @@ pub fn points(name: &str, array: PyReadonlyArray2<'_, f64>) -> PyResult<Points> 
 /// pairs, one per dimension. Anything else is a `bosweep.InputError` naming the argument and
 /// the item, not the bare `TypeError` of a failed conversion.
 pub fn bounds(name: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<(f64, f64)>> {
-    let shown = |v: &Bound<'_, PyAny>| v.repr().map_or_else(|_| "?".into(), |r| r.to_string());
     let len = value.len().map_err(|_| {
         invalid(format!(
             "{name}: give a (low, high) pair per dimension, e.g. [(0, 1), (0, 1)]; got {}",

@@ -80,6 +80,11 @@ pub fn invalid(message: impl Into<String>) -> PyErr {
     raise(&INPUT_ERROR, message.into())
 }
 
+/// `repr(value)` for a message, or "?" where even that fails.
+pub fn shown(value: &Bound<'_, PyAny>) -> String {
+    value.repr().map_or_else(|_| "?".into(), |r| r.to_string())
+}
+
 /// A `bosweep.RunError` with `message`.
 pub fn failed(message: impl Into<String>) -> PyErr {
     raise(&RUN_ERROR, message.into())

@@ -11,7 +11,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use super::errors::{invalid, to_py};
+use super::errors::{invalid, shown, to_py};
 
 /// `f(x) -> float` with `x` a 1-D numpy array, called with the GIL taken for each evaluation
 /// from whichever worker thread evaluates.
@@ -175,9 +175,4 @@ fn toml_value(
         "{path}: {} (give a number, a string, a bool, a list, a dict or a callable)",
         value.repr()?
     )))
-}
-
-/// `repr(value)`, or "?" where even that fails.
-fn shown(value: &Bound<'_, PyAny>) -> String {
-    value.repr().map_or_else(|_| "?".into(), |r| r.to_string())
 }
