@@ -1,4 +1,4 @@
-# The bosweep command-line executable in a small Debian image, for the README's Kubernetes
+# The bosweep command-line executable in a small Debian image, for the guide's Kubernetes
 # Indexed Job (or any container runtime):
 #
 #   docker build -t bosweep .

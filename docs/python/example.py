@@ -1,4 +1,4 @@
-"""bosweep from Python, start to finish (docs/python/README.md shows its output).
+"""bosweep from Python, start to finish (docs/guide/python.md shows its output).
 
     pip install ./crates/python
     python docs/python/example.py

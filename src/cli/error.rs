@@ -1,4 +1,4 @@
-//! Errors of the command line and their exit codes (the README's Conventions: 0 success, 1 a
+//! Errors of the command line and their exit codes (the conventions, docs/conventions.md: 0 success, 1 a
 //! failure while running, 2 bad input or usage).
 
 use std::fmt;

@@ -4,21 +4,19 @@ use std::io::{self, Write};
 
 use super::CliError;
 use super::output::to_stdout;
+use super::registry_text::{AcceptedProblems, box_text, default_text};
 use bosweep::algorithms::{self, Requirement};
 use bosweep::io::format_number;
-use bosweep::params::{ParamSpec, ParamValue};
+use bosweep::params::ParamSpec;
 use bosweep::problems;
 
 fn write_params(w: &mut dyn Write, params: &[ParamSpec]) -> io::Result<()> {
     for p in params {
-        let default = match p.kind.default_value() {
-            ParamValue::Number(v) => format_number(v),
-            text => text.to_string(),
-        };
         writeln!(
             w,
-            "      {} = {default}  ({}; {})",
+            "      {} = {}  ({}; {})",
             p.name,
+            default_text(p),
             p.kind.accepted(),
             p.description
         )?;
@@ -26,40 +24,23 @@ fn write_params(w: &mut dyn Write, params: &[ParamSpec]) -> io::Result<()> {
     Ok(())
 }
 
-/// A box as `[lo, hi] × [lo, hi] × …`.
-fn box_text(lower: &[f64], upper: &[f64]) -> String {
-    lower
-        .iter()
-        .zip(upper)
-        .map(|(l, u)| format!("[{}, {}]", format_number(*l), format_number(*u)))
-        .collect::<Vec<_>>()
-        .join(" × ")
-}
-
 fn write_listing(w: &mut dyn Write) -> io::Result<()> {
     writeln!(
         w,
         "Algorithms (--algo NAME, parameters via --param key=value):"
     )?;
-    let mut accepted: Vec<(Requirement, Vec<&str>)> = Vec::new();
+    let mut accepted = AcceptedProblems::default();
     for entry in algorithms::registry() {
         writeln!(w, "  {}: {}", entry.name, entry.description)?;
         let requirement = entry.requires;
         if requirement == Requirement::Any {
             writeln!(w, "      accepts: any problem")?;
         } else {
-            let index = match accepted.iter().position(|(r, _)| *r == requirement) {
-                Some(i) => i,
-                None => {
-                    accepted.push((requirement, requirement.accepted_problems()));
-                    accepted.len() - 1
-                }
-            };
             writeln!(
                 w,
                 "      accepts: {}: {}",
                 requirement.describe(),
-                accepted[index].1.join(", ")
+                accepted.of(requirement).join(", ")
             )?;
         }
         write_params(w, &entry.parameters.to_vec())?;

@@ -16,6 +16,8 @@ mod kde;
 mod kde_error;
 mod list;
 mod output;
+mod reference;
+mod registry_text;
 mod run;
 mod sweep;
 mod values;
@@ -122,6 +124,9 @@ enum Command {
     /// Reference archive sets: finished sweeps kept compact, to report and compare against.
     #[command(subcommand)]
     Archive(archive::ArchiveCommand),
+    /// Write the reference pages of the user's guide (CLI, algorithms, problems, sweep config
+    /// keys) generated from the code, or check them with --check.
+    Reference(reference::ReferenceArgs),
 }
 
 /// Runs the command line and returns the process exit code: 0 on success, 1 for a failure
@@ -160,5 +165,6 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::ExportCoco(args) => export::export_coco_command(args),
         Command::Compare(args) => compare::compare_command(args),
         Command::Archive(command) => archive::archive_command(command),
+        Command::Reference(args) => reference::run(args),
     }
 }

@@ -16,7 +16,7 @@ use bosweep::sweep::{
 /// Options of `bosweep sweep`.
 #[derive(clap::Args, Debug)]
 pub struct SweepArgs {
-    /// The sweep config (TOML; see README).
+    /// The sweep config (TOML; see the guide's Sweeps chapter, docs/guide/sweeps.md).
     config: PathBuf,
     /// Output directory (default: `results/<config file stem>`). Re-running the same command
     /// resumes: completed runs are skipped.

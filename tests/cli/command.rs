@@ -424,7 +424,7 @@ name = "branin"
     assert!(traces(&dir.join("out")).is_empty(), "no run completed");
 }
 
-/// The worked example of the README, in Python's standard library: a reproducible random search.
+/// The worked example of the guide (docs/guide/your-own.md), in Python's standard library: a reproducible random search.
 #[test]
 fn the_python_example_optimiser_runs_reproducibly() {
     let dir = sandbox("python");

@@ -5,11 +5,14 @@
 //! Run one file's tests with its module name as the filter, e.g. `cargo test --test cli sweep::`.
 
 mod archive;
+mod book;
 mod command;
 mod commands;
 mod compare;
 mod export_coco;
 mod memory;
+mod quick_report;
+mod reference;
 mod report;
 mod run;
 mod sweep;

@@ -1,6 +1,6 @@
-//! The layering the README's Layout section states. Between crates, each `crates/*/Cargo.toml`
+//! The layering CONTRIBUTING.md's Layout section states. Between crates, each `crates/*/Cargo.toml`
 //! depends only on the crates below it in [`CRATES`] (Cargo already forbids cycles; this keeps the
-//! order the README documents). Inside the crates that hold several top-level modules, each
+//! order CONTRIBUTING.md documents). Inside the crates that hold several top-level modules, each
 //! module imports only the modules below it (issue 16 found `model` and `compute` importing each
 //! other, and `problems` reaching up into `report`). In every crate, no modules import each other
 //! in a circle, whether top-level modules or siblings inside a directory module (issue 27 found

@@ -70,7 +70,7 @@ pub(super) const TIMEOUT: RealParam = RealParam::new(
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
     name: "command",
     description: "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
-                  (see the README); needs cmd",
+                  (see docs/guide/your-own.md); needs cmd",
     requires: Requirement::Any,
     parameters: PARAMS,
     build: |p| CommandAlgorithm::boxed(Command::from_params(&p)),

@@ -305,7 +305,7 @@ impl GpSettings {
 
     /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
     /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
-    /// keeps noise-free problems from being located precisely (README, "The default fit").
+    /// keeps noise-free problems from being located precisely (docs/algorithms/baselines.md, "Why MAP is the default").
     fn fit_options(&self, dim: usize) -> FitOptions {
         let defaults = FitOptions::default();
         let base = FitOptions {

@@ -4,7 +4,7 @@
 /// Arithmetic precision of the shaders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Precision {
-    /// Fast everywhere; about 1e-6 relative accuracy (see the README for measured errors).
+    /// Fast everywhere; about 1e-6 relative accuracy (docs/engine/backends.md, Precision, has the measured errors).
     #[default]
     F32,
     /// Needs `SHADER_F64`; agrees with the CPU backend to about 1e-12.

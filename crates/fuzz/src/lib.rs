@@ -4,7 +4,7 @@
 //! by those two, so that no library a program depends on carries them.
 //!
 //! Each function takes arbitrary bytes and panics only when an invariant is broken, so that the
-//! fuzzer reports exactly the inputs that break a guarantee of the README: parsers turn any input
+//! fuzzer reports exactly the inputs that break a guarantee of the reliability chapter (docs/guide/reliability.md): parsers turn any input
 //! into a value or an error naming the file, never a panic; engine operations on arbitrary small
 //! inputs return results that agree with a direct evaluation, or an `EngineError`, never a NaN.
 

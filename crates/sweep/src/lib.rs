@@ -21,7 +21,10 @@ mod schedule;
 mod stop;
 mod trace;
 
-pub use config::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};
+pub use config::{
+    CONFIG_KEYS, ConfigError, ConfigKey, ConfigTable, DEFAULT_INIT, MAX_RUNS, ProblemSetting,
+    SweepConfig, config_hash,
+};
 pub use events::{EventSink, SweepEvent, SweepOutcome};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
 pub use lock::{LOCK_FILE, SweepLock, WhenLocked};

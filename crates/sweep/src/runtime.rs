@@ -50,8 +50,9 @@ pub enum RuntimeModel {
 /// The model of runs that evaluate in parallel without naming one: every evaluation takes 1.
 pub const DEFAULT_RUNTIME: RuntimeModel = RuntimeModel::Constant { time: 1.0 };
 
-/// The runtime models' names and keys, for messages.
-const SYNTAX: &str = "constant[:time=T], linear:coordinate=I[,base=B][,slope=S], \
+/// The runtime models' names and keys, for messages (and checked against the config keys'
+/// documentation).
+pub(crate) const SYNTAX: &str = "constant[:time=T], linear:coordinate=I[,base=B][,slope=S], \
                       lognormal[:median=M][,sigma=S] or wall";
 
 impl RuntimeModel {

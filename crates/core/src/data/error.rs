@@ -1,7 +1,7 @@
 use thiserror::Error;
 
 /// Who must act on a failure. The command line maps it to the exit code
-/// (the README's Conventions: 2 for bad input or usage, 1 for a failure while running), so
+/// (the conventions, docs/conventions.md: 2 for bad input or usage, 1 for a failure while running), so
 /// every error type states it once, by implementing [`Failure`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blame {

@@ -3,10 +3,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use super::keys::{REPORT_TABLE, TIME_KEY};
 use super::parse::{Entry, Parser, strip_owner};
-use super::schema::{
-    Built, ConfigError, MAX_RUNS, ProblemSetting, REPORT_TABLE, TIME_KEY, parallel_of,
-};
+use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
 use crate::plan::{Setting, SettingValue};
 use crate::schedule::Parallel;
 use bosweep_algorithms as algorithms;

@@ -29,15 +29,16 @@
 //! time = 20.0                        # also compare at this simulated time (timed runs only)
 //! ```
 //!
-//! - Top-level keys: `seed`, `replicates`, `budget`, `init`, `algorithm`, `problem`, `report`;
-//!   any other key is an error. `[report]` has the keys `metric`, a
-//!   [`crate::report::Metric`] name: `simple-regret`, `cumulative-regret` or `best-value`, and
-//!   `time`, a positive finite simulated time at which the report also compares the algorithms
-//!   (on each run's steps finished by then).
-//! - Reserved keys: `name` in `[[algorithm]]`; `name`, `budget` and `init` in `[[problem]]`.
-//!   Every other key is a parameter of the named algorithm or problem (`bosweep list` shows
-//!   them), checked against its declaration: unknown keys and values outside the accepted range
-//!   are errors that list what is allowed, and every expanded setting is built once.
+//! - Keys: [`CONFIG_KEYS`] lists every key of the top level, `[[algorithm]]`, `[[problem]]` and
+//!   `[report]` with what it accepts and its default; any other key of the top level or
+//!   `[report]` is an error. `[report]` has the keys `metric`, a [`crate::report::Metric`]
+//!   name: `simple-regret`, `cumulative-regret` or `best-value`, `time`, a positive finite
+//!   simulated time at which the report also compares the algorithms (on each run's steps
+//!   finished by then), and `archive`, archive sets to report beside the sweep.
+//! - Every key of an `[[algorithm]]` or `[[problem]]` table that [`CONFIG_KEYS`] does not list
+//!   is a parameter of the named algorithm or problem (`bosweep list` shows them), checked
+//!   against its declaration: unknown keys and values outside the accepted range are errors
+//!   that list what is allowed, and every expanded setting is built once.
 //! - Values: integers and floats become numbers, strings stay strings, booleans become the
 //!   words `"true"`/`"false"`. A list of such values (not empty, not nested) expands into a
 //!   grid: the cartesian product over all list-valued keys of an entry. Tables, date-times,
@@ -101,12 +102,13 @@
 //! that expands into more than [`MAX_RUNS`] runs is refused.
 
 mod expand;
+mod keys;
 mod metric;
 mod parse;
 mod schema;
 
-pub use metric::Metric;
-pub use schema::{
-    ARCHIVE_KEY, ConfigError, DEFAULT_INIT, MAX_RUNS, METRIC_KEY, ProblemSetting, REPORT_TABLE,
-    SweepConfig, TIME_KEY, config_hash,
+pub use keys::{
+    ARCHIVE_KEY, CONFIG_KEYS, ConfigKey, ConfigTable, METRIC_KEY, REPORT_TABLE, TIME_KEY,
 };
+pub use metric::Metric;
+pub use schema::{ConfigError, DEFAULT_INIT, MAX_RUNS, ProblemSetting, SweepConfig, config_hash};

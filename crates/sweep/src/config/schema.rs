@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 use std::hash::Hasher;
 
+use super::keys::{self, BATCH, ConfigTable, WORKERS};
 use crate::plan::{RunSpec, Setting, design_key, run_seed};
 use crate::runtime::RuntimeModel;
 use crate::schedule::Parallel;
 use bosweep_algorithms as algorithms;
-use bosweep_core::params::{IntegerParam, ParamSpec};
+use bosweep_core::params::ParamSpec;
 use bosweep_problems as problems;
 
 /// The initial design when the config gives no `init` (the default of `bosweep run`).
@@ -16,48 +17,6 @@ pub const DEFAULT_INIT: usize = 10;
 
 /// The most runs one config may expand into (a guard against a mistyped grid).
 pub const MAX_RUNS: usize = 1_000_000;
-
-pub(super) const TOP_LEVEL_KEYS: &[&str] = &[
-    "seed",
-    "replicates",
-    "budget",
-    "init",
-    "batch",
-    "workers",
-    RUNTIME_KEY,
-    "algorithm",
-    "problem",
-    REPORT_TABLE,
-];
-
-/// `runtime = "…"` at the top level or in a `[[problem]]` table: a [`RuntimeModel`].
-pub(super) const RUNTIME_KEY: &str = "runtime";
-
-/// `batch` of an `[[algorithm]]` table or the top level: points asked together.
-const BATCH: IntegerParam = IntegerParam::new(
-    "batch",
-    1,
-    1,
-    4096,
-    "points asked together and evaluated in parallel (synchronous batches; the run's, not the algorithm's)",
-);
-/// `workers` of an `[[algorithm]]` table or the top level: asynchronous workers.
-const WORKERS: IntegerParam = IntegerParam::new(
-    "workers",
-    1,
-    1,
-    4096,
-    "asynchronous workers on a simulated clock (the run's, not the algorithm's)",
-);
-
-/// The optional `[report]` table: how the sweep's report compares the algorithms.
-pub const REPORT_TABLE: &str = "report";
-/// `[report] metric`: a [`crate::report::Metric`] name.
-pub const METRIC_KEY: &str = "metric";
-/// `[report] time`: a positive simulated time at which the report also compares the algorithms.
-pub const TIME_KEY: &str = "time";
-/// `[report] archive`: archive sets (directories or shipped names) to report beside the sweep.
-pub const ARCHIVE_KEY: &str = "archive";
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
 /// message naming the key and value.
@@ -250,11 +209,12 @@ impl Kind {
         }
     }
 
-    pub(super) fn reserved(self) -> &'static [&'static str] {
-        match self {
-            Self::Algorithm => &["name", "label"],
-            Self::Problem => &["name", "label", "budget", "init", RUNTIME_KEY],
-        }
+    /// The keys of the entry's table that the parser reads itself, not as parameters.
+    pub(super) fn reserved(self) -> Vec<&'static str> {
+        keys::reserved(match self {
+            Self::Algorithm => ConfigTable::Algorithm,
+            Self::Problem => ConfigTable::Problem,
+        })
     }
 
     /// The registry entry's name and parameters, or the registry's message listing the names.

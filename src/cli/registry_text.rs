@@ -1,0 +1,44 @@
+//! Registry entries as text, shared by `bosweep list` and `bosweep reference` so that the
+//! terminal listing and the user's guide's reference pages say the same thing the same way.
+
+use bosweep::algorithms::Requirement;
+use bosweep::io::format_number;
+use bosweep::params::{ParamSpec, ParamValue};
+
+/// A parameter's default as a config writes it: numbers as the shortest text that parses back
+/// to the same value, text quoted.
+pub fn default_text(param: &ParamSpec) -> String {
+    match param.kind.default_value() {
+        ParamValue::Number(v) => format_number(v),
+        text => text.to_string(),
+    }
+}
+
+/// A box as `[lo, hi] × [lo, hi] × …`.
+pub fn box_text(lower: &[f64], upper: &[f64]) -> String {
+    lower
+        .iter()
+        .zip(upper)
+        .map(|(l, u)| format!("[{}, {}]", format_number(*l), format_number(*u)))
+        .collect::<Vec<_>>()
+        .join(" × ")
+}
+
+/// The problems each [`Requirement`] accepts, asked of the registry once per requirement:
+/// each asking builds every problem, and many algorithms share a requirement.
+#[derive(Default)]
+pub struct AcceptedProblems(Vec<(Requirement, Vec<&'static str>)>);
+
+impl AcceptedProblems {
+    /// The registered problems that meet `requirement` ([`Requirement::accepted_problems`]).
+    pub fn of(&mut self, requirement: Requirement) -> &[&'static str] {
+        let index = match self.0.iter().position(|(r, _)| *r == requirement) {
+            Some(i) => i,
+            None => {
+                self.0.push((requirement, requirement.accepted_problems()));
+                self.0.len() - 1
+            }
+        };
+        &self.0[index].1
+    }
+}
