@@ -1,5 +1,5 @@
-//! Errors of the command line and their exit codes (the conventions, docs/conventions.md: 0 success, 1 a
-//! failure while running, 2 bad input or usage).
+//! Errors of the command line and their exit codes (docs/conventions.md: 0 success, 1 a failure
+//! while running, 2 bad input or usage).
 
 use std::fmt;
 

@@ -303,6 +303,47 @@ fn every_internal_link_and_anchor_of_the_markdown_resolves() {
     );
 }
 
+/// The text of every fenced code block of `markdown` whose info string starts with `language`.
+fn code_blocks(markdown: &str, language: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut open: Option<String> = None;
+    for event in parser(markdown) {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                let first = info.split([',', ' ', '\t']).next().unwrap_or_default();
+                open = (first == language).then(String::new);
+            }
+            Event::Text(text) => {
+                if let Some(block) = &mut open {
+                    block.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => blocks.extend(open.take()),
+            _ => {}
+        }
+    }
+    blocks
+}
+
+/// The Rust quick start of the README and of Getting started is `examples/ask_tell.rs` (less its
+/// `//!` lines), which the test command builds: the program they show compiles and runs as
+/// written.
+#[test]
+fn the_rust_quick_start_is_the_ask_tell_example() {
+    let root = repository();
+    let example = read(&root.join("examples/ask_tell.rs"));
+    let program: Vec<&str> = example.lines().filter(|l| !l.starts_with("//!")).collect();
+    let program = format!("{}\n", program.join("\n").trim());
+    for page in ["README.md", "docs/guide/getting-started.md"] {
+        let blocks = code_blocks(&read(&root.join(page)), "rust");
+        assert!(
+            blocks.contains(&program),
+            "{page}: no Rust block equals examples/ask_tell.rs less its //! lines; copy the \
+             example into the page"
+        );
+    }
+}
+
 /// A fenced code block marked `runnable`: its language, the line of its opening fence, its text.
 struct Runnable {
     language: String,

@@ -972,7 +972,17 @@ fn batch_and_workers_sweep_like_parameters_and_runtime_models_follow_the_problem
 
 #[test]
 fn parallel_settings_are_refused_naming_key_and_line() {
-    assert_rejected(&with_top("batch = 0"), 2, &["\"batch\"", "value 0", "≥ 1"]);
+    assert_rejected(
+        &with_top("batch = 0"),
+        2,
+        &["\"batch\"", "value 0", "1..=4096"],
+    );
+    // The top level's range is an [[algorithm]] table's, whose value it stands in for.
+    assert_rejected(
+        &with_top("workers = 5000"),
+        2,
+        &["\"workers\"", "value 5000", "1..=4096"],
+    );
     assert_rejected(&with_top("workers = [2, 4]"), 2, &["\"workers\"", "a list"]);
     assert_rejected(
         &with_top("runtime = \"gamma\""),

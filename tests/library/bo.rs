@@ -1,4 +1,4 @@
-//! Baseline BO through the run loop: reproducibility, the trace schema of the conventions,
+//! Baseline BO through the run loop: reproducibility, the trace schema of docs/conventions.md,
 //! GP-UCB against random search, and CPU/GPU agreement.
 
 use crate::common;

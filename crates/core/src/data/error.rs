@@ -1,8 +1,8 @@
 use thiserror::Error;
 
-/// Who must act on a failure. The command line maps it to the exit code
-/// (the conventions, docs/conventions.md: 2 for bad input or usage, 1 for a failure while running), so
-/// every error type states it once, by implementing [`Failure`].
+/// Who must act on a failure. The command line maps it to the exit code (docs/conventions.md: 2
+/// for bad input or usage, 1 for a failure while running), so every error type states it once,
+/// by implementing [`Failure`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blame {
     /// The user's input: an unknown name, a malformed file, a value out of range.

@@ -134,7 +134,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     ConfigKey {
         table: ConfigTable::TopLevel,
         key: "batch",
-        accepted: "an integer ≥ 1",
+        accepted: "an integer in 1..=4096",
         default: "1",
         meaning: "points asked together and evaluated in parallel (synchronous batches), for \
                   every [[algorithm]] table that gives neither batch nor workers",
@@ -142,7 +142,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     ConfigKey {
         table: ConfigTable::TopLevel,
         key: "workers",
-        accepted: "an integer ≥ 1",
+        accepted: "an integer in 1..=4096",
         default: "1",
         meaning: "asynchronous workers on a simulated clock, for every [[algorithm]] table that \
                   gives neither batch nor workers",
@@ -374,6 +374,10 @@ mod tests {
         for spec in [BATCH.spec(), WORKERS.spec()] {
             let accepted = format!("{}, or a list of them", spec.kind.accepted());
             assert_eq!(find(ConfigTable::Algorithm, spec.name).accepted, accepted);
+            assert_eq!(
+                find(ConfigTable::TopLevel, spec.name).accepted,
+                spec.kind.accepted()
+            );
         }
         assert_eq!(reserved(ConfigTable::Algorithm), ["name", "label"]);
         assert_eq!(

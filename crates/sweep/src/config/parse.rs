@@ -9,7 +9,9 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
-use super::keys::{ARCHIVE_KEY, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY};
+use super::keys::{
+    ARCHIVE_KEY, BATCH, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY, WORKERS,
+};
 use super::schema::{
     Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig,
 };
@@ -185,7 +187,20 @@ impl Parser<'_> {
                     top.init = Some((n as usize, line));
                 }
                 "batch" | "workers" => {
-                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    // The same range as an [[algorithm]] table's own value, which this one
+                    // stands in for.
+                    let spec = if name == "batch" { BATCH } else { WORKERS }.spec();
+                    let ParamKind::Integer { min, max, .. } = spec.kind else {
+                        unreachable!("batch and workers are integer parameters")
+                    };
+                    let accepted = spec.kind.accepted();
+                    let n = self.integer(name, value, min as i64, &accepted)?;
+                    if n > max as i64 {
+                        return Err(self.error(
+                            line,
+                            format!("key \"{name}\": value {n} is invalid (must be {accepted})"),
+                        ));
+                    }
                     let slot = Some((n as usize, line));
                     if name == "batch" {
                         top.batch = slot;
