@@ -2,6 +2,7 @@
 //! fits where each family of calls runs faster, prints the fit and stores it where
 //! `--route auto` finds it.
 
+use super::output::create_dir;
 use super::{CliError, GlobalArgs};
 use bosweep::compute::{
     CpuEngine, DeviceChoice, Engine, LADDERS, Route, cache_dir, calibrate, calibration_file,
@@ -74,8 +75,7 @@ pub fn run(args: &CalibrateArgs, global: &GlobalArgs) -> Result<(), CliError> {
             at.map_or_else(|| "never".into(), |u| format!("{u:.3e} units"))
         );
     }
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| CliError::runtime(format!("cannot create {}: {e}", dir.display())))?;
+    create_dir(&dir)?;
     let path = calibration_file(&dir, &gpu.identity(), &cpu.describe());
     let comment = format!(
         "bosweep calibrate --ladder {}: {} against {}",

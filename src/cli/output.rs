@@ -70,3 +70,14 @@ pub fn output_dir<'a>(what: &str, dir: &'a Path) -> Result<&'a Path, CliError> {
     }
     Ok(dir)
 }
+
+/// Creates `dir` and the directories above it; a failure is a runtime error naming the path.
+pub fn create_dir(dir: &Path) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        CliError::runtime(format!(
+            "cannot create {}: {}",
+            dir.display(),
+            io_reason(&e)
+        ))
+    })
+}

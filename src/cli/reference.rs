@@ -12,7 +12,7 @@ mod problems;
 use std::path::{Path, PathBuf};
 
 use super::CliError;
-use super::output::output_dir;
+use super::output::{create_dir, output_dir};
 use bosweep::io::io_reason;
 
 /// Options of `bosweep reference`.
@@ -66,13 +66,7 @@ pub fn run(args: &ReferenceArgs) -> Result<(), CliError> {
 }
 
 fn write(dir: &Path, pages: &[Page]) -> Result<(), CliError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CliError::runtime(format!(
-            "cannot create {}: {}",
-            dir.display(),
-            io_reason(&e)
-        ))
-    })?;
+    create_dir(dir)?;
     for page in pages {
         let path = dir.join(page.file);
         std::fs::write(&path, &page.text).map_err(|e| {

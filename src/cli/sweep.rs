@@ -4,9 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::events::stderr_sink;
-use super::output::output_dir;
+use super::output::{create_dir, output_dir};
 use super::{CliError, GlobalArgs};
-use bosweep::io::io_reason;
 use bosweep::report::{Metric, ReportOptions};
 use bosweep::sweep::{
     MixedDevices, Shard, StopSignal, SweepConfig, SweepLock, SweepOptions, WhenLocked,
@@ -122,13 +121,7 @@ fn when_locked(wait: bool) -> WhenLocked {
 /// Creates `dir` and locks it for this process ([`SweepLock`]), saying on stderr when it waits
 /// for another holder or takes over the lock of one that died.
 fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        CliError::runtime(format!(
-            "cannot create {}: {}",
-            dir.display(),
-            io_reason(&e)
-        ))
-    })?;
+    create_dir(dir)?;
     Ok(SweepLock::acquire(dir, when_locked(wait), |note| {
         eprintln!("note: {note}")
     })?)

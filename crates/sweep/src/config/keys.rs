@@ -97,6 +97,18 @@ pub struct ConfigKey {
     pub meaning: &'static str,
 }
 
+/// `label` of an `[[algorithm]]` or `[[problem]]` table, which both take alike.
+const fn label(table: ConfigTable) -> ConfigKey {
+    ConfigKey {
+        table,
+        key: "label",
+        accepted: "a non-empty string",
+        default: "name[key=value,…] of the parameters given",
+        meaning: "the name reports show; display only, so run keys, seeds and trace file names \
+                  do not change",
+    }
+}
+
 /// Every key of the top level, `[[algorithm]]`, `[[problem]]` and `[report]`, table by table in
 /// the order error messages list them. An `[[algorithm]]` or `[[problem]]` table also takes the
 /// named algorithm's or problem's parameters, which their registries declare.
@@ -184,14 +196,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
         default: "required",
         meaning: "the algorithm",
     },
-    ConfigKey {
-        table: ConfigTable::Algorithm,
-        key: "label",
-        accepted: "a non-empty string",
-        default: "name[key=value,…] of the parameters given",
-        meaning: "the name reports show; display only, so run keys, seeds and trace file names \
-                  do not change",
-    },
+    label(ConfigTable::Algorithm),
     ConfigKey {
         table: ConfigTable::Algorithm,
         key: "batch",
@@ -213,14 +218,7 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
         default: "required",
         meaning: "the problem",
     },
-    ConfigKey {
-        table: ConfigTable::Problem,
-        key: "label",
-        accepted: "a non-empty string",
-        default: "name[key=value,…] of the parameters given",
-        meaning: "the name reports show; display only, so run keys, seeds and trace file names \
-                  do not change",
-    },
+    label(ConfigTable::Problem),
     ConfigKey {
         table: ConfigTable::Problem,
         key: "budget",
