@@ -303,6 +303,48 @@ fn every_internal_link_and_anchor_of_the_markdown_resolves() {
     );
 }
 
+/// The files an mdBook `{{#include FILE}}` of `markdown` names, as written.
+fn includes(markdown: &str) -> Vec<&str> {
+    markdown
+        .split("{{#include ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("}}"))
+        .map(|(file, _)| file.trim())
+        .collect()
+}
+
+/// mdBook renders only the pages SUMMARY.md lists, so a page under docs/ that it does not list
+/// (nor includes into one that it does) would be missing from the book without any error.
+#[test]
+fn every_page_under_docs_is_in_the_book() {
+    let root = repository();
+    let summary = Path::new(BOOK).join("SUMMARY.md");
+    let mut reached: HashSet<PathBuf> = targets(&read(&root.join(&summary)))
+        .iter()
+        .filter_map(|target| resolve(&summary, &target.url))
+        .collect();
+    let pages: Vec<PathBuf> = markdown_files(root)
+        .into_iter()
+        .filter(|file| file.starts_with(BOOK) && *file != summary)
+        .collect();
+    for page in &pages {
+        for file in includes(&read(&root.join(page))) {
+            reached.extend(resolve(page, file));
+        }
+    }
+    let missing: Vec<String> = pages
+        .iter()
+        .filter(|page| !reached.contains(*page))
+        .map(|page| page.display().to_string())
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "pages under {BOOK}/ that {} neither lists nor includes: {}",
+        summary.display(),
+        missing.join(", ")
+    );
+}
+
 /// The text of every fenced code block of `markdown` whose info string starts with `language`.
 fn code_blocks(markdown: &str, language: &str) -> Vec<String> {
     let mut blocks = Vec::new();
