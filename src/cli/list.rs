@@ -4,9 +4,8 @@ use std::io::{self, Write};
 
 use super::CliError;
 use super::output::to_stdout;
-use super::registry_text::{AcceptedProblems, box_text, default_text};
+use super::registry_text::{AcceptedProblems, ProblemFacts, default_text};
 use bosweep::algorithms::{self, Requirement};
-use bosweep::io::format_number;
 use bosweep::params::ParamSpec;
 use bosweep::problems;
 
@@ -64,19 +63,13 @@ fn write_listing(w: &mut dyn Write) -> io::Result<()> {
                 continue;
             }
         };
-        let domain = problem.domain();
-        let optimum = problem
-            .optimum(1)
-            .map_or_else(|| "unknown".to_string(), |o| format_number(o.value));
+        let facts = ProblemFacts::of(problem.as_ref());
         writeln!(
             w,
-            "  {}: {} (d = {}, {}, optimum {optimum})",
-            entry.name,
-            entry.description,
-            problem.dim(),
-            problem.sense().as_str(),
+            "  {}: {} (d = {}, {}, optimum {})",
+            entry.name, entry.description, facts.dim, facts.sense, facts.optimum
         )?;
-        writeln!(w, "      box: {}", box_text(domain.lower(), domain.upper()))?;
+        writeln!(w, "      box: {}", facts.domain)?;
         write_params(w, entry.parameters)?;
     }
     Ok(())

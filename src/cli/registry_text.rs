@@ -4,6 +4,7 @@
 use bosweep::algorithms::Requirement;
 use bosweep::io::format_number;
 use bosweep::params::{ParamSpec, ParamValue};
+use bosweep::problems::Problem;
 
 /// A parameter's default as a config writes it: numbers as the shortest text that parses back
 /// to the same value, text quoted.
@@ -14,8 +15,31 @@ pub fn default_text(param: &ParamSpec) -> String {
     }
 }
 
+/// What a problem built at its defaults is, as text: its dimension, sense, optimum (`unknown`
+/// where it has none) and box.
+pub struct ProblemFacts {
+    pub dim: usize,
+    pub sense: &'static str,
+    pub optimum: String,
+    pub domain: String,
+}
+
+impl ProblemFacts {
+    pub fn of(problem: &dyn Problem) -> Self {
+        let domain = problem.domain();
+        Self {
+            dim: problem.dim(),
+            sense: problem.sense().as_str(),
+            optimum: problem
+                .optimum(1)
+                .map_or_else(|| "unknown".to_owned(), |o| format_number(o.value)),
+            domain: box_text(domain.lower(), domain.upper()),
+        }
+    }
+}
+
 /// A box as `[lo, hi] × [lo, hi] × …`.
-pub fn box_text(lower: &[f64], upper: &[f64]) -> String {
+fn box_text(lower: &[f64], upper: &[f64]) -> String {
     lower
         .iter()
         .zip(upper)

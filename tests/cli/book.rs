@@ -345,28 +345,6 @@ fn every_page_under_docs_is_in_the_book() {
     );
 }
 
-/// The text of every fenced code block of `markdown` whose info string starts with `language`.
-fn code_blocks(markdown: &str, language: &str) -> Vec<String> {
-    let mut blocks = Vec::new();
-    let mut open: Option<String> = None;
-    for event in parser(markdown) {
-        match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
-                let first = info.split([',', ' ', '\t']).next().unwrap_or_default();
-                open = (first == language).then(String::new);
-            }
-            Event::Text(text) => {
-                if let Some(block) = &mut open {
-                    block.push_str(&text);
-                }
-            }
-            Event::End(TagEnd::CodeBlock) => blocks.extend(open.take()),
-            _ => {}
-        }
-    }
-    blocks
-}
-
 /// The Rust quick start of the README and of Getting started is `examples/ask_tell.rs` (less its
 /// `//!` lines), which the test command builds: the program they show compiles and runs as
 /// written.
@@ -377,34 +355,38 @@ fn the_rust_quick_start_is_the_ask_tell_example() {
     let program: Vec<&str> = example.lines().filter(|l| !l.starts_with("//!")).collect();
     let program = format!("{}\n", program.join("\n").trim());
     for page in ["README.md", "docs/guide/getting-started.md"] {
-        let blocks = code_blocks(&read(&root.join(page)), "rust");
+        let blocks = fenced_blocks(&read(&root.join(page)));
         assert!(
-            blocks.contains(&program),
+            blocks
+                .iter()
+                .any(|block| block.language == "rust" && block.code == program),
             "{page}: no Rust block equals examples/ask_tell.rs less its //! lines; copy the \
              example into the page"
         );
     }
 }
 
-/// A fenced code block marked `runnable`: its language, the line of its opening fence, its text.
-struct Runnable {
+/// A fenced code block: its language (the info string's first word), whether the info string
+/// marks it `runnable`, the line of its opening fence, and its text.
+struct Block {
     language: String,
+    runnable: bool,
     line: usize,
     code: String,
 }
 
-/// The fenced code blocks of `markdown` whose info string holds `runnable` (`sh,runnable`: the
-/// language first, then words split by commas or spaces), in order.
-fn runnable_blocks(markdown: &str) -> Vec<Runnable> {
+/// The fenced code blocks of `markdown`, in order. An info string is the language first, then
+/// words split by commas or spaces (`sh,runnable`).
+fn fenced_blocks(markdown: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut open: Option<Runnable> = None;
+    let mut open: Option<Block> = None;
     for (event, range) in parser(markdown).into_offset_iter() {
         match event {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
                 let mut words = info.split([',', ' ', '\t']).filter(|w| !w.is_empty());
-                let language = words.next().unwrap_or_default().to_owned();
-                open = words.any(|w| w == "runnable").then(|| Runnable {
-                    language,
+                open = Some(Block {
+                    language: words.next().unwrap_or_default().to_owned(),
+                    runnable: words.any(|w| w == "runnable"),
                     line: line_of(markdown, range.start),
                     code: String::new(),
                 });
@@ -442,7 +424,7 @@ fn console_commands(session: &str) -> String {
 }
 
 /// The shell script of a runnable block; an error for a language the shell does not run.
-fn shell_script(block: &Runnable) -> Result<String, String> {
+fn shell_script(block: &Block) -> Result<String, String> {
     match block.language.as_str() {
         "sh" => Ok(block.code.clone()),
         "console" => {
@@ -504,9 +486,9 @@ fn tail(bytes: &[u8]) -> String {
 /// Runs the runnable shell blocks of `file` (`markdown` its text) in order in one sandbox; the
 /// first block that fails or cannot run ends it, with a message naming the file and its line.
 fn run_shell_blocks(file: &Path, markdown: &str) -> Result<(), String> {
-    let blocks: Vec<Runnable> = runnable_blocks(markdown)
+    let blocks: Vec<Block> = fenced_blocks(markdown)
         .into_iter()
-        .filter(|block| block.language != "python")
+        .filter(|block| block.runnable && block.language != "python")
         .collect();
     if blocks.is_empty() {
         return Ok(());

@@ -3,8 +3,7 @@
 use std::fmt::Write;
 
 use super::markdown::{params, title};
-use crate::cli::registry_text::box_text;
-use bosweep::io::format_number;
+use crate::cli::registry_text::ProblemFacts;
 use bosweep::problems::time_varying::intel;
 use bosweep::problems::{self, Entry};
 
@@ -46,15 +45,10 @@ fn facts(entry: &Entry) -> String {
     }
     match entry.build(&[]) {
         Ok(problem) => {
-            let domain = problem.domain();
-            let optimum = problem
-                .optimum(1)
-                .map_or_else(|| "unknown".to_owned(), |o| format_number(o.value));
+            let facts = ProblemFacts::of(problem.as_ref());
             format!(
-                "- Dimension: {}\n- Sense: {}\n- Optimum: {optimum}\n- Box: {}\n",
-                problem.dim(),
-                problem.sense().as_str(),
-                box_text(domain.lower(), domain.upper())
+                "- Dimension: {}\n- Sense: {}\n- Optimum: {}\n- Box: {}\n",
+                facts.dim, facts.sense, facts.optimum, facts.domain
             )
         }
         Err(e) => format!("Not available at its defaults: {e}\n"),

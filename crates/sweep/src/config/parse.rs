@@ -2,7 +2,7 @@
 //! declarations, with the line of each value kept for error messages.
 
 use std::collections::HashMap;
-use std::ops::Range;
+use std::ops::{Range, RangeBounds};
 use std::path::Path;
 
 use toml::Spanned;
@@ -171,19 +171,19 @@ impl Parser<'_> {
                 // Only documented keys are read, so that the reference shows every key there is.
                 _ if !ConfigTable::TopLevel.has(name) => return Err(unknown()),
                 "seed" => {
-                    let seed = self.integer(name, value, 0, "an integer ≥ 0")?;
+                    let seed = self.integer(name, value, 0.., "an integer ≥ 0")?;
                     top.seed = Some((seed as u64, line));
                 }
                 "replicates" => {
-                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
                     top.replicates = Some((n as usize, line));
                 }
                 "budget" => {
-                    let n = self.integer(name, value, 1, "an integer ≥ 1")?;
+                    let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
                     top.budget = Some((n as usize, line));
                 }
                 "init" => {
-                    let n = self.integer(name, value, 0, "an integer ≥ 0, at most the budget")?;
+                    let n = self.integer(name, value, 0.., "an integer ≥ 0, at most the budget")?;
                     top.init = Some((n as usize, line));
                 }
                 "batch" | "workers" => {
@@ -193,14 +193,8 @@ impl Parser<'_> {
                     let ParamKind::Integer { min, max, .. } = spec.kind else {
                         unreachable!("batch and workers are integer parameters")
                     };
-                    let accepted = spec.kind.accepted();
-                    let n = self.integer(name, value, min as i64, &accepted)?;
-                    if n > max as i64 {
-                        return Err(self.error(
-                            line,
-                            format!("key \"{name}\": value {n} is invalid (must be {accepted})"),
-                        ));
-                    }
+                    let range = min as i64..=max as i64;
+                    let n = self.integer(name, value, range, &spec.kind.accepted())?;
                     let slot = Some((n as usize, line));
                     if name == "batch" {
                         top.batch = slot;
@@ -338,12 +332,12 @@ impl Parser<'_> {
             .map_err(|e| self.error(line, format!("{context}key \"{RUNTIME_KEY}\": {e}")))
     }
 
-    /// An integer `≥ min` (`accepted` says so in words for the message).
+    /// An integer in `range` (`accepted` says so in words for the message).
     fn integer(
         &self,
         key: &str,
         value: &Value<'_>,
-        min: i64,
+        range: impl RangeBounds<i64>,
         accepted: &str,
     ) -> Result<i64, ConfigError> {
         let line = self.line_of(value.span());
@@ -362,7 +356,7 @@ impl Parser<'_> {
                 format!("key \"{key}\": value {i} is too large (must be {accepted})"),
             )
         })?;
-        if n < min {
+        if !range.contains(&n) {
             return Err(self.error(
                 line,
                 format!("key \"{key}\": value {n} is invalid (must be {accepted})"),
@@ -474,7 +468,7 @@ impl Parser<'_> {
                     (0, "an integer ≥ 0, at most the budget")
                 };
                 let n = self
-                    .integer(key_name, value, min, accepted)
+                    .integer(key_name, value, min.., accepted)
                     .map_err(|e| ConfigError {
                         message: format!("{context}: {}", e.message),
                         ..e
