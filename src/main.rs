@@ -10,10 +10,12 @@ fn main() {
 
 /// External objectives run in process groups of their own, which the terminal's Ctrl-C and a
 /// scheduler's SIGTERM to bosweep do not reach: on either, kill them before exiting with the
-/// conventional 128 + signal status (130), so that no evaluation outlives bosweep.
+/// conventional 128 + signal status (130), so that no evaluation outlives bosweep; and release
+/// the sweep locks held, as a clean exit does (no destructor runs on this exit).
 fn kill_evaluations_on_interrupt() {
     let installed = ctrlc::set_handler(|| {
         bosweep::process::kill_live_groups();
+        bosweep::sweep::release_held_locks();
         std::process::exit(130);
     });
     if let Err(e) = installed {

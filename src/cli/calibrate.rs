@@ -52,7 +52,7 @@ pub fn run(args: &CalibrateArgs, global: &GlobalArgs) -> Result<(), CliError> {
         }
     };
     let cpu = CpuEngine::new();
-    eprintln!(
+    say!(
         "calibrating {} against {} on ladder {}",
         gpu.describe(),
         cpu.describe(),
@@ -65,7 +65,7 @@ pub fn run(args: &CalibrateArgs, global: &GlobalArgs) -> Result<(), CliError> {
     }
     for (family, c, g) in &calibration.lines {
         let at = calibration.model.crossover(*family);
-        eprintln!(
+        say!(
             "{}: CPU {:.3e} s + {:.3e} s/unit, GPU {:.3e} s + {:.3e} s/unit; GPU from {}",
             family.name(),
             c.fixed,
@@ -85,6 +85,6 @@ pub fn run(args: &CalibrateArgs, global: &GlobalArgs) -> Result<(), CliError> {
     );
     std::fs::write(&path, calibration.model.to_text(&comment))
         .map_err(|e| CliError::runtime(format!("cannot write {}: {e}", path.display())))?;
-    eprintln!("stored: {}", path.display());
+    say!("stored: {}", path.display());
     Ok(())
 }

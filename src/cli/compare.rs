@@ -29,10 +29,17 @@ pub struct CompareArgs {
     /// B/compare-vs-<A's name> (required where B is an archive set)
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Exit with status 1 when B is significantly worse than A (after Holm's correction) for
-    /// any algorithm on any problem at the final budget
-    #[arg(long)]
-    fail_if_worse: bool,
+    /// Exit with status 1 when B is significantly worse than A at the final budget: for any
+    /// algorithm on any problem (per-problem, the default), for any algorithm over all its
+    /// problems pooled (pooled: the gate for many problems with few seeds), or either
+    #[arg(
+        long,
+        value_name = "RULE",
+        num_args = 0..=1,
+        default_missing_value = "per-problem",
+        require_equals = true
+    )]
+    fail_if_worse: Option<Gate>,
     /// Fractions of the budget at which to compare, each in (0, 1]; 1 is always compared
     #[arg(long, value_name = "F,F,…", value_delimiter = ',', default_values_t = DEFAULT_BUDGETS)]
     budgets: Vec<f64>,
@@ -64,23 +71,45 @@ pub fn compare_command(args: &CompareArgs) -> Result<(), CliError> {
     for file in &files {
         println!("  {}", file.display());
     }
-    let worse = comparison.worse_at_final_budget();
-    if args.fail_if_worse && !worse.is_empty() {
-        let named: Vec<String> = worse
-            .iter()
-            .map(|r| {
-                format!(
-                    "{} on {} (p Holm {})",
-                    r.algorithm,
-                    r.problem,
-                    r.p_holm.map_or_else(String::new, |p| format!("{p:.3}"))
-                )
-            })
-            .collect();
-        return Err(CliError::runtime(format!(
-            "--fail-if-worse: B is significantly worse than A at the final budget: {}",
-            named.join("; ")
-        )));
+    let Some(gate) = args.fail_if_worse else {
+        return Ok(());
+    };
+    let p = |p: Option<f64>| p.map_or_else(String::new, |p| format!("{p:.3}"));
+    let mut named: Vec<String> = Vec::new();
+    if gate != Gate::Pooled {
+        named.extend(
+            comparison
+                .worse_at_final_budget()
+                .iter()
+                .map(|r| format!("{} on {} (p Holm {})", r.algorithm, r.problem, p(r.p_holm))),
+        );
     }
-    Ok(())
+    if gate != Gate::PerProblem {
+        named.extend(comparison.pooled_worse_at_final_budget().iter().map(|r| {
+            format!(
+                "{} over {} problems (p Holm {})",
+                r.algorithm,
+                r.problems,
+                p(r.p_holm)
+            )
+        }));
+    }
+    if named.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::runtime(format!(
+        "--fail-if-worse: B is significantly worse than A at the final budget: {}",
+        named.join("; ")
+    )))
+}
+
+/// What `--fail-if-worse` gates on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Gate {
+    /// Any algorithm's verdict on any problem.
+    PerProblem,
+    /// Any algorithm's verdict over its problems pooled.
+    Pooled,
+    /// Either.
+    Either,
 }

@@ -38,8 +38,8 @@ struct Shown {
 impl Printer {
     fn print(&self, event: &SweepEvent) {
         match event {
-            SweepEvent::Note(_) => eprintln!("note: {event}"),
-            SweepEvent::Warning(_) => eprintln!("warning: {event}"),
+            SweepEvent::Note(_) => say!("note: {event}"),
+            SweepEvent::Warning(_) => say!("warning: {event}"),
             SweepEvent::Progress {
                 done,
                 total,
@@ -50,7 +50,7 @@ impl Printer {
             // The sweep's error lists every failed run when it ends.
             SweepEvent::RunFailed { .. } => {}
             SweepEvent::Started { .. } | SweepEvent::Finished(_) | SweepEvent::Reported { .. } => {
-                eprintln!("{event}");
+                say!("{event}");
             }
         }
     }
@@ -87,7 +87,7 @@ impl Printer {
             && (elapsed.saturating_sub(shown.last_line) >= PLAIN_INTERVAL || done == total)
         {
             shown.last_line = elapsed;
-            eprintln!("{event}");
+            say!("{event}");
         }
     }
 }

@@ -148,7 +148,7 @@ fn fit_model(
 /// then that of a slightly noisier model than the flags describe.
 fn warn_jitter(gp: &GpState) {
     if gp.jitter() > 0.0 {
-        eprintln!(
+        say!(
             "warning: the {n}×{n} kernel matrix is not numerically positive definite \
              (duplicate or near-duplicate inputs with little noise?); jitter {:e} was added to its \
              diagonal",
@@ -170,7 +170,7 @@ fn report_fit(model: &GpModel, mode: FitChoice) {
         .into_iter()
         .map(format_number)
         .collect();
-    eprintln!(
+    say!(
         "fitted ({mode}): lengthscale = [{}], signal_var = {}, noise_var = {noise}, mean = {}, \
          log marginal likelihood = {}",
         lengthscales.join(", "),

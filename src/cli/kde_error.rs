@@ -6,7 +6,10 @@ use std::path::PathBuf;
 
 use super::{CliError, GlobalArgs, output};
 use bosweep::model::BandwidthRule;
-use bosweep::problems::contextual::{KdeErrorRow, TableLaw, kde_error_table};
+use bosweep::problems::contextual::{
+    KdeErrorRow, TableLaw, kde_error_memory_bytes, kde_error_table,
+};
+use bosweep::sweep::{available_bytes, human_bytes};
 
 /// Options of `bosweep kde-error`.
 #[derive(clap::Args, Debug)]
@@ -46,6 +49,18 @@ pub fn run(args: &KdeErrorArgs, global: &GlobalArgs) -> Result<(), CliError> {
         ))
     })?;
     let samples = sample_sizes(&args.samples)?;
+    let largest = samples.iter().copied().max().unwrap_or(0);
+    let needed = kde_error_memory_bytes(largest);
+    if let Some(available) = available_bytes()
+        && needed > available
+    {
+        return Err(CliError::usage(format!(
+            "--samples: KDEs of {largest} draws need about {} of memory, more than the {} \
+             available",
+            human_bytes(needed),
+            human_bytes(available)
+        )));
+    }
     if args.runs < 2 {
         return Err(CliError::usage(format!(
             "--runs {}: a standard error needs at least 2 runs",

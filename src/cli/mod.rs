@@ -2,6 +2,17 @@
 //! and validates its flags and files, calls the library, and writes the result; nothing here
 //! computes anything the library could.
 
+/// `say!` that never panics: a line to stderr, ignoring a failure to write it. A closed
+/// stderr (`bosweep sweep x.toml 2>&1 | head -1`) means that nobody reads the messages any more;
+/// the command still finishes its work (its runs, its report) and its exit status tells how it
+/// went.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod archive;
 mod bench;
 mod benchmark;

@@ -7,7 +7,7 @@ use super::{CliError, GlobalArgs};
 use bosweep::algorithms;
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
-use bosweep::problems::{self, CommandObjective, Problem, Sense, parse_bounds};
+use bosweep::problems::{self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, parse_bounds};
 use bosweep::sweep::{Parallel, RunConfig, TraceWriter, available_bytes, human_bytes, run};
 
 /// Options of `bosweep run`.
@@ -96,12 +96,9 @@ fn key_values<'a>(
 /// The named problem, or the external objective of `--objective-cmd`.
 fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
     if let Some(cmd) = &args.objective_cmd {
-        if !(args.objective_timeout.is_finite() && args.objective_timeout > 0.0) {
-            return Err(CliError::usage(format!(
-                "--objective-timeout: value {} (must be positive and finite)",
-                args.objective_timeout
-            )));
-        }
+        let timeout = COMMAND_TIMEOUT
+            .check(args.objective_timeout)
+            .map_err(|e| CliError::usage(format!("--objective-{e}")))?;
         let domain = parse_bounds(args.bounds.as_deref().unwrap_or_default())
             .map_err(|e| CliError::usage(format!("--bounds: {e}")))?;
         let sense = if args.sense == "max" {
@@ -109,7 +106,7 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
         } else {
             Sense::Minimize
         };
-        let timeout = std::time::Duration::from_secs_f64(args.objective_timeout);
+        let timeout = std::time::Duration::from_secs_f64(timeout);
         return Ok((
             Box::new(CommandObjective::new(
                 cmd,
@@ -174,11 +171,19 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
     let engine = global.engine()?;
     let mut trace = match &args.out {
         Some(path) => TraceWriter::create(path).map_err(|e| {
-            CliError::runtime(format!(
-                "cannot write {}: {}",
-                path.display(),
-                io_reason(&e)
-            ))
+            if e.kind() == std::io::ErrorKind::WouldBlock {
+                CliError::usage(format!(
+                    "--out: {} is being written by another process (a run with the same --out); \
+                     choose another file or wait for it to finish",
+                    path.display()
+                ))
+            } else {
+                CliError::runtime(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    io_reason(&e)
+                ))
+            }
         })?,
         None => TraceWriter::to_writer(Box::new(std::io::stdout())),
     };
@@ -191,7 +196,7 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         &mut trace,
     )?;
     for warning in engine.warnings() {
-        eprintln!("warning: {warning}");
+        say!("warning: {warning}");
     }
     let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), format_number);
     let x: Vec<String> = summary
@@ -216,7 +221,7 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
     if args.out.is_some() {
         to_stdout(|w| writeln!(w, "{text}"))
     } else {
-        eprintln!("{text}");
+        say!("{text}");
         Ok(())
     }
 }

@@ -123,7 +123,7 @@ fn when_locked(wait: bool) -> WhenLocked {
 fn lock(dir: &Path, wait: bool) -> Result<SweepLock, CliError> {
     create_dir(dir)?;
     Ok(SweepLock::acquire(dir, when_locked(wait), |note| {
-        eprintln!("note: {note}")
+        say!("note: {note}")
     })?)
 }
 
@@ -164,8 +164,8 @@ pub fn sweep(args: &SweepArgs, global: &GlobalArgs) -> Result<(), CliError> {
 
 pub fn merge_command(args: &MergeArgs) -> Result<(), CliError> {
     let _lock = lock(output_dir("--out", &args.out)?, args.wait)?;
-    let complete = merge(&args.out, &args.shards)?;
-    eprintln!(
+    let complete = merge(&args.out, &args.shards, &stderr_sink())?;
+    say!(
         "merged {} directories into {}: {complete} completed runs",
         args.shards.len(),
         args.out.display()

@@ -10,8 +10,8 @@ use bosweep::report::archive::{
     shipped_sets,
 };
 use bosweep::report::{ReportError, ReportOptions, write_report, write_report_with};
-use bosweep::sweep::SweepConfig;
 use bosweep::sweep::compare::{CompareError, CompareOptions, compare_sweeps};
+use bosweep::sweep::{RunSpec, SweepConfig};
 
 use super::report::{
     CONFIG, S, build_sweep, read_csv, setting, spec, temp_dir, write_manifest, write_trace,
@@ -27,9 +27,11 @@ fn new_set(name: &str) -> NewSet {
     }
 }
 
-/// The report tests' synthetic sweep with its missing run written: every run has a trace.
+/// The report tests' synthetic sweep with its missing run written, and its shorter branin run
+/// of the budget of the others: every run has a trace, and every branin run one design and
+/// budget.
 fn finished_sweep(dir: &Path) -> Vec<bosweep::sweep::RunSpec> {
-    let runs = build_sweep(dir);
+    let mut runs = build_sweep(dir);
     let k = |v: f64| Some(v);
     let steps: [S; 4] = [
         (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
@@ -38,6 +40,15 @@ fn finished_sweep(dir: &Path) -> Vec<bosweep::sweep::RunSpec> {
         (4, k(0.02), k(1.72), 0.42, 1.0, 0.5),
     ];
     write_trace(dir, &runs[5], "minimize", &steps);
+    runs[2].budget = 4;
+    write_manifest(dir, runs.clone());
+    let steps: [S; 4] = [
+        (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
+        (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
+        (3, k(0.1), k(2.0), 0.5, 0.1, 0.2),
+        (4, k(0.1), k(2.1), 0.5, 0.1, 0.2),
+    ];
+    write_trace(dir, &runs[2], "minimize", &steps);
     runs
 }
 
@@ -101,7 +112,12 @@ fn a_report_beside_an_archive_names_the_set_and_reproduces_its_numbers() {
         &[("ucb_multiplier", bosweep::sweep::SettingValue::Number(2.0))],
     );
     let branin = setting("branin", &[]);
-    let runs: Vec<_> = (0..3).map(|r| spec(r, &ucb, &branin, r)).collect();
+    let runs: Vec<_> = (0..3)
+        .map(|r| RunSpec {
+            seed: full_runs[3 + r].seed,
+            ..spec(r, &ucb, &branin, r)
+        })
+        .collect();
     write_manifest(&mine, runs.clone());
     for (run, source) in runs.iter().zip(&full_runs[3..6]) {
         let from = bosweep::sweep::Manifest::trace_path(&full, source);

@@ -182,6 +182,90 @@ fn compare_known_differences_give_the_signed_rank_statistics_after_holm() {
     // The evaluations each fraction stands for, of the budget of 8.
     assert_eq!(at("branin", "0.25")["evals"], "2");
     assert_eq!(at("branin", "1")["evals"], "8");
+
+    // Pooled over the two problems, as improvements A − B ranked within each problem: branin's
+    // six are positive (21), forrester's only the 0.2 (rank 2): W+ = 23 of 42, and 1 699 of
+    // the 2¹² sign assignments of ranks {1..6, 1..6} reach 23 or more: p = 2 · 1699/4096.
+    let pooled = rows(&out.join("compare-pooled.csv"));
+    assert_eq!(pooled.len(), 4);
+    for row in &pooled {
+        assert_eq!(row["algorithm"], "mine");
+        assert_eq!(
+            (row["problems"].as_str(), row["pairs"].as_str()),
+            ("2", "12")
+        );
+        assert_eq!(
+            (
+                row["problems_better"].as_str(),
+                row["problems_worse"].as_str()
+            ),
+            ("1", "1")
+        );
+        assert_eq!(number(row, "w_plus"), 23.0);
+        assert_eq!(number(row, "w_minus"), 19.0);
+        assert!(close(number(row, "p_value"), 2.0 * 1699.0 / 4096.0));
+        assert_eq!(row["verdict"], "not distinguishable");
+    }
+}
+
+/// Three problems of three seeds each: no problem alone can conclude (fewer than 6 pairs), all
+/// of them together can, and `--fail-if-worse` gates on whichever the user names.
+#[test]
+fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
+    let dir = sandbox("pooled");
+    sweep(
+        &dir,
+        "a",
+        3,
+        3,
+        &["branin", "forrester", "hartmann3"],
+        false,
+    );
+    // Worse by amounts of three different scales.
+    shifted_copy(&dir, "a", "worse", |problem, r| {
+        let scale = match problem {
+            "branin" => 1.0,
+            "forrester" => 1e-3,
+            _ => 1e3,
+        };
+        scale * (r + 1) as f64
+    });
+    let per_problem = bosweep(&dir, &["compare", "a", "worse", "--fail-if-worse"]);
+    assert_eq!(
+        per_problem.status.code(),
+        Some(0),
+        "{}",
+        stderr(&per_problem)
+    );
+    let text = stdout(&per_problem);
+    assert!(
+        text.contains("mine on branin: cannot conclude: 3 pairs (at least 6 needed for p < 0.05)"),
+        "{text}"
+    );
+    // Nine pairs, every one worse: each problem's ranks 1, 2, 3 all on A's side (W− = 3 · 6),
+    // p = 2/2⁹.
+    assert!(
+        text.contains("mine over 3 problems (9 pairs): B worse (p Holm 0.003906)"),
+        "{text}"
+    );
+    for gate in ["pooled", "either"] {
+        let gated = bosweep(
+            &dir,
+            &["compare", "a", "worse", &format!("--fail-if-worse={gate}")],
+        );
+        assert_eq!(gated.status.code(), Some(1), "{gate}: {}", stderr(&gated));
+        assert!(
+            stderr(&gated).contains("mine over 3 problems (p Holm 0.004)"),
+            "{}",
+            stderr(&gated)
+        );
+    }
+    let md = std::fs::read_to_string(dir.join("worse/compare-vs-a/compare.md")).unwrap();
+    assert!(md.contains("## Over all problems"), "{md}");
+    assert!(
+        md.contains("| mine | 100% | 3 | 9 | 0 | 3 | 0 | 18 | 0.003906 | 0.003906 | **B worse** |"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -254,7 +338,7 @@ fn compare_with_few_pairs_says_it_cannot_conclude() {
     for algorithm in ["mine", "other"] {
         assert!(
             text.contains(&format!(
-                "{algorithm} on branin: cannot conclude: 1 pairs (at least 6 needed for p < 0.05)"
+                "{algorithm} on branin: cannot conclude: 1 pair (at least 6 needed for p < 0.05)"
             )),
             "{text}"
         );

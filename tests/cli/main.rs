@@ -10,6 +10,7 @@ mod command;
 mod commands;
 mod compare;
 mod export_coco;
+mod integrity;
 mod memory;
 mod quick_report;
 mod reference;

@@ -7,7 +7,7 @@ use bosweep::report::{
     COMPARISON_COLUMNS, ERT_COLUMNS, Metric, ReportError, ReportOptions, SCORES_COLUMNS,
     STEPS_COLUMNS, SUMMARY_COLUMNS, YScale, write_report, write_report_with,
 };
-use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord};
+use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord, TraceError};
 use serde_json::{Value, json};
 
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
@@ -129,9 +129,10 @@ pub(crate) fn write_manifest(dir: &Path, runs: Vec<RunSpec>) {
 pub(crate) const CONFIG: &str = "seed = 7\nbudget = 4\n\n[[algorithms]]\nname = \"random\"\n";
 
 /// Two problems × two algorithms:
-/// - `branin` (minimize, regrets known): random × 3 replicates (the third one step shorter),
+/// - `branin` (minimize, regrets known): random × 3 replicates (the third of a budget one
+///   evaluation smaller),
 ///   gp-ucb[ucb_multiplier=2] × 3 replicates of which the third is missing;
-/// - `ext[dim=2]` (maximize, regrets unknown): both algorithms × 2 replicates.
+/// - `ext[dim=2]` (maximize, regrets unknown): both algorithms × 2 replicates of budget 3.
 pub(crate) fn build_sweep(dir: &Path) -> Vec<RunSpec> {
     std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
     let random = setting("random", &[]);
@@ -148,6 +149,10 @@ pub(crate) fn build_sweep(dir: &Path) -> Vec<RunSpec> {
         for r in 0..reps {
             runs.push(spec(runs.len(), a, p, r));
         }
+    }
+    // The three-step runs are complete runs of a budget of 3.
+    for short in [2, 6, 7, 8, 9] {
+        runs[short].budget = 3;
     }
     write_manifest(dir, runs.clone());
 
@@ -681,7 +686,10 @@ fn build_disagreeing_sweep(dir: &Path, config: &str) {
     let mut runs = Vec::new();
     for algorithm in [&a, &b] {
         for r in 0..6 {
-            runs.push(spec(runs.len(), algorithm, &problem, r));
+            runs.push(RunSpec {
+                budget: 2,
+                ..spec(runs.len(), algorithm, &problem, r)
+            });
         }
     }
     write_manifest(dir, runs.clone());
@@ -1050,7 +1058,10 @@ fn bad_jsonl_names_file_and_line_and_writes_nothing() {
     std::fs::write(&path, lines.join("\n")).unwrap();
     let err = write_report(&dir).unwrap_err();
     let message = err.to_string();
-    assert!(matches!(err, ReportError::Trace { line: 3, .. }), "{err:?}");
+    assert!(
+        matches!(err, ReportError::Trace(TraceError::Defect { line: 3, .. })),
+        "{err:?}"
+    );
     assert!(message.contains(&runs[3].trace_file()), "{message}");
     assert!(message.contains("line 3"), "{message}");
     assert!(!dir.join("summary.csv").exists());
@@ -1145,8 +1156,9 @@ fn realistic_sweep_renders() {
     for p in &problems {
         for a in &algorithms {
             for r in 0..5 {
+                // The fifth replicate's runs are of a smaller budget.
                 runs.push(RunSpec {
-                    budget: 40,
+                    budget: if r == 4 { 30 } else { 40 },
                     init: 10,
                     ..spec(runs.len(), a, p, r)
                 });
@@ -1236,7 +1248,10 @@ fn many_algorithms_and_long_labels_render() {
     let runs: Vec<RunSpec> = algorithms
         .iter()
         .enumerate()
-        .map(|(i, a)| spec(i, a, &problem, 0))
+        .map(|(i, a)| RunSpec {
+            budget: 20,
+            ..spec(i, a, &problem, 0)
+        })
         .collect();
     write_manifest(&dir, runs.clone());
     for (i, run) in runs.iter().enumerate() {

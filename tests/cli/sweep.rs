@@ -526,10 +526,13 @@ fn resume_redoes_traces_that_are_not_whole() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     for (name, reason) in [
-        (&names[0], "its last line is cut off"),
-        (&names[1], "its 8 steps spend 8 of the 9 evaluations"),
-        (&names[2], "line 1 is the header of another run"),
-        (&names[4], "it is empty"),
+        (&names[0], "line 10: not a trace step (EOF while parsing"),
+        (
+            &names[1],
+            "line 9: the run is not complete: it stops after 8 of its 9 evaluations",
+        ),
+        (&names[2], "line 1: the header is another run's (seed"),
+        (&names[4], "line 1: empty trace (no header line)"),
     ] {
         assert!(
             err.contains(&format!("{name} is not a complete trace ({reason}")),

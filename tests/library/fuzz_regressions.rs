@@ -41,3 +41,18 @@ fn engine_inputs_give_checked_results_or_errors() {
 fn external_objective_outputs_parse_or_fail_cleanly() {
     replay("objective_output", bosweep_fuzz::objective_output);
 }
+
+#[test]
+fn trace_inputs_are_complete_runs_or_fail_cleanly() {
+    replay("trace_reader", bosweep_fuzz::trace_reader);
+}
+
+#[test]
+fn manifest_inputs_are_consistent_or_fail_cleanly() {
+    replay("manifest_reader", bosweep_fuzz::manifest_reader);
+}
+
+#[test]
+fn archive_inputs_are_sets_or_fail_cleanly() {
+    replay("archive_reader", bosweep_fuzz::archive_reader);
+}

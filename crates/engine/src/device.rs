@@ -61,6 +61,18 @@ impl FromStr for Route {
     }
 }
 
+/// Refuses every call on the GPU (`route` `Gpu`) asked of the CPU backend, which has none to
+/// route them to, rather than ignore one of the two settings.
+fn check_route(choice: DeviceChoice, route: Option<Route>) -> Result<(), EngineError> {
+    if choice == DeviceChoice::Cpu && route == Some(Route::Gpu) {
+        return Err(EngineError::invalid(
+            "route gpu with device cpu: the CPU backend has no GPU to send calls to; drop the \
+             route, or choose device auto or gpu",
+        ));
+    }
+    Ok(())
+}
+
 /// Opens the engine `choice` asks for. With `Auto`, a missing hardware GPU silently means the
 /// CPU backend, a GPU that fails mid-run hands over to the CPU backend ([`FailoverEngine`]), and
 /// calls are routed by size unless `route` says `Gpu`; with `Gpu`, either failure is an error
@@ -81,6 +93,7 @@ pub fn select_engine(
         lose_device_after: injected_gpu_loss()?,
         ..Default::default()
     };
+    check_route(choice, route)?;
     match choice {
         DeviceChoice::Cpu => Ok(Box::new(CpuEngine::new())),
         DeviceChoice::Gpu => {
@@ -167,8 +180,9 @@ pub fn stored_model(gpu: &str, cpu: &str) -> Result<Option<CostModel>, EngineErr
 pub fn select_engine(
     choice: DeviceChoice,
     _precision: Precision,
-    _route: Option<Route>,
+    route: Option<Route>,
 ) -> Result<Box<dyn Engine>, EngineError> {
+    check_route(choice, route)?;
     match choice {
         DeviceChoice::Cpu | DeviceChoice::Auto => Ok(Box::new(CpuEngine::new())),
         DeviceChoice::Gpu => Err(EngineError::gpu(

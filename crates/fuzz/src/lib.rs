@@ -6,7 +6,13 @@
 //! Each function takes arbitrary bytes and panics only when an invariant is broken, so that the
 //! fuzzer reports exactly the inputs that break a guarantee of the reliability chapter (docs/guide/reliability.md): parsers turn any input
 //! into a value or an error naming the file, never a panic; engine operations on arbitrary small
-//! inputs return results that agree with a direct evaluation, or an `EngineError`, never a NaN.
+//! inputs return results that agree with a direct evaluation, or an `EngineError`, never a NaN;
+//! the readers of a sweep's files (`trace_reader`, `manifest_reader`, `archive_reader`) accept
+//! only what every later reader relies on.
+
+mod readers;
+
+pub use readers::{archive_reader, manifest_reader, trace_reader};
 
 use bosweep_core::io::csv::NumericTable;
 use bosweep_engine::{CpuEngine, Engine, PairReduction, Points};

@@ -236,7 +236,9 @@ pub(super) const SENSE: ChoiceParam<Sense> = ChoiceParam::new(
     "min",
     "whether the objective's value is minimised or maximised",
 );
-const TIMEOUT: RealParam = RealParam::new(
+/// `timeout`: seconds one evaluation of a command objective may take, the `command` problem's
+/// and `bosweep run --objective-timeout`'s.
+pub const COMMAND_TIMEOUT: RealParam = RealParam::new(
     "timeout",
     60.0,
     1e-3,
@@ -260,7 +262,7 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
         CMD.spec(),
         BOUNDS.spec(),
         SENSE.spec(),
-        TIMEOUT.spec(),
+        COMMAND_TIMEOUT.spec(),
         PARALLEL.spec(),
     ],
     build: build_command,
@@ -282,7 +284,7 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
         cmd,
         domain,
         SENSE.of(params),
-        Duration::from_secs_f64(TIMEOUT.of(params)),
+        Duration::from_secs_f64(COMMAND_TIMEOUT.of(params)),
         PARALLEL.of(params),
     )?;
     Ok(Box::new(objective))

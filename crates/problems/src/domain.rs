@@ -3,6 +3,7 @@
 use rand::{Rng, RngExt};
 
 use super::ProblemError;
+use bosweep_core::io::format_number;
 
 /// A box `[lower_0, upper_0] × … × [lower_{d−1}, upper_{d−1}]` with finite bounds and
 /// `lower_i < upper_i`, so that the unit-cube map is always defined and invertible.
@@ -28,20 +29,21 @@ impl Domain {
             )));
         }
         for (i, (&lo, &hi)) in lower.iter().zip(&upper).enumerate() {
+            let (lo_text, hi_text) = (format_number(lo), format_number(hi));
             if !lo.is_finite() || !hi.is_finite() {
                 return Err(ProblemError::config(format!(
-                    "domain coordinate {i}: bounds [{lo}, {hi}] must be finite"
+                    "domain coordinate {i}: bounds [{lo_text}, {hi_text}] must be finite"
                 )));
             }
             if lo >= hi {
                 return Err(ProblemError::config(format!(
-                    "domain coordinate {i}: lower bound {lo} must be below upper bound {hi}"
+                    "domain coordinate {i}: lower bound {lo_text} must be below upper bound {hi_text}"
                 )));
             }
             // The width enters every unit-cube map; it overflows for bounds near ±f64::MAX.
             if !(hi - lo).is_finite() {
                 return Err(ProblemError::config(format!(
-                    "domain coordinate {i}: the width of [{lo}, {hi}] is not finite"
+                    "domain coordinate {i}: the width of [{lo_text}, {hi_text}] is not finite"
                 )));
             }
         }

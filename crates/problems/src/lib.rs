@@ -33,7 +33,9 @@ pub mod time_varying;
 
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use callable::{CallableObjective, HostFunction, Registration, register_function};
-pub use command::{CommandObjective, excerpt, parse_bounds, parse_objective_output};
+pub use command::{
+    COMMAND_TIMEOUT, CommandObjective, excerpt, parse_bounds, parse_objective_output,
+};
 pub use domain::Domain;
 pub use entry::Entry;
 pub use error::ProblemError;

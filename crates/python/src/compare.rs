@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use bosweep_sweep::compare::{
-    CompareError, CompareOptions, DEFAULT_BUDGETS, compare_sweeps, default_out_dir,
+    CompareError, CompareOptions, DEFAULT_BUDGETS, PooledRow, compare_sweeps, default_out_dir,
     write_comparison,
 };
 use bosweep_sweep::report::Metric;
@@ -15,14 +15,16 @@ use pyo3::types::PyDict;
 use super::errors::{invalid, to_py};
 
 /// Compares `a` (the baseline) and `b` (the change), each a sweep directory, an archive set's
-/// directory or the name of a shipped archive set, and writes `compare.md`, `compare.html` and
-/// `compare.csv` into `out` (default `b/compare-vs-<a's name>`; required where `b` is an
-/// archive set). Returns `files`, `pairs`, `metric`, `a_archive` and `b_archive` (the set's
-/// name, version, commit and device where that side is an archive set, else `None`),
-/// `only_in_a`, `only_in_b`,
-/// `unpaired` (one dict per run left without a partner), `rows` (one dict per algorithm ×
-/// problem × budget fraction, the columns of `compare.csv`) and `worse` (the rows where B is
-/// significantly worse at the final budget).
+/// directory or the name of a shipped archive set, and writes `compare.md`, `compare.html`,
+/// `compare.csv` and `compare-pooled.csv` into `out` (default `b/compare-vs-<a's name>`;
+/// required where `b` is an archive set). Returns `files`, `pairs`, `metric`, `a_archive` and
+/// `b_archive` (the set's name, version, commit and device where that side is an archive set,
+/// else `None`), `only_in_a`, `only_in_b`, `unpaired` (one dict per run left without a
+/// partner), `rows` (one dict per algorithm × problem × budget fraction, the columns of
+/// `compare.csv`), `worse` (the rows where B is significantly worse at the final budget),
+/// `pooled` (one dict per algorithm × budget fraction over all its problems, the columns of
+/// `compare-pooled.csv`) and `pooled_worse` (those where B is significantly worse at the final
+/// budget).
 #[pyfunction]
 #[pyo3(signature = (a, b, metric=None, out=None, budgets=None))]
 pub fn compare<'py>(
@@ -112,5 +114,32 @@ pub fn compare<'py>(
         .map(row)
         .collect::<PyResult<Vec<_>>>()?;
     dict.set_item("worse", worse)?;
+    let pooled_row = |r: &PooledRow| -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("algorithm", &r.algorithm)?;
+        d.set_item("budget_fraction", r.budget_fraction)?;
+        d.set_item("problems", r.problems)?;
+        d.set_item("pairs", r.pairs)?;
+        d.set_item("problems_better", r.problems_better)?;
+        d.set_item("problems_worse", r.problems_worse)?;
+        d.set_item("w_plus", r.test.map(|t| t.w_plus))?;
+        d.set_item("w_minus", r.w_minus)?;
+        d.set_item("p_value", r.test.map(|t| t.p_value))?;
+        d.set_item("p_holm", r.p_holm)?;
+        d.set_item("verdict", r.verdict.to_string())?;
+        Ok(d)
+    };
+    let pooled = comparison
+        .pooled
+        .iter()
+        .map(pooled_row)
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("pooled", pooled)?;
+    let pooled_worse = comparison
+        .pooled_worse_at_final_budget()
+        .into_iter()
+        .map(pooled_row)
+        .collect::<PyResult<Vec<_>>>()?;
+    dict.set_item("pooled_worse", pooled_worse)?;
     Ok(dict)
 }

@@ -54,7 +54,12 @@ def test_compare_reports_known_paired_statistics(tmp_path):
     result = bosweep.compare(a, b, budgets=[0.5])
     assert result["pairs"] == 6
     assert result["metric"] == "simple-regret"
-    assert [Path(f).name for f in result["files"]] == ["compare.md", "compare.csv", "compare.html"]
+    assert [Path(f).name for f in result["files"]] == [
+        "compare.md",
+        "compare.csv",
+        "compare-pooled.csv",
+        "compare.html",
+    ]
     assert all(Path(f).parent == b / "compare-vs-a" for f in result["files"])
     final = [r for r in result["rows"] if r["budget_fraction"] == 1.0]
     assert len(final) == 1 and len(result["rows"]) == 2
@@ -66,6 +71,13 @@ def test_compare_reports_known_paired_statistics(tmp_path):
     assert row["rank_biserial"] == 1.0
     assert row["verdict"] == "B worse"
     assert [w["problem"] for w in result["worse"]] == ["branin"]
+    # One problem pooled is its own test.
+    pooled = [r for r in result["pooled"] if r["budget_fraction"] == 1.0]
+    assert len(pooled) == 1 and pooled[0]["problems"] == 1
+    assert pooled[0]["w_plus"] == 0.0 and pooled[0]["w_minus"] == 21.0
+    assert pooled[0]["p_value"] == pytest.approx(0.03125)
+    assert pooled[0]["verdict"] == "B worse"
+    assert [w["algorithm"] for w in result["pooled_worse"]] == [row["algorithm"]]
 
 
 def test_compare_refuses_differing_designs(tmp_path):

@@ -59,7 +59,8 @@ pub fn execute_sweep(
         .filter(|r| options.shard.is_none_or(|s| s.includes(r)))
         .collect();
     let threads = options.threads.unwrap_or_else(|| default_threads(engine));
-    let memory = MemoryEstimate::of(&selected, threads, |run| config.memory_bytes(run));
+    let in_flight = threads.min(selected.len());
+    let memory = MemoryEstimate::of(&selected, in_flight, |run| config.memory_bytes(run));
     if let Some(available) = available_bytes() {
         memory
             .check(available)
@@ -92,13 +93,16 @@ pub fn execute_sweep(
         dir: dir.to_owned(),
         engine: engine.describe(),
     });
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| SweepError::Threads(e.to_string()))?;
     let used_before = engine.device_use();
-    let result =
-        pool.install(|| run_sweep(dir, &runs, options.shard, engine, &options.stop, events));
+    let result = run_sweep(
+        dir,
+        &runs,
+        options.shard,
+        threads,
+        engine,
+        &options.stop,
+        events,
+    );
     for warning in engine.warnings() {
         events.send(SweepEvent::Warning(warning));
     }

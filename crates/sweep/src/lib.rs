@@ -27,14 +27,17 @@ pub use config::{
 };
 pub use events::{EventSink, SweepEvent, SweepOutcome};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
-pub use lock::{LOCK_FILE, SweepLock, WhenLocked};
+pub use lock::{LOCK_FILE, SweepLock, WhenLocked, release_held_locks};
 pub use manifest::Manifest;
 pub(crate) use manifest::{CONFIG_FILE, MANIFEST_FILE, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
-pub use plan::{RUN_KEYS, RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
+pub use plan::{MAX_NAME, RUN_KEYS, RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};
 pub use runner::{MixedDevices, Shard, SweepError, merge, prepare_directory, run_sweep};
 pub use runtime::{DEFAULT_RUNTIME, RuntimeModel};
 pub use schedule::Parallel;
 pub use stop::StopSignal;
-pub use trace::{Phase, StepRecord, TableColumn, TraceWriter, check_complete};
+pub use trace::{
+    CompleteTrace, Phase, StepRecord, TableColumn, TraceError, TraceWriter, parse_complete,
+    read_complete,
+};

@@ -5,11 +5,14 @@
 //! ([`std::fs::File::try_lock`]), which the kernel releases when its holder exits, however it
 //! exits: a crashed sweep never leaves a lock that blocks. The file's text names the holder
 //! (PID, host, start time, command) for the message a second sweep prints; text left by a
-//! holder that died is reported as a lock taken over.
+//! holder that died is reported as a lock taken over. A holder that ends on a signal
+//! ([`release_held_locks`], from the command line's Ctrl-C and SIGTERM handler) empties its text
+//! as a clean exit does, so that the next sweep does not report it as one that died.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::runner::SweepError;
@@ -31,6 +34,19 @@ pub enum WhenLocked {
 pub struct SweepLock {
     file: File,
     path: PathBuf,
+}
+
+/// The lock files this process holds, for [`release_held_locks`].
+static HELD: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
+
+/// Empties the holder text of every lock this process holds: what a process that ends on a
+/// signal (and so runs no destructor) calls first, so that its exit reads as a clean release.
+/// The operating system drops the locks themselves as the process ends.
+pub fn release_held_locks() {
+    let held = HELD.lock().unwrap_or_else(|p| p.into_inner());
+    for (_, file) in held.iter() {
+        let _ = file.set_len(0);
+    }
 }
 
 impl SweepLock {
@@ -92,6 +108,10 @@ impl SweepLock {
             .and_then(|_| file.write_all(holder.as_bytes()))
             .and_then(|()| file.flush())
             .map_err(|e| io("write", e))?;
+        let registered = file.try_clone().map_err(|e| io("hold", e))?;
+        HELD.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((path.clone(), registered));
         Ok(Self { file, path })
     }
 
@@ -104,6 +124,9 @@ impl SweepLock {
 impl Drop for SweepLock {
     /// Empties the holder text (a clean release) and unlocks.
     fn drop(&mut self) {
+        HELD.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(path, _)| *path != self.path);
         let _ = self.file.set_len(0);
         let _ = self.file.unlock();
     }

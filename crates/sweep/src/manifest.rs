@@ -39,12 +39,30 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// Reads `dir`'s manifest; a manifest that does not parse is
+    /// Reads `dir`'s manifest; a manifest that does not parse ([`Manifest::parse`]) is
     /// [`std::io::ErrorKind::InvalidData`].
     pub(crate) fn read(dir: &Path) -> std::io::Result<Self> {
         let text = std::fs::read_to_string(dir.join(MANIFEST_FILE))?;
-        serde_json::from_str(&text)
-            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        Self::parse(&text).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+    }
+
+    /// The manifest in `text`, checked as every reader relies on it: run `i` is at index `i`,
+    /// spends at least one evaluation and has no more design points than its budget.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let manifest: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        for (position, run) in manifest.runs.iter().enumerate() {
+            let problem = if run.index != position {
+                format!("index {} (expected {position})", run.index)
+            } else if run.budget == 0 {
+                "budget 0 (a run spends at least one evaluation)".to_owned()
+            } else if run.init > run.budget {
+                format!("init {} above its budget {}", run.init, run.budget)
+            } else {
+                continue;
+            };
+            return Err(format!("run {position} ({}): {problem}", run.key()));
+        }
+        Ok(manifest)
     }
 
     /// Writes atomically (temporary file, then rename).

@@ -102,6 +102,30 @@ impl Setting {
             .collect()
     }
 
+    /// This algorithm setting as reports show a run of it with `parallel`: a batch or worker
+    /// count the setting does not give itself (the config's top-level one) joins its label as
+    /// if the table gave it (`ei[batch=4]`), so that every setting that changes a run is on its
+    /// label and a sequential `ei` is never shown, or paired, as the same algorithm. A
+    /// config's own `label` is kept as given. Keys and seeds stay those of [`Setting::label`].
+    pub fn shown_with(mut self, parallel: &Parallel) -> Self {
+        let gives_own = self
+            .params
+            .iter()
+            .any(|(key, _)| RUN_KEYS.contains(&key.as_str()));
+        if self.display.is_some() || gives_own || !parallel.is_parallel() {
+            return self;
+        }
+        let (key, count) = if parallel.batch > 1 {
+            ("batch", parallel.batch)
+        } else {
+            ("workers", parallel.workers)
+        };
+        let mut params = self.params.clone();
+        params.push((key.into(), SettingValue::Number(count as f64)));
+        self.display = Some(Setting::new(self.name.clone(), params).label());
+        self
+    }
+
     /// The value of the run key `key` ([`RUN_KEYS`]) where the setting gives one.
     pub fn run_count(&self, key: &str) -> Option<usize> {
         self.params.iter().find_map(|(k, v)| match v {
@@ -138,6 +162,50 @@ pub struct RunSpec {
 }
 
 impl RunSpec {
+    /// Why `self` and `other`, runs of one problem and replicate, are not a pair: a pair shares
+    /// its initial design (design seed and size) and its budget, so that the difference of its
+    /// two values measures the algorithms alone. The rule of the report's paired tests, which
+    /// pair different algorithms; [`RunSpec::differs_from`] adds what `compare` needs.
+    pub fn design_differs(&self, other: &RunSpec) -> Option<String> {
+        if self.design_seed != other.design_seed {
+            Some(format!(
+                "their initial designs differ (design seed {} against {}: the sweeps' seeds \
+                 differ); run both with the same `seed`",
+                self.design_seed, other.design_seed
+            ))
+        } else if self.init != other.init {
+            Some(format!(
+                "their initial designs differ in size ({} points against {}); run both with the \
+                 same `init`",
+                self.init, other.init
+            ))
+        } else if self.budget != other.budget {
+            Some(format!(
+                "their budgets differ ({} evaluations against {}); run both with the same \
+                 `budget`",
+                self.budget, other.budget
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Why `self` and `other`, runs of one algorithm, problem and replicate in two sweeps, are
+    /// not a pair that measures a change of the algorithm: [`RunSpec::design_differs`], or
+    /// their batches, workers or runtime models differ.
+    pub fn differs_from(&self, other: &RunSpec) -> Option<String> {
+        self.design_differs(other).or_else(|| {
+            (self.parallel != other.parallel).then(|| {
+                format!(
+                    "they evaluate differently ({} against {}); run both with the same `batch`, \
+                     `workers` and `runtime`",
+                    self.parallel.describe_briefly(),
+                    other.parallel.describe_briefly()
+                )
+            })
+        })
+    }
+
     /// The run's identity: algorithm and problem labels and the replicate.
     pub fn key(&self) -> String {
         run_key(&self.algorithm, &self.problem, self.replicate)

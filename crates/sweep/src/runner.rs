@@ -18,7 +18,7 @@ use super::plan::RunSpec;
 use super::progress::Progress;
 use super::run::{RunConfig, RunError, run_stoppable};
 use super::stop::StopSignal;
-use super::trace::{TraceWriter, check_complete};
+use super::trace::{TraceWriter, read_complete};
 use bosweep_algorithms as algorithms;
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
@@ -304,7 +304,7 @@ fn check_device(
 }
 
 /// The runs of `selected` whose trace is not complete in `dir`. A trace under its final name
-/// that does not hold its whole run ([`check_complete`]: a line cut off, another run's header,
+/// that does not hold its whole run ([`read_complete`]: a line cut off, another run's header,
 /// too few evaluations) is moved aside as `<name>.invalid`, with a warning, and counts as
 /// pending.
 fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec], events: &EventSink) -> Vec<&'r RunSpec> {
@@ -316,14 +316,11 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec], events: &EventSink) ->
             if !path.exists() {
                 return true;
             }
-            match check_complete(&path, spec.seed, spec.budget) {
-                Ok(()) => false,
-                Err(reason) => {
-                    let aside = path.with_extension("jsonl.invalid");
-                    let moved = std::fs::rename(&path, &aside).map_or_else(
-                        |e| format!("; cannot move it aside: {e}"),
-                        |()| format!("; moved to {}", aside.display()),
-                    );
+            match read_complete(&path, spec.seed, spec.budget) {
+                Ok(_) => false,
+                Err(defect) => {
+                    let reason = defect.reason();
+                    let moved = move_aside(&path);
                     events.send(SweepEvent::Warning(format!(
                         "{} is not a complete trace ({reason}){moved}; running it again",
                         path.display()
@@ -335,14 +332,28 @@ fn pending_runs<'r>(dir: &Path, selected: &[&'r RunSpec], events: &EventSink) ->
         .collect()
 }
 
-/// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, in parallel on the
-/// current rayon pool, sending their progress and failures to `events`. Once `stop` is requested
-/// no run starts, the runs in progress end after their current step (their partial traces
-/// removed), and the sweep ends with [`SweepError::Stopped`].
+/// Moves the trace at `path`, not a complete run, aside as `<name>.invalid` (kept for the user to
+/// look at, out of every reader's way); returns what happened, for a message.
+fn move_aside(path: &Path) -> String {
+    let aside = path.with_extension("jsonl.invalid");
+    std::fs::rename(path, &aside).map_or_else(
+        |e| format!("; cannot move it aside: {e}"),
+        |()| format!("; moved to {}", aside.display()),
+    )
+}
+
+/// Runs the runs of `shard` (all when `None`) that `dir` does not hold yet, at most `threads`
+/// at once, on a pool of `threads` threads or as many as there are such runs or cores if fewer
+/// (a thread without a run only costs: 10 000 threads for 4 runs took over a minute to start
+/// and stop; the cores serve the engine's own parallel loops), sending their
+/// progress and failures to `events`. Once `stop` is requested no run starts, the runs in
+/// progress end after their current step (their partial traces removed), and the sweep ends
+/// with [`SweepError::Stopped`].
 pub fn run_sweep(
     dir: &Path,
     runs: &[RunSpec],
     shard: Option<Shard>,
+    threads: usize,
     engine: &dyn Engine,
     stop: &StopSignal,
     events: &EventSink,
@@ -362,30 +373,43 @@ pub fn run_sweep(
         pending.iter().map(|r| r.budget).sum(),
         events,
     );
+    let pool_threads = threads.min(pending.len().max(rayon::current_num_threads()));
+    if pool_threads < threads {
+        events.send(SweepEvent::Note(format!(
+            "{} run(s) to do: {pool_threads} worker threads, not {threads}",
+            pending.len()
+        )));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(pool_threads)
+        .build()
+        .map_err(|e| SweepError::Threads(e.to_string()))?;
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
-    pending.par_iter().for_each(|spec| {
-        if stop.requested() {
-            return;
-        }
-        match run_one(dir, spec, engine, stop) {
-            Ok(evals) => {
-                completed.fetch_add(1, Ordering::Relaxed);
-                progress.run_done(evals, spec.budget);
+    pool.install(|| {
+        pending.par_iter().for_each(|spec| {
+            if stop.requested() {
+                return;
             }
-            Err(RunFailure::Stopped) => {}
-            Err(RunFailure::Failed(error)) => {
-                events.send(SweepEvent::RunFailed {
-                    run: spec.key(),
-                    error: error.clone(),
-                });
-                progress.run_done(0, spec.budget);
-                failures
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((spec.key(), error));
+            match run_one(dir, spec, engine, stop) {
+                Ok(evals) => {
+                    completed.fetch_add(1, Ordering::Relaxed);
+                    progress.run_done(evals, spec.budget);
+                }
+                Err(RunFailure::Stopped) => {}
+                Err(RunFailure::Failed(error)) => {
+                    events.send(SweepEvent::RunFailed {
+                        run: spec.key(),
+                        error: error.clone(),
+                    });
+                    progress.run_done(0, spec.budget);
+                    failures
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push((spec.key(), error));
+                }
             }
-        }
+        })
     });
     if stop.requested() {
         return Err(SweepError::Stopped {
@@ -463,8 +487,11 @@ fn run_one(
 }
 
 /// Combines shard directories of the same config into `out`: the config, the manifest and every
-/// completed trace. Returns the number of completed runs in `out`.
-pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
+/// complete trace ([`read_complete`], the rule resume applies). A trace that is not its whole
+/// run is not copied, with a warning to `events` naming it and why, so that the merged
+/// directory lists its run as missing and a resume runs it again. Returns the number of
+/// complete runs in `out`.
+pub fn merge(out: &Path, shards: &[PathBuf], events: &EventSink) -> Result<usize, SweepError> {
     let first = shards
         .first()
         .ok_or_else(|| SweepError::Directory("merge needs at least one directory".into()))?;
@@ -505,15 +532,34 @@ pub fn merge(out: &Path, shards: &[PathBuf]) -> Result<usize, SweepError> {
     let mut complete = 0;
     for spec in &manifest.runs {
         let target = Manifest::trace_path(out, spec);
+        let defect = |path: &Path| read_complete(path, spec.seed, spec.budget).err();
         if target.exists() {
-            complete += 1;
-            continue;
+            match defect(&target) {
+                None => {
+                    complete += 1;
+                    continue;
+                }
+                Some(defect) => events.send(SweepEvent::Warning(format!(
+                    "{defect}{}",
+                    move_aside(&target)
+                ))),
+            }
         }
-        if let Some(source) = shards
+        let mut sources = shards
             .iter()
             .map(|d| Manifest::trace_path(d, spec))
-            .find(|p| p.exists())
-        {
+            .filter(|p| p.exists());
+        let whole = sources.find(|source| match defect(source) {
+            None => true,
+            Some(defect) => {
+                events.send(SweepEvent::Warning(format!(
+                    "{defect}; not merged (a resume of {} runs it again)",
+                    out.display()
+                )));
+                false
+            }
+        });
+        if let Some(source) = whole {
             let partial = target.with_extension("jsonl.partial");
             std::fs::copy(&source, &partial).map_err(io(&source, "copy"))?;
             std::fs::rename(&partial, &target).map_err(io(&target, "write"))?;

@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use serde::{Deserialize, Serialize};
 
+use bosweep_core::io::format_number;
 use bosweep_problems::Domain;
 
 /// The simulated time one evaluation takes, in the units the clock counts (any: seconds,
@@ -49,6 +50,16 @@ pub enum RuntimeModel {
 
 /// The model of runs that evaluate in parallel without naming one: every evaluation takes 1.
 pub const DEFAULT_RUNTIME: RuntimeModel = RuntimeModel::Constant { time: 1.0 };
+
+/// The longest time one evaluation may be given (`time`, `base`, `slope`, `median`): far beyond
+/// any real evaluation in any unit, and small enough that a run's clock, a sum of such times,
+/// stays finite.
+const MAX_TIME: f64 = 1e12;
+/// What a time parameter accepts, in words.
+const TIME_ACCEPTED: &str = "a number in (0, 1e12]";
+/// The largest σ of the log-normal model: a draw `median · exp(σ Z)` then stays finite for any
+/// `Z` a normal sampler gives, where σ = 1e3 overflows at Z ≈ 0.7.
+const MAX_SIGMA: f64 = 10.0;
 
 /// The runtime models' names and keys, for messages (and checked against the config keys'
 /// documentation).
@@ -95,19 +106,22 @@ impl RuntimeModel {
 
 impl fmt::Display for RuntimeModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Constant { time } => write!(f, "constant:time={time}"),
+        let n = |v: f64| format_number(v);
+        match *self {
+            Self::Constant { time } => write!(f, "constant:time={}", n(time)),
             Self::Linear {
                 coordinate,
                 base,
                 slope,
             } => write!(
                 f,
-                "linear:coordinate={coordinate},base={base},slope={slope}"
+                "linear:coordinate={coordinate},base={},slope={}",
+                n(base),
+                n(slope)
             ),
             Self::Wall => f.write_str("wall"),
             Self::LogNormal { median, sigma } => {
-                write!(f, "lognormal:median={median},sigma={sigma}")
+                write!(f, "lognormal:median={},sigma={}", n(median), n(sigma))
             }
         }
     }
@@ -166,18 +180,25 @@ impl FromStr for RuntimeModel {
                 "runtime \"{text}\": unknown key \"{key}\" (the {name} model takes {takes})"
             ));
         }
-        let positive = |v: f64| v > 0.0;
-        let non_negative = |v: f64| v >= 0.0;
+        if let Some((key, _)) = pairs
+            .iter()
+            .enumerate()
+            .find(|(i, (key, _))| pairs[..*i].iter().any(|(k, _)| k == key))
+            .map(|(_, pair)| pair)
+        {
+            return Err(format!("runtime \"{text}\": key \"{key}\" is given twice"));
+        }
+        let time = |v: f64| v > 0.0 && v <= MAX_TIME;
+        let slope = |v: f64| (0.0..=MAX_TIME).contains(&v);
         let get = |key: &str, default: f64, ok: fn(f64) -> bool, accepted: &str| {
             pairs
                 .iter()
-                .rev()
                 .find(|(k, _)| *k == key)
                 .map_or(Ok(default), |(_, v)| number(text, key, v, ok, accepted))
         };
         Ok(match name {
             "constant" => Self::Constant {
-                time: get("time", 1.0, positive, "a number > 0")?,
+                time: get("time", 1.0, time, TIME_ACCEPTED)?,
             },
             "wall" => Self::Wall,
             "linear" => {
@@ -194,13 +215,18 @@ impl FromStr for RuntimeModel {
                 }
                 Self::Linear {
                     coordinate: coordinate as usize,
-                    base: get("base", 1.0, positive, "a number > 0")?,
-                    slope: get("slope", 1.0, non_negative, "a number ≥ 0")?,
+                    base: get("base", 1.0, time, TIME_ACCEPTED)?,
+                    slope: get("slope", 1.0, slope, "a number in [0, 1e12]")?,
                 }
             }
             _ => Self::LogNormal {
-                median: get("median", 1.0, positive, "a number > 0")?,
-                sigma: get("sigma", 1.0, non_negative, "a number ≥ 0")?,
+                median: get("median", 1.0, time, TIME_ACCEPTED)?,
+                sigma: get(
+                    "sigma",
+                    1.0,
+                    |v| (0.0..=MAX_SIGMA).contains(&v),
+                    "a number in [0, 10]",
+                )?,
             },
         })
     }
@@ -264,8 +290,16 @@ mod tests {
             ("gamma", "unknown model \"gamma\""),
             (
                 "constant:time=0",
-                "time = \"0\" is invalid (must be a number > 0)",
+                "time = \"0\" is invalid (must be a number in (0, 1e12])",
             ),
+            ("constant:time=1e308", "time = \"1e308\" is invalid"),
+            ("lognormal:sigma=1e308", "sigma = \"1e308\" is invalid"),
+            ("lognormal:median=2e12", "median = \"2e12\" is invalid"),
+            (
+                "linear:coordinate=0,slope=1e13",
+                "slope = \"1e13\" is invalid",
+            ),
+            ("constant:time=1,time=2", "key \"time\" is given twice"),
             ("lognormal:sigma=-1", "sigma = \"-1\" is invalid"),
             ("lognormal:mean=2", "unknown key \"mean\""),
             ("linear:slope=2", "needs coordinate=I"),

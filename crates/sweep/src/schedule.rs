@@ -15,7 +15,26 @@ use serde_json::{Map, Value, json};
 use super::runtime::{DEFAULT_RUNTIME, RuntimeModel};
 use bosweep_algorithms::optimizer::{Origin, Session};
 use bosweep_algorithms::{Algorithm, StepCost};
+use bosweep_core::io::format_number;
+use bosweep_core::params::IntegerParam;
 use bosweep_problems::{Observation, Problem, ProblemError, Step};
+
+/// `batch`: points asked together; a run's, a sweep config's and the command line's.
+pub const BATCH: IntegerParam = IntegerParam::new(
+    "batch",
+    1,
+    1,
+    4096,
+    "points asked together and evaluated in parallel (synchronous batches; the run's, not the algorithm's)",
+);
+/// `workers`: asynchronous workers; a run's, a sweep config's and the command line's.
+pub const WORKERS: IntegerParam = IntegerParam::new(
+    "workers",
+    1,
+    1,
+    4096,
+    "asynchronous workers on a simulated clock (the run's, not the algorithm's)",
+);
 
 /// How a run's evaluations overlap: one at a time (the default), in synchronous batches of
 /// `batch` points, or on `workers` asynchronous workers, timed on a simulated clock.
@@ -59,7 +78,8 @@ impl Parallel {
             .or_else(|| self.is_parallel().then_some(DEFAULT_RUNTIME))
     }
 
-    /// Refuses settings a run cannot honour: a zero count, batches and workers together, a
+    /// Refuses settings a run cannot honour: a count outside `BATCH`'s or `WORKERS`'s
+    /// range, batches and workers together, a
     /// parallel run of a method without a batch version (there is no silent one-at-a-time
     /// fallback), a runtime model that reads a coordinate a `dim`-dimensional problem lacks.
     pub fn check(
@@ -68,11 +88,8 @@ impl Parallel {
         algorithm_name: &str,
         dim: usize,
     ) -> Result<(), String> {
-        for (key, value) in [("batch", self.batch), ("workers", self.workers)] {
-            if value == 0 {
-                return Err(format!("{key}: value 0 (must be at least 1)"));
-            }
-        }
+        BATCH.check(self.batch)?;
+        WORKERS.check(self.workers)?;
         if self.batch > 1 && self.workers > 1 {
             return Err(format!(
                 "batch = {} and workers = {}: give one of them (batch runs synchronous batches, workers asynchronous workers)",
@@ -92,6 +109,22 @@ impl Parallel {
         match &self.runtime {
             Some(model) => model.check(dim),
             None => Ok(()),
+        }
+    }
+
+    /// `one point at a time`, `batches of 4`, `4 workers`, with the runtime model where one
+    /// is given: what a message says of how a run evaluates.
+    pub fn describe_briefly(&self) -> String {
+        let how = if self.batch > 1 {
+            format!("batches of {}", self.batch)
+        } else if self.workers > 1 {
+            format!("{} workers", self.workers)
+        } else {
+            "one point at a time".to_owned()
+        };
+        match self.runtime {
+            Some(model) => format!("{how}, runtime {model}"),
+            None => how,
         }
     }
 
@@ -299,7 +332,17 @@ impl Schedule {
                 let runtime = self.runtime.map_or(0.0, |model| {
                     model.draw(&asked.x, problem.domain(), &mut self.rng)
                 });
-                (self.clock, self.clock + runtime)
+                let finish = self.clock + runtime;
+                if let (Some(model), false) = (self.runtime, finish.is_finite()) {
+                    return Err(ProblemError::config(format!(
+                        "runtime \"{model}\": the simulated clock overflowed at step {} (from \
+                         {} by {}); give the model smaller times",
+                        asked.step,
+                        format_number(self.clock),
+                        format_number(runtime)
+                    )));
+                }
+                (self.clock, finish)
             }
         };
         self.running.push(Running {

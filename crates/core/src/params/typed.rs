@@ -55,6 +55,20 @@ impl RealParam {
         self.0
     }
 
+    /// `value` where it is in `[min, max]` (finite), else why not, naming the parameter:
+    /// `timeout: value 2e19 (must be a number in [0.001, 1000000])`.
+    pub fn check(self, value: f64) -> Result<f64, String> {
+        match self.0.kind {
+            ParamKind::Real { min, max, .. } if (min..=max).contains(&value) => Ok(value),
+            kind => Err(format!(
+                "{}: value {} (must be {})",
+                self.0.name,
+                crate::io::format_number(value),
+                kind.accepted()
+            )),
+        }
+    }
+
     /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> f64 {
         params.number(self.0.name)
@@ -119,6 +133,34 @@ impl IntegerParam {
     /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
+    }
+
+    /// The values it accepts, `min..=max`.
+    pub const fn range(self) -> std::ops::RangeInclusive<usize> {
+        match self.0.kind {
+            ParamKind::Integer { min, max, .. } => min..=max,
+            _ => unreachable!(),
+        }
+    }
+
+    /// `value` where it is in [`IntegerParam::range`], else why not, naming the parameter:
+    /// `batch: value 0 (must be at least 1)`.
+    pub fn check(self, value: usize) -> Result<usize, String> {
+        let range = self.range();
+        let name = self.0.name;
+        if value < *range.start() {
+            Err(format!(
+                "{name}: value {value} (must be at least {})",
+                range.start()
+            ))
+        } else if value > *range.end() {
+            Err(format!(
+                "{name}: value {value} (must be at most {})",
+                range.end()
+            ))
+        } else {
+            Ok(value)
+        }
     }
 
     /// The resolved value in `params` (which must declare it).

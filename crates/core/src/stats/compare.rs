@@ -11,7 +11,7 @@ pub struct SignedRank {
     pub n: usize,
     /// The sum of the ranks of |d| over the positive differences (ties get average ranks).
     pub w_plus: f64,
-    /// `min(W+, W−)`.
+    /// `min(W+, W−)`, `W+ + W−` being the sum of every rank (`n(n + 1)/2` for one stratum).
     pub statistic: f64,
     /// Two-sided. For n ≤ [`EXACT_UP_TO`], exact: the distribution of W+ over the 2ⁿ sign
     /// assignments of the observed ranks (ties keep their average ranks; without ties this is
@@ -27,37 +27,57 @@ pub const EXACT_UP_TO: usize = 50;
 /// The signed-rank test of `differences` (paired `a − b`); `None` when every difference is
 /// zero or one is not finite.
 pub fn signed_rank(differences: &[f64]) -> Option<SignedRank> {
-    if differences.iter().any(|d| !d.is_finite()) {
-        return None;
-    }
-    let nonzero: Vec<f64> = differences.iter().copied().filter(|d| *d != 0.0).collect();
-    let n = nonzero.len();
-    if n == 0 {
-        return None;
-    }
-    let magnitudes: Vec<f64> = nonzero.iter().map(|d| d.abs()).collect();
-    let ranks = average_ranks_of(&magnitudes);
-    let w_plus: f64 = nonzero
-        .iter()
-        .zip(&ranks)
-        .filter(|(d, _)| **d > 0.0)
-        .map(|(_, r)| r)
-        .sum::<f64>()
-        // An empty sum is −0 in Rust; the statistic is a count of ranks.
-        + 0.0;
-    let total = (n * (n + 1)) as f64 / 2.0;
-    let statistic = w_plus.min(total - w_plus);
-    let p_value = if n <= EXACT_UP_TO {
-        exact_two_sided(&ranks, w_plus)
-    } else {
+    stratified_signed_rank(&[differences])
+}
+
+/// The stratified signed-rank test (the sum of the strata's Wilcoxon statistics): each
+/// stratum's non-zero differences are ranked by magnitude within the stratum (ties share their
+/// average rank), and `W+` sums the ranks of the positive ones over every stratum. Under the
+/// null hypothesis every difference is as likely positive as negative, independently, so `W+`
+/// is the sum of a random subset of all the ranks: exact for up to [`EXACT_UP_TO`] non-zero
+/// differences in all, else normal with the strata's tie-corrected variances added. Ranking
+/// within strata makes strata of different scales (problems whose regrets differ by orders of
+/// magnitude) weigh by their number of pairs alone. With one stratum it is [`signed_rank`].
+/// `None` when every difference is zero or one is not finite.
+pub fn stratified_signed_rank<S: AsRef<[f64]>>(strata: &[S]) -> Option<SignedRank> {
+    let mut ranks = Vec::new();
+    let mut w_plus = 0.0;
+    let mut variance = 0.0;
+    for stratum in strata {
+        let differences = stratum.as_ref();
+        if differences.iter().any(|d| !d.is_finite()) {
+            return None;
+        }
+        let nonzero: Vec<f64> = differences.iter().copied().filter(|d| *d != 0.0).collect();
+        let magnitudes: Vec<f64> = nonzero.iter().map(|d| d.abs()).collect();
+        let stratum_ranks = average_ranks_of(&magnitudes);
+        w_plus += nonzero
+            .iter()
+            .zip(&stratum_ranks)
+            .filter(|(d, _)| **d > 0.0)
+            .map(|(_, r)| r)
+            .sum::<f64>();
         let ties: f64 = tie_groups(&magnitudes)
             .map(|t| {
                 let t = t as f64;
                 t * t * t - t
             })
             .sum();
-        let nf = n as f64;
-        let variance = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
+        let n = nonzero.len() as f64;
+        variance += n * (n + 1.0) * (2.0 * n + 1.0) / 24.0 - ties / 48.0;
+        ranks.extend(stratum_ranks);
+    }
+    let n = ranks.len();
+    if n == 0 {
+        return None;
+    }
+    // An empty sum is −0 in Rust; the statistic is a count of ranks.
+    w_plus += 0.0;
+    let total: f64 = ranks.iter().sum();
+    let statistic = w_plus.min(total - w_plus);
+    let p_value = if n <= EXACT_UP_TO {
+        exact_two_sided(&ranks, w_plus)
+    } else {
         let z = (statistic - total / 2.0) / variance.sqrt();
         (2.0 * normal_cdf(-z.abs())).min(1.0)
     };
@@ -183,6 +203,32 @@ pub fn critical_difference(k: usize, problems: usize) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strata_are_ranked_apart_and_their_statistics_added() {
+        // Stratum 1: 1, 2, 3 (ranks 1, 2, 3, all positive); stratum 2: −1, 2 (ranks 1, 2).
+        // W+ = 6 + 2 = 8 of 9. T, a random subset sum of {1, 2, 3, 1, 2}, is ≥ 8 exactly when
+        // the subset left out sums to ≤ 1: {}, {1}, {1'}, so P(T ≥ 8) = 3/32, p = 6/32.
+        let pooled = stratified_signed_rank(&[vec![1.0, 2.0, 3.0], vec![-1.0, 2.0]]).unwrap();
+        assert_eq!((pooled.n, pooled.w_plus, pooled.statistic), (5, 8.0, 1.0));
+        assert_eq!(pooled.p_value, 0.1875);
+        // Scales do not matter across strata: the same signs and orders, the same test.
+        let rescaled = stratified_signed_rank(&[vec![1e6, 2e6, 3e6], vec![-1e-6, 2e-6]]).unwrap();
+        assert_eq!(rescaled, pooled);
+        // One stratum is the signed-rank test; zeros and empty strata are dropped.
+        let d = [1.5, -0.3, 2.2, 0.8, -1.1, 3.0, 0.4, 1.9];
+        let empty: [f64; 0] = [];
+        assert_eq!(
+            stratified_signed_rank(&[&d[..], &[0.0], &empty]),
+            signed_rank(&d)
+        );
+        // Two problems of six seeds, every pair in one direction: p = 2/2¹² though each
+        // problem alone reaches only 2/2⁶ before any correction.
+        let twelve = stratified_signed_rank(&[[1.0; 6], [2.0; 6]]).unwrap();
+        assert_eq!(twelve.p_value, 2.0 / 4096.0);
+        assert_eq!(stratified_signed_rank(&[[0.0; 3]]), None);
+        assert_eq!(stratified_signed_rank(&[vec![1.0, f64::NAN]]), None);
+    }
 
     // Reference values from SciPy 1.17.1 (`scipy.stats.wilcoxon(d)`, default arguments).
     #[test]

@@ -8,7 +8,7 @@ mod normal;
 
 pub use compare::{
     EXACT_UP_TO, SignedRank, average_ranks_of, critical_difference, holm, mean_ranks, signed_rank,
-    signed_rank_pairs_needed,
+    signed_rank_pairs_needed, stratified_signed_rank,
 };
 pub use describe::{Describe, describe, mean};
 pub use normal::{

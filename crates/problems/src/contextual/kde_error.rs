@@ -101,6 +101,13 @@ pub struct KdeErrorRow {
     pub standard_error: f64,
 }
 
+/// The memory [`kde_error_table`] needs for KDEs of `samples` draws: the draws, the sorted copy
+/// the bandwidth rule takes its quantiles from, and the copy an engine takes of them (f64 each,
+/// 24 bytes a draw), so that a caller can refuse a size that cannot fit before drawing any.
+pub fn kde_error_memory_bytes(samples: usize) -> u64 {
+    (samples as u64).saturating_mul(24)
+}
+
 /// Table 2 for `law`: for each sample size, `runs` independent sets of unclipped draws, each
 /// with its own KDE under `rule`. Sample size `n` draws from its own stream seeded by `(seed, n)`,
 /// so a row does not depend on which other sizes are asked for.

@@ -11,7 +11,7 @@ mod objectives;
 mod portfolio;
 mod quadrature;
 
-pub use kde_error::{KdeErrorRow, L1_INTERVAL, TableLaw, kde_error_table};
+pub use kde_error::{KdeErrorRow, L1_INTERVAL, TableLaw, kde_error_memory_bytes, kde_error_table};
 pub use law::{ContextLaw, Marginal, clip_unit};
 pub use objectives::{Objective, PORTFOLIO_RULE};
 pub use portfolio::{costs as portfolio_costs, portfolio_value};

@@ -114,15 +114,20 @@ def compare(
     must share its initial design and budget, else ``InputError``), the paired Wilcoxon
     signed-rank test of B − A per algorithm, problem and budget fraction (default 0.25, 0.5,
     0.75, 1; 1 always), Holm-corrected over the algorithm's problems. ``metric``: "simple-regret",
-    "cumulative-regret" or "best-value" (default: ``b``'s config, else simple regret). Writes
-    ``compare.md``, ``compare.html`` and ``compare.csv`` into ``out`` (default
+    "cumulative-regret" or "best-value" (default: ``b``'s config, else simple regret); and per
+    algorithm and budget fraction over all its problems at once, by the stratified signed-rank
+    test, Holm-corrected over the algorithms. Writes ``compare.md``, ``compare.html``,
+    ``compare.csv`` and ``compare-pooled.csv`` into ``out`` (default
     ``b/compare-vs-<a's name>``; required where ``b`` is an archive set) and returns ``files``,
     ``pairs``, ``metric``, ``a_archive`` and ``b_archive`` (the set's name, version, commit and
     device where that side is an archive set, else ``None``), ``only_in_a``,
     ``only_in_b``, ``unpaired`` (dicts: algorithm, problem, replicate, missing_from "A" or "B",
     planned), ``rows`` (dicts: algorithm, problem, budget_fraction, evals, metric, pairs,
-    median_a, median_b, median_difference, rank_biserial, w_plus, p_value, p_holm, verdict) and
-    ``worse`` (the rows where B is significantly worse at the final budget)."""
+    median_a, median_b, median_difference, rank_biserial, w_plus, p_value, p_holm, verdict),
+    ``worse`` (the rows where B is significantly worse at the final budget), ``pooled`` (dicts:
+    algorithm, budget_fraction, problems, pairs, problems_better, problems_worse, w_plus,
+    w_minus, p_value, p_holm, verdict) and ``pooled_worse`` (those where B is significantly
+    worse at the final budget)."""
 
 def algorithms() -> List[str]:
     """The registered algorithms' names, as ``bosweep list`` orders them."""

@@ -8,8 +8,9 @@ use crate::report::ReportError;
 /// Why two sweeps could not be compared, or the comparison not written.
 #[derive(Debug, thiserror::Error)]
 pub enum CompareError {
-    /// A sweep directory cannot be read (no manifest, a malformed trace, no completed run).
-    #[error("{}: {source}", dir.display())]
+    /// A sweep directory cannot be read (no manifest, a malformed trace, no completed run); the
+    /// report's error names the directory or file already.
+    #[error("{source}")]
     Read {
         /// The directory given.
         dir: PathBuf,

@@ -6,12 +6,15 @@
 //! its initial design and budget) and, per algorithm in both, per problem and per budget
 //! fraction ([`CompareOptions::budgets`]), tests the differences B − A of the metric by the
 //! Wilcoxon signed-rank test (`paired`), Holm-corrected over the algorithm's problems at that
-//! budget (Demšar 2006). [`write_comparison`] writes `compare.md`, `compare.html` and
-//! `compare.csv` ([`COMPARE_COLUMNS`]).
+//! budget (Demšar 2006); and per algorithm and budget fraction, over all its problems at once,
+//! by the stratified signed-rank test (`pooled`), Holm-corrected over the algorithms.
+//! [`write_comparison`] writes `compare.md`, `compare.html`, `compare.csv` ([`COMPARE_COLUMNS`])
+//! and `compare-pooled.csv` ([`POOLED_COLUMNS`]).
 
 mod error;
 mod paired;
 mod pairing;
+mod pooled;
 mod render;
 
 use std::fmt;
@@ -21,6 +24,7 @@ use bosweep_core::stats::{SignedRank, holm, signed_rank_pairs_needed};
 
 pub use error::{CompareError, UnpairableRuns};
 pub use pairing::{Side, Unpaired};
+pub use pooled::PooledRow;
 pub use render::summary_text;
 
 use crate::report::archive::{self, ArchiveMeta};
@@ -36,6 +40,23 @@ pub const COMPARE_MD_FILE: &str = "compare.md";
 pub const COMPARE_HTML_FILE: &str = "compare.html";
 /// One row per algorithm × problem × budget ([`COMPARE_COLUMNS`]).
 pub const COMPARE_CSV_FILE: &str = "compare.csv";
+/// One row per algorithm × budget, its problems pooled ([`POOLED_COLUMNS`]).
+pub const POOLED_CSV_FILE: &str = "compare-pooled.csv";
+
+/// The columns of `compare-pooled.csv`, in order.
+pub const POOLED_COLUMNS: [&str; 11] = [
+    "algorithm",
+    "budget_fraction",
+    "problems",
+    "pairs",
+    "problems_better",
+    "problems_worse",
+    "w_plus",
+    "w_minus",
+    "p_value",
+    "p_holm",
+    "verdict",
+];
 /// The budget fractions compared by default.
 pub const DEFAULT_BUDGETS: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 
@@ -109,7 +130,8 @@ impl fmt::Display for Verdict {
             Verdict::NotDistinguishable => f.write_str("not distinguishable"),
             Verdict::CannotConclude { pairs, needed } => write!(
                 f,
-                "cannot conclude: {pairs} pairs (at least {needed} needed for p < {ALPHA})"
+                "cannot conclude: {pairs} pair{} (at least {needed} needed for p < {ALPHA})",
+                if *pairs == 1 { "" } else { "s" }
             ),
             Verdict::UnknownMetric => f.write_str("cannot conclude: the metric is unknown"),
         }
@@ -162,6 +184,8 @@ pub struct Comparison {
     pub budgets: Vec<f64>,
     /// Per algorithm in both (A's order), per problem, per budget fraction.
     pub rows: Vec<CompareRow>,
+    /// Per algorithm in both, per budget fraction: its problems pooled ([`PooledRow`]).
+    pub pooled: Vec<PooledRow>,
     /// Paired runs (algorithm × problem × replicate completed in both).
     pub pairs: usize,
     /// Algorithms of A only, by display label: listed, not compared.
@@ -180,6 +204,14 @@ impl Comparison {
     /// The rows at the final budget where B is significantly worse.
     pub fn worse_at_final_budget(&self) -> Vec<&CompareRow> {
         self.rows
+            .iter()
+            .filter(|r| r.budget_fraction == 1.0 && r.verdict == Verdict::Worse)
+            .collect()
+    }
+
+    /// The algorithms whose problems, pooled, show B significantly worse at the final budget.
+    pub fn pooled_worse_at_final_budget(&self) -> Vec<&PooledRow> {
+        self.pooled
             .iter()
             .filter(|r| r.budget_fraction == 1.0 && r.verdict == Verdict::Worse)
             .collect()
@@ -229,18 +261,21 @@ pub fn compare_sweeps(
             .unwrap_or_default(),
     };
     let pairing = pairing::pair((a, &sweep_a), (b, &sweep_b))?;
-    // Each row with how its cell's runs are read, until its verdict is given.
-    let mut rows: Vec<(CompareRow, BestBy)> = pairing
+    let mut rows: Vec<Tested> = pairing
         .cells
         .iter()
         .flat_map(|cell| {
             let by = compared_by(cell, metric);
-            budgets.iter().map(move |&f| (row(cell, by, f), by))
+            budgets.iter().map(move |&f| {
+                let (row, values) = row(cell, by, f);
+                Tested { row, by, values }
+            })
         })
         .collect();
+    let pooled = pooled::pool(&rows);
     holm_adjust(&mut rows);
     let needed = signed_rank_pairs_needed(ALPHA);
-    for (row, by) in &mut rows {
+    for Tested { row, by, .. } in &mut rows {
         row.verdict = verdict(row, *by, needed);
     }
     Ok(Comparison {
@@ -249,7 +284,8 @@ pub fn compare_sweeps(
         metric,
         budgets,
         pairs: pairing.cells.iter().map(|c| c.pairs.len()).sum(),
-        rows: rows.into_iter().map(|(row, _)| row).collect(),
+        rows: rows.into_iter().map(|t| t.row).collect(),
+        pooled,
         only_in_a: pairing.only_in_a,
         only_in_b: pairing.only_in_b,
         unpaired: pairing.unpaired,
@@ -317,8 +353,17 @@ fn step_at(run: &CompletedRun, fraction: f64) -> Option<&Step> {
     run.trace.steps.iter().rev().find(|s| s.evals <= limit)
 }
 
-/// A cell's row at budget fraction `fraction`, before Holm's correction and the verdict.
-fn row(cell: &Cell, by: BestBy, fraction: f64) -> CompareRow {
+/// A row until its verdict is given: how its cell's runs are read, and its pairs' values
+/// (A, B) at its budget fraction.
+pub(super) struct Tested {
+    pub row: CompareRow,
+    pub by: BestBy,
+    pub values: Vec<(f64, f64)>,
+}
+
+/// A cell's row at budget fraction `fraction`, before Holm's correction and the verdict, and
+/// its pairs' values (A, B).
+fn row(cell: &Cell, by: BestBy, fraction: f64) -> (CompareRow, Vec<(f64, f64)>) {
     let values: Vec<(f64, f64)> = cell
         .pairs
         .iter()
@@ -335,7 +380,7 @@ fn row(cell: &Cell, by: BestBy, fraction: f64) -> CompareRow {
         test,
         rank_biserial,
     } = paired_stats(&values);
-    CompareRow {
+    let row = CompareRow {
         algorithm: cell.algorithm.clone(),
         problem: cell.problem.clone(),
         budget_fraction: fraction,
@@ -350,14 +395,15 @@ fn row(cell: &Cell, by: BestBy, fraction: f64) -> CompareRow {
         p_holm: None,
         // Given once every row of the algorithm is tested ([`holm_adjust`]).
         verdict: Verdict::NotDistinguishable,
-    }
+    };
+    (row, values)
 }
 
 /// Holm-adjusts each algorithm's p-values over its problems at each budget fraction (the rows
 /// with a test and a metric).
-fn holm_adjust(rows: &mut [(CompareRow, BestBy)]) {
+fn holm_adjust(rows: &mut [Tested]) {
     let mut families: Vec<(String, u64)> = Vec::new();
-    for (r, _) in rows.iter() {
+    for Tested { row: r, .. } in rows.iter() {
         let key = (r.algorithm.clone(), r.budget_fraction.to_bits());
         if !families.contains(&key) {
             families.push(key);
@@ -366,7 +412,7 @@ fn holm_adjust(rows: &mut [(CompareRow, BestBy)]) {
     for (algorithm, fraction) in families {
         let tested: Vec<usize> = (0..rows.len())
             .filter(|&i| {
-                let (r, by) = &rows[i];
+                let Tested { row: r, by, .. } = &rows[i];
                 r.algorithm == algorithm
                     && r.budget_fraction.to_bits() == fraction
                     && r.test.is_some()
@@ -375,10 +421,10 @@ fn holm_adjust(rows: &mut [(CompareRow, BestBy)]) {
             .collect();
         let p: Vec<f64> = tested
             .iter()
-            .map(|&i| rows[i].0.test.map_or(1.0, |t| t.p_value))
+            .map(|&i| rows[i].row.test.map_or(1.0, |t| t.p_value))
             .collect();
         for (&i, adjusted) in tested.iter().zip(holm(&p)) {
-            rows[i].0.p_holm = Some(adjusted);
+            rows[i].row.p_holm = Some(adjusted);
         }
     }
 }
@@ -467,7 +513,7 @@ mod tests {
                 needed: 6
             }
             .to_string(),
-            "cannot conclude: 1 pairs (at least 6 needed for p < 0.05)"
+            "cannot conclude: 1 pair (at least 6 needed for p < 0.05)"
         );
     }
 
@@ -500,7 +546,11 @@ mod tests {
                 statistic: 0.0,
                 p_value: p,
             });
-            (r, BestBy::SimpleRegret)
+            Tested {
+                row: r,
+                by: BestBy::SimpleRegret,
+                values: Vec::new(),
+            }
         };
         let mut rows = vec![
             tested("x", 1.0, 0.01),
@@ -509,7 +559,7 @@ mod tests {
             tested("y", 1.0, 0.02),
         ];
         holm_adjust(&mut rows);
-        let p: Vec<f64> = rows.iter().map(|(r, _)| r.p_holm.unwrap()).collect();
+        let p: Vec<f64> = rows.iter().map(|t| t.row.p_holm.unwrap()).collect();
         assert_eq!(p, [0.02, 0.04, 0.01, 0.02]);
     }
 }

@@ -1,8 +1,9 @@
 //! Pairing the runs of two sweeps: an algorithm is matched by its display label (the config's
 //! `label`, else its setting's label), a run by its problem's label and replicate. Paired runs
-//! must share their initial design (the manifest's design seed and design size) and their
-//! budget, else their difference would not measure the change of the algorithm; a pair that
-//! does not is refused. Runs with no completed partner are listed, the rest paired.
+//! must share their initial design (the manifest's design seed and design size), their budget
+//! and how they evaluate (batch, workers, runtime model: [`RunSpec::differs_from`]), else their
+//! difference would not measure the change of the algorithm; a pair that does not is refused.
+//! Runs with no completed partner are listed, the rest paired.
 
 use std::path::Path;
 
@@ -118,7 +119,7 @@ pub(crate) fn pair<'a>(
                     continue;
                 }
             };
-            if let Some(reason) = mismatch(spec_a, spec_b) {
+            if let Some(reason) = spec_a.differs_from(spec_b) {
                 return Err(CompareError::Unpairable(Box::new(UnpairableRuns {
                     a: a.to_path_buf(),
                     b: b.to_path_buf(),
@@ -164,29 +165,6 @@ pub(crate) fn pair<'a>(
         only_in_b: without(&algorithms_b, &algorithms_a),
         unpaired,
     })
-}
-
-/// Why two runs of one algorithm, problem and replicate cannot be paired, if they cannot.
-fn mismatch(a: &RunSpec, b: &RunSpec) -> Option<String> {
-    if a.design_seed != b.design_seed {
-        Some(format!(
-            "their initial designs differ (design seed {} in A, {} in B: the sweeps' seeds \
-             differ); run both with the same `seed`",
-            a.design_seed, b.design_seed
-        ))
-    } else if a.init != b.init {
-        Some(format!(
-            "their initial designs differ in size ({} points in A, {} in B)",
-            a.init, b.init
-        ))
-    } else if a.budget != b.budget {
-        Some(format!(
-            "their budgets differ ({} evaluations in A, {} in B)",
-            a.budget, b.budget
-        ))
-    } else {
-        None
-    }
 }
 
 /// `spec`'s completed run in `sweep`, where it has completed.

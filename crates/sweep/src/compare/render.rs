@@ -1,5 +1,6 @@
-//! The comparison's files — `compare.md`, `compare.csv` and `compare.html` (the Markdown as one
-//! self-contained page, the report's style) — and the short summary the command line prints.
+//! The comparison's files — `compare.md`, `compare.csv`, `compare-pooled.csv` and `compare.html`
+//! (the Markdown as one self-contained page, the report's style) — and the short summary the
+//! command line prints.
 //! They render a [`Comparison`] and compute nothing.
 
 use std::fmt::Write as _;
@@ -9,7 +10,7 @@ use bosweep_core::io::format_number;
 
 use super::{
     COMPARE_COLUMNS, COMPARE_CSV_FILE, COMPARE_HTML_FILE, COMPARE_MD_FILE, CompareRow, Comparison,
-    Side, Unpaired, Verdict,
+    POOLED_COLUMNS, POOLED_CSV_FILE, PooledRow, Side, Unpaired, Verdict,
 };
 use crate::report::ReportError;
 use crate::report::archive::ArchiveMeta;
@@ -34,10 +35,33 @@ pub(super) fn write_all(comparison: &Comparison, out: &Path) -> Result<Vec<PathB
         COMPARE_COLUMNS,
         comparison.rows.iter().map(record),
     )?;
+    let pooled_path = out.join(POOLED_CSV_FILE);
+    write_table(
+        &pooled_path,
+        POOLED_COLUMNS,
+        comparison.pooled.iter().map(pooled_record),
+    )?;
     let html_path = out.join(COMPARE_HTML_FILE);
     let page = html::render(out, &markdown)?;
     std::fs::write(&html_path, page).map_err(write_err(&html_path))?;
-    Ok(vec![markdown_path, csv_path, html_path])
+    Ok(vec![markdown_path, csv_path, pooled_path, html_path])
+}
+
+/// One row of `compare-pooled.csv`.
+fn pooled_record(r: &PooledRow) -> [String; POOLED_COLUMNS.len()] {
+    [
+        r.algorithm.clone(),
+        format_number(r.budget_fraction),
+        r.problems.to_string(),
+        r.pairs.to_string(),
+        r.problems_better.to_string(),
+        r.problems_worse.to_string(),
+        csv_number(r.test.map(|t| t.w_plus)),
+        csv_number(r.w_minus),
+        csv_number(r.test.map(|t| t.p_value)),
+        csv_number(r.p_holm),
+        r.verdict.to_string(),
+    ]
 }
 
 /// One row of `compare.csv`.
@@ -117,6 +141,40 @@ fn markdown(c: &Comparison) -> String {
     if !c.only_in_b.is_empty() {
         let _ = writeln!(md, "- Only in B, not compared: {}", c.only_in_b.join(", "));
     }
+    if !c.pooled.is_empty() {
+        let _ = writeln!(md, "\n## Over all problems\n");
+        let _ = writeln!(
+            md,
+            "Each algorithm's problems pooled: the stratified signed-rank test, each problem's \
+             paired improvements ranked within the problem and the ranks of B's improvements \
+             added over the problems, so that every pair counts and no problem's scale \
+             dominates; Holm-corrected over the algorithms at each budget. Problems better and \
+             worse: those whose median B − A favours B, or A.\n"
+        );
+        let _ = writeln!(
+            md,
+            "| algorithm | budget | problems | pairs | better on | worse on | W+ | W− | p | \
+             p (Holm) | verdict |"
+        );
+        let _ = writeln!(md, "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|:--|");
+        for r in &c.pooled {
+            let _ = writeln!(
+                md,
+                "| {} | {}% | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.algorithm,
+                format_number(r.budget_fraction * 100.0),
+                r.problems,
+                r.pairs,
+                r.problems_better,
+                r.problems_worse,
+                shown(r.test.map(|t| t.w_plus)),
+                shown(r.w_minus),
+                shown(r.test.map(|t| t.p_value)),
+                shown(r.p_holm),
+                emphasised(&r.verdict),
+            );
+        }
+    }
     let mut algorithm = None;
     for r in &c.rows {
         if algorithm != Some(&r.algorithm) {
@@ -176,8 +234,8 @@ fn emphasised(v: &Verdict) -> String {
     }
 }
 
-/// A few lines for the terminal: the pairs, what was left out, and each algorithm's verdict per
-/// problem at the final budget.
+/// A few lines for the terminal: the pairs, what was left out, and each algorithm's verdict over
+/// all its problems and per problem at the final budget.
 pub fn summary_text(c: &Comparison) -> String {
     let mut text = String::new();
     let _ = writeln!(
@@ -209,6 +267,19 @@ pub fn summary_text(c: &Comparison) -> String {
         if !only.is_empty() {
             let _ = writeln!(text, "only in {side}, not compared: {}", only.join(", "));
         }
+    }
+    for r in c.pooled.iter().filter(|r| r.budget_fraction == 1.0) {
+        let _ = writeln!(
+            text,
+            "{} over {} problem{} ({} pair{}): {} (p Holm {})",
+            r.algorithm,
+            r.problems,
+            if r.problems == 1 { "" } else { "s" },
+            r.pairs,
+            if r.pairs == 1 { "" } else { "s" },
+            r.verdict,
+            shown(r.p_holm)
+        );
     }
     for r in c.rows.iter().filter(|r| r.budget_fraction == 1.0) {
         let _ = writeln!(

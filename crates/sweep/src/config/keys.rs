@@ -3,8 +3,6 @@
 //! `bosweep reference` writes the user's guide's table of config keys from the same list, so the
 //! guide cannot drift from what the parser accepts.
 
-use bosweep_core::params::IntegerParam;
-
 use crate::plan::RUN_KEYS;
 
 /// The optional `[report]` table: how the sweep's report compares the algorithms.
@@ -18,22 +16,9 @@ pub const ARCHIVE_KEY: &str = "archive";
 /// `runtime = "…"` at the top level or in a `[[problem]]` table: a [`crate::RuntimeModel`].
 pub(super) const RUNTIME_KEY: &str = "runtime";
 
-/// `batch` of an `[[algorithm]]` table or the top level: points asked together.
-pub(super) const BATCH: IntegerParam = IntegerParam::new(
-    "batch",
-    1,
-    1,
-    4096,
-    "points asked together and evaluated in parallel (synchronous batches; the run's, not the algorithm's)",
-);
-/// `workers` of an `[[algorithm]]` table or the top level: asynchronous workers.
-pub(super) const WORKERS: IntegerParam = IntegerParam::new(
-    "workers",
-    1,
-    1,
-    4096,
-    "asynchronous workers on a simulated clock (the run's, not the algorithm's)",
-);
+/// `batch` and `workers` of an `[[algorithm]]` table or the top level: the run's parallel
+/// settings, declared where every run checks them.
+pub(super) use crate::schedule::{BATCH, WORKERS};
 
 /// The table of a config a key belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,7 @@ use super::keys::{
     ARCHIVE_KEY, BATCH, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY, WORKERS,
 };
 use super::schema::{
-    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig,
+    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, parallel_of,
 };
 use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
@@ -189,12 +189,10 @@ impl Parser<'_> {
                 "batch" | "workers" => {
                     // The same range as an [[algorithm]] table's own value, which this one
                     // stands in for.
-                    let spec = if name == "batch" { BATCH } else { WORKERS }.spec();
-                    let ParamKind::Integer { min, max, .. } = spec.kind else {
-                        unreachable!("batch and workers are integer parameters")
-                    };
-                    let range = min as i64..=max as i64;
-                    let n = self.integer(name, value, range, &spec.kind.accepted())?;
+                    let param = if name == "batch" { BATCH } else { WORKERS };
+                    let range = param.range();
+                    let (min, max) = (*range.start() as i64, *range.end() as i64);
+                    let n = self.integer(name, value, min..=max, &param.spec().kind.accepted())?;
                     let slot = Some((n as usize, line));
                     if name == "batch" {
                         top.batch = slot;
@@ -726,6 +724,24 @@ impl Parser<'_> {
             workers: top.workers.map_or(1, |w| w.0),
             runtime: top.runtime.map(|r| r.0),
         };
+        // A top-level batch or worker count joins the labels of the settings that give none
+        // (`Setting::shown_with`): two settings must not end up shown alike.
+        let mut shown: HashMap<String, usize> = HashMap::new();
+        for (entry, setting, _) in &algorithms {
+            let runs = parallel_of(setting, &problems[0].0, &parallel);
+            let label = setting.clone().shown_with(&runs).display_label();
+            if let Some(earlier) = shown.insert(label.clone(), entry.header_line) {
+                return Err(self.error(
+                    entry.header_line,
+                    format!(
+                        "algorithm \"{}\": its runs would be shown as \"{label}\", as those of the \
+                         setting of line {earlier} are (the top-level batch or workers joins \
+                         the label of a setting without its own); give one of them a `label`",
+                        entry.name
+                    ),
+                ));
+            }
+        }
         let memory = self.check_pairs(&mut algorithms, &problems, &parallel)?;
         if let Some(line) = top.report_time {
             self.check_timed(line, &algorithms, &problems, &parallel)?;

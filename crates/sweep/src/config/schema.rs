@@ -96,16 +96,17 @@ impl SweepConfig {
         for problem in &self.problems {
             for algorithm in &self.algorithms {
                 for replicate in 0..self.replicates {
+                    let parallel = parallel_of(algorithm, problem, &self.parallel);
                     let mut spec = RunSpec {
                         index: runs.len(),
-                        algorithm: algorithm.clone(),
+                        algorithm: algorithm.clone().shown_with(&parallel),
                         problem: problem.setting.clone(),
                         replicate,
                         budget: problem.budget,
                         init: problem.init,
                         seed: 0,
                         design_seed: run_seed(self.seed, &design_key(&problem.setting, replicate)),
-                        parallel: parallel_of(algorithm, problem, &self.parallel),
+                        parallel,
                     };
                     spec.seed = run_seed(self.seed, &spec.key());
                     runs.push(spec);

@@ -1,6 +1,7 @@
 //! The statistics that compare a sweep's algorithms (Demšar 2006): per problem, every algorithm
 //! against the best by the Wilcoxon signed-rank test on the final metric ([`super::Metric`]),
-//! runs paired by replicate (the algorithms of one replicate share their initial design),
+//! runs paired by replicate where they share their initial design and budget (the algorithms
+//! of one replicate of a sweep do; an archived run beside it may not),
 //! Holm-corrected over the problem's comparisons; across problems, average ranks of the mean
 //! final metric with the Nemenyi critical difference.
 //!
@@ -73,10 +74,13 @@ pub(crate) fn against_best(
     let Some((_, _, best_runs)) = cells.iter().find(|(_, a, _)| a.as_str() == best) else {
         return Vec::new();
     };
-    let best_at = |replicate: usize| {
+    // A run's partner: the best's run of its replicate, from the same design and budget
+    // (`RunSpec::design_differs`; an archived run may have neither).
+    let best_at = |run: &CompletedRun| {
         best_runs
             .iter()
-            .find(|r| r.spec.replicate == replicate)
+            .find(|r| r.spec.replicate == run.spec.replicate)
+            .filter(|r| r.spec.design_differs(&run.spec).is_none())
             .and_then(|r| metric(r.trace.last(), by))
     };
     let mut comparisons: Vec<PairedComparison> = cells
@@ -85,7 +89,7 @@ pub(crate) fn against_best(
         .map(|(_, algorithm, runs)| {
             let mut differences: Vec<f64> = runs
                 .iter()
-                .filter_map(|r| Some(metric(r.trace.last(), by)? - best_at(r.spec.replicate)?))
+                .filter_map(|r| Some(metric(r.trace.last(), by)? - best_at(r)?))
                 .collect();
             differences.sort_by(f64::total_cmp);
             PairedComparison {

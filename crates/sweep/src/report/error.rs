@@ -24,26 +24,12 @@ pub enum ReportError {
         /// What the report cannot do.
         message: String,
     },
-    /// A completed run's trace exists but cannot be read.
-    #[error("cannot read trace {}: {source}", path.display())]
-    TraceIo {
-        /// The trace's path.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A trace that is not valid JSONL in the trace schema (`line` is 1-based; the header is
-    /// line 1).
-    #[error("{} line {line}: {message}", path.display())]
-    Trace {
-        /// The trace's path.
-        path: PathBuf,
-        /// The 1-based line.
-        line: usize,
-        /// What is wrong with it.
-        message: String,
-    },
+    /// A run's trace under its final name is not its complete run (unreadable, malformed,
+    /// another run's, or cut short: [`crate::read_complete`]); nothing was written.
+    #[error(
+        "{0}; the run is not counted: `bosweep sweep` on this directory moves the trace aside and runs it again"
+    )]
+    Trace(#[from] crate::TraceError),
     /// A simulated time was chosen (`[report] time`, `--time`) but a completed run's trace has
     /// no simulated clock (its steps have no `finish`); nothing was written.
     #[error(
@@ -100,14 +86,21 @@ pub enum ReportError {
     },
 }
 
-/// The sweep directory was accepted when the sweep ran; what fails while reporting on it is a
-/// failure while running.
+/// A sweep directory that cannot be read as one (no manifest, a malformed or incomplete trace,
+/// no completed run, a time its runs do not have) and the archive sets put beside it are the
+/// user's input, as a malformed file is everywhere (docs/conventions.md, "Exit codes");
+/// failing to write or draw the report is a failure while running.
 impl bosweep_core::data::Failure for ReportError {
     fn blame(&self) -> bosweep_core::data::Blame {
+        use bosweep_core::data::Blame;
         match self {
-            // Except the archive sets it was asked to put beside the sweep.
-            Self::Archive(_) => bosweep_core::data::Blame::Input,
-            _ => bosweep_core::data::Blame::Running,
+            Self::Manifest { .. }
+            | Self::Config { .. }
+            | Self::Trace(_)
+            | Self::Untimed { .. }
+            | Self::NoCompletedRuns { .. }
+            | Self::Archive(_) => Blame::Input,
+            Self::Write { .. } | Self::Embed { .. } | Self::Plot { .. } => Blame::Running,
         }
     }
 }

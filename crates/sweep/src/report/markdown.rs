@@ -285,11 +285,18 @@ fn archives_section(archives: &[ArchiveUse]) -> String {
             a.meta.command,
             a.meta.bosweep_version
         ));
+        if a.other_budget > 0 {
+            out.push_str(&format!(
+                " {} of its runs on this sweep's problems are left out: their budget is not \
+                 this sweep's.",
+                a.other_budget
+            ));
+        }
         if a.shared_designs < a.runs {
             out.push_str(&format!(
-                " Only {} of its {} runs share this sweep's initial design and budget (same \
-                 `seed`, `init` and `budget` in the config): the paired tests pair the others \
-                 with runs from other designs, which weakens them.",
+                " Only {} of its {} runs share this sweep's initial design (same `seed` and \
+                 `init` in the config): they join the tables, ranks and scores, but the paired \
+                 tests leave the others out, having no partner of the same design.",
                 a.shared_designs, a.runs
             ));
         }

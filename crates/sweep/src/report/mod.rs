@@ -296,11 +296,7 @@ pub fn write_report_with(
             path: crate::Manifest::trace_path(dir, &untimed.spec),
         });
     }
-    let sets = given
-        .iter()
-        .map(|given| archive::open_set(given))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| ReportError::Archive(Box::new(e)))?;
+    let sets = archive::open_sets(&given).map_err(|e| ReportError::Archive(Box::new(e)))?;
     // The sweep is copied only to put archived runs beside its own.
     let (merged, archives) = if sets.is_empty() {
         (None, Vec::new())

@@ -19,12 +19,16 @@ pub(crate) struct ArchiveUse {
     /// Its runs of those.
     pub runs: usize,
     /// Of those, the runs whose initial design and budget are those of the sweep's runs of the
-    /// same problem and replicate (the paired tests pair them).
+    /// same problem and replicate ([`RunSpec::design_differs`]: the paired tests pair them).
     pub shared_designs: usize,
+    /// Its runs of the sweep's problems left out because their budget is not the sweep's.
+    pub other_budget: usize,
 }
 
 /// `sweep` with the runs of `sets` on its problems beside its own (no steps: the long tables
-/// hold the sweep's runs only), and what each set gave.
+/// hold the sweep's runs only), and what each set gave. A set's runs of a problem whose budget
+/// is not the sweep's are left out (and counted): their values are not the sweep's measure,
+/// whatever their design.
 pub(crate) fn beside(
     sweep: &Sweep,
     sets: &[ArchivedSet],
@@ -35,16 +39,35 @@ pub(crate) fn beside(
     let mut uses = Vec::new();
     for set in sets {
         let name = &set.meta.name;
-        let of_sweep: Vec<&CompletedRun> = set
+        let on_problems: Vec<&CompletedRun> = set
             .runs
             .iter()
             .filter(|r| problems.contains(&r.spec.problem.label()))
             .collect();
-        if of_sweep.is_empty() {
+        if on_problems.is_empty() {
             return Err(ArchiveError::NoCommonProblem {
                 set: name.clone(),
                 sweep: problems,
                 archived: set.problems(),
+            });
+        }
+        let budget_of = |problem: &str| {
+            sweep
+                .runs
+                .iter()
+                .find(|own| own.problem.label() == problem)
+                .map(|own| own.budget)
+        };
+        let (of_sweep, other_budget): (Vec<&CompletedRun>, Vec<&CompletedRun>) = on_problems
+            .into_iter()
+            .partition(|r| budget_of(&r.spec.problem.label()) == Some(r.spec.budget));
+        if of_sweep.is_empty() {
+            let example = &other_budget[0].spec;
+            return Err(ArchiveError::OtherBudget {
+                set: name.clone(),
+                problem: example.problem.label(),
+                archived: example.budget,
+                sweep: budget_of(&example.problem.label()).unwrap_or(0),
             });
         }
         let shared_designs = of_sweep
@@ -69,6 +92,7 @@ pub(crate) fn beside(
             problems: first_appearances(of_sweep.iter().map(|r| r.spec.problem.label())),
             runs: of_sweep.len(),
             shared_designs,
+            other_budget: other_budget.len(),
         });
     }
     let merged = Sweep {
@@ -81,14 +105,12 @@ pub(crate) fn beside(
     Ok((merged, uses))
 }
 
-/// Whether `own` (a run of the sweep) and `archived` are runs of one problem and replicate from
-/// the same initial design and budget.
+/// Whether `own` (a run of the sweep) and `archived` are a pair: runs of one problem and
+/// replicate from the same initial design and budget.
 fn shares_design(own: &RunSpec, archived: &RunSpec) -> bool {
     own.problem.label() == archived.problem.label()
         && own.replicate == archived.replicate
-        && own.design_seed == archived.design_seed
-        && own.init == archived.init
-        && own.budget == archived.budget
+        && own.design_differs(archived).is_none()
 }
 
 /// `setting` as the set `name` contributes it: a setting of its own (an `archive` parameter)

@@ -46,6 +46,26 @@ pub enum ArchiveError {
         /// The shipped sets' names.
         shipped: Vec<String>,
     },
+    /// A sweep directory where an archive set was asked for (`archive show`, `--archive`).
+    #[error(
+        "{}: a sweep directory, not an archive set; make a set of it with `bosweep archive create {} SET --name NAME --description TEXT`, or compare against it with `bosweep compare`",
+        dir.display(),
+        dir.display()
+    )]
+    SweepNotSet {
+        /// The directory given.
+        dir: PathBuf,
+    },
+    /// Two different sets of one name put beside one sweep.
+    #[error(
+        "two different archive sets are named alike ({first}; {second}): their algorithms would share their labels; give one of them"
+    )]
+    SameName {
+        /// The first set's reference.
+        first: String,
+        /// The second's.
+        second: String,
+    },
     /// The sweep an archive set is made from cannot be read.
     #[error(transparent)]
     Sweep(#[from] ReportError),
@@ -82,6 +102,20 @@ pub enum ArchiveError {
         /// The set's problem labels.
         archived: Vec<String>,
     },
+    /// A set put beside a sweep ran the sweep's problems with other budgets only.
+    #[error(
+        "archive set {set} ran {problem} with a budget of {archived} evaluations, this sweep with {sweep}: runs of different budgets are not compared; give this sweep the set's budget, or leave the set out"
+    )]
+    OtherBudget {
+        /// The set's name.
+        set: String,
+        /// A problem label both have.
+        problem: String,
+        /// The set's budget on it.
+        archived: usize,
+        /// The sweep's.
+        sweep: usize,
+    },
     /// An archived run keeps only some steps: it has no value at a simulated time.
     #[error(
         "archive set {set}: a report at a simulated time (--time, [report] time) cannot put an archive set beside the sweep (its runs keep only some steps); drop one of them"
@@ -92,11 +126,13 @@ pub enum ArchiveError {
     },
 }
 
-/// An archive set is the user's input; so is the sweep it is made from.
+/// An archive set is the user's input; so is the sweep it is made from, read as a report reads
+/// it (a corrupted trace or manifest exits 2 here as in `compare`).
 impl bosweep_core::data::Failure for ArchiveError {
     fn blame(&self) -> bosweep_core::data::Blame {
         match self {
-            Self::Io { .. } | Self::Sweep(_) => bosweep_core::data::Blame::Running,
+            Self::Io { .. } => bosweep_core::data::Blame::Running,
+            Self::Sweep(error) => error.blame(),
             _ => bosweep_core::data::Blame::Input,
         }
     }

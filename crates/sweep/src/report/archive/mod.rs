@@ -104,6 +104,17 @@ impl ArchivedSet {
         )
     }
 
+    /// The set whose three files hold `meta`, `config` and `runs`, named in messages as the
+    /// files of `dir` (what the fuzz target reads; [`ArchivedSet::read`] reads a directory).
+    pub fn from_texts(
+        meta: &str,
+        config: &str,
+        runs: &str,
+        dir: &Path,
+    ) -> Result<Self, ArchiveError> {
+        Self::parse(Files { meta, config, runs }, dir, dir.display().to_string())
+    }
+
     /// The set of `files`, which `dir` names in messages.
     fn parse(files: Files, dir: &Path, origin: String) -> Result<Self, ArchiveError> {
         let meta_path = dir.join(ARCHIVE_FILE);
@@ -190,11 +201,16 @@ pub fn shipped_sets() -> Vec<&'static str> {
 }
 
 /// The set in the directory `given` (one holding `archive.toml`), else the shipped set named
-/// `given`.
+/// `given`. A sweep directory is refused as one.
 pub fn open_set(given: &str) -> Result<ArchivedSet, ArchiveError> {
     let dir = Path::new(given);
     if dir.join(ARCHIVE_FILE).is_file() {
         return ArchivedSet::read(dir);
+    }
+    if dir.join(crate::MANIFEST_FILE).is_file() {
+        return Err(ArchiveError::SweepNotSet {
+            dir: dir.to_path_buf(),
+        });
     }
     match shipped::SHIPPED.iter().find(|s| s.name == given) {
         Some(set) => ArchivedSet::parse(
@@ -211,6 +227,27 @@ pub fn open_set(given: &str) -> Result<ArchivedSet, ArchiveError> {
             shipped: shipped_sets().iter().map(|s| s.to_string()).collect(),
         }),
     }
+}
+
+/// The sets `given` ([`open_set`]), each once: a set given twice (by one name or by two
+/// paths) is put beside a sweep once; two different sets of one name are refused, since their
+/// algorithms would share their labels.
+pub fn open_sets(given: &[String]) -> Result<Vec<ArchivedSet>, ArchiveError> {
+    let mut sets: Vec<ArchivedSet> = Vec::new();
+    for name in given {
+        let set = open_set(name)?;
+        match sets.iter().find(|s| s.meta.name == set.meta.name) {
+            None => sets.push(set),
+            Some(same) if same.meta == set.meta => {}
+            Some(other) => {
+                return Err(ArchiveError::SameName {
+                    first: other.meta.reference(),
+                    second: set.meta.reference(),
+                });
+            }
+        }
+    }
+    Ok(sets)
 }
 
 /// Whether `path` is a set's directory.

@@ -86,6 +86,14 @@ impl RunRecord {
         if kept.evals.windows(2).any(|w| w[1] < w[0]) {
             return Err("kept.evals: decreasing".into());
         }
+        // The rule of a complete trace (`crate::read_complete`): the run ends at its budget.
+        let spent = kept.evals[n - 1];
+        if spent != self.run.budget {
+            return Err(format!(
+                "kept.evals: the run is not complete: it ends at {spent} of its {} evaluations",
+                self.run.budget
+            ));
+        }
         if !(self.seconds >= 0.0 && self.seconds.is_finite()) {
             return Err(format!("seconds: {} is not a duration", self.seconds));
         }

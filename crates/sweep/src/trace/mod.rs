@@ -2,8 +2,14 @@
 //! flushed as soon as it is written so that a crash loses no completed evaluation. A step is one
 //! [`StepRecord`], the type that writes it, reads it back (the report, the Python loader,
 //! `export-coco`) and tabulates it ([`StepRecord::COLUMNS`]), so that the schema is stated once.
+//! [`read_complete`] is the one rule by which every reader (resume, report, compare, merge,
+//! archive, export, Python) decides that a trace holds its whole run.
 
-use std::fs::File;
+mod complete;
+
+pub use complete::{CompleteTrace, TraceError, parse_complete, read_complete};
+
+use std::fs::{OpenOptions, TryLockError};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -152,9 +158,28 @@ pub struct TraceWriter {
 }
 
 impl TraceWriter {
-    /// A writer into a new file at `path`, replacing one that exists.
+    /// A writer into a new file at `path`, replacing one that exists, which this process holds
+    /// locked until the writer is dropped (the operating system's advisory lock, released
+    /// however the process ends): while another process writes a trace there, it is refused
+    /// with [`std::io::ErrorKind::WouldBlock`] and left as it is, so that two runs given one
+    /// output never interleave their lines.
     pub fn create(path: &Path) -> std::io::Result<Self> {
-        let file = File::create(path)?;
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    "another process is writing a trace there",
+                ));
+            }
+            Err(TryLockError::Error(e)) => return Err(e),
+        }
+        file.set_len(0)?;
         Ok(Self {
             out: BufWriter::new(Box::new(file)),
             path: Some(path.to_path_buf()),
@@ -189,61 +214,6 @@ impl TraceWriter {
         self.out.write_all(b"\n")?;
         self.out.flush()
     }
-}
-
-/// Why a trace under its final name cannot be trusted as the complete run of `budget`
-/// evaluations with `seed`: resume redoes such a run instead of keeping it. Checks that every
-/// line is one whole JSON object, the first a header of that seed, the others steps numbered
-/// 1, 2, … whose last has spent exactly the budget.
-pub fn check_complete(path: &Path, seed: u64, budget: usize) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("unreadable: {e}"))?;
-    if text.is_empty() {
-        return Err("it is empty".into());
-    }
-    if !text.ends_with('\n') {
-        return Err("its last line is cut off".into());
-    }
-    let mut lines = text.lines().enumerate();
-    let parse = |(i, line): (usize, &str)| -> Result<Map<String, Value>, String> {
-        match serde_json::from_str(line) {
-            Ok(Value::Object(object)) => Ok(object),
-            _ => Err(format!("line {} is not a whole JSON object", i + 1)),
-        }
-    };
-    let header = lines.next().map(parse).ok_or("it is empty")??;
-    let header_seed = header
-        .get("header")
-        .and_then(|h| h.get("seed"))
-        .and_then(Value::as_u64);
-    match header_seed {
-        Some(found) if found == seed => {}
-        Some(found) => {
-            return Err(format!(
-                "line 1 is the header of another run (seed {found}, not {seed})"
-            ));
-        }
-        None => return Err("line 1 is not a header with the run's seed".into()),
-    }
-    let mut evals = 0;
-    let mut steps = 0;
-    for numbered in lines {
-        let line = numbered.0 + 1;
-        let step = parse(numbered)?;
-        steps += 1;
-        if step.get("iter").and_then(Value::as_u64) != Some(steps) {
-            return Err(format!("line {line} is not step {steps}"));
-        }
-        evals = step
-            .get("evals")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| format!("line {line} has no \"evals\""))?;
-    }
-    if evals != budget as u64 {
-        return Err(format!(
-            "its {steps} steps spend {evals} of the {budget} evaluations"
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,4 @@
+#![no_main]
+//! See `bosweep_fuzz::trace_reader` for the invariants checked.
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bosweep_fuzz::trace_reader(data));
