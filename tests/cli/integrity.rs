@@ -673,3 +673,27 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
         assert_eq!(cells[pairs], if across { "0" } else { "2" }, "{row}");
     }
 }
+
+#[test]
+fn a_trace_cut_short_is_not_exported_to_coco() {
+    let dir = sandbox("coco-cut");
+    std::fs::write(
+        dir.join("bbob.toml"),
+        CONFIG.replace(
+            "name = \"branin\"",
+            "name = \"bbob\"\nfunction = 1\ndim = 2",
+        ),
+    )
+    .unwrap();
+    let out = bosweep(&dir, &["sweep", "bbob.toml", "--out", "s", "--no-report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let name = trace_names(&dir.join("s")).remove(0);
+    drop_last_line(&dir.join("s/runs").join(&name));
+    let err = refused(
+        &dir,
+        &["export-coco", "s", "--out", "coco"],
+        2,
+        "line 8: the run is not complete: it stops after 7 of its 8 evaluations",
+    );
+    assert!(err.contains(&name), "{err}");
+}

@@ -64,9 +64,12 @@ pub enum ExportError {
     },
 }
 
+/// A sweep that cannot be read (a trace cut short, a malformed manifest) or holds nothing to
+/// export is the user's input, as for every reader of a sweep; writing is the run's.
 impl bosweep_core::data::Failure for ExportError {
     fn blame(&self) -> bosweep_core::data::Blame {
         match self {
+            Self::Read(error) => error.blame(),
             Self::NothingToExport { .. } => bosweep_core::data::Blame::Input,
             _ => bosweep_core::data::Blame::Running,
         }
