@@ -61,7 +61,8 @@ fn sweep(
 }
 
 /// Copies the sweep `dir/from` to `dir/to`, adding `shift(problem, replicate)` to every step's
-/// simple regret (where known): every paired difference B − A is then that shift.
+/// simple and instant regret (where known): every paired difference B − A of either final
+/// regret (the recommendation's, or the best evaluated point's) is then that shift.
 fn shifted_copy(dir: &Path, from: &str, to: &str, shift: impl Fn(&str, usize) -> f64) {
     let (from, to) = (dir.join(from), dir.join(to));
     std::fs::create_dir_all(to.join("runs")).unwrap();
@@ -89,8 +90,10 @@ fn shifted_copy(dir: &Path, from: &str, to: &str, shift: impl Fn(&str, usize) ->
         let mut out = format!("{header}\n");
         for line in lines {
             let mut step: Value = serde_json::from_str(line).unwrap();
-            if let Some(r) = step["simple_regret"].as_f64() {
-                step["simple_regret"] = (r + d).into();
+            for regret in ["simple_regret", "instant_regret"] {
+                if let Some(r) = step[regret].as_f64() {
+                    step[regret] = (r + d).into();
+                }
             }
             out.push_str(&format!("{step}\n"));
         }

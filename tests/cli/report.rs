@@ -621,7 +621,7 @@ fn paired_tests_and_ranks_are_hand_computed() {
             "0.5",
             "0.5",
             "cannot conclude (< 6 pairs)",
-            "simple-regret"
+            "best-evaluated-regret"
         ]
     );
     // ext (maximised best values): random − gp-ucb = 1 − 3 and 2 − 2: one non-zero pair, W+ = 0,
@@ -743,10 +743,11 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
         assert_eq!(row[9..], ["worse", metric], "{row:?}");
     };
 
-    // The default: simple regret. b − a = 0.1 + 0.01r, median 0.125.
+    // The default on a noise-free problem: the best evaluated regret (the fixture's regrets
+    // only fall, so it is the simple regret). b − a = 0.1 + 0.01r, median 0.125.
     let (best, row) = best_and_comparison(&dir, &ReportOptions::default());
     assert_eq!(best, "a");
-    check(&row, "b", "a", 0.125, "simple-regret");
+    check(&row, "b", "a", 0.125, "best-evaluated-regret");
 
     // Cumulative regret: a − b = 5 + 0.5r, median 6.25.
     let cumulative = ReportOptions {
@@ -808,7 +809,10 @@ fn the_config_names_the_metric_and_the_option_overrides_it() {
         ..ReportOptions::default()
     };
     let (best, row) = best_and_comparison(&dir, &simple);
-    assert_eq!((best.as_str(), row[10].as_str()), ("a", "simple-regret"));
+    assert_eq!(
+        (best.as_str(), row[10].as_str()),
+        ("a", "recommendation-regret")
+    );
 
     // A hand-edited config with an unknown metric: an error naming the file, nothing written.
     let dir = temp_dir("metric-bad");
@@ -837,20 +841,23 @@ fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
     // Tables: a header row and one row per algorithm.
     assert_eq!(md.matches("| algorithm | runs |").count(), 2, "{md}");
     assert!(
-        md.contains("| `random` | 3 | 0.3 | 0.1155 | 0.3 | 3 |"),
+        md.contains("| `random` | 3 | 0.3 | 0.1155 | 0.3 | 0.1155 | 0.3 | 3 |"),
         "{md}"
     );
-    // Best in bold: gp-ucb by simple regret on branin, by best value (maximize) on ext.
+    // Best in bold: gp-ucb by the best evaluated regret on branin (noise-free: the default),
+    // by best value (maximize) on ext.
     assert!(
-        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | **0.02** | 0.01 | 0.02 |"),
+        md.contains(
+            "| **`gp-ucb[ucb_multiplier=2]`** | 2 | **0.02** | 0.01 | 0.02 | 0.01 | 0.02 |"
+        ),
         "{md}"
     );
     assert!(
-        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | **2.5** |"),
+        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | – | – | **2.5** |"),
         "{md}"
     );
     assert!(!md.contains("**`random`**"), "{md}");
-    assert!(md.contains("lowest mean final simple regret"));
+    assert!(md.contains("lowest mean final best evaluated regret"));
     assert!(md.contains("maximize"));
     // Plot links, and the files they point to.
     for link in [
@@ -930,10 +937,11 @@ fn plots_are_written_as_svg_and_png_with_text() {
         .iter()
         .filter(|f| f.starts_with(dir.join("plots")))
         .collect();
-    // branin (regrets known): simple regret, cumulative regret, best value, regret vs time,
-    // seconds; ext: best value, seconds; across problems: average ranks, the runtime
-    // distribution and the normalised scores' profile; each as SVG and PNG.
-    assert_eq!(plots.len(), 20, "{plots:?}");
+    // branin (regrets known): the best evaluated and the recommendation's regret, cumulative
+    // regret, best value, regret vs time, seconds; ext: best value, seconds; across problems:
+    // average ranks, the runtime distribution and the normalised scores' profile; each as SVG
+    // and PNG.
+    assert_eq!(plots.len(), 22, "{plots:?}");
     let runtimes = std::fs::read_to_string(dir.join("plots/runtime-distribution.svg")).unwrap();
     let texts = svg_texts(&runtimes);
     for text in [
@@ -990,7 +998,7 @@ fn plots_are_written_as_svg_and_png_with_text() {
             "{name}.svg title"
         );
         let y_label = match name {
-            "branin-regret" => "simple regret",
+            "branin-regret" => "regret of the recommended point",
             "ext_dim=2_-best-value" => "best value",
             _ => "seconds per iteration",
         };
@@ -1431,9 +1439,9 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
         page.matches("<img src=\"data:image/png;base64,").count(),
         images
     );
-    // branin: simple and cumulative regret, best value, regret vs time, seconds; ext: best
-    // value, seconds; the ranks, the runtime distribution and the normalised scores.
-    assert_eq!(images, 10, "{page}");
+    // branin: both final regrets, cumulative regret, best value, regret vs time, seconds; ext:
+    // best value, seconds; the ranks, the runtime distribution and the normalised scores.
+    assert_eq!(images, 11, "{page}");
     for text in [
         "<title>Sweep report: bosweep-report-",
         "<a href=\"#section-1\">Config (config.toml)</a>",
@@ -1610,7 +1618,7 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
             .map(|c| (c[0].as_str(), c[3].as_str(), c[4].as_str(), c[10].as_str()))
             .collect::<Vec<_>>(),
         [
-            ("branin", "1", "0.5", "simple-regret"),
+            ("branin", "1", "0.5", "best-evaluated-regret"),
             ("ext[dim=2]", "2", "-1", "best-value")
         ]
     );
@@ -1628,7 +1636,7 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
         md.contains("1 completed run had no step by then and is left out."),
         "{md}"
     );
-    assert!(md.contains("lowest mean simple regret at simulated time 2.5"));
+    assert!(md.contains("lowest mean best evaluated regret at simulated time 2.5"));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("At simulated time 2.5"));
 
@@ -1754,4 +1762,146 @@ fn bosweep_report_takes_the_time_and_refuses_a_bad_one() {
             "{stderr}"
         );
     }
+}
+
+/// A trace of `spec` whose steps have the instant regrets `instant` (of the evaluated points) and
+/// the simple regrets `recommended` (of the recommendations), one evaluation each; `noisy`
+/// makes every observed `y` differ from `f`.
+fn two_regret_trace(spec: &RunSpec, instant: &[f64], recommended: &[f64], noisy: bool) -> String {
+    let header = json!({"header": {"seed": spec.seed, "budget": spec.budget, "sense": "minimize"}});
+    let mut text = format!("{header}\n");
+    for (i, (&r, &s)) in instant.iter().zip(recommended).enumerate() {
+        let step = StepRecord {
+            iter: i + 1,
+            phase: Phase::Opt,
+            x: vec![0.5],
+            y: Some(r + if noisy { 0.01 } else { 0.0 }),
+            repeats: 1,
+            evals: i + 1,
+            context: None,
+            t: None,
+            f: Some(r),
+            best_value: Some(r),
+            recommended_x: vec![0.5],
+            instant_regret: Some(r),
+            cumulative_regret: Some(r),
+            simple_regret: Some(s),
+            model_seconds: 0.0,
+            acq_seconds: 0.0,
+            batch: None,
+            worker: None,
+            start: None,
+            finish: None,
+            extra: Default::default(),
+            warnings: Vec::new(),
+        };
+        text.push_str(&format!("{}\n", serde_json::to_string(&step).unwrap()));
+    }
+    text
+}
+
+/// `a` evaluates a point of regret 0.05 at its second evaluation but keeps recommending worse
+/// ones (final 0.5); `b`'s recommendation is its best point (final 0.2). Each measure is told
+/// apart: the summary holds both, COCO's runtimes count `a`'s second evaluation, the default
+/// metric is the best evaluated regret where the runs observe `f` itself and the
+/// recommendation's where they observe it with noise.
+#[test]
+fn a_recommendation_that_lags_its_best_point_is_measured_both_ways() {
+    let dir = temp_dir("two-regrets");
+    std::fs::write(dir.join("config.toml"), CONFIG).unwrap();
+    let (a, b) = (setting("a", &[]), setting("b", &[]));
+    let quiet = setting("branin", &[]);
+    let noisy = setting("branin", &[("noise_std", SettingValue::Number(0.1))]);
+    let runs: Vec<RunSpec> = [(&a, &quiet), (&b, &quiet), (&a, &noisy), (&b, &noisy)]
+        .iter()
+        .enumerate()
+        .map(|(i, (algorithm, problem))| spec(i, algorithm, problem, 0))
+        .collect();
+    write_manifest(&dir, runs.clone());
+    let lagging = ([5.0, 0.05, 2.0, 3.0], [5.0, 4.0, 3.0, 0.5]);
+    let faithful = ([5.0, 1.0, 0.5, 0.2], [5.0, 1.0, 0.5, 0.2]);
+    for (run, (instant, recommended)) in runs.iter().zip([lagging, faithful, lagging, faithful]) {
+        let noise = run.problem.params.iter().any(|(k, _)| k == "noise_std");
+        std::fs::write(
+            Manifest::trace_path(&dir, run),
+            two_regret_trace(run, &instant, &recommended, noise),
+        )
+        .unwrap();
+    }
+    let summary = write_report(&dir).unwrap();
+    let row = |problem: &str, algorithm: &str| {
+        summary
+            .rows
+            .iter()
+            .find(|r| r.problem == problem && r.algorithm == algorithm)
+            .unwrap()
+    };
+    // Both final regrets, each run's own.
+    let quiet_a = row("branin", "a");
+    assert_eq!(quiet_a.best_evaluated_regret_mean, Some(0.05));
+    assert_eq!(quiet_a.simple_regret_mean, Some(0.5));
+    assert_eq!(row("branin", "b").best_evaluated_regret_mean, Some(0.2));
+    // The default metric: on the noise-free problem the best evaluated regret picks `a`; on the
+    // noisy one the recommendation's picks `b`.
+    assert!(quiet_a.best && !row("branin", "b").best);
+    let noisy_label = "branin[noise_std=0.1]";
+    assert!(row(noisy_label, "b").best && !row(noisy_label, "a").best);
+    let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
+    let metrics: Vec<(&str, &str)> = comparisons
+        .iter()
+        .map(|r| (r[0].as_str(), r[10].as_str()))
+        .collect();
+    assert_eq!(
+        metrics,
+        [
+            ("branin", "best-evaluated-regret"),
+            (noisy_label, "recommendation-regret")
+        ]
+    );
+    // COCO's ERT to Δf ≤ 0.1 counts `a`'s second evaluation (its recommendation never got
+    // there); `b` never evaluated a point that close.
+    let (_, ert) = read_csv(&dir.join("ert.csv"));
+    let ert_of = |algorithm: &str, target: &str| {
+        ert.iter()
+            .find(|r| r[0] == "branin" && r[1] == algorithm && r[2] == target)
+            .map(|r| (r[4].clone(), r[5].clone()))
+            .unwrap()
+    };
+    assert_eq!(ert_of("a", "0.1"), ("1".to_owned(), "2".to_owned()));
+    assert_eq!(ert_of("b", "0.1"), ("0".to_owned(), String::new()));
+    assert_eq!(ert_of("b", "10"), ("1".to_owned(), "1".to_owned()));
+    // Each run's runtimes to the distribution's targets: `a` reaches 10^-1.2 at its second
+    // evaluation, not 10^-1.4 (0.0398 < 0.05).
+    let (header, runtimes) = read_csv(&dir.join("runtimes.csv"));
+    assert_eq!(
+        header,
+        [
+            "problem",
+            "algorithm",
+            "replicate",
+            "evaluations",
+            "target",
+            "runtime"
+        ]
+    );
+    assert_eq!(runtimes.len(), 4 * 51);
+    let runtime_of = |algorithm: &str, k: usize| {
+        let rows: Vec<&Vec<String>> = runtimes
+            .iter()
+            .filter(|r| r[0] == "branin" && r[1] == algorithm)
+            .collect();
+        // COCO's targets, 10^(i/5) for i = 10, 9, …
+        let i = 10 - k as i32;
+        assert_eq!(
+            rows[k][4].parse::<f64>().unwrap(),
+            10f64.powf(f64::from(i) / 5.0)
+        );
+        rows[k][5].clone()
+    };
+    assert_eq!(runtime_of("a", 16), "2");
+    assert_eq!(runtime_of("a", 17), "");
+    assert_eq!(runtime_of("b", 0), "1");
+    // The recommendation's curve is captioned where it is the one shown.
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert_eq!(md.matches("so a curve can rise").count(), 1, "{md}");
 }

@@ -388,7 +388,13 @@ fn top_level_errors_name_key_line_and_allowed_values() {
 
 #[test]
 fn report_table_takes_a_known_metric_only() {
-    for metric in ["simple-regret", "cumulative-regret", "best-value"] {
+    for metric in [
+        "best-evaluated-regret",
+        "recommendation-regret",
+        "simple-regret",
+        "cumulative-regret",
+        "best-value",
+    ] {
         let text = with_top(&format!("[report]\nmetric = \"{metric}\""));
         assert_eq!(parse(&text).run_count(), 1, "{text}");
     }
@@ -398,7 +404,7 @@ fn report_table_takes_a_known_metric_only() {
         &[
             "[report] metric",
             "unknown metric \"median\"",
-            "allowed: simple-regret, cumulative-regret, best-value",
+            "allowed: best-evaluated-regret, recommendation-regret, cumulative-regret, best-value",
         ],
     );
     assert_rejected(

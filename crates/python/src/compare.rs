@@ -64,7 +64,7 @@ pub fn compare<'py>(
     let dict = PyDict::new(py);
     dict.set_item("files", files)?;
     dict.set_item("pairs", comparison.pairs)?;
-    dict.set_item("metric", comparison.metric.as_str())?;
+    dict.set_item("metric", comparison.metric_name())?;
     let reference = |set: &Option<ArchiveMeta>| set.as_ref().map(ArchiveMeta::reference);
     dict.set_item("a_archive", reference(&comparison.a_archive))?;
     dict.set_item("b_archive", reference(&comparison.b_archive))?;

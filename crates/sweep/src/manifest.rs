@@ -49,7 +49,8 @@ impl Manifest {
     /// The manifest in `text`, checked as every reader relies on it: run `i` is at index `i`,
     /// spends at least one evaluation and has no more design points than its budget.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let manifest: Self = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let manifest: Self =
+            serde_json::from_str(text).map_err(|e| bosweep_core::io::one_line(&e.to_string()))?;
         for (position, run) in manifest.runs.iter().enumerate() {
             let problem = if run.index != position {
                 format!("index {} (expected {position})", run.index)

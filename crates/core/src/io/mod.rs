@@ -16,11 +16,37 @@ pub fn io_reason(error: &std::io::Error) -> String {
     }
 }
 
+/// `text` on one line: control characters (a newline inside a JSON key a parser echoes, say)
+/// written as their escapes (`\n`), so that a message quoting a file's contents stays one line
+/// that names its file and line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// `1 column` or `n columns`, for messages about table widths.
 pub fn columns(n: usize) -> String {
     if n == 1 {
         "1 column".to_string()
     } else {
         format!("{n} columns")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(one_line("a\nb\tc\u{7}é"), "a\\nb\\tc\\u{7}é");
+        assert_eq!(one_line("plain"), "plain");
     }
 }

@@ -57,6 +57,9 @@ pub const POOLED_COLUMNS: [&str; 11] = [
     "p_holm",
     "verdict",
 ];
+/// What [`Comparison::metric_name`] says without a chosen metric.
+pub const PER_PROBLEM: &str = "each problem's default";
+
 /// The budget fractions compared by default.
 pub const DEFAULT_BUDGETS: [f64; 4] = [0.25, 0.5, 0.75, 1.0];
 
@@ -83,7 +86,8 @@ pub const COMPARE_COLUMNS: [&str; 16] = [
 /// What [`compare_sweeps`] compares.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareOptions {
-    /// The metric; `None` takes B's config `[report] metric`, else [`Metric::SimpleRegret`]
+    /// The metric; `None` takes B's config `[report] metric`, else each problem's default
+    /// ([`Metric::default_for`], read from B's runs)
     /// (a problem whose regrets are unknown is compared on its best value).
     pub metric: Option<Metric>,
     /// Fractions of each run's budget, each in (0, 1]: a run's value at fraction f is the
@@ -150,7 +154,7 @@ pub struct CompareRow {
     /// The evaluations it stands for (the budget of the first pair times the fraction, rounded
     /// down).
     pub evals: usize,
-    /// The metric compared, as `compare.csv` names it (`simple-regret`, …).
+    /// The metric compared, as `compare.csv` names it (`best-evaluated-regret`, …).
     pub metric: &'static str,
     /// Replicates completed in both with a value at this budget.
     pub pairs: usize,
@@ -178,8 +182,9 @@ pub struct Comparison {
     pub a: PathBuf,
     /// The changed directory.
     pub b: PathBuf,
-    /// The metric asked for (a problem without its regrets is compared on its best value).
-    pub metric: Metric,
+    /// The metric asked for (a problem without its regrets is compared on its best value);
+    /// `None`: each problem's default ([`Metric::default_for`]).
+    pub metric: Option<Metric>,
     /// The budget fractions compared, ascending, ending at 1.
     pub budgets: Vec<f64>,
     /// Per algorithm in both (A's order), per problem, per budget fraction.
@@ -201,6 +206,11 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The metric's name, or what stands for it without a choice.
+    pub fn metric_name(&self) -> &'static str {
+        self.metric.map_or(PER_PROBLEM, Metric::as_str)
+    }
+
     /// The rows at the final budget where B is significantly worse.
     pub fn worse_at_final_budget(&self) -> Vec<&CompareRow> {
         self.rows
@@ -252,13 +262,13 @@ pub fn compare_sweeps(
         }
     }
     let metric = match options.metric {
-        Some(metric) => metric,
-        None => load::configured_metric(b, sweep_b.config.as_deref())
-            .map_err(|source| CompareError::Read {
+        Some(metric) => Some(metric),
+        None => load::configured_metric(b, sweep_b.config.as_deref()).map_err(|source| {
+            CompareError::Read {
                 dir: b.to_path_buf(),
                 source,
-            })?
-            .unwrap_or_default(),
+            }
+        })?,
     };
     let pairing = pairing::pair((a, &sweep_a), (b, &sweep_b))?;
     let mut rows: Vec<Tested> = pairing
@@ -328,9 +338,11 @@ fn budget_fractions(given: &[f64]) -> Result<Vec<f64>, CompareError> {
     Ok(budgets)
 }
 
-/// How a cell's runs are read: the chosen regret where its runs know it, else the best value in
-/// the problem's sense (as the report chooses), else nothing.
-fn compared_by(cell: &Cell, metric: Metric) -> BestBy {
+/// How a cell's runs are read: the chosen regret (or, without a choice, the default of B's
+/// runs, as B's report chooses) where its runs know it, else the best value in the problem's
+/// sense (as the report chooses), else nothing.
+fn compared_by(cell: &Cell, metric: Option<Metric>) -> BestBy {
+    let metric = metric.unwrap_or_else(|| load::default_metric(cell.pairs.iter().map(|(_, b)| *b)));
     let runs = || cell.pairs.iter().flat_map(|(a, b)| [*a, *b]);
     if let Some(by) = BestBy::regret_of(metric)
         && runs().all(|r| value_of(r.trace.last(), by).is_some())

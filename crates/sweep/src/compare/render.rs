@@ -119,9 +119,10 @@ fn markdown(c: &Comparison) -> String {
     let _ = writeln!(md, "- B (change): {}", side(&c.b, &c.b_archive));
     let _ = writeln!(
         md,
-        "- Metric: {} (a problem whose regrets are unknown: its best value, in its sense); \
-         differences are B − A.",
-        c.metric.as_str()
+        "- Metric: {} (each row names its own: without a choice, the best evaluated point's \
+         regret where the runs observe their objective itself, else the recommendation's; a \
+         problem whose regrets are unknown: its best value, in its sense); differences are B − A.",
+        c.metric_name()
     );
     let _ = writeln!(
         md,
@@ -242,7 +243,7 @@ pub fn summary_text(c: &Comparison) -> String {
         text,
         "{} paired runs, metric {} (B − A; B = {}, A = {})",
         c.pairs,
-        c.metric.as_str(),
+        c.metric_name(),
         c.b.display(),
         c.a.display()
     );

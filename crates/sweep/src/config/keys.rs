@@ -228,8 +228,11 @@ pub const CONFIG_KEYS: &[ConfigKey] = &[
     ConfigKey {
         table: ConfigTable::Report,
         key: METRIC_KEY,
-        accepted: "simple-regret, cumulative-regret or best-value",
-        default: "simple-regret",
+        accepted: "best-evaluated-regret, recommendation-regret, cumulative-regret or best-value \
+                   (simple-regret: recommendation-regret)",
+        default: "per problem: best-evaluated-regret where its runs observe their objective \
+                  of interest itself (noise-free, no context, no time), else \
+                  recommendation-regret",
         meaning: "the final metric that picks each problem's best algorithm, the paired tests \
                   and the ranks",
     },
@@ -350,10 +353,20 @@ mod tests {
                 .ends_with(SYNTAX)
         );
         let metric = find(ConfigTable::Report, METRIC_KEY);
-        assert_eq!(metric.default, Metric::default().as_str());
+        for default in [true, false] {
+            assert!(
+                metric
+                    .default
+                    .contains(Metric::default_for(default).as_str())
+            );
+        }
         let names: Vec<&str> = Metric::ALL.iter().map(|m| m.as_str()).collect();
         let (last, others) = names.split_last().unwrap();
-        assert_eq!(metric.accepted, format!("{} or {last}", others.join(", ")));
+        assert!(
+            metric
+                .accepted
+                .starts_with(&format!("{} or {last}", others.join(", ")))
+        );
         for spec in [BATCH.spec(), WORKERS.spec()] {
             let accepted = format!("{}, or a list of them", spec.kind.accepted());
             assert_eq!(find(ConfigTable::Algorithm, spec.name).accepted, accepted);

@@ -57,6 +57,7 @@ impl PairedComparison {
 pub(crate) fn metric(step: &Step, by: BestBy) -> Option<f64> {
     match by {
         BestBy::SimpleRegret => step.simple_regret,
+        BestBy::BestEvaluatedRegret => step.best_evaluated_regret,
         BestBy::CumulativeRegret => step.cumulative_regret,
         BestBy::BestValue(_) => step.best_value,
         BestBy::Undecided => None,

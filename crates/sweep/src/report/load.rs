@@ -17,7 +17,12 @@ use bosweep_problems::Sense;
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Step {
     pub evals: usize,
+    /// The recommendation's regret (the trace's `simple_regret`): the inference measure.
     pub simple_regret: Option<f64>,
+    /// The regret of the best point evaluated so far, its noise-free objective of interest
+    /// (the least `instant_regret` up to this step): COCO's measure, on which runtimes are
+    /// counted. `None` until a step's regret is known.
+    pub best_evaluated_regret: Option<f64>,
     pub cumulative_regret: Option<f64>,
     /// `None` only where the trace wrote `null` (a non-finite value).
     pub best_value: Option<f64>,
@@ -38,6 +43,10 @@ pub(crate) struct Trace {
     pub steps: Vec<Step>,
     /// `Some` for a run read from a reference archive, which keeps only some of its steps.
     pub compacted: Option<Compacted>,
+    /// Whether the run observed its objective of interest itself at every step: no noise (`y`
+    /// is `f`), no context, no time. Such a problem is a noiseless static black box, COCO's
+    /// setting, whose default measure is the best evaluated point's regret.
+    pub noise_free: bool,
 }
 
 /// What an archived run keeps of the steps it left out: their number and the seconds they
@@ -55,11 +64,13 @@ pub(crate) struct Compacted {
 /// Hand-made steps and traces for the report's unit tests.
 #[cfg(test)]
 impl Step {
-    /// A step at `evals` evaluations whose simple regret is `regret`, nothing else known.
+    /// A step at `evals` evaluations whose simple regret (and best evaluated regret) is
+    /// `regret`, nothing else known.
     pub fn with_regret(evals: usize, regret: f64) -> Self {
         Self {
             evals,
             simple_regret: Some(regret),
+            best_evaluated_regret: Some(regret),
             cumulative_regret: None,
             best_value: None,
             seconds: 0.0,
@@ -77,6 +88,7 @@ impl Trace {
             device: None,
             steps: steps.into_iter().collect(),
             compacted: None,
+            noise_free: true,
         }
     }
 
@@ -117,6 +129,7 @@ impl Trace {
             device: self.device.clone(),
             steps,
             compacted: self.compacted,
+            noise_free: self.noise_free,
         })
     }
 }
@@ -275,24 +288,44 @@ impl Trace {
     /// The fields of a completed run's trace that the report's statistics and plots use.
     fn of(run: &RunSteps) -> Self {
         let text = |key: &str| run.header.get(key).and_then(Value::as_str);
+        let mut best_evaluated: Option<f64> = None;
         Trace {
             sense: text("sense").and_then(parse_sense),
             device: text("device").map(str::to_owned),
             steps: run
                 .steps
                 .iter()
-                .map(|s| Step {
-                    evals: s.evals,
-                    simple_regret: s.simple_regret,
-                    cumulative_regret: s.cumulative_regret,
-                    best_value: s.best_value,
-                    seconds: s.model_seconds + s.acq_seconds,
-                    finish: s.finish,
+                .map(|s| {
+                    if let Some(regret) = s.instant_regret {
+                        best_evaluated = Some(best_evaluated.map_or(regret, |b| b.min(regret)));
+                    }
+                    Step {
+                        evals: s.evals,
+                        simple_regret: s.simple_regret,
+                        best_evaluated_regret: best_evaluated,
+                        cumulative_regret: s.cumulative_regret,
+                        best_value: s.best_value,
+                        seconds: s.model_seconds + s.acq_seconds,
+                        finish: s.finish,
+                    }
                 })
                 .collect(),
             compacted: None,
+            noise_free: run
+                .steps
+                .iter()
+                .all(|s| s.y.is_some() && s.y == s.f && s.context.is_none() && s.t.is_none()),
         }
     }
+}
+
+/// The metric of a problem without a chosen one, from its completed `runs`
+/// ([`Metric::default_for`]): COCO's best evaluated regret where every run observed its
+/// objective of interest itself ([`Trace::noise_free`]), else the recommendation's regret.
+pub(crate) fn default_metric<'a>(runs: impl IntoIterator<Item = &'a CompletedRun>) -> Metric {
+    let mut runs = runs.into_iter().peekable();
+    let noise_free = runs.peek().is_some() && runs.all(|c| c.trace.noise_free);
+    Metric::default_for(noise_free)
 }
 
 pub(crate) fn parse_sense(s: &str) -> Option<Sense> {

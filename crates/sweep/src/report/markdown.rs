@@ -12,7 +12,7 @@ use super::model::{ReportModel, SectionAtTime};
 use super::scores::{Ert, Scores};
 use super::{
     BestBy, ERT_FILE, PLOTS_DIR, RANKS_PLOT, RUNTIME_PLOT, RUNTIME_SIMULATED_TIME_PLOT,
-    SCORES_FILE, SCORES_PLOT, SummaryRow,
+    RUNTIMES_FILE, SCORES_FILE, SCORES_PLOT, SummaryRow,
 };
 use crate::CONFIG_FILE;
 use crate::placement::ENGINE_CALLS_KEY;
@@ -108,14 +108,22 @@ pub(crate) fn render(
     out.push_str(&format!("# Sweep report: {name}\n\n"));
     out.push_str(&format!(
         "{} of {} runs completed ({} missing). Written by bosweep {}.\n\n\
-         The tables hold the columns of `summary.csv`, over each pair's completed runs: the mean, \
-         standard error (s.e.) and median of the final simple regret, the mean final cumulative \
-         regret, best value (in the problem's own sense) and evaluations, all taken at each run's \
-         last step, and the seconds per iteration (model fitting + acquisition) averaged over \
-         every step. A dash marks a value that is unknown (regrets where the optimum is unknown) \
-         or undefined. The best algorithm is in bold; algorithms whose mean is within one standard \
-         error of the best's (|m − m_best| ≤ √(se² + se_best²): not distinguishable at this many \
-         replicates) are in italics.\n\n",
+         The tables hold the columns of `summary.csv`, over each pair's completed runs, all \
+         taken at each run's last step: two final regrets, each answering its own question — \
+         the **best evaluated regret**, of the best point the run evaluated (its noise-free \
+         objective; COCO's measure, which peers report and on which runtimes are counted), and \
+         the **recommendation's regret** (the trace's simple regret), of the point the method \
+         would deploy, which GP methods pick from their model and may be worse — with their \
+         standard errors (s.e.) and the recommendation's median; the mean final cumulative \
+         regret, best value (in the problem's own sense) and evaluations; and the seconds per \
+         iteration (model fitting + acquisition) averaged over every step. The metric that picks \
+         the best is in bold in its column: `[report] metric`, else the best evaluated regret on \
+         problems whose runs observe their objective itself (noise-free, no context, no time) and \
+         the recommendation's regret on the others. A dash marks a value that is unknown \
+         (regrets where the optimum is unknown) or undefined. The best algorithm is in bold; \
+         algorithms whose mean is within one standard error of the best's \
+         (|m − m_best| ≤ √(se² + se_best²): not distinguishable at this many replicates) are in \
+         italics.\n\n",
         sweep.completed.len(),
         sweep.runs.len(),
         sweep.missing.len(),
@@ -161,9 +169,10 @@ pub(crate) fn render(
             "## Runtime distribution\n\n\
              COCO's empirical cumulative distribution of runtimes: for every run of a problem \
              with a known optimum and each of 51 precision targets Δf = 10², 10^1.8, …, 10⁻⁸, \
-             the evaluations until the simple regret first fell to Δf; per algorithm, the \
+             the evaluations until the best point evaluated first reached Δf (its noise-free \
+             f − f_opt, whatever the method recommends: COCO's runtime); per algorithm, the \
              fraction of (run, target) pairs reached within each number of evaluations, pooled \
-             over the problems.\n\n\
+             over the problems. Each run's runtimes are in `{RUNTIMES_FILE}`.\n\n\
              ![runtime distribution]({PLOTS_DIR}/{RUNTIME_PLOT}.png)\n\n"
         ));
     }
@@ -221,6 +230,9 @@ pub(crate) fn render(
                     "![{}]({PLOTS_DIR}/{}.png)\n\n",
                     plot.what, plot.name
                 ));
+                if let Some(caption) = plot.caption {
+                    out.push_str(&format!("{caption}\n\n"));
+                }
             }
         }
         if !section.missing.is_empty() {
@@ -319,14 +331,15 @@ enum Columns {
 fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns) -> String {
     let all = columns == Columns::All;
     let mut out = if all {
-        "| algorithm | runs | simple regret (mean) | s.e. | median | cumulative regret (mean) \
-         | best value (mean) | evaluations (mean) | seconds / iteration |\n\
-         |---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
+        "| algorithm | runs | best evaluated regret (mean) | s.e. | recommendation's regret \
+         (mean) | s.e. | median | cumulative regret (mean) | best value (mean) | evaluations \
+         (mean) | seconds / iteration |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n"
             .to_owned()
     } else {
-        "| algorithm | runs | simple regret (mean) | s.e. | cumulative regret (mean) \
-         | best value (mean) | evaluations (mean) |\n\
-         |---|--:|--:|--:|--:|--:|--:|\n"
+        "| algorithm | runs | best evaluated regret (mean) | s.e. | recommendation's regret \
+         (mean) | s.e. | cumulative regret (mean) | best value (mean) | evaluations (mean) |\n\
+         |---|--:|--:|--:|--:|--:|--:|--:|--:|\n"
             .to_owned()
     };
     for row in rows {
@@ -350,6 +363,8 @@ fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns) -> Stri
         let mut cells = vec![
             bold(code(&row.algorithm)),
             row.runs.to_string(),
+            cell(row.best_evaluated_regret_mean, BestBy::BestEvaluatedRegret),
+            md_number(row.best_evaluated_regret_se),
             cell(row.simple_regret_mean, BestBy::SimpleRegret),
             md_number(row.simple_regret_se),
         ];
@@ -385,7 +400,10 @@ fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str) -> String {
         format!(" Within one standard error of it: {}.", tied.join(", "))
     };
     match (best_by, best) {
-        (BestBy::SimpleRegret | BestBy::CumulativeRegret, Some(r)) => {
+        (
+            BestBy::SimpleRegret | BestBy::BestEvaluatedRegret | BestBy::CumulativeRegret,
+            Some(r),
+        ) => {
             format!(
                 "Best: **{}** (lowest mean {metric}).{ties}\n\n",
                 code(&r.algorithm)
@@ -514,9 +532,10 @@ fn ert_table(ert: &[(String, Vec<Ert>)]) -> String {
         .map(|e| format!("Δf ≤ {}", format_number(e.target)))
         .collect();
     let mut out = format!(
-        "Expected running time (COCO's ERT: the evaluations of every run until it first reached \
-         the target, or all of them, per run that reached it; ∞ where none did), with the runs \
-         that reached the target (`{ERT_FILE}`):\n\n| algorithm | {} |\n|---|{}\n",
+        "Expected running time (COCO's ERT: the evaluations of every run until its best \
+         evaluated point first reached the target, or all of them, per run that reached it; ∞ \
+         where none did), with the runs that reached the target (`{ERT_FILE}`):\n\n\
+         | algorithm | {} |\n|---|{}\n",
         targets.join(" | "),
         "--:|".repeat(targets.len())
     );

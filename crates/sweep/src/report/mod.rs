@@ -151,6 +151,18 @@ pub const SCORES_COLUMNS: [&str; 5] = [
 pub const ERT_FILE: &str = "ert.csv";
 /// The columns of [`ERT_FILE`], in order.
 pub const ERT_COLUMNS: [&str; 6] = ["problem", "algorithm", "target", "runs", "successes", "ert"];
+/// Each run's runtimes to the runtime distribution's targets: one row per run and target.
+pub const RUNTIMES_FILE: &str = "runtimes.csv";
+/// The columns of [`RUNTIMES_FILE`], in order: the run, the evaluations it spent, the target
+/// Δf and the evaluations until its best evaluated point reached it (empty where it never did).
+pub const RUNTIMES_COLUMNS: [&str; 6] = [
+    "problem",
+    "algorithm",
+    "replicate",
+    "evaluations",
+    "target",
+    "runtime",
+];
 /// The runtime distribution against simulated time, in the plots' directory.
 pub const RUNTIME_SIMULATED_TIME_PLOT: &str = "runtime-distribution-simulated-time";
 /// `summary.csv`'s columns at the chosen simulated time ([`ReportOptions::time`]).
@@ -163,7 +175,7 @@ pub const RANKS_AT_TIME_FILE: &str = "ranks-at-time.csv";
 pub const PLOTS_DIR: &str = "plots";
 
 /// The columns of `summary.csv`, in order.
-pub const SUMMARY_COLUMNS: [&str; 14] = [
+pub const SUMMARY_COLUMNS: [&str; 17] = [
     "problem",
     "algorithm",
     "runs",
@@ -178,6 +190,9 @@ pub const SUMMARY_COLUMNS: [&str; 14] = [
     "cumulative_regret_se",
     "rank",
     "score_mean",
+    "best_evaluated_regret_mean",
+    "best_evaluated_regret_se",
+    "best_evaluated_regret_median",
 ];
 
 /// The columns of `comparisons.csv`, in order.
@@ -216,7 +231,7 @@ pub struct ReportOptions {
     /// Plot height in pixels.
     pub height: u32,
     /// The metric of the comparisons; `None` takes the sweep config's `[report] metric`, and
-    /// [`Metric::SimpleRegret`] where it has none.
+    /// where it has none each problem's default ([`Metric::default_for`]).
     pub metric: Option<Metric>,
     /// A simulated time at which the report also compares the algorithms (each run's steps
     /// finished by then); `None` takes the sweep config's `[report] time`, and no such
@@ -272,8 +287,8 @@ pub fn write_report_with(
 ) -> Result<ReportSummary, ReportError> {
     let sweep = load::load_sweep(dir)?;
     let metric = match options.metric {
-        Some(metric) => metric,
-        None => load::configured_metric(dir, sweep.config.as_deref())?.unwrap_or_default(),
+        Some(metric) => Some(metric),
+        None => load::configured_metric(dir, sweep.config.as_deref())?,
     };
     let time = match options.time {
         Some(time) => Some(time),
@@ -361,6 +376,11 @@ fn write_tables(
     if model.sections.iter().any(|s| !s.ert.is_empty()) {
         let path = dir.join(ERT_FILE);
         tables::write_ert(&path, &model.sections)?;
+        files.push(path);
+    }
+    if !model.runtimes.is_empty() {
+        let path = dir.join(RUNTIMES_FILE);
+        tables::write_runtimes(&path, &model.runtimes)?;
         files.push(path);
     }
     if let Some(at_time) = &model.at_time {

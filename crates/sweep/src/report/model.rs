@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use super::compare::{self, PairedComparison, ProblemScores, Ranks};
 use super::curves::{self, CurvePoint, Sampling, curve};
 use super::ecdf::{self, Budget};
-use super::load::{CompletedRun, Step, Sweep, Trace};
+use super::load::{CompletedRun, Step, Sweep, Trace, default_metric};
 use super::plot::Series;
 use super::scores::{self, ERT_TARGETS, Ert, Scores};
 use super::summary::{BestBy, SummaryRow, mark_best, summary_row};
@@ -28,6 +28,8 @@ pub(crate) struct ReportModel {
     pub ranks: Option<Ranks>,
     /// COCO's runtime distribution over the problems with a known optimum, where there is one.
     pub runtime: Option<Plot>,
+    /// The runtimes it pools: every run of a problem with a known optimum, per target.
+    pub runtimes: Vec<RunRuntimes>,
     /// The same against simulated time, where every run it pools is timed.
     pub runtime_simulated_time: Option<Plot>,
     /// The statistics at the chosen simulated time, where one was chosen.
@@ -55,6 +57,19 @@ pub(crate) struct SectionAtTime {
     pub comparisons: Vec<PairedComparison>,
     /// Completed runs of the problem with no step finished by then, left out of its statistics.
     pub absent: usize,
+}
+
+/// One run's runtimes to the runtime distribution's targets ([`ecdf::targets`]), in
+/// evaluations: `runtimes.csv`'s rows.
+pub(crate) struct RunRuntimes {
+    pub problem: String,
+    pub algorithm: String,
+    pub replicate: usize,
+    /// The evaluations the run spent.
+    pub evaluations: usize,
+    /// Per target, the evaluations until its best evaluated point reached it; `None` where it
+    /// never did.
+    pub runtimes: Vec<Option<f64>>,
 }
 
 /// One problem's part of the report.
@@ -92,7 +107,14 @@ pub(crate) struct Plot {
     pub series: Vec<Series>,
     /// A log y axis where every mean is positive (regrets, seconds).
     pub may_log: bool,
+    /// What a reader must know to read it, printed under it where it is shown.
+    pub caption: Option<&'static str>,
 }
+
+/// The caption of the recommendation's regret curves.
+const RECOMMENDATION_CAPTION: &str = "The recommendation's regret is measured at the point the \
+     method recommends after each evaluation, so a curve can rise where a method recommends a \
+     worse point than before (a GP whose posterior moved); the best evaluated regret never rises.";
 
 /// What a plot's x axis measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,9 +188,18 @@ fn judge(problem: &str, cells: &[Cell], sense: Option<Sense>, metric: Metric) ->
     }
 }
 
-/// The report of `sweep`, each problem's best chosen by `metric`; with a `time`, also at that
-/// simulated time (every completed run must then be timed: [`Trace::is_timed`]).
-pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportModel {
+/// The metric of a problem whose runs are `cells`: `chosen`, else its default
+/// ([`default_metric`]).
+fn metric_of(chosen: Option<Metric>, cells: &[Cell]) -> Metric {
+    chosen.unwrap_or_else(|| {
+        default_metric(cells.iter().flat_map(|(_, _, done)| done.iter().copied()))
+    })
+}
+
+/// The report of `sweep`, each problem's best chosen by `metric` (or its default); with a
+/// `time`, also at that simulated time (every completed run must then be timed:
+/// [`Trace::is_timed`]).
+pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) -> ReportModel {
     let problems = first_appearances(sweep.runs.iter().map(|r| r.problem.label()));
     let algorithms = first_appearances(sweep.runs.iter().map(|r| r.algorithm.label()));
     // Every completed run as it stood at the chosen time, where it had a step by then.
@@ -195,8 +226,11 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
     // the references' labels.
     let mut normalised = Vec::new();
     let mut references: Vec<String> = Vec::new();
+    // The regret each problem is scored on.
+    let mut scored: Vec<BestBy> = Vec::new();
     // Per algorithm (palette index, display label), its runs on problems with known regrets.
     let mut runtimes: Vec<(usize, String, Vec<&Trace>)> = Vec::new();
+    let mut run_runtimes = Vec::new();
     for identity in &problems {
         let of_problem = |r: &RunSpec| &r.problem.label() == identity;
         let problem = shown(sweep, identity, |r| &r.problem);
@@ -208,6 +242,8 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
             .find_map(|c| c.trace.sense);
 
         let first_row = rows.len();
+        let metric = metric_of(chosen, &cells);
+        scored.push(scores::scored_by(metric));
         let judged = judge(&problem, &cells, sense, metric);
         let mut judged_rows = judged.rows;
         if let Some(reference) = score(&mut judged_rows, &cells, metric) {
@@ -241,12 +277,31 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
             .any(|c| c.trace.steps.iter().any(|s| s.simple_regret.is_some()));
         if regrets_known {
             add_runs(&mut runtimes, &cells);
+            run_runtimes.extend(cells.iter().flat_map(|(_, algorithm, done)| {
+                done.iter().map(|c| RunRuntimes {
+                    problem: problem.clone(),
+                    algorithm: algorithm.clone(),
+                    replicate: c.spec.replicate,
+                    evaluations: c.trace.last().evals,
+                    runtimes: ecdf::targets()
+                        .into_iter()
+                        .map(|target| ecdf::runtime(&c.trace, target, Budget::Evaluations))
+                        .collect(),
+                })
+            }));
         }
         let name = unique_name(&sanitize(identity), &mut used_names);
         let has_runs = cells.iter().any(|(_, _, done)| !done.is_empty());
         sections.push(Section {
             plots: if has_runs {
-                problem_plots(&problem, &name, &cells, sense, regrets_known)
+                problem_plots(
+                    &problem,
+                    &name,
+                    &cells,
+                    sense,
+                    regrets_known,
+                    judged.best_by,
+                )
             } else {
                 Vec::new()
             },
@@ -274,13 +329,17 @@ pub(crate) fn build(sweep: &Sweep, metric: Metric, time: Option<f64>) -> ReportM
         .iter()
         .flat_map(|(_, _, traces)| traces)
         .all(|t| t.is_timed());
-    let normalised =
-        scores::across_problems(&normalised, scores::scored_by(metric).what(), references);
+    let what = match scored.first() {
+        Some(first) if scored.iter().all(|by| by == first) => first.what(),
+        _ => "regret (each problem's own)",
+    };
+    let normalised = scores::across_problems(&normalised, what, references);
     ReportModel {
         score_plot: normalised.as_ref().map(score_plot),
         scores: normalised,
         ranks: compare::average_ranks(&scores),
         runtime: (!runtimes.is_empty()).then(|| runtime_plot(&runtimes, Budget::Evaluations)),
+        runtimes: run_runtimes,
         runtime_simulated_time: (!runtimes.is_empty() && all_timed)
             .then(|| runtime_plot(&runtimes, Budget::SimulatedTime)),
         at_time: truncated.map(|(time, _)| AtTime {
@@ -351,6 +410,7 @@ fn problem_plots(
     cells: &[Cell],
     sense: Option<Sense>,
     regrets_known: bool,
+    best_by: BestBy,
 ) -> Vec<Plot> {
     // One series per algorithm with completed runs, its points aggregated by `points`; archived
     // runs keep too few steps for a curve.
@@ -383,17 +443,38 @@ fn problem_plots(
         y_label,
         series,
         may_log,
+        caption: None,
+    };
+    let recommendation = |plot: Plot| Plot {
+        caption: Some(RECOMMENDATION_CAPTION),
+        ..plot
     };
     let mut plots = Vec::new();
     if regrets_known {
-        plots.push(plot(
-            "simple regret vs evaluations",
+        // Both final regrets, the one that picks the problem's best first: the best evaluated
+        // point's, which never rises, and the recommendation's, which rises where a method
+        // recommends a worse point than before (a GP's posterior moved).
+        let best_evaluated = plot(
+            "best evaluated regret vs evaluations",
+            "best-evaluated-regret",
+            XAxis::Evaluations,
+            "regret of the best point evaluated (mean ± s.e.)".into(),
+            series(|s| s.best_evaluated_regret, Sampling::Hold),
+            true,
+        );
+        let recommended = recommendation(plot(
+            "recommendation's regret vs evaluations",
             "regret",
             XAxis::Evaluations,
-            "simple regret (mean ± s.e.)".into(),
+            "regret of the recommended point (mean ± s.e.)".into(),
             series(|s| s.simple_regret, Sampling::Hold),
             true,
         ));
+        if best_by == BestBy::BestEvaluatedRegret {
+            plots.extend([best_evaluated, recommended]);
+        } else {
+            plots.extend([recommended, best_evaluated]);
+        }
         // Beside the simple regret: the cumulative regret and the best value so far (linear
         // axes: a cumulative regret grows, best values have any sign), and the simple regret
         // against time.
@@ -413,14 +494,14 @@ fn problem_plots(
             series(|s| s.best_value, Sampling::Hold),
             false,
         ));
-        plots.push(plot(
-            "simple regret vs time",
+        plots.push(recommendation(plot(
+            "recommendation's regret vs time",
             "regret-time",
             XAxis::Milliseconds,
-            "simple regret (mean ± s.e.)".into(),
+            "regret of the recommended point (mean ± s.e.)".into(),
             series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret)),
             true,
-        ));
+        )));
     } else {
         // Best values have any sign and no natural zero: always a linear axis.
         plots.push(plot(
@@ -442,14 +523,14 @@ fn problem_plots(
             series_by(&move |traces| curves::simulated_time_curve(traces, value))
         };
         plots.push(if regrets_known {
-            plot(
-                "simple regret vs simulated time",
+            recommendation(plot(
+                "recommendation's regret vs simulated time",
                 "regret-simulated-time",
                 XAxis::SimulatedTime,
-                "simple regret (mean ± s.e.)".into(),
+                "regret of the recommended point (mean ± s.e.)".into(),
                 against_time(|s| s.simple_regret),
                 true,
-            )
+            ))
         } else {
             plot(
                 "best value vs simulated time",
@@ -498,6 +579,7 @@ fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
             })
             .collect(),
         may_log: false,
+        caption: None,
     }
 }
 
@@ -569,6 +651,7 @@ fn score_plot(scores: &Scores) -> Plot {
             })
             .collect(),
         may_log: false,
+        caption: None,
     }
 }
 

@@ -9,9 +9,11 @@
 //! 2021, Bayesmark's normalised score). An algorithm's score on a problem is the mean over its
 //! runs; across problems, the mean and median of those.
 //!
-//! The ERT to a target Δf is the evaluations all runs spent until their simple regret first
-//! reached Δf (a run that never did counts all its evaluations) divided by the runs that
-//! reached it (Hansen et al., "COCO: performance assessment", 2021); infinite where none did.
+//! The ERT to a target Δf is the evaluations all runs spent until their best evaluated point
+//! first reached Δf — COCO's runtime, the first evaluation whose noise-free f − f_opt is at most
+//! Δf, whatever the method recommends — (a run that never did counts all its evaluations)
+//! divided by the runs that reached it (Hansen et al., "COCO: performance assessment", 2021);
+//! infinite where none did.
 
 use bosweep_core::stats::{describe, mean};
 
@@ -79,7 +81,7 @@ pub(crate) fn mean_score(traces: &[&Trace], regret: BestBy, reference: f64) -> O
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Ert {
     pub target: f64,
-    /// Runs whose simple regret is known.
+    /// Runs whose regrets are known.
     pub runs: usize,
     /// Of those, the runs that reached the target.
     pub successes: usize,
@@ -91,14 +93,18 @@ pub(crate) struct Ert {
 pub(crate) fn expected_running_time(traces: &[&Trace], target: f64) -> Ert {
     let (mut runs, mut successes, mut spent) = (0, 0, 0usize);
     for trace in traces {
-        if trace.steps.iter().all(|s| s.simple_regret.is_none()) {
+        if trace
+            .steps
+            .iter()
+            .all(|s| s.best_evaluated_regret.is_none())
+        {
             continue;
         }
         runs += 1;
         match trace
             .steps
             .iter()
-            .find(|s| s.simple_regret.is_some_and(|r| r <= target))
+            .find(|s| s.best_evaluated_regret.is_some_and(|r| r <= target))
         {
             Some(step) => {
                 successes += 1;

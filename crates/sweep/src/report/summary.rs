@@ -23,6 +23,13 @@ pub struct SummaryRow {
     pub simple_regret_se: Option<f64>,
     /// Median final simple regret.
     pub simple_regret_median: Option<f64>,
+    /// Mean final regret of the best point evaluated (COCO's measure); `None` where the
+    /// problem's optimum is unknown.
+    pub best_evaluated_regret_mean: Option<f64>,
+    /// Its standard error; `None` with fewer than two values.
+    pub best_evaluated_regret_se: Option<f64>,
+    /// Its median.
+    pub best_evaluated_regret_median: Option<f64>,
     /// Mean final cumulative regret; `None` where the problem's optimum is unknown.
     pub cumulative_regret_mean: Option<f64>,
     /// Standard error of the final cumulative regret's mean; `None` with fewer than two values.
@@ -63,6 +70,7 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         traces.iter().filter_map(|t| f(t.last())).collect()
     };
     let simple = describe(&finals(|s| s.simple_regret));
+    let best_evaluated = describe(&finals(|s| s.best_evaluated_regret));
     let cumulative = describe(&finals(|s| s.cumulative_regret));
     let best_value = describe(&finals(|s| s.best_value));
     // Every step's seconds; an archived run keeps only their sum and the steps' number.
@@ -83,6 +91,9 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         simple_regret_mean: simple.map(|d| d.mean),
         simple_regret_se: simple.and_then(|d| d.se),
         simple_regret_median: simple.map(|d| d.median),
+        best_evaluated_regret_mean: best_evaluated.map(|d| d.mean),
+        best_evaluated_regret_se: best_evaluated.and_then(|d| d.se),
+        best_evaluated_regret_median: best_evaluated.map(|d| d.median),
         cumulative_regret_mean: cumulative.map(|d| d.mean),
         cumulative_regret_se: cumulative.and_then(|d| d.se),
         best_value_mean: best_value.map(|d| d.mean),
@@ -98,7 +109,10 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
 /// How a problem's best algorithm was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BestBy {
+    /// The recommendation's regret.
     SimpleRegret,
+    /// The best evaluated point's regret.
+    BestEvaluatedRegret,
     CumulativeRegret,
     BestValue(Sense),
     /// No regrets and no recorded sense (or no completed run): no best algorithm.
@@ -111,6 +125,7 @@ impl BestBy {
     pub(crate) fn regret_of(metric: Metric) -> Option<BestBy> {
         match metric {
             Metric::SimpleRegret => Some(BestBy::SimpleRegret),
+            Metric::BestEvaluatedRegret => Some(BestBy::BestEvaluatedRegret),
             Metric::CumulativeRegret => Some(BestBy::CumulativeRegret),
             Metric::BestValue => None,
         }
@@ -126,6 +141,9 @@ impl BestBy {
     pub(crate) fn key(self, row: &SummaryRow) -> Option<(f64, Option<f64>)> {
         match self {
             BestBy::SimpleRegret => row.simple_regret_mean.map(|m| (m, row.simple_regret_se)),
+            BestBy::BestEvaluatedRegret => row
+                .best_evaluated_regret_mean
+                .map(|m| (m, row.best_evaluated_regret_se)),
             BestBy::CumulativeRegret => row
                 .cumulative_regret_mean
                 .map(|m| (m, row.cumulative_regret_se)),
@@ -137,7 +155,8 @@ impl BestBy {
     /// The metric in words, as the report's sentences name it.
     pub fn what(self) -> &'static str {
         match self {
-            BestBy::SimpleRegret => "simple regret",
+            BestBy::SimpleRegret => "recommendation's regret",
+            BestBy::BestEvaluatedRegret => "best evaluated regret",
             BestBy::CumulativeRegret => "cumulative regret",
             BestBy::BestValue(_) | BestBy::Undecided => "best value",
         }
@@ -147,6 +166,7 @@ impl BestBy {
     pub fn column(self) -> &'static str {
         match self {
             BestBy::SimpleRegret => Metric::SimpleRegret.as_str(),
+            BestBy::BestEvaluatedRegret => Metric::BestEvaluatedRegret.as_str(),
             BestBy::CumulativeRegret => Metric::CumulativeRegret.as_str(),
             BestBy::BestValue(_) | BestBy::Undecided => Metric::BestValue.as_str(),
         }

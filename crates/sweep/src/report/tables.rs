@@ -1,14 +1,15 @@
 //! `summary.csv`, `comparisons.csv` and `ranks.csv`, and their `-at-time` counterparts (the same
-//! columns, at a chosen simulated time); `scores.csv` and `ert.csv`.
+//! columns, at a chosen simulated time); `scores.csv`, `ert.csv` and `runtimes.csv`.
 
 use std::path::Path;
 
 use super::compare::{PairedComparison, Ranks};
-use super::model::Section;
+use super::ecdf;
+use super::model::{RunRuntimes, Section};
 use super::scores::Scores;
 use super::{
-    BestBy, COMPARISON_COLUMNS, ERT_COLUMNS, ReportError, SCORES_COLUMNS, SUMMARY_COLUMNS,
-    SummaryRow,
+    BestBy, COMPARISON_COLUMNS, ERT_COLUMNS, RUNTIMES_COLUMNS, ReportError, SCORES_COLUMNS,
+    SUMMARY_COLUMNS, SummaryRow,
 };
 use bosweep_core::io::format_number;
 
@@ -110,6 +111,9 @@ pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportEr
                 csv_number(r.cumulative_regret_se),
                 rank(r).to_owned(),
                 csv_number(r.score_mean),
+                csv_number(r.best_evaluated_regret_mean),
+                csv_number(r.best_evaluated_regret_se),
+                csv_number(r.best_evaluated_regret_median),
             ]
         }),
     )
@@ -153,6 +157,30 @@ pub(crate) fn write_ert(path: &Path, sections: &[Section]) -> Result<(), ReportE
                     ]
                 })
             })
+        }),
+    )
+}
+
+/// `runtimes.csv`: per run, per target of the runtime distribution, its runtime.
+pub(crate) fn write_runtimes(path: &Path, runs: &[RunRuntimes]) -> Result<(), ReportError> {
+    let targets = ecdf::targets();
+    write_table(
+        path,
+        RUNTIMES_COLUMNS,
+        runs.iter().flat_map(|run| {
+            targets
+                .iter()
+                .zip(&run.runtimes)
+                .map(move |(target, runtime)| {
+                    [
+                        run.problem.clone(),
+                        run.algorithm.clone(),
+                        run.replicate.to_string(),
+                        run.evaluations.to_string(),
+                        format_number(*target),
+                        csv_number(*runtime),
+                    ]
+                })
         }),
     )
 }

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use super::StepRecord;
+use bosweep_core::io::one_line;
 
 /// A trace that holds its whole run.
 #[derive(Clone, Debug, PartialEq)]
@@ -170,13 +171,14 @@ fn parse_header(raw: &str, seed: u64, budget: usize) -> Result<Map<String, Value
     Ok(header)
 }
 
-/// serde_json's message without its own "at line 1 column N" (the trace line is ours to name).
+/// serde_json's message without its own "at line 1 column N" (the trace line is ours to name),
+/// on one line.
 fn json_reason(e: &serde_json::Error) -> String {
     let message = e.to_string();
-    match message.rfind(" at line ") {
-        Some(at) => message[..at].to_string(),
-        None => message,
-    }
+    one_line(match message.rfind(" at line ") {
+        Some(at) => &message[..at],
+        None => &message,
+    })
 }
 
 #[cfg(test)]

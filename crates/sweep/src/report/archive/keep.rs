@@ -2,11 +2,12 @@
 //! draws from a run to be exact, and no more. Those are its first and last step; its value at
 //! each quarter of the budget (the last step with `evals ≤ ⌊f · budget⌋`, as `compare` reads
 //! a run at budget fraction f); and the first step to reach each precision target of the
-//! runtime distributions and expected running times (a run's first step with simple regret
+//! runtime distributions and expected running times under both measures, the best evaluated
+//! point's regret (COCO's runtimes) and the recommendation's (a run's first step with regret
 //! ≤ Δf is all they read of it).
 
 use crate::report::ecdf;
-use crate::report::load::Trace;
+use crate::report::load::{Step, Trace};
 use crate::report::scores::ERT_TARGETS;
 
 /// The budget fractions, below 1, at which an archived run's values are exact.
@@ -32,12 +33,16 @@ pub(super) fn kept_steps(trace: &Trace, budget: usize) -> Vec<usize> {
             kept.push(i);
         }
     }
+    let measures: [fn(&Step) -> Option<f64>; 2] =
+        [|s| s.best_evaluated_regret, |s| s.simple_regret];
     for target in ecdf::targets().into_iter().chain(ERT_TARGETS) {
-        if let Some(i) = steps
-            .iter()
-            .position(|s| s.simple_regret.is_some_and(|r| r <= target))
-        {
-            kept.push(i);
+        for regret in measures {
+            if let Some(i) = steps
+                .iter()
+                .position(|s| regret(s).is_some_and(|r| r <= target))
+            {
+                kept.push(i);
+            }
         }
     }
     kept.sort_unstable();
@@ -56,6 +61,11 @@ mod tests {
         // 500 reaches no target (the largest is 100); 150 none either; 9 reaches 10 (and
         // 10^0.96, …), 0.5 reaches 10^-0.4 and above.
         assert_eq!(kept_steps(&trace, 8), [0, 1, 3, 4, 5, 6, 7]);
+        // A recommendation that lags the best evaluated point keeps the steps of both: the
+        // best point reaches 10 at step 2, the recommendation only at step 5.
+        let mut lagging = trace.clone();
+        lagging.steps[2].best_evaluated_regret = Some(9.0);
+        assert_eq!(kept_steps(&lagging, 8), [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(evals_at(8, 0.75), 6);
         assert!(is_kept_fraction(0.5) && is_kept_fraction(1.0) && !is_kept_fraction(0.3));
     }

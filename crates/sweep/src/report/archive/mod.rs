@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use bosweep_core::io::one_line;
+
 use super::first_appearances;
 use super::load::{self, CompletedRun, Sweep};
 use crate::{CONFIG_FILE, Manifest};
@@ -120,7 +122,7 @@ impl ArchivedSet {
         let meta_path = dir.join(ARCHIVE_FILE);
         let meta_error = |message: String| ArchiveError::Meta {
             path: meta_path.clone(),
-            message,
+            message: one_line(&message),
         };
         let meta: ArchiveMeta =
             toml::from_str(files.meta).map_err(|e| meta_error(e.message().to_owned()))?;
@@ -137,7 +139,7 @@ impl ArchivedSet {
                 let error = |message: String| ArchiveError::Run {
                     path: runs_path.clone(),
                     line: i + 1,
-                    message,
+                    message: one_line(&message),
                 };
                 serde_json::from_str::<RunRecord>(line)
                     .map_err(|e| error(e.to_string()))?

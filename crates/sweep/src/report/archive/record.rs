@@ -19,6 +19,10 @@ pub(super) struct RunRecord {
     /// The trace header's device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// Whether the run observed its objective of interest itself at every step
+    /// ([`Trace::noise_free`]); sets made before it was recorded read as `false`.
+    #[serde(default)]
+    pub noise_free: bool,
     /// The steps the run took.
     pub steps: usize,
     /// `model_seconds + acq_seconds` over every step.
@@ -33,6 +37,10 @@ pub(super) struct RunRecord {
 pub(super) struct KeptSteps {
     pub evals: Vec<usize>,
     pub simple_regret: Vec<Option<f64>>,
+    /// The best evaluated point's regret; empty in sets made before it was kept (it is then
+    /// unknown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best_evaluated_regret: Vec<Option<f64>>,
     pub cumulative_regret: Vec<Option<f64>>,
     pub best_value: Vec<Option<f64>>,
     /// Simulated finish times, for timed runs only.
@@ -50,11 +58,13 @@ impl RunRecord {
             run: run.spec.clone(),
             sense: trace.sense.map(|s| s.as_str().to_owned()),
             device: trace.device.clone(),
+            noise_free: trace.noise_free,
             steps: trace.steps.len(),
             seconds: trace.steps.iter().map(|s| s.seconds).sum(),
             kept: KeptSteps {
                 evals: steps.iter().map(|s| s.evals).collect(),
                 simple_regret: column(|s| s.simple_regret),
+                best_evaluated_regret: column(|s| s.best_evaluated_regret),
                 cumulative_regret: column(|s| s.cumulative_regret),
                 best_value: column(|s| s.best_value),
                 finish: trace
@@ -76,6 +86,13 @@ impl RunRecord {
             ("cumulative_regret", kept.cumulative_regret.len()),
             ("best_value", kept.best_value.len()),
             ("finish", kept.finish.as_ref().map_or(n, Vec::len)),
+            (
+                "best_evaluated_regret",
+                match kept.best_evaluated_regret.len() {
+                    0 => n,
+                    len => len,
+                },
+            ),
         ];
         if let Some((name, len)) = lengths.iter().find(|(_, len)| *len != n) {
             return Err(format!("kept.{name}: {len} values for {n} steps"));
@@ -105,6 +122,7 @@ impl RunRecord {
             .map(|i| Step {
                 evals: kept.evals[i],
                 simple_regret: kept.simple_regret[i],
+                best_evaluated_regret: kept.best_evaluated_regret.get(i).copied().flatten(),
                 cumulative_regret: kept.cumulative_regret[i],
                 best_value: kept.best_value[i],
                 // The seconds are the run's, kept whole in `compacted`.
@@ -122,6 +140,7 @@ impl RunRecord {
                     steps: self.steps,
                     seconds: self.seconds,
                 }),
+                noise_free: self.noise_free,
             },
         })
     }
