@@ -131,11 +131,12 @@ def test_load_gives_every_step_as_columns(tmp_path):
             assert table["iter"][i] == step["iter"] and table["phase"][i] == step["phase"]
             assert table["context"][i] is None and table["extra"][i] == step["extra"]
             assert table["t"][i] is None and table["warnings"][i] == step.get("warnings", [])
-    with pytest.raises(RuntimeError, match="cannot read the sweep manifest"):
+    # A directory that is not a sweep, or a trace that is not a complete run, is bad input.
+    with pytest.raises(bosweep.InputError, match="cannot read the sweep manifest"):
         bosweep.load_sweep(tmp_path / "nowhere")
     broken = next((tmp_path / "s" / "runs").glob("*.jsonl"))
     broken.write_text(broken.read_text().replace('"evals":', '"evaluations":', 1))
-    with pytest.raises(RuntimeError, match=r"line 2: not a trace step \(missing field `evals`"):
+    with pytest.raises(bosweep.InputError, match=r"line 2: not a trace step \(missing field `evals`"):
         bosweep.load_sweep(tmp_path / "s")
 
 

@@ -461,6 +461,7 @@ fn draw_plots(
             y_label: &plot.y_label,
             series,
             log_y: plot.may_log && options.y_scale == YScale::Auto && all_positive,
+            fixed_y: plot.fixed_y,
             width: options.width,
             height: options.height,
         };

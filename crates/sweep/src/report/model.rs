@@ -109,6 +109,9 @@ pub(crate) struct Plot {
     pub may_log: bool,
     /// What a reader must know to read it, printed under it where it is shown.
     pub caption: Option<&'static str>,
+    /// A fixed y axis: a runtime distribution's 0 to 1, COCO's convention, so that curves of
+    /// different sweeps read alike.
+    pub fixed_y: Option<(f64, f64)>,
 }
 
 /// The caption of the recommendation's regret curves.
@@ -444,6 +447,7 @@ fn problem_plots(
         series,
         may_log,
         caption: None,
+        fixed_y: None,
     };
     let recommendation = |plot: Plot| Plot {
         caption: Some(RECOMMENDATION_CAPTION),
@@ -580,6 +584,7 @@ fn runtime_plot(runs: &[(usize, String, Vec<&Trace>)], budget: Budget) -> Plot {
             .collect(),
         may_log: false,
         caption: None,
+        fixed_y: Some((0.0, 1.0)),
     }
 }
 
@@ -652,6 +657,7 @@ fn score_plot(scores: &Scores) -> Plot {
             .collect(),
         may_log: false,
         caption: None,
+        fixed_y: None,
     }
 }
 

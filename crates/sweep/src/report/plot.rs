@@ -65,6 +65,8 @@ pub(crate) struct PlotSpec<'a> {
     pub series: &'a [Series],
     /// Logarithmic y axis (every mean must then be positive).
     pub log_y: bool,
+    /// A fixed linear y axis instead of one fitted to the data (a fraction's 0 to 1).
+    pub fixed_y: Option<(f64, f64)>,
     pub width: u32,
     pub height: u32,
 }
@@ -116,7 +118,9 @@ fn draw_on<DB: DrawingBackend>(
         area.split_vertically(area_height.saturating_sub(legend.height));
 
     let x_range = x_range(spec.series);
-    if spec.log_y {
+    if let Some((low, high)) = spec.fixed_y {
+        draw_chart(&chart_area, spec, x_range, low..high)?;
+    } else if spec.log_y {
         let y = log_y_range(spec.series);
         draw_chart(&chart_area, spec, x_range, y.log_scale())?;
     } else {
