@@ -113,8 +113,10 @@ def compare(
     ``bosweep compare A B`` does: runs paired by algorithm label, problem and replicate (a pair
     must share its initial design and budget, else ``InputError``), the paired Wilcoxon
     signed-rank test of B − A per algorithm, problem and budget fraction (default 0.25, 0.5,
-    0.75, 1; 1 always), Holm-corrected over the algorithm's problems. ``metric``: "simple-regret",
-    "cumulative-regret" or "best-value" (default: ``b``'s config, else simple regret); and per
+    0.75, 1; 1 always), Holm-corrected over the algorithm's problems. ``metric``:
+    "best-evaluated-regret", "recommendation-regret" (or "simple-regret"), "cumulative-regret" or
+    "best-value" (default: ``b``'s config, else each problem's default: the best evaluated
+    regret where its runs observe their objective itself, else the recommendation's); and per
     algorithm and budget fraction over all its problems at once, by the stratified signed-rank
     test, Holm-corrected over the algorithms. Writes ``compare.md``, ``compare.html``,
     ``compare.csv`` and ``compare-pooled.csv`` into ``out`` (default
