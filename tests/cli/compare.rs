@@ -371,8 +371,9 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
     let text = stdout(&result);
     assert!(text.contains("2 paired runs"), "{text}");
     assert!(
-        text.contains("1 runs without a partner")
-            && text.contains("mine on branin, replicate 2: not completed in B"),
+        text.contains(
+            "1 run without a partner, left out (1 not completed in B; listed in compare.md)"
+        ),
         "{text}"
     );
     // Every pair equal.

@@ -518,6 +518,18 @@ fn a_sweep_without_runs_is_named_once() {
         2,
         "none of the 4 runs",
     );
+    // A directory that is not a sweep is bad input for every reader, said without the
+    // operating system's error number.
+    for (args, words) in [
+        (&["report", "nowhere"][..], "No such file or directory"),
+        (
+            &["compare", "nowhere", "a"],
+            "nowhere: no such sweep or archive set directory",
+        ),
+    ] {
+        let err = refused(&dir, args, 2, words);
+        assert!(!err.contains("os error"), "{err}");
+    }
     std::fs::write(dir.join("none/manifest.json"), "{").unwrap();
     refused(
         &dir,

@@ -248,21 +248,23 @@ pub fn summary_text(c: &Comparison) -> String {
         c.a.display()
     );
     if !c.unpaired.is_empty() {
+        // A count per reason; the runs themselves are listed in compare.md (against an archive
+        // set of many problems they run to hundreds).
+        let mut reasons: Vec<(&str, usize)> = Vec::new();
+        for u in &c.unpaired {
+            match reasons.iter_mut().find(|(r, _)| *r == lacking(u)) {
+                Some((_, n)) => *n += 1,
+                None => reasons.push((lacking(u), 1)),
+            }
+        }
+        let counted: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
         let _ = writeln!(
             text,
-            "{} runs without a partner, left out:",
-            c.unpaired.len()
+            "{} run{} without a partner, left out ({}; listed in {COMPARE_MD_FILE})",
+            c.unpaired.len(),
+            if c.unpaired.len() == 1 { "" } else { "s" },
+            counted.join(", ")
         );
-        for u in &c.unpaired {
-            let _ = writeln!(
-                text,
-                "  {} on {}, replicate {}: {}",
-                u.algorithm,
-                u.problem,
-                u.replicate,
-                lacking(u)
-            );
-        }
     }
     for (side, only) in [("A", &c.only_in_a), ("B", &c.only_in_b)] {
         if !only.is_empty() {

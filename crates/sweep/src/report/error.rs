@@ -7,7 +7,11 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// `manifest.json` is missing, unreadable or not a manifest.
-    #[error("cannot read the sweep manifest {}: {source}", path.display())]
+    #[error(
+        "cannot read the sweep manifest {}: {}",
+        path.display(),
+        bosweep_core::io::io_reason(source)
+    )]
     Manifest {
         /// The manifest's path.
         path: PathBuf,
