@@ -512,12 +512,28 @@ fn names_must_be_given_and_known() {
     assert_rejected(
         "budget = 10\ninit = 2\n[[algorithm]]\nname = \"gp-ucbb\"\n[[problem]]\nname = \"branin\"\n",
         4,
-        &["unknown algorithm \"gp-ucbb\"", "known: random, gp-ucb, ei"],
+        &[
+            "unknown algorithm \"gp-ucbb\": did you mean \"gp-ucb\"?",
+            "`bosweep list` names all",
+        ],
+    );
+    assert_rejected(
+        "budget = 10\ninit = 2\n[[algorithm]]\nname = \"gaussian\"\n[[problem]]\nname = \"branin\"\n",
+        4,
+        &[
+            "unknown algorithm \"gaussian\"",
+            "known: random, gp-ucb, ei",
+        ],
     );
     assert_rejected(
         &with_problem("brannin", ""),
         6,
-        &["unknown problem \"brannin\"", "known: forrester, branin"],
+        &["unknown problem \"brannin\": did you mean \"branin\"?"],
+    );
+    assert_rejected(
+        "budjet = 10\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n",
+        1,
+        &["unknown key \"budjet\" (did you mean \"budget\"? allowed: seed,"],
     );
     assert_rejected(
         "budget = 10\n[[algorithm]]\nname = \"random\"\n[[problem]]\ndim = 2\n",

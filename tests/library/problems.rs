@@ -808,12 +808,14 @@ fn unit_cube_map_round_trips_and_stays_inside() {
 // Registry errors
 
 #[test]
-fn unknown_problem_lists_known_names() {
+fn unknown_problem_names_the_nearest_or_lists_known_names() {
     let m = config_error("brainin", &[]);
     assert!(
-        m.contains("\"brainin\"") && m.contains("branin") && m.contains("h1"),
+        m.contains("unknown problem \"brainin\": did you mean \"branin\"?"),
         "{m}"
     );
+    let m = config_error("no-such-thing", &[]);
+    assert!(m.contains("branin") && m.contains("h1"), "{m}");
 }
 
 #[test]

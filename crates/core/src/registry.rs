@@ -32,14 +32,23 @@ impl<E: Named> Registry<E> {
         self.entries().map(Named::name).collect()
     }
 
-    /// The entry called `name`, or a message naming the known ones.
+    /// The entry called `name`, or a message naming the nearest known names where some are
+    /// close ([`crate::io::nearest`]), else every known one.
     pub fn find(&self, name: &str) -> Result<&'static E, String> {
         self.entries().find(|e| e.name() == name).ok_or_else(|| {
-            format!(
-                "unknown {} \"{name}\" (known: {})",
-                self.kind,
-                self.names().join(", ")
-            )
+            let names = self.names();
+            match crate::io::did_you_mean(name, &names) {
+                Some(question) => format!(
+                    "unknown {} \"{name}\": {question} (`bosweep list` names all {})",
+                    self.kind,
+                    names.len()
+                ),
+                None => format!(
+                    "unknown {} \"{name}\" (known: {})",
+                    self.kind,
+                    names.join(", ")
+                ),
+            }
         })
     }
 }
@@ -64,8 +73,12 @@ mod tests {
         assert_eq!(REGISTRY.names(), ["a", "b", "c"]);
         assert_eq!(REGISTRY.find("c").unwrap().0, "c");
         assert_eq!(
-            REGISTRY.find("d").err().unwrap(),
-            "unknown widget \"d\" (known: a, b, c)"
+            REGISTRY.find("dd").err().unwrap(),
+            "unknown widget \"dd\" (known: a, b, c)"
+        );
+        assert_eq!(
+            REGISTRY.find("C").err().unwrap(),
+            "unknown widget \"C\": did you mean \"c\"? (`bosweep list` names all 3)"
         );
     }
 }

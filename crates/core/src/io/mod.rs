@@ -1,10 +1,13 @@
-//! File input for the command line: strict numeric CSV tables ([`csv`]).
+//! File input for the command line: strict numeric CSV tables ([`csv`]); and what messages share:
+//! numbers, one-line quotes, and the names nearest to a mistyped one ([`nearest`]).
 
 pub mod csv;
 mod number;
+mod suggest;
 
 pub use self::csv::{CsvError, NumericTable};
 pub use number::format_number;
+pub use suggest::{did_you_mean, nearest};
 
 /// The operating system's reason for an I/O failure, without Rust's ` (os error N)` suffix, so
 /// that messages read like `cannot read x.csv: No such file or directory`.

@@ -212,11 +212,11 @@ impl Params {
         let owner = format!("{kind} {name}");
         for (i, (key, value)) in given.iter().enumerate() {
             let Some(spec) = specs.iter().find(|s| s.name == *key) else {
-                let allowed = if specs.is_empty() {
-                    "it takes no parameters".to_owned()
-                } else {
-                    let names: Vec<_> = specs.iter().map(|s| s.name).collect();
-                    format!("allowed: {}", names.join(", "))
+                let names: Vec<_> = specs.iter().map(|s| s.name).collect();
+                let allowed = match crate::io::did_you_mean(key, &names) {
+                    _ if specs.is_empty() => "it takes no parameters".to_owned(),
+                    Some(question) => format!("{question} allowed: {}", names.join(", ")),
+                    None => format!("allowed: {}", names.join(", ")),
                 };
                 return Err(ParamError(format!(
                     "{owner}: unknown parameter \"{key}\" ({allowed})"

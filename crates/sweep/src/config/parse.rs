@@ -300,10 +300,12 @@ impl Parser<'_> {
         table: ConfigTable,
     ) -> ConfigError {
         let allowed: Vec<&str> = table.keys().collect();
+        let question = bosweep_core::io::did_you_mean(key, &allowed)
+            .map_or_else(String::new, |q| format!("{q} "));
         self.error(
             line,
             format!(
-                "{context}unknown key \"{key}\" (allowed: {})",
+                "{context}unknown key \"{key}\" ({question}allowed: {})",
                 allowed.join(", ")
             ),
         )
