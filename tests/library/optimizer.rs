@@ -278,8 +278,9 @@ fn gp_batches_spread_out_and_repeat_with_their_seed() {
     assert_eq!(batch(settings, 1), points[..1]);
 }
 
-/// A method without a batch version proposes one point and waits for its value: `ask(n)` gives
-/// one point, and asking again before telling it is refused, naming the pending point.
+/// A method without a batch version proposes one point and waits for its value: `ask(n)` with
+/// n > 1 is refused after the design (as a sweep refuses its batches), and asking again before
+/// telling the point is refused, naming it.
 #[test]
 fn methods_without_a_batch_version_ask_one_point_at_a_time() {
     let mut opt = Optimizer::builder(Registered::new("map-gp-ucb").with("grid_size", 256.0))
@@ -291,7 +292,12 @@ fn methods_without_a_batch_version_ask_one_point_at_a_time() {
     for x in opt.ask(4).unwrap() {
         opt.tell(&x, (x[0] - 0.4).powi(2)).unwrap();
     }
-    let next = opt.ask(3).unwrap();
+    assert_eq!(
+        invalid(opt.ask(3)),
+        "ask: n = 3, but the algorithm proposes one point at a time (it has no batch version); \
+         ask for one point"
+    );
+    let next = opt.ask(1).unwrap();
     assert_eq!(next.len(), 1);
     assert_eq!(
         invalid(opt.ask(1)),

@@ -516,10 +516,11 @@ mod tests {
         let design = opt.ask(3).unwrap();
         opt.tell(&design[0], 1.0).unwrap();
         assert_eq!(opt.ask(3).unwrap(), [vec![0.0], vec![1.0], vec![2.0]]);
-        // Without the declaration, one point at a time.
+        // Without the declaration, one point at a time: a batch is refused.
         let mut opt = build(false);
         let design = opt.ask(1).unwrap();
         opt.tell(&design[0], 1.0).unwrap();
-        assert_eq!(opt.ask(3).unwrap().len(), 1);
+        assert!(opt.ask(3).is_err());
+        assert_eq!(opt.ask(1).unwrap().len(), 1);
     }
 }

@@ -316,3 +316,14 @@ def test_ask_n_hands_out_the_design_then_batches():
     assert nxt.shape == (5, 2)
     assert len({tuple(x) for x in nxt.tolist()}) == 5
     assert nxt[0].tolist() == single.ask().tolist()
+
+
+def test_a_method_without_a_batch_version_refuses_a_batch():
+    """One rule everywhere: as a sweep refuses `batch = 4` for UHE-BO, `ask(4)` after the
+    design is refused, never answered with one point."""
+    opt = bosweep.Optimizer("uhe-bo", [(0.0, 1.0), (-1.0, 1.0)], seed=3, init=3)
+    for x in opt.ask(3):
+        opt.tell(x, objective(x))
+    with pytest.raises(bosweep.InputError, match="proposes one point at a time"):
+        opt.ask(4)
+    assert opt.ask(1).shape == (1, 2)

@@ -241,8 +241,10 @@ impl Optimizer {
     }
 
     /// Up to `n` points to evaluate next: the initial design's next points, as many as remain;
-    /// after it, the algorithm's next point, once every point asked before has been told (the
-    /// algorithms choose from all values told).
+    /// after it, `n` points from an algorithm that takes pending points into account, each
+    /// chosen knowing the others. An algorithm without a batch version refuses `n > 1` after the
+    /// design, as a sweep refuses `batch > 1` for it (never a silent single point), and takes
+    /// every value told before its next point (the algorithms choose from all values told).
     pub fn ask(&mut self, n: usize) -> Result<Vec<Vec<f64>>, OptimizerError> {
         if n == 0 {
             return Err(invalid("ask: n = 0 (ask for at least one point)"));
@@ -264,6 +266,12 @@ impl Optimizer {
             Some(first) if !self.algorithm.accepts_pending() => Some((first, "the algorithm")),
             _ => None,
         };
+        if n > 1 && !self.algorithm.accepts_pending() {
+            return Err(invalid(format!(
+                "ask: n = {n}, but the algorithm proposes one point at a time (it has no batch \
+                 version); ask for one point"
+            )));
+        }
         if let Some((first, needs)) = waiting {
             return Err(invalid(format!(
                 "ask: the point {:?} asked at step {} has not been told yet; {needs} needs every \
@@ -271,7 +279,7 @@ impl Optimizer {
                 first.x, first.step
             )));
         }
-        while asked.len() < n && (asked.is_empty() || self.algorithm.accepts_pending()) {
+        while asked.len() < n {
             self.ask_one()?;
             asked.push(self.pending.last().expect("just asked").x.clone());
         }
