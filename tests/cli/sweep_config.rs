@@ -1006,6 +1006,18 @@ fn parallel_settings_are_refused_naming_key_and_line() {
         &["\"workers\"", "value 5000", "1..=4096"],
     );
     assert_rejected(&with_top("workers = [2, 4]"), 2, &["\"workers\"", "a list"]);
+    // A method without a batch version, given a top-level batch: the batch's own line, not the
+    // table's.
+    assert_rejected(
+        "budget = 20\n\nbatch = 4\n[[algorithm]]\nname = \"rahbo\"\n[[problem]]\nname = \"sine-hetero\"\n",
+        3,
+        &["algorithm \"rahbo\": batch = 4", "no batch version"],
+    );
+    assert_rejected(
+        "budget = 20\n[[algorithm]]\nname = \"rahbo\"\n\nworkers = 2\n[[problem]]\nname = \"sine-hetero\"\n",
+        5,
+        &["algorithm \"rahbo\": workers = 2"],
+    );
     assert_rejected(
         &with_top("runtime = \"gamma\""),
         2,
@@ -1035,10 +1047,11 @@ fn parallel_settings_are_refused_naming_key_and_line() {
         7,
         &["problem \"branin\"", "sigma = \"-1\" is invalid"],
     );
-    // Parallel runs of a method without a batch version, and batches with workers.
+    // Parallel runs of a method without a batch version, and batches with workers: at the
+    // key's own line.
     assert_rejected(
         "budget = 10\ninit = 2\n[[algorithm]]\nname = \"rahbo\"\nbatch = 4\n[[problem]]\nname = \"sine-hetero\"\n",
-        3,
+        5,
         &[
             "algorithm \"rahbo\"",
             "batch = 4: algorithm rahbo proposes one point at a time",
@@ -1046,7 +1059,7 @@ fn parallel_settings_are_refused_naming_key_and_line() {
     );
     assert_rejected(
         "budget = 10\ninit = 2\n[[algorithm]]\nname = \"gp-ucb\"\nworkers = 2\nbatch = 4\n[[problem]]\nname = \"branin\"\n",
-        3,
+        5,
         &["batch = 4 and workers = 2: give one of them"],
     );
 }

@@ -35,7 +35,7 @@ pub use plan::{MAX_NAME, RUN_KEYS, RunSpec, Setting, SettingValue, design_key, r
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};
 pub use runner::{MixedDevices, Shard, SweepError, merge, prepare_directory, run_sweep};
 pub use runtime::{DEFAULT_RUNTIME, RuntimeModel};
-pub use schedule::Parallel;
+pub use schedule::{Parallel, ParallelError};
 pub use stop::StopSignal;
 pub use trace::{
     CompleteTrace, Phase, StepRecord, TableColumn, TraceError, TraceWriter, parse_complete,

@@ -162,7 +162,7 @@ pub fn run_stoppable(
     let parallel = &config.parallel;
     parallel
         .check(algorithm, algorithm_name, problem.dim())
-        .map_err(RunError::Config)?;
+        .map_err(|e| RunError::Config(e.message))?;
     let placements = PlacementCounter::new(engine);
     let routed = placements.routes();
     let monitor = ConditioningMonitor::new(&placements);

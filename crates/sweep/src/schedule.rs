@@ -82,19 +82,21 @@ impl Parallel {
     /// range, batches and workers together, a
     /// parallel run of a method without a batch version (there is no silent one-at-a-time
     /// fallback), a runtime model that reads a coordinate a `dim`-dimensional problem lacks.
+    /// The error names the key at fault, so that a config's message points at its line.
     pub fn check(
         &self,
         algorithm: &dyn Algorithm,
         algorithm_name: &str,
         dim: usize,
-    ) -> Result<(), String> {
-        BATCH.check(self.batch)?;
-        WORKERS.check(self.workers)?;
+    ) -> Result<(), ParallelError> {
+        let at = |key: &'static str| move |message: String| ParallelError { key, message };
+        BATCH.check(self.batch).map_err(at("batch"))?;
+        WORKERS.check(self.workers).map_err(at("workers"))?;
         if self.batch > 1 && self.workers > 1 {
-            return Err(format!(
+            return Err(at("workers")(format!(
                 "batch = {} and workers = {}: give one of them (batch runs synchronous batches, workers asynchronous workers)",
                 self.batch, self.workers
-            ));
+            )));
         }
         if self.is_parallel() && !algorithm.accepts_pending() {
             let (key, value) = if self.batch > 1 {
@@ -102,12 +104,12 @@ impl Parallel {
             } else {
                 ("workers", self.workers)
             };
-            return Err(format!(
+            return Err(at(key)(format!(
                 "{key} = {value}: algorithm {algorithm_name} proposes one point at a time (it has no batch version); run it with {key} = 1"
-            ));
+            )));
         }
         match &self.runtime {
-            Some(model) => model.check(dim),
+            Some(model) => model.check(dim).map_err(at("runtime")),
             None => Ok(()),
         }
     }
@@ -143,6 +145,16 @@ impl Parallel {
             map.insert("runtime".into(), json!(model.to_string()));
         }
     }
+}
+
+/// Why a run's parallel settings cannot be honoured ([`Parallel::check`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ParallelError {
+    /// The setting at fault: `batch`, `workers` or `runtime`.
+    pub key: &'static str,
+    /// What is wrong, naming the key and its value.
+    pub message: String,
 }
 
 /// A point asked and not yet told, with what its ask cost and noted when the run is parallel

@@ -66,6 +66,32 @@ impl Entry {
     }
 }
 
+/// The lines of the top-level `batch` and `workers`, where given: a parallel setting an
+/// algorithm cannot honour is reported at the line that set it.
+pub(super) struct ParallelLines {
+    pub(super) batch: Option<usize>,
+    pub(super) workers: Option<usize>,
+}
+
+impl ParallelLines {
+    /// The line of `key` (`batch`, `workers`) for the settings of `entry`: its table's own key,
+    /// else the top level's, else the table's header.
+    fn of(&self, entry: &Entry, key: &str) -> usize {
+        let own = entry
+            .params
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, values)| values.first())
+            .map(|v| v.line);
+        let top = match key {
+            "batch" => self.batch,
+            "workers" => self.workers,
+            _ => None,
+        };
+        own.or(top).unwrap_or(entry.header_line)
+    }
+}
+
 /// An algorithm setting with the instance `expand_all` built, until its first pair check takes
 /// it.
 pub(super) type UncheckedAlgorithm<'e> = (&'e Entry, Setting, Option<Box<dyn Algorithm>>);
@@ -82,6 +108,7 @@ impl Parser<'_> {
         algorithms: &mut [UncheckedAlgorithm<'_>],
         problems: &[(ProblemSetting, Box<dyn Problem>)],
         defaults: &Parallel,
+        default_lines: &ParallelLines,
     ) -> Result<BTreeMap<(String, String), u64>, ConfigError> {
         let mut memory = BTreeMap::new();
         for (problem_setting, problem) in problems {
@@ -111,7 +138,7 @@ impl Parser<'_> {
                     .check(algorithm.as_ref(), entry.name, problem.dim())
                     .map_err(|e| {
                         self.error(
-                            entry.header_line,
+                            default_lines.of(entry, e.key),
                             format!(
                                 "algorithm \"{}\": {e} (problem setting {})",
                                 entry.name,

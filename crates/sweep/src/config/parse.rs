@@ -9,6 +9,7 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
+use super::expand::ParallelLines;
 use super::keys::{
     ARCHIVE_KEY, BATCH, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY, WORKERS,
 };
@@ -744,7 +745,11 @@ impl Parser<'_> {
                 ));
             }
         }
-        let memory = self.check_pairs(&mut algorithms, &problems, &parallel)?;
+        let lines = ParallelLines {
+            batch: top.batch.map(|b| b.1),
+            workers: top.workers.map(|w| w.1),
+        };
+        let memory = self.check_pairs(&mut algorithms, &problems, &parallel, &lines)?;
         if let Some(line) = top.report_time {
             self.check_timed(line, &algorithms, &problems, &parallel)?;
         }
