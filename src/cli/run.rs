@@ -126,14 +126,24 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
     Ok((problems::build(&name, &given)?, name))
 }
 
+/// A run's parallel-settings message, written for configs (`batch = 4`), with the settings
+/// named as this command's flags (`--batch 4`).
+fn as_flags(message: &str) -> String {
+    let mut text = message.to_owned();
+    for key in ["batch", "workers", "runtime"] {
+        text = text.replace(&format!("{key} = "), &format!("--{key} "));
+        if text.starts_with(&format!("{key}:")) || text.starts_with(&format!("{key} ")) {
+            text.insert_str(0, "--");
+        }
+    }
+    text
+}
+
 pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let (problem, problem_name) = problem(args)?;
     let algorithm_params = key_values("--param", &args.params)?;
     let mut algorithm = algorithms::build(&args.algo, &algorithm_params)?;
     algorithms::check_pair(&args.algo, algorithm.as_mut(), problem.as_ref())?;
-    if let Some(check) = algorithms::preflight(&args.algo, &algorithm_params)? {
-        check.run()?;
-    }
     let config = RunConfig {
         budget: args.budget,
         init: args.init,
@@ -155,7 +165,7 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
     config
         .parallel
         .check(algorithm.as_ref(), &args.algo, problem.dim())
-        .map_err(|e| CliError::usage(format!("--{e}")))?;
+        .map_err(|e| CliError::usage(as_flags(&e.message)))?;
     let needed = algorithm.memory_bytes(config.budget, problem.dim());
     if let Some(available) = available_bytes()
         && needed > available
@@ -167,6 +177,11 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
             human_bytes(needed),
             human_bytes(available)
         )));
+    }
+    // The peers' Python check last: what bosweep checks itself (a batch the method cannot
+    // take, the memory) is said before the user is sent to install anything.
+    if let Some(check) = algorithms::preflight(&args.algo, &algorithm_params)? {
+        check.run()?;
     }
     let engine = global.engine()?;
     let mut trace = match &args.out {

@@ -608,7 +608,7 @@ fn a_run_of_a_peer_without_its_interpreter_is_refused() {
     let err = String::from_utf8_lossy(&result.stderr);
     assert_eq!(result.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python`: it could not start"),
+        err.contains("algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start"),
         "{err}"
     );
     assert!(err.contains("parameter python or BOSWEEP_PYTHON"), "{err}");

@@ -709,3 +709,30 @@ fn a_trace_cut_short_is_not_exported_to_coco() {
     );
     assert!(err.contains(&name), "{err}");
 }
+
+#[test]
+fn what_bosweep_checks_itself_comes_before_a_peers_python_check() {
+    let dir = sandbox("peer-order");
+    // NGOpt has no batch version: said at once, before any interpreter is asked.
+    let err = refused(
+        &dir,
+        &[
+            "run",
+            "--algo",
+            "nevergrad-ngopt",
+            "--problem",
+            "branin",
+            "--budget",
+            "8",
+            "--init",
+            "4",
+            "--batch",
+            "4",
+            "--param",
+            "python=/no/such/python",
+        ],
+        2,
+        "--batch 4: algorithm nevergrad-ngopt proposes one point at a time",
+    );
+    assert!(!err.contains("/no/such/python"), "{err}");
+}

@@ -617,11 +617,13 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
     );
     expect_usage_error(
         &with(&["--algo", "gp-ucb", "--batch", "2", "--workers", "2"]),
-        "give one of them",
+        "--batch 2 and --workers 2: give one of them",
     );
+    // Flags named as flags.
     expect_usage_error(
         &with(&["--algo", "uhe-bo", "--batch", "4"]),
-        "batch = 4: algorithm uhe-bo proposes one point at a time",
+        "--batch 4: algorithm uhe-bo proposes one point at a time (it has no batch version); \
+         run it with --batch 1",
     );
     expect_usage_error(
         &with(&["--algo", "random", "--runtime", "lognormal:sigma=x"]),

@@ -257,7 +257,8 @@ impl Preflight {
     pub fn run(&self) -> Result<(), AlgorithmError> {
         let refused = |why: String| {
             AlgorithmError::Config(format!(
-                "algorithm \"{}\" cannot run with the Python interpreter `{}`: {why}",
+                "algorithm \"{}\" cannot run with the Python interpreter `{}` (the parameter \
+                 python or {PYTHON_ENV} names another): {why}",
                 self.algorithm, self.python
             ))
         };
@@ -265,12 +266,7 @@ impl Preflight {
             .args(["-m", "bosweep.adapters", "check", self.algorithm])
             .stdin(Stdio::null())
             .output()
-            .map_err(|e| {
-                refused(format!(
-                    "it could not start ({e}); name one with the parameter python or \
-                     {PYTHON_ENV}"
-                ))
-            })?;
+            .map_err(|e| refused(format!("it could not start ({e})")))?;
         if output.status.success() {
             return Ok(());
         }
@@ -436,7 +432,7 @@ mod tests {
             panic!("a missing interpreter passed the check");
         };
         assert!(
-            message.contains("`/no/such/python`: it could not start"),
+            message.contains("`/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start"),
             "{message}"
         );
         assert!(
