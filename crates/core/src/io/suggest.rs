@@ -86,8 +86,8 @@ mod tests {
             "did you mean \"logei\"?"
         );
         assert_eq!(
-            did_you_mean("eii", &["ei", "eij", "e"]).unwrap(),
-            "did you mean \"ei\", \"eij\" or \"e\"?"
+            did_you_mean("ab", &["a", "b", "abc", "xyz"]).unwrap(),
+            "did you mean \"a\", \"b\" or \"abc\"?"
         );
         assert_eq!(did_you_mean("zzzzzz", &ALGORITHMS), None);
         assert_eq!(edit_distance(&['a', 'b'], &[]), 2);

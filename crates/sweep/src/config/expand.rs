@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::keys::{REPORT_TABLE, TIME_KEY};
-use super::parse::{Entry, Parser, strip_owner};
+use super::parse::{Entry, ParallelLines, Parser, strip_owner};
 use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
 use crate::plan::{Setting, SettingValue};
 use crate::schedule::Parallel;
@@ -63,32 +63,6 @@ impl Entry {
                 setting.displayed_as(display)
             })
             .collect()
-    }
-}
-
-/// The lines of the top-level `batch` and `workers`, where given: a parallel setting an
-/// algorithm cannot honour is reported at the line that set it.
-pub(super) struct ParallelLines {
-    pub(super) batch: Option<usize>,
-    pub(super) workers: Option<usize>,
-}
-
-impl ParallelLines {
-    /// The line of `key` (`batch`, `workers`) for the settings of `entry`: its table's own key,
-    /// else the top level's, else the table's header.
-    fn of(&self, entry: &Entry, key: &str) -> usize {
-        let own = entry
-            .params
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, values)| values.first())
-            .map(|v| v.line);
-        let top = match key {
-            "batch" => self.batch,
-            "workers" => self.workers,
-            _ => None,
-        };
-        own.or(top).unwrap_or(entry.header_line)
     }
 }
 

@@ -9,7 +9,6 @@ use toml::Spanned;
 use toml::de::{DeString, DeTable, DeValue};
 
 use super::Metric;
-use super::expand::ParallelLines;
 use super::keys::{
     ARCHIVE_KEY, BATCH, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY, WORKERS,
 };
@@ -42,6 +41,32 @@ pub(super) struct Entry {
     pub(super) runtime: Option<(RuntimeModel, usize)>,
     /// The display label and its line.
     pub(super) label: Option<(String, usize)>,
+}
+
+/// The lines of the top-level `batch` and `workers`, where given: a parallel setting an
+/// algorithm cannot honour is reported at the line that set it.
+pub(super) struct ParallelLines {
+    pub(super) batch: Option<usize>,
+    pub(super) workers: Option<usize>,
+}
+
+impl ParallelLines {
+    /// The line of `key` (`batch`, `workers`) for the settings of `entry`: its table's own key,
+    /// else the top level's, else the table's header.
+    pub(super) fn of(&self, entry: &Entry, key: &str) -> usize {
+        let own = entry
+            .params
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, values)| values.first())
+            .map(|v| v.line);
+        let top = match key {
+            "batch" => self.batch,
+            "workers" => self.workers,
+            _ => None,
+        };
+        own.or(top).unwrap_or(entry.header_line)
+    }
 }
 
 /// Top-level values with the lines they were given on.
