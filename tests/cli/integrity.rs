@@ -82,6 +82,22 @@ fn trace_names(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `bosweep archive create SWEEP SET --name NAME` with a description and a commit.
+fn archive_create<'a>(sweep: &'a str, set: &'a str, name: &'a str) -> [&'a str; 10] {
+    [
+        "archive",
+        "create",
+        sweep,
+        set,
+        "--name",
+        name,
+        "--description",
+        "a set of a test's sweep",
+        "--commit",
+        "0000000",
+    ]
+}
+
 /// Deletes the last line of `path`.
 fn drop_last_line(path: &Path) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -105,18 +121,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
         &["compare", "a", "b", "--metric", "cumulative-regret"][..],
         &["compare", "b", "a"],
         &["report", "b"],
-        &[
-            "archive",
-            "create",
-            "b",
-            "set",
-            "--name",
-            "b",
-            "--description",
-            "a sweep with a cut trace",
-            "--commit",
-            "0000000",
-        ],
+        &archive_create("b", "set", "b"),
     ] {
         let err = refused(&dir, args, 2, why);
         assert!(err.contains(&name), "{args:?}: {err}");
@@ -162,21 +167,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
 fn an_archived_run_that_stops_short_of_its_budget_is_refused() {
     let dir = sandbox("archived-short");
     sweep(&dir, "s");
-    let out = bosweep(
-        &dir,
-        &[
-            "archive",
-            "create",
-            "s",
-            "set",
-            "--name",
-            "s",
-            "--description",
-            "d",
-            "--commit",
-            "0000000",
-        ],
-    );
+    let out = bosweep(&dir, &archive_create("s", "set", "s"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let runs = dir.join("set/runs.jsonl");
     let text = std::fs::read_to_string(&runs).unwrap();
@@ -461,21 +452,7 @@ fn a_sweep_directory_given_as_an_archive_set_is_named_as_one() {
 fn a_set_given_twice_is_put_beside_the_sweep_once() {
     let dir = sandbox("set-twice");
     sweep(&dir, "s");
-    let out = bosweep(
-        &dir,
-        &[
-            "archive",
-            "create",
-            "s",
-            "set",
-            "--name",
-            "mine",
-            "--description",
-            "d",
-            "--commit",
-            "0000000",
-        ],
-    );
+    let out = bosweep(&dir, &archive_create("s", "set", "mine"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let out = bosweep(
         &dir,
@@ -503,18 +480,7 @@ fn a_sweep_without_runs_is_named_once() {
     assert!(!err.contains("none: none:"), "{err}");
     refused(
         &dir,
-        &[
-            "archive",
-            "create",
-            "none",
-            "set",
-            "--name",
-            "x",
-            "--description",
-            "d",
-            "--commit",
-            "0000000",
-        ],
+        &archive_create("none", "set", "x"),
         2,
         "none of the 4 runs",
     );
@@ -533,18 +499,7 @@ fn a_sweep_without_runs_is_named_once() {
     std::fs::write(dir.join("none/manifest.json"), "{").unwrap();
     refused(
         &dir,
-        &[
-            "archive",
-            "create",
-            "none",
-            "set",
-            "--name",
-            "x",
-            "--description",
-            "d",
-            "--commit",
-            "0000000",
-        ],
+        &archive_create("none", "set", "x"),
         2,
         "cannot read the sweep manifest",
     );
@@ -623,21 +578,7 @@ fn a_top_level_batch_is_on_every_label_and_runs_that_evaluate_differently_are_ne
 fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     let dir = sandbox("archive-pairing");
     sweep(&dir, "seq");
-    let out = bosweep(
-        &dir,
-        &[
-            "archive",
-            "create",
-            "seq",
-            "set",
-            "--name",
-            "old",
-            "--description",
-            "d",
-            "--commit",
-            "0000000",
-        ],
-    );
+    let out = bosweep(&dir, &archive_create("seq", "set", "old"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     // Another budget: nothing to put beside the sweep.
     std::fs::write(

@@ -79,32 +79,51 @@ fn trace_text(spec: &RunSpec, sense: &str, steps: &[S]) -> String {
     }})];
     for (i, &(evals, simple, cumulative, best, model, acq)) in steps.iter().enumerate() {
         let step = StepRecord {
-            iter: i + 1,
-            phase: if i < 2 { Phase::Init } else { Phase::Opt },
-            x: vec![0.5],
-            y: Some(best),
-            repeats: 1,
             evals,
-            context: None,
-            t: None,
-            f: Some(best),
-            best_value: Some(best),
-            recommended_x: vec![0.5],
-            instant_regret: simple,
             cumulative_regret: cumulative,
-            simple_regret: simple,
             model_seconds: model,
             acq_seconds: acq,
-            batch: None,
-            worker: None,
-            start: None,
-            finish: None,
-            extra: Default::default(),
-            warnings: Vec::new(),
+            ..step_record(i + 1, Some(best), best, simple, simple)
         };
         lines.push(serde_json::to_value(step).unwrap());
     }
     lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Step `iter` (one evaluation each; the first two the design's) at x = 0.5, observing `y` of
+/// the objective `f`, with the evaluated point's regret `instant` and the recommendation's
+/// `simple`; nothing timed.
+fn step_record(
+    iter: usize,
+    y: Option<f64>,
+    f: f64,
+    instant: Option<f64>,
+    simple: Option<f64>,
+) -> StepRecord {
+    StepRecord {
+        iter,
+        phase: if iter <= 2 { Phase::Init } else { Phase::Opt },
+        x: vec![0.5],
+        y,
+        repeats: 1,
+        evals: iter,
+        context: None,
+        t: None,
+        f: Some(f),
+        best_value: Some(f),
+        recommended_x: vec![0.5],
+        instant_regret: instant,
+        cumulative_regret: instant,
+        simple_regret: simple,
+        model_seconds: 0.0,
+        acq_seconds: 0.0,
+        batch: None,
+        worker: None,
+        start: None,
+        finish: None,
+        extra: Default::default(),
+        warnings: Vec::new(),
+    }
 }
 
 pub(crate) fn write_trace(dir: &Path, spec: &RunSpec, sense: &str, steps: &[S]) {
@@ -1771,30 +1790,8 @@ fn two_regret_trace(spec: &RunSpec, instant: &[f64], recommended: &[f64], noisy:
     let header = json!({"header": {"seed": spec.seed, "budget": spec.budget, "sense": "minimize"}});
     let mut text = format!("{header}\n");
     for (i, (&r, &s)) in instant.iter().zip(recommended).enumerate() {
-        let step = StepRecord {
-            iter: i + 1,
-            phase: Phase::Opt,
-            x: vec![0.5],
-            y: Some(r + if noisy { 0.01 } else { 0.0 }),
-            repeats: 1,
-            evals: i + 1,
-            context: None,
-            t: None,
-            f: Some(r),
-            best_value: Some(r),
-            recommended_x: vec![0.5],
-            instant_regret: Some(r),
-            cumulative_regret: Some(r),
-            simple_regret: Some(s),
-            model_seconds: 0.0,
-            acq_seconds: 0.0,
-            batch: None,
-            worker: None,
-            start: None,
-            finish: None,
-            extra: Default::default(),
-            warnings: Vec::new(),
-        };
+        let y = r + if noisy { 0.01 } else { 0.0 };
+        let step = step_record(i + 1, Some(y), r, Some(r), Some(s));
         text.push_str(&format!("{}\n", serde_json::to_string(&step).unwrap()));
     }
     text
