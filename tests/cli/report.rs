@@ -1520,10 +1520,10 @@ fn html_report_is_self_contained_and_renders_in_headless_chromium() {
         });
     let shown: Value = serde_json::from_str(&title)
         .unwrap_or_else(|e| panic!("the probe did not run ({e}); the title is {title:?}"));
-    assert_eq!(shown["images"], 10, "{shown}");
+    assert_eq!(shown["images"], images, "{shown}");
     // Every image decoded, at the plots' default width, the page's text column.
     let widths = shown["decoded"].as_array().unwrap();
-    assert_eq!(widths.len(), 10, "{shown}");
+    assert_eq!(widths.len(), images, "{shown}");
     assert!(widths.iter().all(|w| *w == 1136), "{shown}");
     assert_eq!(shown["tables"], shown["laid_out"], "{shown}");
     // The ranks', and per problem its summary and paired tests.
