@@ -120,8 +120,9 @@ enum Command {
     Calibrate(calibrate::CalibrateArgs),
     /// Run one optimisation and write its JSONL trace.
     Run(run::RunArgs),
-    /// List every algorithm and problem with its parameters and defaults.
-    List,
+    /// The catalogue: every algorithm and problem, one line each; a name for its details;
+    /// filters by what a method needs or can do.
+    List(list::ListArgs),
     /// Run a sweep config: every algorithm × problem × replicate, in parallel, resumable.
     Sweep(sweep::SweepArgs),
     /// Combine shard directories of one sweep into one directory, then report.
@@ -169,7 +170,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
         Command::Calibrate(args) => calibrate::run(args, &cli.global),
         Command::Run(args) => run::run_command(args, &cli.global),
-        Command::List => list::run(),
+        Command::List(args) => list::run(args),
         Command::Sweep(args) => sweep::sweep(args, &cli.global),
         Command::Merge(args) => sweep::merge_command(args),
         Command::Report(args) => sweep::report_command(args),

@@ -185,6 +185,28 @@ fn bbob_runs_become_one_cocopp_folder_per_algorithm() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 43: of the 24 BBOB functions only f1 and f24 were named anywhere; a report's headings
+/// name each bbob setting's function, and other problems keep their plain heading.
+#[test]
+fn report_headings_name_the_bbob_function() {
+    let dir = sandbox("titles");
+    let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s"]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report = read(&dir.join("s/report.md"));
+    for heading in [
+        "## Problem `bbob[dim=2,function=1,instance=7]`: f1 Sphere\n",
+        "## Problem `bbob[dim=2,function=20,instance=1]`: f20 Schwefel x·sin(x)\n",
+        "## Problem `branin`\n",
+    ] {
+        assert!(report.contains(heading), "{heading}: {report}");
+    }
+}
+
 #[test]
 fn a_sweep_without_bbob_runs_is_refused() {
     let dir = sandbox("none");

@@ -43,7 +43,7 @@ fn expect_usage_error(args: &[&str], needle: &str) {
 
 #[test]
 fn list_shows_algorithms_problems_and_defaults() {
-    let out = bosweep(&["list"]);
+    let out = bosweep(&["list", "--long"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     for needle in [
@@ -58,6 +58,87 @@ fn list_shows_algorithms_problems_and_defaults() {
     ] {
         assert!(text.contains(needle), "list lacks {needle}");
     }
+}
+
+/// Issue 43: `list` printed 717 lines and took no filter. It is a catalogue: one line per
+/// entry, a name for its details, filters by what a method needs or can do and what a problem
+/// has; bbob's functions are named.
+#[test]
+fn list_browses_by_kind_name_and_feature() {
+    let stdout = |args: &[&str]| {
+        let out = bosweep(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Entry lines: two spaces, the name, then two or more spaces.
+    let names = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+            .map(|l| l.split_whitespace().next().unwrap().to_owned())
+            .collect()
+    };
+    let all = stdout(&["list"]);
+    let every = names(&all);
+    assert!(all.lines().count() < 100, "{all}");
+    for name in [
+        "gp-ucb",
+        "qlognei",
+        "stableopt",
+        "branin",
+        "bbob",
+        "command",
+    ] {
+        assert!(every.iter().any(|n| n == name), "{name}: {all}");
+    }
+    assert!(all.contains("Algorithms (41;"), "{all}");
+
+    let batch = stdout(&["list", "algorithms", "--with", "batch"]);
+    let batched = names(&batch);
+    assert!(batched.contains(&"ei".to_owned()) && batched.contains(&"turbo".to_owned()));
+    assert!(!batched.contains(&"uhe-bo".to_owned()) && !batched.contains(&"rahbo".to_owned()));
+    assert!(!batch.contains("Problems"), "{batch}");
+    let python = names(&stdout(&["list", "--with", "batch", "--with", "python"]));
+    assert_eq!(
+        python,
+        [
+            "optuna-tpe",
+            "optuna-cmaes",
+            "nevergrad-cma",
+            "botorch-qlognei"
+        ]
+    );
+
+    let contexts = stdout(&["list", "--with", "contexts"]);
+    let contextual = names(&contexts);
+    for name in ["sbo-kde", "stableopt", "newsvendor", "ackley-ctx"] {
+        assert!(contextual.contains(&name.to_owned()), "{name}: {contexts}");
+    }
+    for name in ["gp-ucb", "branin", "pe-toy"] {
+        assert!(!contextual.contains(&name.to_owned()), "{name}: {contexts}");
+    }
+    let known_noise = names(&stdout(&["list", "problems", "--with", "known-noise"]));
+    assert_eq!(
+        known_noise,
+        ["sine-hetero", "branin-hetero", "swissfel-standin"]
+    );
+    assert!(stdout(&["list", "problems", "--with", "batch"]).contains("about algorithms only"));
+
+    let bbob = stdout(&["list", "bbob"]);
+    for line in [
+        "  8  f8 Rosenbrock, original",
+        " 24  f24 Lunacek bi-Rastrigin",
+    ] {
+        assert!(bbob.contains(line), "{line}: {bbob}");
+    }
+    let ei = stdout(&["list", "ei"]);
+    assert!(ei.starts_with("Algorithm (--algo ei):"), "{ei}");
+    assert!(
+        ei.contains("batches: yes") && ei.contains("accepts: any problem"),
+        "{ei}"
+    );
+
+    expect_usage_error(&["list", "logeii"], "did you mean \"logei\"?");
+    expect_usage_error(&["list", "ei", "--long"], "give them without a name");
 }
 
 #[test]
@@ -375,7 +456,7 @@ fn a_closed_stdout_pipe_ends_output_quietly() {
 /// the shortest round-trip form, scientific outside [1e-4, 1e16).
 #[test]
 fn huge_and_tiny_numbers_print_in_scientific_notation() {
-    let out = bosweep(&["list"]);
+    let out = bosweep(&["list", "--long"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("min_noise_var = 1e-6  (a number in [1e-12, 1];"),
@@ -430,7 +511,7 @@ fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
         "{err}"
     );
     assert!(!trace.exists());
-    let list = String::from_utf8(bosweep(&["list"]).stdout).unwrap();
+    let list = String::from_utf8(bosweep(&["list", "--long"]).stdout).unwrap();
     let accepts = |algorithm: &str| {
         let start = list.find(&format!("  {algorithm}: ")).unwrap();
         let line = list[start..].lines().nth(1).unwrap().to_string();

@@ -208,6 +208,14 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// one), or `None` where unknown.
     fn optimum(&self, t: usize) -> Option<Optimum>;
 
+    /// The name of the family member this is, where a parameter picks one from a numbered
+    /// family (`function = 8` of `bbob` is `f8 Rosenbrock`), for listings and report headings,
+    /// which would otherwise show only the number. `None` for problems that are not one of a
+    /// numbered family.
+    fn title(&self) -> Option<String> {
+        None
+    }
+
     /// The number of decision coordinates, the domain's dimension.
     fn dim(&self) -> usize {
         self.domain().dim()

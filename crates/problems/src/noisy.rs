@@ -55,6 +55,10 @@ impl<F: TestFunction> Problem for Noisy<F> {
         self.function.sense()
     }
 
+    fn title(&self) -> Option<String> {
+        self.function.title()
+    }
+
     fn parameters(&self) -> Vec<(String, ParamValue)> {
         self.parameters.clone()
     }

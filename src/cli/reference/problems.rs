@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::markdown::{params, title};
-use crate::cli::registry_text::ProblemFacts;
+use crate::cli::registry_text::{ProblemFacts, family_members};
 use bosweep::problems::time_varying::intel;
 use bosweep::problems::{self, Entry};
 
@@ -31,6 +31,19 @@ pub fn page() -> String {
         text.push_str(&facts(entry));
         text.push('\n');
         text.push_str(&params(entry.parameters));
+        text.push_str(&members(entry));
+    }
+    text
+}
+
+/// A numbered family's members (`bbob`'s 24 functions) as a table, or nothing.
+fn members(entry: &Entry) -> String {
+    let Some((key, members)) = family_members(entry) else {
+        return String::new();
+    };
+    let mut text = format!("\nThe members, by `{key}`:\n\n| `{key}` | name |\n|---|---|\n");
+    for (value, title) in members {
+        let _ = writeln!(text, "| {value} | {title} |");
     }
     text
 }

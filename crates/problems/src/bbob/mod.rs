@@ -34,8 +34,37 @@ const FUNCTION: IntegerParam = IntegerParam::new(
     1,
     1,
     24,
-    "BBOB function number f1–f24 (f1 sphere … f24 Lunacek bi-Rastrigin)",
+    "BBOB function number f1–f24 (bosweep list bbob names them)",
 );
+
+/// The 24 functions' names as COCO's documentation of the suite gives them ("Real-Parameter
+/// Black-Box Optimization Benchmarking 2009: Noiseless Functions Definitions"), f1 first.
+pub const FUNCTION_NAMES: [&str; 24] = [
+    "Sphere",
+    "Separable Ellipsoidal",
+    "Rastrigin",
+    "Büche-Rastrigin",
+    "Linear Slope",
+    "Attractive Sector",
+    "Step Ellipsoidal",
+    "Rosenbrock, original",
+    "Rosenbrock, rotated",
+    "Ellipsoidal",
+    "Discus",
+    "Bent Cigar",
+    "Sharp Ridge",
+    "Different Powers",
+    "Rastrigin, rotated",
+    "Weierstrass",
+    "Schaffers F7",
+    "Schaffers F7, moderately ill-conditioned",
+    "Composite Griewank-Rosenbrock F8F2",
+    "Schwefel x·sin(x)",
+    "Gallagher's Gaussian 101-me Peaks",
+    "Gallagher's Gaussian 21-hi Peaks",
+    "Katsuura",
+    "Lunacek bi-Rastrigin",
+];
 
 const INSTANCE: IntegerParam = IntegerParam::new(
     "instance",
@@ -57,6 +86,7 @@ const PARAMETERS: &[ParamSpec] = &[
 /// One instance of one BBOB function in one dimension, on `[−5, 5]^d`, minimised.
 #[derive(Debug)]
 pub struct Bbob {
+    function: usize,
     domain: Domain,
     fopt: f64,
     kind: Kind,
@@ -87,6 +117,7 @@ impl Bbob {
         };
         let seed = (base + 10_000 * instance) as i64;
         Ok(Self {
+            function,
             domain: Domain::cube(-5.0, 5.0, dim)?,
             fopt: rng::fopt(function, instance),
             kind: Kind::new(function, dim, seed),
@@ -112,6 +143,14 @@ impl TestFunction for Bbob {
             value: self.fopt,
             locations: vec![self.kind.location()],
         })
+    }
+
+    fn title(&self) -> Option<String> {
+        Some(format!(
+            "f{} {}",
+            self.function,
+            FUNCTION_NAMES[self.function - 1]
+        ))
     }
 }
 

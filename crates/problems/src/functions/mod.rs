@@ -30,6 +30,12 @@ pub trait TestFunction: Send + Sync + std::fmt::Debug + 'static {
 
     /// The global optimum where it is known, in the function's own sense.
     fn optimum(&self) -> Option<Optimum>;
+
+    /// The name of the family member this is, where the parameters pick one from a numbered
+    /// family (`f8 Rosenbrock` of `bbob`): see [`crate::Problem::title`].
+    fn title(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The box of a fixed-dimension function, from bounds written in its source.

@@ -188,7 +188,11 @@ pub(crate) fn render(
         out.push_str(&scores_section(scores));
     }
     for section in sections {
-        out.push_str(&format!("## Problem {}\n\n", code(&section.problem)));
+        let title = section
+            .title
+            .as_ref()
+            .map_or_else(String::new, |t| format!(": {t}"));
+        out.push_str(&format!("## Problem {}{title}\n\n", code(&section.problem)));
         let section_rows = &rows[section.first_row..section.first_row + section.rows];
         out.push_str(&summary_table(section_rows, section.best_by, Columns::All));
         out.push_str(&best_line(

@@ -75,6 +75,9 @@ pub(crate) struct RunRuntimes {
 /// One problem's part of the report.
 pub(crate) struct Section {
     pub problem: String,
+    /// The name of the family member the problem is (`f8 Rosenbrock, original` of a `bbob`
+    /// setting with `function = 8`), where it is one ([`bosweep_problems::Problem::title`]).
+    pub title: Option<String>,
     /// Its rows: `rows[first_row..first_row + rows]` of [`ReportModel::rows`].
     pub first_row: usize,
     pub rows: usize,
@@ -237,6 +240,11 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
     for identity in &problems {
         let of_problem = |r: &RunSpec| &r.problem.label() == identity;
         let problem = shown(sweep, identity, |r| &r.problem);
+        let title = sweep
+            .runs
+            .iter()
+            .find(|r| &r.problem.label() == identity)
+            .and_then(|r| title_of(&r.problem));
         let cells = cells_of(sweep, &sweep.completed, identity, &algorithms);
         let sense = sweep
             .completed
@@ -314,6 +322,7 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
                 Vec::new()
             },
             problem,
+            title,
             first_row,
             rows: rows.len() - first_row,
             best_by: judged.best_by,
@@ -397,6 +406,15 @@ fn add_runs<'a>(runs: &mut Vec<(usize, String, Vec<&'a Trace>)>, cells: &[Cell<'
 
 /// The display label (the config's `label`) of the setting whose label is `identity`: settings
 /// are told apart by their labels, which the config keeps distinct, and shown by these.
+/// The title of the problem `setting` builds, where it builds here and is one of a family.
+fn title_of(setting: &Setting) -> Option<String> {
+    bosweep_problems::find(&setting.name)
+        .ok()?
+        .build(&setting.param_values())
+        .ok()?
+        .title()
+}
+
 fn shown(sweep: &Sweep, identity: &str, of: fn(&RunSpec) -> &Setting) -> String {
     sweep
         .runs
