@@ -15,7 +15,7 @@ use bosweep::sweep::{
 
 const CONFIG: &str = r#"
 seed = 3
-replicates = 4
+replicates = 6
 budget = 25
 init = 6
 

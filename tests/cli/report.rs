@@ -692,6 +692,14 @@ fn paired_tests_and_ranks_are_hand_computed() {
         report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |"),
         "{report}"
     );
+    // Issue 43: the report says how many replicates a verdict takes.
+    assert!(
+        report.contains(
+            "Holm's correction over 1 comparison asks for p < 0.05, which takes 6 pairs; the \
+             fewest here are 2. Run at least 6 replicates (`replicates = 6`)."
+        ),
+        "{report}"
+    );
 }
 
 /// One minimised problem with known regrets, algorithms `a` and `b` × 6 replicates, whose

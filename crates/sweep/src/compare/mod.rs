@@ -284,8 +284,22 @@ pub fn compare_sweeps(
         .collect();
     let pooled = pooled::pool(&rows);
     holm_adjust(&mut rows);
-    let needed = signed_rank_pairs_needed(ALPHA);
-    for Tested { row, by, .. } in &mut rows {
+    // Holm's correction over an algorithm's m problems at a budget asks the smallest p for
+    // p < α/m, which the exact test's 2/2ⁿ reaches from more pairs the more problems there are.
+    let family_size = |row: &CompareRow| {
+        rows.iter()
+            .filter(|t| {
+                t.row.algorithm == row.algorithm
+                    && t.row.budget_fraction.to_bits() == row.budget_fraction.to_bits()
+                    && t.by != BestBy::Undecided
+            })
+            .count()
+    };
+    let needed: Vec<usize> = rows
+        .iter()
+        .map(|t| signed_rank_pairs_needed(ALPHA / family_size(&t.row).max(1) as f64))
+        .collect();
+    for (Tested { row, by, .. }, needed) in rows.iter_mut().zip(needed) {
         row.verdict = verdict(row, *by, needed);
     }
     Ok(Comparison {

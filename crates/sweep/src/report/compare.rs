@@ -34,14 +34,19 @@ pub(crate) struct PairedComparison {
     pub test: Option<SignedRank>,
     /// Holm-adjusted over the problem's comparisons.
     pub p_holm: Option<f64>,
+    /// The fewest pairs with which any verdict is possible: the exact test's smallest p over n
+    /// pairs is 2/2ⁿ, and Holm's correction over the problem's m comparisons asks the smallest
+    /// of them for p < α/m.
+    pub pairs_needed: usize,
 }
 
 impl PairedComparison {
     /// "worse", "better" or "not distinguishable" at [`ALPHA`] after Holm's correction; with
-    /// too few pairs for the test ever to reach p < α, "cannot conclude (< N pairs)" instead of
-    /// a "not distinguishable" that only says the sweep was too small.
+    /// too few pairs for the corrected test ever to reach p < α
+    /// ([`PairedComparison::pairs_needed`]), "cannot conclude (< N pairs)" instead of a "not
+    /// distinguishable" that only says the sweep was too small.
     pub fn verdict(&self, by: BestBy) -> String {
-        let needed = signed_rank_pairs_needed(ALPHA);
+        let needed = self.pairs_needed;
         match (self.p_holm, self.median_difference) {
             (Some(p), Some(d)) if p < ALPHA && d != 0.0 => {
                 let better = (d > 0.0) == by.higher_is_better();
@@ -101,9 +106,14 @@ pub(crate) fn against_best(
                 median_difference: median(&differences),
                 test: signed_rank(&differences),
                 p_holm: None,
+                pairs_needed: 0,
             }
         })
         .collect();
+    let needed = signed_rank_pairs_needed(ALPHA / comparisons.len().max(1) as f64);
+    for c in &mut comparisons {
+        c.pairs_needed = needed;
+    }
     let tested: Vec<usize> = (0..comparisons.len())
         .filter(|&i| comparisons[i].test.is_some())
         .collect();
@@ -283,6 +293,7 @@ mod tests {
             median_difference: Some(d),
             test: None,
             p_holm: Some(p),
+            pairs_needed: 6,
         };
         assert_eq!(c(0.5, 0.01).verdict(BestBy::SimpleRegret), "worse");
         assert_eq!(
@@ -304,5 +315,53 @@ mod tests {
             few.verdict(BestBy::SimpleRegret),
             "cannot conclude (< 6 pairs)"
         );
+    }
+
+    /// Three comparisons Holm-corrected ask the smallest p for p < 0.05/3: 2/2⁶ = 0.031 is not,
+    /// 2/2⁷ = 0.0156 is, so six pairs cannot conclude where one comparison could.
+    #[test]
+    fn the_pairs_needed_grow_with_the_comparisons_corrected() {
+        // One run per replicate of `algorithm`, each ending at the regret `values[replicate]`.
+        let runs = |algorithm: &str, values: &[f64]| -> (usize, String, Vec<CompletedRun>) {
+            let of = |replicate: usize, regret: f64| CompletedRun {
+                spec: crate::plan::RunSpec {
+                    index: replicate,
+                    algorithm: crate::plan::Setting::new(algorithm, vec![]),
+                    problem: crate::plan::Setting::new("branin", vec![]),
+                    replicate,
+                    budget: 1,
+                    init: 1,
+                    seed: replicate as u64,
+                    design_seed: replicate as u64,
+                    parallel: Default::default(),
+                },
+                trace: crate::report::load::Trace::of_regrets(&[regret]),
+            };
+            let done = values.iter().enumerate().map(|(r, &v)| of(r, v)).collect();
+            (0, algorithm.to_owned(), done)
+        };
+        let six = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let worse: Vec<f64> = six.iter().map(|v| v + 10.0).collect();
+        for (others, needed) in [(1, 6), (2, 7), (3, 7), (6, 8)] {
+            let mut owned = vec![runs("best", &six)];
+            for k in 0..others {
+                owned.push(runs(&format!("a{k}"), &worse));
+            }
+            let cells: Vec<(usize, String, Vec<&CompletedRun>)> = owned
+                .iter()
+                .map(|(c, a, r)| (*c, a.clone(), r.iter().collect()))
+                .collect();
+            let comparisons = against_best("p", &cells, "best", BestBy::SimpleRegret);
+            assert_eq!(comparisons.len(), others);
+            for c in &comparisons {
+                assert_eq!(c.pairs_needed, needed, "{others} comparisons");
+                let verdict = c.verdict(BestBy::SimpleRegret);
+                if needed > 6 {
+                    assert_eq!(verdict, format!("cannot conclude (< {needed} pairs)"));
+                } else {
+                    assert_eq!(verdict, "worse");
+                }
+            }
+        }
     }
 }

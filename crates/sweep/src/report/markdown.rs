@@ -472,6 +472,23 @@ fn comparisons_table(comparisons: &[PairedComparison], best_by: BestBy, metric: 
         ));
     }
     out.push('\n');
+    if let Some(fewest) = comparisons
+        .iter()
+        .filter(|c| c.pairs < c.pairs_needed)
+        .map(|c| c.pairs)
+        .min()
+    {
+        let needed = first.pairs_needed;
+        out.push_str(&format!(
+            "Too few pairs for a verdict: over n pairs the exact test's smallest p is 2/2ⁿ, and \
+             Holm's correction over {} comparison{} asks for p < {}, which takes {needed} pairs; \
+             the fewest here are {fewest}. Run at least {needed} replicates (`replicates = \
+             {needed}`).\n\n",
+            comparisons.len(),
+            if comparisons.len() == 1 { "" } else { "s" },
+            format_number(ALPHA / comparisons.len() as f64),
+        ));
+    }
     out
 }
 
