@@ -160,6 +160,13 @@ fn ipop_restarts_double_the_population_on_rastrigin() {
             .into_iter()
             .all(|l| l["extra"]["sigma"].as_f64().unwrap() > 0.0)
     );
+    // Issue 43: reports showed 0 seconds per iteration for CMA-ES; each step after the design
+    // records the seconds its sampling (acquisition) and its update (model) took.
+    for line in &lines[10..] {
+        let seconds = |key: &str| line[key].as_f64().unwrap();
+        assert!(seconds("acq_seconds") > 0.0, "{line}");
+        assert!(seconds("model_seconds") > 0.0, "{line}");
+    }
 }
 
 /// `Optimizer::ask(λ)` hands out one generation (the points one-at-a-time asks give); asks

@@ -1,8 +1,10 @@
 //! Random search: uniform points in the box, or uniform members of the allowed set.
 
+use std::time::Instant;
+
 use rand::RngExt;
 
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal};
+use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use crate::pending_rows::rule_out_pending_rows;
 use bosweep_engine::Engine;
 use bosweep_problems::ParamValue;
@@ -11,6 +13,8 @@ use bosweep_problems::ParamValue;
 #[derive(Debug, Default)]
 pub struct RandomSearch {
     history: History,
+    /// Drawing a point is its acquisition's seconds: small, but what it spends.
+    log: StepLog,
 }
 
 impl RandomSearch {
@@ -42,8 +46,10 @@ pub(crate) fn uniform_point(ctx: &mut AskContext<'_>) -> Result<Vec<f64>, Algori
 
 impl Algorithm for RandomSearch {
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
-        let x = uniform_point(ctx)?;
-        Ok(Proposal { x, repeats: 1 })
+        let start = Instant::now();
+        let x = uniform_point(ctx);
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        Ok(Proposal { x: x?, repeats: 1 })
     }
 
     /// Independent draws over a box; over a finite allowed set, draws among the rows not
@@ -59,6 +65,10 @@ impl Algorithm for RandomSearch {
 
     fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         Ok(self.history.best_x())
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
     }
 
     fn parameters(&self) -> Vec<(String, ParamValue)> {
