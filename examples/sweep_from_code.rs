@@ -49,7 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         // The library prints nothing itself: what the sweep has to say comes here.
         events: EventSink::new(|event| match event {
             SweepEvent::Warning(_) => eprintln!("warning: {event}"),
-            SweepEvent::Progress { done, total, .. } => println!("{done}/{total} runs ended"),
+            // Sent as each run starts and ends, with the time left estimated per algorithm.
+            SweepEvent::Progress(p) => {
+                println!("{}/{} runs ended, {}", p.done, p.total, p.eta_text())
+            }
             _ => println!("{event}"),
         }),
     };

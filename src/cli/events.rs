@@ -1,12 +1,13 @@
 //! A sweep's events on stderr: notes and warnings as `note:`/`warning:` lines, progress as a bar
-//! with completed runs, evaluations per second and ETA on a terminal, plain lines at most every
-//! 10 seconds (and at the end) otherwise.
+//! with ended and running runs, evaluations per second and the estimate of the time left (or
+//! whose runs it waits for) on a terminal; otherwise plain lines: the first run's start, then at
+//! most every 10 seconds as runs start and end, and the end.
 
 use std::io::IsTerminal;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use bosweep::sweep::{EventSink, SweepEvent};
+use bosweep::sweep::{EventSink, SweepEvent, SweepProgress};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Seconds between plain progress lines when stderr is not a terminal.
@@ -31,8 +32,8 @@ struct Printer {
 struct Shown {
     /// The bar, on a terminal, from the first progress event on.
     bar: Option<ProgressBar>,
-    /// When the last plain line was printed.
-    last_line: Duration,
+    /// When the last plain line was printed, if one was.
+    last_line: Option<Duration>,
 }
 
 impl Printer {
@@ -40,13 +41,7 @@ impl Printer {
         match event {
             SweepEvent::Note(_) => say!("note: {event}"),
             SweepEvent::Warning(_) => say!("warning: {event}"),
-            SweepEvent::Progress {
-                done,
-                total,
-                evals,
-                elapsed,
-                ..
-            } => self.progress(event, *done, *total, *evals, *elapsed),
+            SweepEvent::Progress(progress) => self.progress(progress),
             // The sweep's error lists every failed run when it ends.
             SweepEvent::RunFailed { .. } => {}
             SweepEvent::Started { .. } | SweepEvent::Finished(_) | SweepEvent::Reported { .. } => {
@@ -55,39 +50,41 @@ impl Printer {
         }
     }
 
-    /// The bar moved to `done` of `total` runs, or `event`'s plain line when it is the last or
-    /// the previous one is [`PLAIN_INTERVAL`] old.
-    fn progress(
-        &self,
-        event: &SweepEvent,
-        done: usize,
-        total: usize,
-        evals: usize,
-        elapsed: Duration,
-    ) {
+    /// The bar moved to where the runs stand, or their plain line when all have ended or the
+    /// previous line is [`PLAIN_INTERVAL`] old.
+    fn progress(&self, progress: &SweepProgress) {
         let mut shown = self.progress.lock().unwrap_or_else(|p| p.into_inner());
+        let all_ended = progress.done == progress.total;
         if self.terminal {
             let bar = shown.bar.get_or_insert_with(|| {
-                let bar = ProgressBar::new(total as u64);
+                let bar = ProgressBar::new(progress.total as u64);
                 bar.set_style(
-                    ProgressStyle::with_template("{bar:30} {pos}/{len} runs  {msg}  ETA {eta}")
+                    ProgressStyle::with_template("{bar:30} {pos}/{len} runs  {elapsed}  {msg}")
                         .expect("static template"),
                 );
+                // The elapsed time moves while long runs are under way and no event comes.
+                bar.enable_steady_tick(Duration::from_secs(1));
                 bar
             });
-            if done > 0 {
-                let rate = evals as f64 / elapsed.as_secs_f64().max(1e-9);
-                bar.set_message(format!("{rate:.1} evals/s"));
-            }
-            bar.set_position(done as u64);
-            if done == total {
+            let rate = progress.evals as f64 / progress.elapsed.as_secs_f64().max(1e-9);
+            bar.set_message(format!(
+                "{} running, {rate:.1} evals/s, {}",
+                progress.running,
+                progress.eta_text()
+            ));
+            bar.set_position(progress.done as u64);
+            if all_ended {
                 bar.finish();
             }
-        } else if done > 0
-            && (elapsed.saturating_sub(shown.last_line) >= PLAIN_INTERVAL || done == total)
-        {
-            shown.last_line = elapsed;
-            say!("{event}");
+        } else if progress.running > 0 || progress.done > 0 {
+            let first = shown.last_line.is_none();
+            let due = shown
+                .last_line
+                .is_none_or(|last| progress.elapsed.saturating_sub(last) >= PLAIN_INTERVAL);
+            if first || due || all_ended {
+                shown.last_line = Some(progress.elapsed);
+                say!("{progress}");
+            }
         }
     }
 }

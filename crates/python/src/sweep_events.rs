@@ -15,6 +15,9 @@ use pyo3::prelude::*;
 #[derive(Clone)]
 pub struct PythonEvents {
     progress: Option<Arc<Py<PyAny>>>,
+    /// The ended runs of the last progress call: the library also reports runs starting,
+    /// which `progress(done, total)` does not count.
+    last_done: Arc<Mutex<Option<usize>>>,
     stop: StopSignal,
     raised: Arc<Mutex<Option<PyErr>>>,
 }
@@ -23,6 +26,7 @@ impl PythonEvents {
     pub fn new(progress: Option<Py<PyAny>>, stop: StopSignal) -> Self {
         Self {
             progress: progress.map(Arc::new),
+            last_done: Arc::default(),
             stop,
             raised: Arc::default(),
         }
@@ -55,9 +59,13 @@ impl PythonEvents {
                 py.import("warnings")?
                     .call_method1("warn", (text.as_str(), category))?;
             }
-            SweepEvent::Progress { done, total, .. } => {
-                if let Some(progress) = &self.progress {
-                    progress.call1(py, (*done, *total))?;
+            SweepEvent::Progress(p) => {
+                let mut last = self.last_done.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(progress) = &self.progress
+                    && *last != Some(p.done)
+                {
+                    *last = Some(p.done);
+                    progress.call1(py, (p.done, p.total))?;
                 }
             }
             _ => {

@@ -6,7 +6,8 @@
 use std::fmt;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+
+use crate::progress::SweepProgress;
 
 /// What one invocation did; the last event, [`SweepEvent::Finished`], carries it too.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,22 +41,9 @@ pub enum SweepEvent {
         /// The engine's description (device and backend).
         engine: String,
     },
-    /// Of the `total` runs this invocation has to run, `done` have ended (completed or failed),
-    /// spending `evals` evaluations in the `elapsed` time since they began; the runs not ended
-    /// have `budget_left` evaluations budgeted. Sent once before the first run ends (`done` = 0)
-    /// and after every run.
-    Progress {
-        /// Runs ended, completed or failed.
-        done: usize,
-        /// Runs this invocation has to run.
-        total: usize,
-        /// Evaluations spent by the ended runs.
-        evals: usize,
-        /// Evaluations still budgeted for the runs not ended.
-        budget_left: usize,
-        /// Wall time since the runs began.
-        elapsed: Duration,
-    },
+    /// Where the runs this invocation has to run stand: sent once before any starts, then as
+    /// each starts and as each ends.
+    Progress(SweepProgress),
     /// The run `run` (its key) failed with `error`; the others go on, and the sweep's error
     /// lists every failed run at the end.
     RunFailed {
@@ -92,25 +80,7 @@ impl fmt::Display for SweepEvent {
                 "sweep {config}: {runs} runs into {} ({engine})",
                 dir.display()
             ),
-            Self::Progress {
-                done,
-                total,
-                evals,
-                budget_left,
-                elapsed,
-            } => {
-                let rate = *evals as f64 / elapsed.as_secs_f64().max(1e-9);
-                let eta = if rate > 0.0 {
-                    *budget_left as f64 / rate
-                } else {
-                    0.0
-                };
-                write!(
-                    f,
-                    "[{done}/{total} runs] {rate:.1} evals/s, {:.0} s elapsed, ETA {eta:.0} s",
-                    elapsed.as_secs_f64()
-                )
-            }
+            Self::Progress(progress) => progress.fmt(f),
             Self::RunFailed { run, error } => write!(f, "run {run} failed: {error}"),
             Self::Finished(outcome) => write!(
                 f,
@@ -169,18 +139,7 @@ mod tests {
     }
 
     #[test]
-    fn progress_reads_as_rate_and_time_left() {
-        let progress = SweepEvent::Progress {
-            done: 3,
-            total: 8,
-            evals: 60,
-            budget_left: 100,
-            elapsed: Duration::from_secs(20),
-        };
-        assert_eq!(
-            progress.to_string(),
-            "[3/8 runs] 3.0 evals/s, 20 s elapsed, ETA 33 s"
-        );
+    fn a_finish_reads_as_its_counts() {
         let finished = SweepEvent::Finished(SweepOutcome {
             selected: 8,
             skipped: 5,

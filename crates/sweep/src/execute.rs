@@ -233,17 +233,12 @@ mod tests {
         dir
     }
 
-    /// `(done, total, budget_left)` of every progress event.
-    fn progress(events: &[SweepEvent]) -> Vec<(usize, usize, usize)> {
+    /// `(done, total, running, budget_left)` of every progress event.
+    fn progress(events: &[SweepEvent]) -> Vec<(usize, usize, usize, usize)> {
         events
             .iter()
             .filter_map(|e| match e {
-                SweepEvent::Progress {
-                    done,
-                    total,
-                    budget_left,
-                    ..
-                } => Some((*done, *total, *budget_left)),
+                SweepEvent::Progress(p) => Some((p.done, p.total, p.running, p.budget_left)),
                 _ => None,
             })
             .collect()
@@ -337,7 +332,35 @@ mod tests {
                 engine: CpuEngine::new().describe(),
             }
         );
-        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        // Before any run, then as each of the two (one thread: one at a time) starts and ends.
+        assert_eq!(
+            progress(&events),
+            [
+                (0, 2, 0, 8),
+                (0, 2, 1, 8),
+                (1, 2, 0, 4),
+                (1, 2, 1, 4),
+                (2, 2, 0, 0)
+            ]
+        );
+        // The estimate learns from the completed Branin run only: its 4 evaluations.
+        let Some(SweepEvent::Progress(last)) = events
+            .iter()
+            .rfind(|e| matches!(e, SweepEvent::Progress(_)))
+        else {
+            unreachable!("progress events were counted above")
+        };
+        assert_eq!(last.algorithms.len(), 1);
+        let random = &last.algorithms[0];
+        assert_eq!(
+            (
+                random.algorithm.as_str(),
+                random.runs_left,
+                random.completed_evals
+            ),
+            ("random", 0, 4)
+        );
+        assert_eq!(last.time_left(), Ok(std::time::Duration::ZERO));
         let failed: Vec<String> = events
             .iter()
             .filter(|e| matches!(e, SweepEvent::RunFailed { .. }))
@@ -364,7 +387,17 @@ mod tests {
             matches!(&events[1], SweepEvent::Warning(w) if w.starts_with(&warning)),
             "{events:?}"
         );
-        assert_eq!(progress(&events), [(0, 2, 8), (1, 2, 4), (2, 2, 0)]);
+        // Before any run, then as each of the two (one thread: one at a time) starts and ends.
+        assert_eq!(
+            progress(&events),
+            [
+                (0, 2, 0, 8),
+                (0, 2, 1, 8),
+                (1, 2, 0, 4),
+                (1, 2, 1, 4),
+                (2, 2, 0, 0)
+            ]
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 

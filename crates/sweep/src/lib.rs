@@ -32,6 +32,7 @@ pub use manifest::Manifest;
 pub(crate) use manifest::{CONFIG_FILE, MANIFEST_FILE, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, human_bytes};
 pub use plan::{MAX_NAME, RUN_KEYS, RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
+pub use progress::{AlgorithmProgress, NoEstimate, SweepProgress, duration_text};
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};
 pub use runner::{MixedDevices, Shard, SweepError, merge, prepare_directory, run_sweep};
 pub use runtime::{DEFAULT_RUNTIME, RuntimeModel};

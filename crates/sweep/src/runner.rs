@@ -368,11 +368,6 @@ pub fn run_sweep(
         skipped: selected.len() - pending.len(),
         completed: 0,
     };
-    let progress = Progress::start(
-        pending.len(),
-        pending.iter().map(|r| r.budget).sum(),
-        events,
-    );
     let pool_threads = threads.min(pending.len().max(rayon::current_num_threads()));
     if pool_threads < threads {
         events.send(SweepEvent::Note(format!(
@@ -384,6 +379,7 @@ pub fn run_sweep(
         .num_threads(pool_threads)
         .build()
         .map_err(|e| SweepError::Threads(e.to_string()))?;
+    let progress = Progress::start(&pending, pool_threads, events);
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
     pool.install(|| {
@@ -391,10 +387,11 @@ pub fn run_sweep(
             if stop.requested() {
                 return;
             }
+            let started = progress.run_started();
             match run_one(dir, spec, engine, stop) {
                 Ok(evals) => {
                     completed.fetch_add(1, Ordering::Relaxed);
-                    progress.run_done(evals, spec.budget);
+                    progress.run_ended(spec, started, Some(evals));
                 }
                 Err(RunFailure::Stopped) => {}
                 Err(RunFailure::Failed(error)) => {
@@ -402,7 +399,7 @@ pub fn run_sweep(
                         run: spec.key(),
                         error: error.clone(),
                     });
-                    progress.run_done(0, spec.budget);
+                    progress.run_ended(spec, started, None);
                     failures
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
