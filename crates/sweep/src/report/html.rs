@@ -27,8 +27,8 @@ h1 {{ border-bottom: 2px solid #ccc; padding-bottom: .3rem; }}
 h2 {{ margin-top: 2.5rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; }}
 nav ol {{ columns: 2; }}
 .table {{ overflow-x: auto; margin: 1rem 0; }}
-table {{ border-collapse: collapse; font-size: .9rem; }}
-th, td {{ border: 1px solid #d0d0d0; padding: .25rem .6rem; }}
+table {{ border-collapse: collapse; font-size: .85rem; }}
+th, td {{ border: 1px solid #d0d0d0; padding: .25rem .45rem; }}
 th {{ background: #f0f0f0; }}
 td:first-child {{ white-space: nowrap; }}
 td[style*='right'] {{ white-space: nowrap; font-variant-numeric: tabular-nums; }}
