@@ -785,8 +785,8 @@ fn quick_sweep_parses_and_every_run_builds() {
     let runs = config.runs();
     assert_eq!(
         runs.len(),
-        4 * 4 * 5,
-        "4 algorithm settings × 4 problem settings × 5 replicates"
+        4 * 4 * 8,
+        "4 algorithm settings × 4 problem settings × 8 replicates"
     );
     assert!(config.replicates() >= 2);
     let algorithms: HashSet<&str> = runs.iter().map(|r| r.algorithm.name.as_str()).collect();
@@ -1062,4 +1062,46 @@ fn parallel_settings_are_refused_naming_key_and_line() {
         5,
         &["batch = 4 and workers = 2: give one of them"],
     );
+}
+
+/// Issue 43: a config with several mistakes reported only the first. Every mistake of its keys
+/// and tables is reported, in file order, each at its line; the first is the error's own line.
+#[test]
+fn every_mistake_of_a_config_is_reported_at_its_line() {
+    let text = "seed = 1\n\
+                budjet = 30\n\
+                replicates = 0\n\
+                [[algorithm]]\n\
+                name = \"logeii\"\n\
+                [[algorithm]]\n\
+                name = \"gp-ucb\"\n\
+                ucb_multipler = 2\n\
+                beta = -1\n\
+                [[problem]]\n\
+                name = \"branin\"\n\
+                noise_std = \"loud\"\n";
+    let e = error(text);
+    let lines: Vec<Option<usize>> = std::iter::once(e.line)
+        .chain(e.more.iter().map(|m| m.line))
+        .collect();
+    assert_eq!(
+        lines,
+        [Some(2), Some(3), Some(5), Some(8), Some(9), Some(12)],
+        "{e}"
+    );
+    let message = e.to_string();
+    let shown: Vec<&str> = message.lines().collect();
+    assert_eq!(shown.len(), 6, "{message}");
+    for (line, needle) in shown.iter().zip([
+        "test.toml line 2: unknown key \"budjet\" (did you mean \"budget\"?",
+        "test.toml line 3: key \"replicates\"",
+        "test.toml line 5: algorithm key \"name\": unknown algorithm \"logeii\"",
+        "test.toml line 8: algorithm \"gp-ucb\": unknown parameter \"ucb_multipler\" (did you \
+         mean \"ucb_multiplier\"? allowed: name, label, kernel",
+        "test.toml line 9: algorithm \"gp-ucb\": unknown parameter \"beta\" (allowed: name, \
+         label, kernel",
+        "test.toml line 12: problem \"branin\": parameter noise_std",
+    ]) {
+        assert!(line.starts_with(needle), "{line:?} does not start with {needle:?}");
+    }
 }

@@ -113,6 +113,7 @@ impl SweepConfig {
             line: None,
             column: None,
             message: format!("cannot read the sweep config: {e}"),
+            more: Vec::new(),
         })?;
         Self::parse(&text, &file)
     }
@@ -167,6 +168,7 @@ impl Parser<'_> {
             line: Some(line),
             column: None,
             message: message.into(),
+            more: Vec::new(),
         }
     }
 
@@ -183,57 +185,77 @@ impl Parser<'_> {
             line: Some(self.line(offset)),
             column: Some(column),
             message: format!("invalid TOML: {}", e.message().trim()),
+            more: Vec::new(),
         }
     }
 
+    /// The config, or every mistake of its keys and tables (each in file order) before the
+    /// checks of the whole config run.
     pub(super) fn parse(&self) -> Result<SweepConfig, ConfigError> {
         let document = DeTable::parse(self.text).map_err(|e| self.syntax_error(&e))?;
         let mut top = TopLevel::default();
+        let mut mistakes = Vec::new();
         for (key, value) in in_file_order(document.get_ref()) {
-            let line = self.line_of(key.span());
-            let name: &str = key.get_ref();
-            let unknown = || self.unknown_key(line, "", name, ConfigTable::TopLevel);
-            match name {
-                // Only documented keys are read, so that the reference shows every key there is.
-                _ if !ConfigTable::TopLevel.has(name) => return Err(unknown()),
-                "seed" => {
-                    let seed = self.integer(name, value, 0.., "an integer ≥ 0")?;
-                    top.seed = Some((seed as u64, line));
-                }
-                "replicates" => {
-                    let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
-                    top.replicates = Some((n as usize, line));
-                }
-                "budget" => {
-                    let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
-                    top.budget = Some((n as usize, line));
-                }
-                "init" => {
-                    let n = self.integer(name, value, 0.., "an integer ≥ 0, at most the budget")?;
-                    top.init = Some((n as usize, line));
-                }
-                "batch" | "workers" => {
-                    // The same range as an [[algorithm]] table's own value, which this one
-                    // stands in for.
-                    let param = if name == "batch" { BATCH } else { WORKERS };
-                    let range = param.range();
-                    let (min, max) = (*range.start() as i64, *range.end() as i64);
-                    let n = self.integer(name, value, min..=max, &param.spec().kind.accepted())?;
-                    let slot = Some((n as usize, line));
-                    if name == "batch" {
-                        top.batch = slot;
-                    } else {
-                        top.workers = slot;
-                    }
-                }
-                RUNTIME_KEY => top.runtime = Some((self.runtime(None, value)?, line)),
-                "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
-                "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
-                REPORT_TABLE => top.report_time = self.report_table(value)?,
-                _ => return Err(unknown()),
+            if let Err(e) = self.top_level_key(&mut top, key, value) {
+                mistakes.push(e);
             }
         }
-        self.assemble(top)
+        match ConfigError::all(mistakes) {
+            Some(e) => Err(e),
+            None => self.assemble(top),
+        }
+    }
+
+    /// Reads the top-level `key` into `top`.
+    fn top_level_key(
+        &self,
+        top: &mut TopLevel,
+        key: &toml::Spanned<std::borrow::Cow<'_, str>>,
+        value: &Value<'_>,
+    ) -> Result<(), ConfigError> {
+        let line = self.line_of(key.span());
+        let name: &str = key.get_ref();
+        let unknown = || self.unknown_key(line, "", name, ConfigTable::TopLevel);
+        match name {
+            // Only documented keys are read, so that the reference shows every key there is.
+            _ if !ConfigTable::TopLevel.has(name) => return Err(unknown()),
+            "seed" => {
+                let seed = self.integer(name, value, 0.., "an integer ≥ 0")?;
+                top.seed = Some((seed as u64, line));
+            }
+            "replicates" => {
+                let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
+                top.replicates = Some((n as usize, line));
+            }
+            "budget" => {
+                let n = self.integer(name, value, 1.., "an integer ≥ 1")?;
+                top.budget = Some((n as usize, line));
+            }
+            "init" => {
+                let n = self.integer(name, value, 0.., "an integer ≥ 0, at most the budget")?;
+                top.init = Some((n as usize, line));
+            }
+            "batch" | "workers" => {
+                // The same range as an [[algorithm]] table's own value, which this one
+                // stands in for.
+                let param = if name == "batch" { BATCH } else { WORKERS };
+                let range = param.range();
+                let (min, max) = (*range.start() as i64, *range.end() as i64);
+                let n = self.integer(name, value, min..=max, &param.spec().kind.accepted())?;
+                let slot = Some((n as usize, line));
+                if name == "batch" {
+                    top.batch = slot;
+                } else {
+                    top.workers = slot;
+                }
+            }
+            RUNTIME_KEY => top.runtime = Some((self.runtime(None, value)?, line)),
+            "algorithm" => top.algorithms = Some((self.entries(Kind::Algorithm, value)?, line)),
+            "problem" => top.problems = Some((self.entries(Kind::Problem, value)?, line)),
+            REPORT_TABLE => top.report_time = self.report_table(value)?,
+            _ => return Err(unknown()),
+        }
+        Ok(())
     }
 
     /// Checks the `[report]` table: `metric`, a [`Metric`] name, `time`, a positive finite
@@ -404,7 +426,7 @@ impl Parser<'_> {
                 ),
             ));
         };
-        tables
+        let (entries, mistakes): (Vec<_>, Vec<_>) = tables
             .iter()
             .map(|table| match table.get_ref() {
                 DeValue::Table(t) => self.entry(kind, t, self.line_of(table.span())),
@@ -416,7 +438,11 @@ impl Parser<'_> {
                     ),
                 )),
             })
-            .collect()
+            .partition(Result::is_ok);
+        match ConfigError::all(mistakes.into_iter().filter_map(Result::err).collect()) {
+            Some(e) => Err(e),
+            None => Ok(entries.into_iter().filter_map(Result::ok).collect()),
+        }
     }
 
     fn entry(
@@ -459,101 +485,122 @@ impl Parser<'_> {
             runtime: None,
             label: None,
         };
+        let mut mistakes = Vec::new();
         for (key, value) in in_file_order(table) {
-            let key_name: &str = key.get_ref();
-            let key_line = self.line_of(key.span());
-            if key_name == "name" {
-                continue;
+            if let Err(e) = self.entry_key(&mut entry, &specs, &context, key, value) {
+                mistakes.push(e);
             }
-            if key_name == "label" {
-                match value.get_ref() {
-                    DeValue::String(text) if !text.trim().is_empty() => {
-                        entry.label = Some((text.to_string(), key_line));
-                    }
-                    other => {
-                        return Err(self.error(
-                            key_line,
-                            format!(
-                                "{context}: key \"label\": expected the name reports show, a \
-                                 non-empty string, found {}",
-                                describe(other)
-                            ),
-                        ));
-                    }
+        }
+        if let Some(e) = ConfigError::all(mistakes) {
+            return Err(e);
+        }
+        entry.params.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(entry)
+    }
+
+    /// Reads `key` of the table of `entry`, whose declared parameters are `specs`.
+    fn entry_key(
+        &self,
+        entry: &mut Entry,
+        specs: &[ParamSpec],
+        context: &str,
+        key: &toml::Spanned<std::borrow::Cow<'_, str>>,
+        value: &Value<'_>,
+    ) -> Result<(), ConfigError> {
+        let (kind, name) = (entry.kind, entry.name);
+        let word = kind.word();
+        let key_name: &str = key.get_ref();
+        let key_line = self.line_of(key.span());
+        if key_name == "name" {
+            return Ok(());
+        }
+        if key_name == "label" {
+            match value.get_ref() {
+                DeValue::String(text) if !text.trim().is_empty() => {
+                    entry.label = Some((text.to_string(), key_line));
                 }
-                continue;
-            }
-            if key_name == RUNTIME_KEY && kind == Kind::Problem {
-                entry.runtime = Some((self.runtime(Some(&context), value)?, key_line));
-                continue;
-            }
-            if kind.reserved().contains(&key_name) {
-                let (min, accepted) = if key_name == "budget" {
-                    (1, "an integer ≥ 1")
-                } else {
-                    (0, "an integer ≥ 0, at most the budget")
-                };
-                let n = self
-                    .integer(key_name, value, min.., accepted)
-                    .map_err(|e| ConfigError {
-                        message: format!("{context}: {}", e.message),
-                        ..e
-                    })?;
-                let slot = (n as usize, key_line);
-                if key_name == "budget" {
-                    entry.budget = Some(slot);
-                } else {
-                    entry.init = Some(slot);
-                }
-                continue;
-            }
-            if let DeValue::Table(_) = value.get_ref() {
-                return Err(self.error(
-                    key_line,
-                    format!(
-                        "{context}: key \"{key_name}\": a table is not allowed here (values are numbers, strings, booleans, or a list of them)"
-                    ),
-                ));
-            }
-            let Some(spec) = specs.iter().find(|s| s.name == key_name) else {
-                let message =
-                    Params::resolve(word, name, &specs, &[(key_name, ParamValue::Number(0.0))])
-                        .err()
-                        .map_or_else(|| format!("unknown parameter \"{key_name}\""), |e| e.0);
-                let mut message = strip_owner(message, kind, name);
-                if !kind.reserved().is_empty() {
-                    message = message.replacen(
-                        "(allowed: ",
-                        &format!("(allowed: {}, ", kind.reserved().join(", ")),
-                        1,
-                    );
-                    message = message.replacen(
-                        "(it takes no parameters)",
-                        &format!("(allowed: {})", kind.reserved().join(", ")),
-                        1,
-                    );
-                }
-                return Err(self.error(key_line, format!("{context}: {message}")));
-            };
-            let values = self.values(&context, key_name, value)?;
-            // Values that print the same give the same labels, hence the same runs.
-            let mut seen: HashMap<String, usize> = HashMap::new();
-            for v in &values {
-                self.check_value(kind, name, &specs, spec, v, &context)?;
-                if let Some(earlier) = seen.insert(v.value.to_string(), v.line) {
+                other => {
                     return Err(self.error(
-                        v.line,
+                        key_line,
                         format!(
-                            "{context}: parameter {key_name}: value {} is listed twice (lines {earlier} and {}), which would repeat runs",
-                            v.value, v.line
+                            "{context}: key \"label\": expected the name reports show, a \
+                             non-empty string, found {}",
+                            describe(other)
                         ),
                     ));
                 }
             }
-            entry.params.push((key_name.to_owned(), values));
+            return Ok(());
         }
-        entry.params.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(entry)
+        if key_name == RUNTIME_KEY && kind == Kind::Problem {
+            entry.runtime = Some((self.runtime(Some(&context), value)?, key_line));
+            return Ok(());
+        }
+        if kind.reserved().contains(&key_name) {
+            let (min, accepted) = if key_name == "budget" {
+                (1, "an integer ≥ 1")
+            } else {
+                (0, "an integer ≥ 0, at most the budget")
+            };
+            let n = self
+                .integer(key_name, value, min.., accepted)
+                .map_err(|e| ConfigError {
+                    message: format!("{context}: {}", e.message),
+                    ..e
+                })?;
+            let slot = (n as usize, key_line);
+            if key_name == "budget" {
+                entry.budget = Some(slot);
+            } else {
+                entry.init = Some(slot);
+            }
+            return Ok(());
+        }
+        if let DeValue::Table(_) = value.get_ref() {
+            return Err(self.error(
+                key_line,
+                format!(
+                    "{context}: key \"{key_name}\": a table is not allowed here (values are numbers, strings, booleans, or a list of them)"
+                ),
+            ));
+        }
+        let Some(spec) = specs.iter().find(|s| s.name == key_name) else {
+            let message =
+                Params::resolve(word, name, &specs, &[(key_name, ParamValue::Number(0.0))])
+                    .err()
+                    .map_or_else(|| format!("unknown parameter \"{key_name}\""), |e| e.0);
+            let mut message = strip_owner(message, kind, name);
+            if !kind.reserved().is_empty() {
+                message = message.replacen(
+                    "allowed: ",
+                    &format!("allowed: {}, ", kind.reserved().join(", ")),
+                    1,
+                );
+                message = message.replacen(
+                    "(it takes no parameters)",
+                    &format!("(allowed: {})", kind.reserved().join(", ")),
+                    1,
+                );
+            }
+            return Err(self.error(key_line, format!("{context}: {message}")));
+        };
+        let values = self.values(&context, key_name, value)?;
+        // Values that print the same give the same labels, hence the same runs.
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for v in &values {
+            self.check_value(kind, name, &specs, spec, v, &context)?;
+            if let Some(earlier) = seen.insert(v.value.to_string(), v.line) {
+                return Err(self.error(
+                    v.line,
+                    format!(
+                        "{context}: parameter {key_name}: value {} is listed twice (lines {earlier} and {}), which would repeat runs",
+                        v.value, v.line
+                    ),
+                ));
+            }
+        }
+        entry.params.push((key_name.to_owned(), values));
+        Ok(())
     }
 
     /// The value or list of values of a parameter key.

@@ -19,9 +19,10 @@ pub const DEFAULT_INIT: usize = 10;
 pub const MAX_RUNS: usize = 1_000_000;
 
 /// Why a config was rejected: the file, the line (and for TOML syntax errors the column) and a
-/// message naming the key and value.
+/// message naming the key and value; then every further mistake found, each on its own line, so
+/// that a config with several is fixed in one go.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", location(file, *line, *column))]
+#[error("{}: {message}{}", location(file, *line, *column), further(more))]
 pub struct ConfigError {
     /// The file name as given to [`SweepConfig::parse`] or [`SweepConfig::load`].
     pub file: String,
@@ -31,6 +32,34 @@ pub struct ConfigError {
     pub column: Option<usize>,
     /// What is wrong, in words.
     pub message: String,
+    /// The mistakes found after this one, in file order. The checks that need a whole config
+    /// (building each run, its memory) run only once there are none.
+    pub more: Vec<ConfigError>,
+}
+
+impl ConfigError {
+    /// The first of `errors` with the rest as its [`ConfigError::more`]; `None` when there are
+    /// none.
+    pub(super) fn all(mut errors: Vec<ConfigError>) -> Option<ConfigError> {
+        if errors.is_empty() {
+            return None;
+        }
+        // A mistake found inside another's part of the file carries its own followers.
+        let mut flat = Vec::new();
+        for mut e in errors.drain(..) {
+            let more = std::mem::take(&mut e.more);
+            flat.push(e);
+            flat.extend(more);
+        }
+        let mut first = flat.remove(0);
+        first.more = flat;
+        Some(first)
+    }
+}
+
+/// The further mistakes, one per line after the first's.
+fn further(more: &[ConfigError]) -> String {
+    more.iter().map(|e| format!("\n{e}")).collect()
 }
 
 /// `file line L, column C`, `file line L` or `file`.
