@@ -533,7 +533,7 @@ impl Parser<'_> {
             return Ok(());
         }
         if key_name == RUNTIME_KEY && kind == Kind::Problem {
-            entry.runtime = Some((self.runtime(Some(&context), value)?, key_line));
+            entry.runtime = Some((self.runtime(Some(context), value)?, key_line));
             return Ok(());
         }
         if kind.reserved().contains(&key_name) {
@@ -566,7 +566,7 @@ impl Parser<'_> {
         }
         let Some(spec) = specs.iter().find(|s| s.name == key_name) else {
             let message =
-                Params::resolve(word, name, &specs, &[(key_name, ParamValue::Number(0.0))])
+                Params::resolve(word, name, specs, &[(key_name, ParamValue::Number(0.0))])
                     .err()
                     .map_or_else(|| format!("unknown parameter \"{key_name}\""), |e| e.0);
             let mut message = strip_owner(message, kind, name);
@@ -584,11 +584,11 @@ impl Parser<'_> {
             }
             return Err(self.error(key_line, format!("{context}: {message}")));
         };
-        let values = self.values(&context, key_name, value)?;
+        let values = self.values(context, key_name, value)?;
         // Values that print the same give the same labels, hence the same runs.
         let mut seen: HashMap<String, usize> = HashMap::new();
         for v in &values {
-            self.check_value(kind, name, &specs, spec, v, &context)?;
+            self.check_value(kind, name, specs, spec, v, context)?;
             if let Some(earlier) = seen.insert(v.value.to_string(), v.line) {
                 return Err(self.error(
                     v.line,
