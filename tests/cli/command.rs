@@ -110,6 +110,53 @@ bounds = "0:1, -1:1"
     assert!(report.contains("4 of 4 runs completed"), "{report}");
 }
 
+/// Issue 43: a command problem's label (`command[bounds=0:1, -5:5,cmd=…,sense=min,timeout=20]`)
+/// made headings and plot file names unwieldy. Reports show the command alone, unless two
+/// settings differ in a setup key only; a `label` shows as given.
+#[test]
+fn command_problems_are_shown_by_their_command_or_their_label() {
+    let dir = sandbox("labels");
+    let config = r#"
+seed = 1
+budget = 5
+init = 3
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "command"
+cmd = "echo 1"
+bounds = "0:1, -5:5"
+timeout = 20
+
+[[problem]]
+name = "command"
+cmd = "echo 2"
+bounds = ["0:1", "0:2"]
+
+[[problem]]
+name = "command"
+cmd = "echo 3"
+bounds = "0:1"
+label = "three"
+"#;
+    succeeded(&sweep(&dir, config, "s"));
+    let report = std::fs::read_to_string(dir.join("s/report.md")).unwrap();
+    for heading in [
+        "## Problem `command[cmd=echo 1]`\n",
+        // The second of two settings that read alike keeps its whole label.
+        "## Problem `command[cmd=echo 2]`\n",
+        "## Problem `command[bounds=0:2,cmd=echo 2]`\n",
+        "## Problem `three`\n",
+    ] {
+        assert!(report.contains(heading), "{heading}: {report}");
+    }
+    for plot in ["command_cmd=echo_1_-best-value.png", "three-best-value.png"] {
+        assert!(dir.join("s/plots").join(plot).is_file(), "{plot}");
+    }
+}
+
 #[test]
 fn command_failures_are_missing_runs_named_in_the_error_and_the_others_complete() {
     let dir = sandbox("fail");

@@ -1102,6 +1102,9 @@ fn every_mistake_of_a_config_is_reported_at_its_line() {
          label, kernel",
         "test.toml line 12: problem \"branin\": parameter noise_std",
     ]) {
-        assert!(line.starts_with(needle), "{line:?} does not start with {needle:?}");
+        assert!(
+            line.starts_with(needle),
+            "{line:?} does not start with {needle:?}"
+        );
     }
 }

@@ -41,7 +41,7 @@ pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
-pub use registry::{build, find, registry};
+pub use registry::{SETUP_KEYS, build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
 

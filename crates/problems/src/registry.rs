@@ -26,6 +26,14 @@ const FAMILIES: &[&[Entry]] = &[
 
 static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);
 
+/// The user's own objectives and their keys that say how to reach one (its box, sense, timeout,
+/// evaluations at once) rather than which it is: a report's default label of such a problem
+/// leaves them out (`command[cmd=./obj.sh]`, not `command[bounds=0:1, -5:5,cmd=./obj.sh,…]`).
+pub const SETUP_KEYS: &[(&str, &[&str])] = &[
+    ("command", &["bounds", "sense", "timeout", "parallel"]),
+    ("callable", &["bounds", "sense"]),
+];
+
 /// All problems, in listing order.
 pub fn registry() -> impl Iterator<Item = &'static Entry> + Clone {
     REGISTRY.entries()

@@ -47,7 +47,7 @@ impl Entry {
             .map(|params| {
                 let setting = Setting::new(self.name, params);
                 let Some((label, _)) = &self.label else {
-                    return setting;
+                    return shortened(setting);
                 };
                 let shown: Vec<String> = setting
                     .params
@@ -64,6 +64,28 @@ impl Entry {
             })
             .collect()
     }
+}
+
+/// A user's own objective shown without its setup keys ([`bosweep_problems::SETUP_KEYS`]):
+/// `command[cmd=./obj.sh]`. Other settings as they are.
+fn shortened(setting: Setting) -> Setting {
+    let Some((_, setup)) = bosweep_problems::SETUP_KEYS
+        .iter()
+        .find(|(name, _)| *name == setting.name)
+    else {
+        return setting;
+    };
+    let kept: Vec<(String, SettingValue)> = setting
+        .params
+        .iter()
+        .filter(|(key, _)| !setup.contains(&key.as_str()))
+        .cloned()
+        .collect();
+    if kept.len() == setting.params.len() {
+        return setting;
+    }
+    let short = Setting::new(setting.name.clone(), kept).label();
+    setting.displayed_as(short)
 }
 
 /// An algorithm setting with the instance `expand_all` built, until its first pair check takes
@@ -179,7 +201,7 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            for setting in entry.expand() {
+            for mut setting in entry.expand() {
                 let label = setting.label();
                 if let Some(&earlier) = seen.get(&label) {
                     return Err(self.error(
@@ -200,7 +222,13 @@ impl Parser<'_> {
                         ),
                     )
                 })?;
-                let display = setting.display_label();
+                let mut display = setting.display_label();
+                // Two of the user's objectives that differ in a setup key only keep their
+                // full labels rather than share a short one.
+                if entry.label.is_none() && shown.contains_key(&(word, display.clone())) {
+                    setting.display = None;
+                    display = setting.label();
+                }
                 let line = entry.label.as_ref().map_or(entry.header_line, |(_, l)| *l);
                 if let Some(&earlier) = shown.get(&(word, display.clone())) {
                     return Err(self.error(

@@ -88,7 +88,8 @@ const fn label(table: ConfigTable) -> ConfigKey {
         table,
         key: "label",
         accepted: "a non-empty string",
-        default: "name[key=value,…] of the parameters given",
+        default: "name[key=value,…] of the parameters given; a command's or callable's without \
+                  its bounds, sense, timeout and parallel",
         meaning: "the name reports show; display only, so run keys, seeds and trace file names \
                   do not change",
     }

@@ -301,7 +301,7 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
                 })
             }));
         }
-        let name = unique_name(&sanitize(identity), &mut used_names);
+        let name = unique_name(&sanitize(&problem), &mut used_names);
         let has_runs = cells.iter().any(|(_, _, done)| !done.is_empty());
         sections.push(Section {
             plots: if has_runs {
