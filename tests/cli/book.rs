@@ -345,13 +345,13 @@ fn every_page_under_docs_is_in_the_book() {
     );
 }
 
-/// The Rust quick start of the README and of Getting started is `examples/ask_tell.rs` (less its
+/// The Rust quick start of the README and of Getting started is `examples/src/bin/ask_tell.rs` (less its
 /// `//!` lines), which the test command builds: the program they show compiles and runs as
 /// written.
 #[test]
 fn the_rust_quick_start_is_the_ask_tell_example() {
     let root = repository();
-    let example = read(&root.join("examples/ask_tell.rs"));
+    let example = read(&root.join("examples/src/bin/ask_tell.rs"));
     let program: Vec<&str> = example.lines().filter(|l| !l.starts_with("//!")).collect();
     let program = format!("{}\n", program.join("\n").trim());
     for page in ["README.md", "docs/guide/getting-started.md"] {
@@ -360,7 +360,7 @@ fn the_rust_quick_start_is_the_ask_tell_example() {
             blocks
                 .iter()
                 .any(|block| block.language == "rust" && block.code == program),
-            "{page}: no Rust block equals examples/ask_tell.rs less its //! lines; copy the \
+            "{page}: no Rust block equals examples/src/bin/ask_tell.rs less its //! lines; copy the \
              example into the page"
         );
     }

@@ -2,7 +2,7 @@
 //! camel, 40 evaluations (the first 10 an initial Sobol design).
 //!
 //! ```sh
-//! cargo run --release --example ask_tell
+//! cargo run --release -p bosweep-examples --bin ask_tell
 //! ```
 
 use bosweep::algorithms::{GpUcb, Optimizer};

@@ -3,8 +3,8 @@
 //! points in one engine call and report where it expects the minimum and where it is least sure.
 //!
 //! ```sh
-//! cargo run --release --example gp_posterior            # --device auto: a hardware GPU if any
-//! cargo run --release --example gp_posterior -- cpu     # or cpu / gpu
+//! cargo run --release -p bosweep-examples --bin gp_posterior         # a hardware GPU if any
+//! cargo run --release -p bosweep-examples --bin gp_posterior -- cpu  # or cpu / gpu
 //! ```
 
 use std::time::Instant;

@@ -2,7 +2,8 @@
 //! on, as `bosweep sweep` does, with the library alone (no command line involved).
 //!
 //! ```sh
-//! cargo run --release --example sweep_from_code [-- OUT_DIR]   # default: results/example-sweep
+//! # OUT_DIR defaults to results/example-sweep
+//! cargo run --release -p bosweep-examples --bin sweep_from_code [-- OUT_DIR]
 //! ```
 
 use std::path::PathBuf;
