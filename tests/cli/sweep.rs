@@ -165,10 +165,16 @@ fn sweep_killed_at_any_moment_then_resumed_loses_nothing() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        // Wait for the held evaluation: how long it takes to come does not matter.
+        // Wait for the held evaluation: how long it takes to come does not matter, within a
+        // deadline that only a sweep that hangs reaches, however loaded the machine.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
         while !dir.join("blocked").exists() {
             if let Some(status) = child.try_wait().unwrap() {
                 panic!("stop {stop}: the sweep ended ({status}) before its objective was held");
+            }
+            if std::time::Instant::now() > deadline {
+                child.kill().unwrap();
+                panic!("stop {stop}: no evaluation was held 5 minutes after the sweep started");
             }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
