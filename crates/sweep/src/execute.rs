@@ -233,6 +233,16 @@ mod tests {
         dir
     }
 
+    /// The progress of [`CONFIG`]'s two runs on one thread: before any run, then as each starts
+    /// and ends, as `(done, total, running, budget_left)`.
+    const PROGRESS_OF_TWO_RUNS: [(usize, usize, usize, usize); 5] = [
+        (0, 2, 0, 8),
+        (0, 2, 1, 8),
+        (1, 2, 0, 4),
+        (1, 2, 1, 4),
+        (2, 2, 0, 0),
+    ];
+
     /// `(done, total, running, budget_left)` of every progress event.
     fn progress(events: &[SweepEvent]) -> Vec<(usize, usize, usize, usize)> {
         events
@@ -332,17 +342,7 @@ mod tests {
                 engine: CpuEngine::new().describe(),
             }
         );
-        // Before any run, then as each of the two (one thread: one at a time) starts and ends.
-        assert_eq!(
-            progress(&events),
-            [
-                (0, 2, 0, 8),
-                (0, 2, 1, 8),
-                (1, 2, 0, 4),
-                (1, 2, 1, 4),
-                (2, 2, 0, 0)
-            ]
-        );
+        assert_eq!(progress(&events), PROGRESS_OF_TWO_RUNS);
         // The estimate learns from the completed Branin run only: its 4 evaluations.
         let Some(SweepEvent::Progress(last)) = events
             .iter()
@@ -387,17 +387,7 @@ mod tests {
             matches!(&events[1], SweepEvent::Warning(w) if w.starts_with(&warning)),
             "{events:?}"
         );
-        // Before any run, then as each of the two (one thread: one at a time) starts and ends.
-        assert_eq!(
-            progress(&events),
-            [
-                (0, 2, 0, 8),
-                (0, 2, 1, 8),
-                (1, 2, 0, 4),
-                (1, 2, 1, 4),
-                (2, 2, 0, 0)
-            ]
-        );
+        assert_eq!(progress(&events), PROGRESS_OF_TWO_RUNS);
         std::fs::remove_dir_all(dir).unwrap();
     }
 

@@ -19,6 +19,7 @@ mod runner;
 mod runtime;
 mod schedule;
 mod stop;
+mod tally;
 mod trace;
 
 pub use config::{

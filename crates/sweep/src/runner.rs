@@ -15,9 +15,9 @@ use rayon::prelude::*;
 use super::events::{EventSink, SweepEvent, SweepOutcome};
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
-use super::progress::Progress;
 use super::run::{RunConfig, RunError, run_stoppable};
 use super::stop::StopSignal;
+use super::tally::ProgressTally;
 use super::trace::{TraceWriter, read_complete};
 use bosweep_algorithms as algorithms;
 use bosweep_core::data::{Blame, Failure};
@@ -379,7 +379,7 @@ pub fn run_sweep(
         .num_threads(pool_threads)
         .build()
         .map_err(|e| SweepError::Threads(e.to_string()))?;
-    let progress = Progress::start(&pending, pool_threads, events);
+    let progress = ProgressTally::start(&pending, pool_threads, events);
     let failures = Mutex::new(Vec::new());
     let completed = AtomicUsize::new(0);
     pool.install(|| {
