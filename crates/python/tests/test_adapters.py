@@ -321,8 +321,12 @@ def test_an_interpreter_without_bosweep_is_refused_naming_how_to_install_it(tmp_
 
 
 def test_bosweep_list_names_each_adapter_with_its_pip_line():
-    listing = subprocess.run([BIN, "list"], capture_output=True, text=True, check=True).stdout
     for adapter in ADAPTERS:
-        (line,) = [l for l in listing.splitlines() if l.startswith(f"  {adapter.name}: ")]
+        entry = subprocess.run(
+            [BIN, "list", adapter.name], capture_output=True, text=True, check=True
+        ).stdout
+        (line,) = [l for l in entry.splitlines() if l.startswith(f"  {adapter.name}: ")]
         assert line.endswith(adapter.pip_line()), line
         assert ("one point at a time" in line) != adapter.batch_capable, line
+        batches = "batches: yes" if adapter.batch_capable else "batches: no"
+        assert batches in entry, entry
