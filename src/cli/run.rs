@@ -8,7 +8,7 @@ use bosweep::algorithms;
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, parse_bounds};
-use bosweep::sweep::{Parallel, RunConfig, TraceWriter, available_bytes, human_bytes, run};
+use bosweep::sweep::{Parallel, RunConfig, TraceWriter, check_run_fits, run};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]
@@ -166,18 +166,8 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         .parallel
         .check(algorithm.as_ref(), &args.algo, problem.dim())
         .map_err(|e| CliError::usage(as_flags(&e.message)))?;
-    let needed = algorithm.memory_bytes(config.budget, problem.dim());
-    if let Some(available) = available_bytes()
-        && needed > available
-    {
-        return Err(CliError::usage(format!(
-            "--budget: {} evaluations of {} need about {} of memory, more than the {} available",
-            config.budget,
-            args.algo,
-            human_bytes(needed),
-            human_bytes(available)
-        )));
-    }
+    check_run_fits(algorithm.as_ref(), &args.algo, config.budget, problem.dim())
+        .map_err(|e| CliError::usage(format!("--budget: {e}")))?;
     // The peers' Python check last: what bosweep checks itself (a batch the method cannot
     // take, the memory) is said before the user is sent to install anything.
     if let Some(check) = algorithms::preflight(&args.algo, &algorithm_params)? {

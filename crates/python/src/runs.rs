@@ -84,12 +84,6 @@ pub fn run<'py>(
         bosweep_algorithms::build(algorithm, &borrow(&algorithm_params)).map_err(to_py)?;
     bosweep_algorithms::check_pair(algorithm, built.as_mut(), built_problem.as_ref())
         .map_err(to_py)?;
-    if let Some(check) =
-        bosweep_algorithms::preflight(algorithm, &borrow(&algorithm_params)).map_err(to_py)?
-    {
-        check.run().map_err(to_py)?;
-    }
-    let engine = engine(device, precision)?;
     let config = RunConfig {
         budget,
         init,
@@ -104,6 +98,20 @@ pub fn run<'py>(
                 .map_err(|e: String| invalid(format!("runtime: {e}")))?,
         },
     };
+    // What bosweep checks itself (the batch the method can take, the memory) comes before the
+    // peers' Python check, as on the command line.
+    config
+        .parallel
+        .check(built.as_ref(), algorithm, built_problem.dim())
+        .map_err(|e| invalid(e.message))?;
+    bosweep_sweep::check_run_fits(built.as_ref(), algorithm, budget, built_problem.dim())
+        .map_err(|e| invalid(format!("budget: {e}")))?;
+    if let Some(check) =
+        bosweep_algorithms::preflight(algorithm, &borrow(&algorithm_params)).map_err(to_py)?
+    {
+        check.run().map_err(to_py)?;
+    }
+    let engine = engine(device, precision)?;
     let buffer = TraceBuffer::default();
     let mut trace = TraceWriter::to_writer(Box::new(buffer.clone()));
     let stop = StopSignal::default();

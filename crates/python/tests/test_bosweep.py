@@ -69,6 +69,9 @@ def test_run_takes_batches_and_workers_as_the_command_line_does(tmp_path):
         bosweep.run("rahbo", "sine-hetero", budget=10, init=4, batch=4)
     with pytest.raises(ValueError, match="runtime: runtime \"gamma\": unknown model"):
         bosweep.run("random", "branin", budget=10, runtime="gamma")
+    # As on the command line, a run that cannot fit in memory is refused before it starts.
+    with pytest.raises(ValueError, match=r"^budget: 10000000 evaluations of ei need about .* of memory"):
+        bosweep.run("ei", "branin", budget=10_000_000)
 
 
 OBJECTIVE = """

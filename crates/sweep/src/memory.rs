@@ -56,6 +56,28 @@ impl MemoryEstimate {
     }
 }
 
+/// Refuses one run whose estimate ([`bosweep_algorithms::Algorithm::memory_bytes`]) exceeds the
+/// memory available, before it starts: what `bosweep run` and Python's `run` both ask, each
+/// prefixing the budget's name as its caller writes it (`--budget`, `budget`). Passes where the
+/// available memory is not known.
+pub fn check_run_fits(
+    algorithm: &dyn bosweep_algorithms::Algorithm,
+    algorithm_name: &str,
+    budget: usize,
+    dim: usize,
+) -> Result<(), String> {
+    let needed = algorithm.memory_bytes(budget, dim);
+    match available_bytes() {
+        Some(available) if needed > available => Err(format!(
+            "{budget} evaluations of {algorithm_name} need about {} of memory, more than the {} \
+             available",
+            human_bytes(needed),
+            human_bytes(available)
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The memory the system can give without swapping (`MemAvailable` of `/proc/meminfo`), or
 /// `None` where that is not known (the check is then skipped).
 pub fn available_bytes() -> Option<u64> {
