@@ -1,8 +1,8 @@
 //! `bosweep bench`: throughput of every engine operation on the chosen backend.
 
-use super::benchmark::{self, OPERATIONS, Preset};
 use super::output::to_stdout;
 use crate::cli::CliError;
+use bosweep::algorithms::benchmark::{self, OPERATIONS, Preset};
 use bosweep::compute::Engine;
 
 /// Options of `bosweep bench`.

@@ -15,7 +15,6 @@ macro_rules! say {
 
 mod archive;
 mod bench;
-mod benchmark;
 mod calibrate;
 mod compare;
 mod devices;

@@ -7,6 +7,7 @@
 //! proposals and recommendations are points in the problem's own coordinates.
 
 pub mod acquisition;
+pub mod benchmark;
 pub mod boke;
 mod cmaes;
 mod command;

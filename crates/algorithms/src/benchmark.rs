@@ -1,5 +1,7 @@
-//! Throughput of every engine operation at fixed problem sizes: the measurements behind
-//! `bosweep bench` (criterion benches in `benches/` cover the same operations).
+//! Throughput of every engine operation at fixed problem sizes, and of whole BO steps: the
+//! measurements behind `bosweep bench` (criterion benches in `benches/` cover the same
+//! operations), here so that the command line only parses and prints, and a program can measure
+//! its own engine.
 //!
 //! Inputs are drawn from a fixed-seed generator, each operation runs once to warm up (pipeline
 //! caches, buffer allocation), then `repeats` times; the median wall time is reported with the
@@ -10,13 +12,12 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use bosweep::algorithms::{self, AlgorithmError, AskContext, Feedback};
-use bosweep::compute::{
+use crate::{AlgorithmError, AskContext, Feedback};
+use bosweep_core::params::ParamValue;
+use bosweep_engine::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
-use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
-use bosweep::params::ParamValue;
-use bosweep::problems;
+use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.
@@ -46,6 +47,7 @@ pub enum Preset {
 }
 
 impl Preset {
+    /// The preset named `quick`, `standard` or `large`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "quick" => Some(Self::Quick),
@@ -131,7 +133,9 @@ impl Preset {
 /// One measured operation.
 #[derive(Clone, Debug)]
 pub struct Measurement {
+    /// The operation's name, one of [`OPERATIONS`].
     pub operation: &'static str,
+    /// The sizes measured, as `n=… d=… m=…`.
     pub size: String,
     /// Median wall seconds of one call.
     pub seconds: f64,
@@ -416,8 +420,8 @@ fn as_engine(e: AlgorithmError) -> EngineError {
 
 /// Tells `algorithm` the (negated, maximised) Hartmann-6 value of a uniform point.
 fn observe_uniform(
-    algorithm: &mut dyn algorithms::Algorithm,
-    problem: &dyn problems::Problem,
+    algorithm: &mut dyn crate::Algorithm,
+    problem: &dyn bosweep_problems::Problem,
     rng: &mut ChaCha8Rng,
 ) -> Result<(), EngineError> {
     let x = problem.domain().sample(rng);
@@ -435,7 +439,10 @@ fn observe_uniform(
 }
 
 /// A problem and an algorithm that has been told some of its points.
-type Told = (Box<dyn problems::Problem>, Box<dyn algorithms::Algorithm>);
+type Told = (
+    Box<dyn bosweep_problems::Problem>,
+    Box<dyn crate::Algorithm>,
+);
 
 /// Hartmann-6 and the algorithm `name` (with `given` parameters) told `n` uniform points of it.
 fn told_on_hartmann6(
@@ -444,9 +451,9 @@ fn told_on_hartmann6(
     n: usize,
     rng: &mut ChaCha8Rng,
 ) -> Result<Told, EngineError> {
-    let problem =
-        problems::build("hartmann6", &[]).map_err(|e| EngineError::invalid(e.to_string()))?;
-    let mut algorithm = algorithms::build(name, given).map_err(as_engine)?;
+    let problem = bosweep_problems::build("hartmann6", &[])
+        .map_err(|e| EngineError::invalid(e.to_string()))?;
+    let mut algorithm = crate::build(name, given).map_err(as_engine)?;
     for _ in 0..n {
         observe_uniform(algorithm.as_mut(), problem.as_ref(), rng)?;
     }
@@ -538,7 +545,7 @@ fn time_bo_step(
 ) -> Result<BoStep, EngineError> {
     let (problem, mut algorithm) = told_on_hartmann6("gp-ucb", &[], n, rng)?;
     let reference = CpuEngine::new();
-    let step = |algorithm: &mut Box<dyn algorithms::Algorithm>, rng: &mut ChaCha8Rng, t: usize| {
+    let step = |algorithm: &mut Box<dyn crate::Algorithm>, rng: &mut ChaCha8Rng, t: usize| {
         let mut ctx = AskContext {
             engine,
             reference: &reference,
