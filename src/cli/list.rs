@@ -11,7 +11,7 @@ use super::CliError;
 use super::output::to_stdout;
 use super::registry_text::{
     AcceptedProblems, Feature, ProblemFacts, algorithm_tags, default_text, family_members,
-    problem_tags,
+    features, problem_tags,
 };
 use bosweep::algorithms::{self, Algorithm, AlgorithmEntry, Requirement};
 use bosweep::io::did_you_mean;
@@ -236,7 +236,7 @@ fn write_listing(w: &mut dyn Write, kinds: Kinds, with: &[Feature], long: bool) 
         written = true;
     }
     if !written {
-        let about_algorithms: Vec<&str> = with
+        let about_algorithms: Vec<String> = with
             .iter()
             .filter(|f| !f.is_about_problems())
             .map(|f| f.name())
@@ -247,10 +247,12 @@ fn write_listing(w: &mut dyn Write, kinds: Kinds, with: &[Feature], long: bool) 
             about_algorithms.join(", --with ")
         )?;
     } else if !long {
+        let names: Vec<String> = features().map(Feature::name).collect();
         writeln!(
             w,
             "\n`bosweep list NAME` gives one entry's parameters; `--long` every entry's; `--with \
-             batch|contexts|time-varying|known-noise|python` filters."
+             {}` filters.",
+            names.join("|")
         )?;
     }
     Ok(())

@@ -100,15 +100,12 @@ impl Feature {
         }
     }
 
-    /// The name `--with` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Batch => "batch",
-            Self::Contexts => "contexts",
-            Self::TimeVarying => "time-varying",
-            Self::KnownNoise => "known-noise",
-            Self::Python => "python",
-        }
+    /// The name `--with` takes, as clap derives it from the variant.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .expect("no feature is skipped")
+            .get_name()
+            .to_owned()
     }
 
     /// Whether problems have or lack it (every feature is about algorithms).
