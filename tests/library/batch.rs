@@ -27,11 +27,19 @@ fn every_batch_method() -> Vec<(String, Box<dyn AlgorithmSettings>)> {
     ] {
         methods.push((
             format!("gp-ucb {strategy:?}"),
-            Box::new(GpUcb::default().grid_size(256).pending(strategy)),
+            Box::new(
+                GpUcb::default()
+                    .maximizer(|m| m.grid_size(256))
+                    .pending(strategy),
+            ),
         ));
         methods.push((
             format!("ei {strategy:?}"),
-            Box::new(Ei::default().grid_size(256).pending(strategy)),
+            Box::new(
+                Ei::default()
+                    .maximizer(|m| m.grid_size(256))
+                    .pending(strategy),
+            ),
         ));
     }
     methods
@@ -164,7 +172,7 @@ fn batches_over_an_allowed_set_never_repeat_a_point() {
     let set = Lattice::new(5).points;
     // Random search too: its batch draws among the rows not pending.
     let random: (String, Box<dyn AlgorithmSettings>) =
-        ("random".into(), Box::new(RandomSearchSettings));
+        ("random".into(), Box::new(RandomSearchSettings::default()));
     for (what, settings) in every_batch_method().into_iter().chain([random]) {
         let points = lattice(settings.as_ref(), 5, 5).ask(20).unwrap();
         assert_eq!(points.len(), 20, "{what}");

@@ -423,7 +423,7 @@ fn light_parameters(
     ];
     light
         .into_iter()
-        .filter(|(name, _)| entry.parameters.iter().any(|p| p.name == *name))
+        .filter(|(name, _)| entry.parameters().iter().any(|p| p.name == *name))
         .map(|(name, v)| (name, ParamValue::Number(v)))
         .chain(required_parameters(entry.name))
         .collect()

@@ -3,10 +3,10 @@
 
 use bosweep::algorithms::{
     self, AlgorithmSettings, Ei, FitChoice, GpSettings, GpUcb, Optimizer, OptimizerError,
-    RandomSearchSettings, Registered,
+    RandomSearchSettings, Registered, UcbSchedule,
 };
 use bosweep::compute::CpuEngine;
-use bosweep::model::KernelKind;
+use bosweep::model::KernelFamily;
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Observation};
 
@@ -26,13 +26,16 @@ fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamValue)]
 fn typed_settings_build_what_their_keys_build() {
     same_parameters(&GpUcb::default(), &[]);
     same_parameters(&Ei::default(), &[]);
-    same_parameters(&RandomSearchSettings, &[]);
+    same_parameters(&RandomSearchSettings::default(), &[]);
     same_parameters(
         &GpUcb::default()
             .ucb_multiplier(1.5)
-            .kernel(KernelKind::RationalQuadratic { alpha: 0.7 })
-            .fit(FitChoice::Mle)
-            .grid_size(512),
+            .gp(|gp| {
+                gp.kernel(KernelFamily::RationalQuadratic)
+                    .rq_alpha(0.7)
+                    .fit(FitChoice::Mle)
+            })
+            .maximizer(|m| m.grid_size(512)),
         &[
             ("ucb_multiplier", 1.5.into()),
             ("kernel", "rq".into()),
@@ -42,19 +45,17 @@ fn typed_settings_build_what_their_keys_build() {
         ],
     );
     same_parameters(
-        &GpUcb::default().srinivas(0.05),
+        &GpUcb::default()
+            .beta_schedule(UcbSchedule::Srinivas)
+            .delta(0.05),
         &[("beta_schedule", "srinivas".into()), ("delta", 0.05.into())],
     );
     same_parameters(
-        &Ei {
-            gp: GpSettings {
-                noise_var: 1e-3,
-                warm_start: false,
-                ..GpSettings::default()
-            },
-            ..Ei::default()
-        }
-        .fit(FitChoice::MapDimensionScaled),
+        &Ei::default().gp(|gp| {
+            gp.noise_var(1e-3)
+                .warm_start(false)
+                .fit(FitChoice::MapDimensionScaled)
+        }),
         &[
             ("noise_var", 1e-3.into()),
             ("warm_start", "false".into()),
@@ -113,7 +114,7 @@ fn ask_tell_makes_the_decisions_of_a_run() {
     let cases: [(&str, Box<dyn AlgorithmSettings>); 4] = [
         ("gp-ucb", Box::new(GpUcb::default())),
         ("ei", Box::new(Ei::default())),
-        ("random", Box::new(RandomSearchSettings)),
+        ("random", Box::new(RandomSearchSettings::default())),
         ("boke", Box::new(Registered::new("boke"))),
     ];
     let branin = problems::build("branin", &[]).unwrap();
@@ -263,7 +264,7 @@ fn gp_batches_spread_out_and_repeat_with_their_seed() {
         }
         opt.ask(q).unwrap()
     };
-    let settings = GpUcb::default().grid_size(512);
+    let settings = GpUcb::default().maximizer(|m| m.grid_size(512));
     let points = batch(settings.clone(), 4);
     assert_eq!(points.len(), 4);
     for (i, a) in points.iter().enumerate() {
@@ -314,7 +315,7 @@ fn methods_without_a_batch_version_ask_one_point_at_a_time() {
 #[test]
 fn the_sense_decides_which_value_is_best() {
     for (maximize, want) in [(false, 0.1), (true, 0.9)] {
-        let builder = Optimizer::builder(RandomSearchSettings)
+        let builder = Optimizer::builder(RandomSearchSettings::default())
             .bounds(&[(0.0, 1.0)])
             .init(3);
         let mut opt = if maximize {

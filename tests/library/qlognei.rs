@@ -146,7 +146,9 @@ fn batches_spread_out_and_repeat_with_their_seed() {
     use bosweep::algorithms::{Optimizer, QLogNei};
     let f = |x: &[f64]| -((x[0] - 0.3).powi(2) + (x[1] - 0.6).powi(2));
     let batch = |q: usize| {
-        let settings = QLogNei::default().grid_size(256).mc_samples(128);
+        let settings = QLogNei::default()
+            .maximizer(|m| m.grid_size(256))
+            .mc_samples(128);
         let mut opt = Optimizer::builder(settings)
             .bounds(&[(0.0, 1.0), (0.0, 1.0)])
             .seed(11)

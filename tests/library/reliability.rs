@@ -31,7 +31,7 @@ use serde_json::Value;
 ///
 /// Everything else runs on any box-constrained problem; Forrester (d = 1) is the cheapest.
 fn compatible_problem(entry: &AlgorithmEntry) -> &'static str {
-    let declares = |name: &str| entry.parameters.iter().find(|s| s.name == name);
+    let declares = |name: &str| entry.parameters().into_iter().find(|s| s.name == name);
     if entry.requires == Requirement::CandidatePriors {
         return "pe-toy";
     }
@@ -65,7 +65,7 @@ fn cheap_parameters(entry: &AlgorithmEntry) -> Vec<(&'static str, ParamValue)> {
         ("starts", 2),
     ];
     entry
-        .parameters
+        .parameters()
         .iter()
         .filter_map(|spec| {
             let (_, value) = CHEAP.iter().find(|(name, _)| *name == spec.name)?;
@@ -211,7 +211,7 @@ fn assert_names(message: &str, owner: &str, key: &str, value: &ParamValue) {
 #[test]
 fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value() {
     for entry in algorithms::registry() {
-        for spec in entry.parameters {
+        for spec in entry.parameters() {
             // The value under test, with whatever else the algorithm cannot do without.
             let with = |value: &ParamValue| -> Vec<(&str, ParamValue)> {
                 let mut given: Vec<_> = required_parameters(entry.name)

@@ -242,8 +242,8 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_burn_in"], 20);
     let defaults = bosweep::algorithms::find("mcmc-gp-ucb").unwrap();
     let burn = defaults
-        .parameters
-        .iter()
+        .parameters()
+        .into_iter()
         .find(|p| p.name == "mcmc_burn_in")
         .unwrap();
     assert!(format!("{:?}", burn.kind).contains("default: 200"));

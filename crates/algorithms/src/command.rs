@@ -67,14 +67,14 @@ pub(super) const TIMEOUT: RealParam = RealParam::new(
 );
 
 /// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
-    name: "command",
-    description: "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::declared(
+    "command",
+    "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
                   (see docs/guide/your-own.md); needs cmd",
-    requires: Requirement::Any,
-    parameters: PARAMS,
-    build: |p| CommandAlgorithm::boxed(Command::from_params(&p)),
-}];
+    Requirement::Any,
+    PARAMS,
+    |p| CommandAlgorithm::boxed(Command::from_params(&p)),
+)];
 
 const PARAMS: ParamTable = ParamTable(&[&[CMD.spec(), TIMEOUT.spec(), BATCH_CAPABLE.spec()]]);
 

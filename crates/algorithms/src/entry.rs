@@ -3,7 +3,8 @@
 //! registry imports the families, never the other way round.
 
 use super::{Algorithm, AlgorithmError, Requirement};
-use bosweep_core::params::{ParamTable, ParamValue, Params};
+use crate::optimizer::Method;
+use bosweep_core::params::{ParamSpec, ParamTable, ParamValue, Params};
 use bosweep_core::registry::Named;
 
 /// One buildable algorithm.
@@ -13,14 +14,63 @@ pub struct AlgorithmEntry {
     pub name: &'static str,
     /// One line for `bosweep list`.
     pub description: &'static str,
-    /// The declared parameters, with defaults, ranges and descriptions.
-    pub parameters: ParamTable,
     /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
     pub requires: Requirement,
-    pub(crate) build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+    declaration: Declaration,
+    build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+    check: fn(&Params) -> Result<(), AlgorithmError>,
+}
+
+/// Where an entry's parameters are declared.
+#[derive(Clone, Copy, Debug)]
+enum Declaration {
+    /// By its settings struct ([`Method`]).
+    Settings(fn() -> &'static [ParamSpec]),
+    /// By a table of typed parameter constants, the settings read by hand.
+    Table(ParamTable),
 }
 
 impl AlgorithmEntry {
+    /// The entry of the algorithm whose settings are `M`: its name, line, requirement and
+    /// parameters are `M`'s, and it is built from `M` read from the checked parameters.
+    pub const fn of<M: Method>() -> Self {
+        Self {
+            name: M::NAME,
+            description: M::DESCRIPTION,
+            requires: M::REQUIRES,
+            declaration: Declaration::Settings(M::table),
+            build: build_method::<M>,
+            check: check_method::<M>,
+        }
+    }
+
+    /// An entry whose parameters are the typed constants of `parameters`, built by `build`
+    /// from their checked values.
+    pub(crate) const fn declared(
+        name: &'static str,
+        description: &'static str,
+        requires: Requirement,
+        parameters: ParamTable,
+        build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+    ) -> Self {
+        Self {
+            name,
+            description,
+            requires,
+            declaration: Declaration::Table(parameters),
+            build,
+            check: |_| Ok(()),
+        }
+    }
+
+    /// The declared parameters, with defaults, ranges and descriptions, in declaration order.
+    pub fn parameters(&self) -> Vec<ParamSpec> {
+        match self.declaration {
+            Declaration::Settings(table) => table().to_vec(),
+            Declaration::Table(table) => table.to_vec(),
+        }
+    }
+
     /// The algorithm with the `given` parameters, checked against the declaration, the rest at
     /// their defaults; an error names an unknown key or a value out of range.
     pub fn build(
@@ -30,16 +80,37 @@ impl AlgorithmEntry {
         (self.build)(self.resolve(given)?)
     }
 
+    /// The `given` parameters checked against the declaration and by the settings' own
+    /// checks ([`Method::check`]), without building the algorithm: a sweep config's
+    /// validation. (An entry declared by a table of constants is checked when it builds.)
+    pub fn check(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
+        let params = self.resolve(given)?;
+        (self.check)(&params)?;
+        Ok(params)
+    }
+
     /// The `given` parameters checked against the declaration, the rest at their defaults.
     pub fn resolve(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
-        Params::resolve("algorithm", self.name, &self.parameters.to_vec(), given)
+        Params::resolve("algorithm", self.name, &self.parameters(), given)
             .map_err(|e| AlgorithmError::Config(e.0))
     }
 
     /// Every declared parameter at its default.
     pub fn defaults(&self) -> Params {
-        Params::defaults("algorithm", self.name, &self.parameters.to_vec())
+        Params::defaults("algorithm", self.name, &self.parameters())
     }
+}
+
+/// `M` read from its checked parameters, checked, made the algorithm.
+fn build_method<M: Method>(params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    let settings = M::read(&params);
+    settings.check()?;
+    settings.into_algorithm(params)
+}
+
+/// `M` read from its checked parameters, checked.
+fn check_method<M: Method>(params: &Params) -> Result<(), AlgorithmError> {
+    M::read(params).check()
 }
 
 impl Named for AlgorithmEntry {

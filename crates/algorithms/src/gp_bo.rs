@@ -13,25 +13,24 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, Requirement, StepLog,
+    gp_memory_bytes,
 };
 use crate::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds, GpAcquisition,
-    LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MAXIMIZER_PARAMS, MaximizeConfig,
-    MaximizerSettings, PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition,
-    QLogNoisyExpectedImprovement, UpperConfidenceBound, default_grid_size, maximize,
-    prune_baseline,
+    LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings,
+    PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
+    UpperConfidenceBound, default_grid_size, maximize, prune_baseline,
 };
-use crate::optimizer::AlgorithmSettings;
+use crate::optimizer::Method;
 use crate::pending_rows::rule_out_pending_rows;
 use crate::random::uniform_point;
 use crate::surrogate::{GpModel, ModelOptions};
-use bosweep_core::params::{
-    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
-};
+use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
-    Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec,
+    Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelFamily, KernelKind,
+    NoiseSpec,
 };
 pub use pending::PendingStrategy;
 use pending::{PendingView, away_from_pending, pending_in_model_units};
@@ -60,247 +59,58 @@ pub enum Acquisition {
     },
 }
 
-const KERNEL: ChoiceParam<KernelKind> = ChoiceParam::new(
-    "kernel",
-    &["se", "matern12", "matern32", "matern52", "rq"],
-    &[
-        KernelKind::SquaredExponential,
-        KernelKind::Matern12,
-        KernelKind::Matern32,
-        KernelKind::Matern52,
-        // The shape is `rq_alpha`'s, set when read.
-        KernelKind::RationalQuadratic { alpha: 1.0 },
-    ],
-    "matern52",
-    "covariance kernel (ARD lengthscales)",
-);
-const RQ_ALPHA: RealParam = RealParam::new(
-    "rq_alpha",
-    1.0,
-    1e-6,
-    1e6,
-    "shape of the rational-quadratic kernel",
-);
-const FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
-    "fit",
-    &FitChoice::NAMES,
-    &FitChoice::ALL,
-    FitChoice::Map.name(),
-    "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values",
-);
-const LENGTHSCALE: RealParam = RealParam::new(
-    "lengthscale",
-    0.2,
-    1e-6,
-    1e6,
-    "initial (or fixed) lengthscale, in unit-cube units",
-);
-const SIGNAL_VAR: RealParam = RealParam::new(
-    "signal_var",
-    1.0,
-    1e-8,
-    1e8,
-    "initial (or fixed) signal variance, in standardised output units",
-);
-const NOISE_VAR: RealParam = RealParam::new(
-    "noise_var",
-    1e-4,
-    1e-6,
-    10.0,
-    "initial (or fixed) noise variance, in standardised output units",
-);
-const MIN_NOISE_VAR: RealParam = RealParam::new(
-    "min_noise_var",
-    1e-6,
-    1e-12,
-    1.0,
-    "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
-);
-const FIT_RESTARTS: IntegerParam = IntegerParam::new(
-    "fit_restarts",
-    4,
-    0,
-    1000,
-    "random starts of the hyperparameter fit, besides the initial (or warm) one",
-);
-const WARM_START: FlagParam = FlagParam::new(
-    "warm_start",
-    true,
-    "start each step's hyperparameter fit at the previous step's optimum",
-);
-const RESTARTS_UNTIL: IntegerParam = IntegerParam::new(
-    "restarts_until",
-    100,
-    0,
-    1_000_000_000,
-    "with warm_start, the random starts run only while there are at most this many observations; beyond, the warm start alone",
-);
-/// The GP model's parameters, shared by GP-UCB and EI (the maximiser's follow in the table).
-pub(super) const GP_PARAMS: &[ParamSpec] = &[
-    KERNEL.spec(),
-    RQ_ALPHA.spec(),
-    FIT.spec(),
-    LENGTHSCALE.spec(),
-    SIGNAL_VAR.spec(),
-    NOISE_VAR.spec(),
-    MIN_NOISE_VAR.spec(),
-    FIT_RESTARTS.spec(),
-    WARM_START.spec(),
-    RESTARTS_UNTIL.spec(),
-];
-
-/// LogEI's fit: BoTorch's default since 0.12, the dimension-scaled priors.
-const BOTORCH_FIT: ChoiceParam<FitChoice> = ChoiceParam::new(
-    "fit",
-    &FitChoice::NAMES,
-    &FitChoice::ALL,
-    FitChoice::MapDimensionScaled.name(),
-    FIT.spec().description,
-);
-/// LogEI's noise floor: BoTorch's `GreaterThan(1e-4)` on the standardised noise variance.
-const BOTORCH_MIN_NOISE_VAR: RealParam = RealParam::new(
-    "min_noise_var",
-    1e-4,
-    1e-12,
-    1.0,
-    MIN_NOISE_VAR.spec().description,
-);
-/// The GP model's parameters for LogEI: [`GP_PARAMS`] with BoTorch's default model (its fit and
-/// noise floor), the model LogEI runs on in BoTorch.
-pub(super) const BOTORCH_GP_PARAMS: &[ParamSpec] = &[
-    KERNEL.spec(),
-    RQ_ALPHA.spec(),
-    BOTORCH_FIT.spec(),
-    LENGTHSCALE.spec(),
-    SIGNAL_VAR.spec(),
-    NOISE_VAR.spec(),
-    BOTORCH_MIN_NOISE_VAR.spec(),
-    FIT_RESTARTS.spec(),
-    WARM_START.spec(),
-    RESTARTS_UNTIL.spec(),
-];
-
-/// The words of GP-UCB's `beta_schedule`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ScheduleWord {
-    Constant,
-    Srinivas,
-}
-
-const BETA_SCHEDULE: ChoiceParam<ScheduleWord> = ChoiceParam::new(
-    "beta_schedule",
-    &["constant", "srinivas"],
-    &[ScheduleWord::Constant, ScheduleWord::Srinivas],
-    "constant",
-    "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size",
-);
-const UCB_MULTIPLIER: RealParam = RealParam::new(
-    "ucb_multiplier",
-    2.0,
-    0.0,
-    1e6,
-    "κ multiplying σ (the square root of β in the β-under-root convention)",
-);
-const DELTA: RealParam = RealParam::new(
-    "delta",
-    0.1,
-    1e-12,
-    0.999_999,
-    "confidence δ of the Srinivas schedule",
-);
-const BUCB_C: RealParam = RealParam::new(
-    "bucb_c",
-    0.1,
-    0.0,
-    10.0,
-    "C of the GP-BUCB batch schedule: with points pending, β is multiplied by exp(2C)",
-);
-/// GP-UCB's own parameters.
-pub(super) const UCB_PARAMS: &[ParamSpec] = &[
-    BETA_SCHEDULE.spec(),
-    UCB_MULTIPLIER.spec(),
-    DELTA.spec(),
-    BUCB_C.spec(),
-];
-
-const MC_SAMPLES: IntegerParam = IntegerParam::new(
-    "mc_samples",
-    crate::acquisition::MC_SAMPLES,
-    1,
-    65_536,
-    "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
-);
-const PRUNE_BASELINE: FlagParam = FlagParam::new(
-    "prune_baseline",
-    true,
-    "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)",
-);
-/// qLogNEI's own parameters.
-pub(super) const QLOGNEI_PARAMS: &[ParamSpec] = &[MC_SAMPLES.spec(), PRUNE_BASELINE.spec()];
-
-const PENDING: ChoiceParam<PendingStrategy> = ChoiceParam::new(
-    "pending",
-    &["believer", "penalize"],
-    &[
-        PendingStrategy::KrigingBeliever,
-        PendingStrategy::LocalPenalization,
-    ],
-    "believer",
-    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)",
-);
-/// The batch parameters of GP-UCB and EI.
-pub(super) const PENDING_PARAMS: &[ParamSpec] = &[PENDING.spec()];
-
-/// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
-/// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
-/// The defaults are the registry's (`bosweep list`).
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpSettings {
-    /// Covariance kernel with ARD lengthscales; a rational-quadratic kernel carries its shape.
-    pub kernel: KernelKind,
-    /// How the hyperparameters are chosen at every step (fixed, ML-II or MAP).
-    pub fit: FitChoice,
-    /// Initial (or fixed) lengthscale in every dimension.
-    pub lengthscale: f64,
-    /// Initial (or fixed) signal variance.
-    pub signal_var: f64,
-    /// Initial (or fixed) noise variance.
-    pub noise_var: f64,
-    /// Lower bound of the fitted noise variance.
-    pub min_noise_var: f64,
-    /// Random starts of the fit besides the initial (or warm) one.
-    pub fit_restarts: usize,
-    /// Start each step's fit at the previous step's optimum.
-    pub warm_start: bool,
-    /// With `warm_start`, the random starts run only up to this many observations.
-    pub restarts_until: usize,
-}
-
-impl Default for GpSettings {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults("algorithm", "gp", GP_PARAMS))
+bosweep_core::settings! {
+    /// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
+    /// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
+    pub struct GpSettings {
+        kernel: KernelFamily = KernelFamily::Matern52 => ("covariance kernel (ARD lengthscales)"),
+        rq_alpha: f64 = 1.0 => ("shape of the rational-quadratic kernel", 1e-6, 1e6),
+        fit: FitChoice = FitChoice::Map => (
+            "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values"
+        ),
+        lengthscale: f64 = 0.2 => ("initial (or fixed) lengthscale, in unit-cube units", 1e-6, 1e6),
+        signal_var: f64 = 1.0 => (
+            "initial (or fixed) signal variance, in standardised output units",
+            1e-8,
+            1e8
+        ),
+        noise_var: f64 = 1e-4 => (
+            "initial (or fixed) noise variance, in standardised output units",
+            1e-6,
+            10.0
+        ),
+        min_noise_var: f64 = 1e-6 => (
+            "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
+            1e-12,
+            1.0
+        ),
+        fit_restarts: usize = 4 => (
+            "random starts of the hyperparameter fit, besides the initial (or warm) one",
+            0,
+            1000
+        ),
+        warm_start: bool = true => ("start each step's hyperparameter fit at the previous step's optimum"),
+        restarts_until: usize = 100 => (
+            "with warm_start, the random starts run only while there are at most this many observations; beyond, the warm start alone",
+            0,
+            1_000_000_000
+        ),
     }
 }
 
 impl GpSettings {
-    pub(super) fn from_params(params: &Params) -> Self {
-        let kernel = match KERNEL.of(params) {
-            KernelKind::RationalQuadratic { .. } => KernelKind::RationalQuadratic {
-                alpha: RQ_ALPHA.of(params),
-            },
-            kind => kind,
-        };
-        Self {
-            kernel,
-            fit: FIT.of(params),
-            lengthscale: LENGTHSCALE.of(params),
-            signal_var: SIGNAL_VAR.of(params),
-            noise_var: NOISE_VAR.of(params),
-            min_noise_var: MIN_NOISE_VAR.of(params),
-            fit_restarts: FIT_RESTARTS.of(params),
-            warm_start: WARM_START.of(params),
-            restarts_until: RESTARTS_UNTIL.of(params),
-        }
+    /// BoTorch's default model, the one LogEI and qLogNEI run on in BoTorch: MAP under the
+    /// dimension-scaled priors (its default since 0.12) and its `GreaterThan(1e-4)` floor on
+    /// the standardised noise variance.
+    pub fn botorch() -> Self {
+        Self::default()
+            .fit(FitChoice::MapDimensionScaled)
+            .min_noise_var(1e-4)
+    }
+
+    /// The covariance kernel, a rational-quadratic one with its shape `rq_alpha`.
+    pub fn kernel_kind(&self) -> KernelKind {
+        self.kernel.with_shape(self.rq_alpha)
     }
 
     /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
@@ -326,238 +136,110 @@ impl GpSettings {
             _ => base,
         }
     }
+}
 
-    /// The settings as given parameters, the inverse of [`GpSettings::from_params`].
-    pub(super) fn given(&self) -> Vec<(&'static str, ParamValue)> {
-        let mut given = match self.kernel {
-            // The registry's word stands for any shape; the shape is `rq_alpha`.
-            KernelKind::RationalQuadratic { alpha } => vec![
-                KERNEL.given(KernelKind::RationalQuadratic { alpha: 1.0 }),
-                RQ_ALPHA.given(alpha),
-            ],
-            kind => vec![KERNEL.given(kind)],
-        };
-        given.extend([
-            FIT.given(self.fit),
-            LENGTHSCALE.given(self.lengthscale),
-            SIGNAL_VAR.given(self.signal_var),
-            NOISE_VAR.given(self.noise_var),
-            MIN_NOISE_VAR.given(self.min_noise_var),
-            FIT_RESTARTS.given(self.fit_restarts),
-            WARM_START.given(self.warm_start),
-            RESTARTS_UNTIL.given(self.restarts_until),
-        ]);
-        given
+bosweep_core::choices! {
+    /// How GP-UCB's multiplier κ of σ is chosen.
+    pub enum UcbSchedule {
+        /// A constant κ (`ucb_multiplier`; κ = √β in the square-root convention).
+        Constant = "constant",
+        /// κ = √β_t with Srinivas et al.'s finite-domain β_t = 2 ln(|D| t² π² / (6δ)), `|D|`
+        /// the candidate-grid size and δ `delta`.
+        Srinivas = "srinivas",
     }
 }
 
-/// GP-UCB's multiplier of σ.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum UcbSchedule {
-    /// A constant κ (`ucb_multiplier`; κ = √β in the square-root convention).
-    Constant {
-        /// κ ≥ 0.
-        multiplier: f64,
-    },
-    /// κ = √β_t with Srinivas et al.'s finite-domain β_t = 2 ln(|D| t² π² / (6δ)), `|D|` the
-    /// candidate-grid size.
-    Srinivas {
-        /// Confidence δ in (0, 1).
-        delta: f64,
-    },
-}
-
-/// The setters every GP-based settings type with `gp: GpSettings` and
-/// `maximizer: MaximizerSettings` fields offers, written once.
-macro_rules! gp_model_setters {
-    ($($settings:ty),+) => {$(
-        impl $settings {
-            /// The covariance kernel.
-            pub fn kernel(mut self, kernel: KernelKind) -> Self {
-                self.gp.kernel = kernel;
-                self
-            }
-
-            /// How the hyperparameters are chosen at every step.
-            pub fn fit(mut self, fit: FitChoice) -> Self {
-                self.gp.fit = fit;
-                self
-            }
-
-            /// Sobol candidates per step.
-            pub fn grid_size(mut self, points: usize) -> Self {
-                self.maximizer.grid_size = Some(points);
-                self
-            }
-        }
-    )+};
-}
-
-/// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
-/// refinement, the GP refitted at every step.
-///
-/// ```
-/// use bosweep_algorithms::GpUcb;
-/// use bosweep_model::KernelKind;
-///
-/// let settings = GpUcb::default().ucb_multiplier(1.0).kernel(KernelKind::Matern32);
-/// assert_eq!(settings.gp.kernel, KernelKind::Matern32);
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpUcb {
-    /// The GP model and its fit.
-    pub gp: GpSettings,
-    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-    pub maximizer: MaximizerSettings,
-    /// The multiplier of σ.
-    pub schedule: UcbSchedule,
-    /// How a batch's later points account for the pending ones.
-    pub pending: PendingStrategy,
-    /// C of the GP-BUCB schedule (Desautels, Krause and Burdick 2014): under the Kriging
-    /// believer, while points are pending, β is multiplied by `exp(2C)` (κ by `exp(C)`), C
-    /// bounding the information the pending points carry. It does not apply with nothing
-    /// pending (the information of an empty set is 0), nor under local penalisation (the
-    /// schedule is for the hallucinated model).
-    pub bucb_c: f64,
-}
-
-impl Default for GpUcb {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults(
-            "algorithm",
-            "gp-ucb",
-            &ParamTable(&[GP_PARAMS, MAXIMIZER_PARAMS, UCB_PARAMS, PENDING_PARAMS]).to_vec(),
-        ))
+bosweep_core::settings! {
+    /// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
+    /// refinement, the GP refitted at every step.
+    ///
+    /// ```
+    /// use bosweep_algorithms::GpUcb;
+    /// use bosweep_model::KernelFamily;
+    ///
+    /// let settings = GpUcb::default()
+    ///     .ucb_multiplier(1.0)
+    ///     .gp(|gp| gp.kernel(KernelFamily::Matern32));
+    /// assert_eq!(settings.gp.kernel, KernelFamily::Matern32);
+    /// ```
+    pub struct GpUcb {
+        /// The GP model and its fit.
+        gp: GpSettings = GpSettings::default() => {},
+        /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+        maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+        beta_schedule: UcbSchedule = UcbSchedule::Constant => (
+            "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size"
+        ),
+        ucb_multiplier: f64 = 2.0 => (
+            "κ multiplying σ (the square root of β in the β-under-root convention)",
+            0.0,
+            1e6
+        ),
+        delta: f64 = 0.1 => ("confidence δ of the Srinivas schedule", 1e-12, 0.999_999),
+        /// (Desautels, Krause and Burdick 2014): C bounds the information the pending points
+        /// carry. It does not apply with nothing pending (the information of an empty set is
+        /// 0), nor under local penalisation (the schedule is for the hallucinated model).
+        bucb_c: f64 = 0.1 => (
+            "C of the GP-BUCB batch schedule: with points pending, β is multiplied by exp(2C)",
+            0.0,
+            10.0
+        ),
+        pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
+            "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
+        ),
     }
 }
 
 impl GpUcb {
-    /// A constant multiplier κ of σ.
-    pub fn ucb_multiplier(mut self, kappa: f64) -> Self {
-        self.schedule = UcbSchedule::Constant { multiplier: kappa };
-        self
-    }
-
-    /// Srinivas et al.'s schedule with confidence δ.
-    pub fn srinivas(mut self, delta: f64) -> Self {
-        self.schedule = UcbSchedule::Srinivas { delta };
-        self
-    }
-
-    /// How a batch's later points account for the pending ones.
-    pub fn pending(mut self, strategy: PendingStrategy) -> Self {
-        self.pending = strategy;
-        self
-    }
-
-    /// C of the GP-BUCB schedule: with points pending under the believer, β is multiplied by
-    /// `exp(2C)`.
-    pub fn bucb_c(mut self, c: f64) -> Self {
-        self.bucb_c = c;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        let schedule = match BETA_SCHEDULE.of(params) {
-            ScheduleWord::Constant => UcbSchedule::Constant {
-                multiplier: UCB_MULTIPLIER.of(params),
-            },
-            ScheduleWord::Srinivas => UcbSchedule::Srinivas {
-                delta: DELTA.of(params),
-            },
-        };
-        Self {
-            gp: GpSettings::from_params(params),
-            maximizer: MaximizerSettings::from_params(params),
-            schedule,
-            pending: PENDING.of(params),
-            bucb_c: BUCB_C.of(params),
-        }
-    }
-
     fn acquisition(&self) -> Acquisition {
-        match self.schedule {
-            UcbSchedule::Constant { multiplier } => Acquisition::UcbMultiplier(multiplier),
-            UcbSchedule::Srinivas { delta } => Acquisition::UcbSrinivas { delta },
+        match self.beta_schedule {
+            UcbSchedule::Constant => Acquisition::UcbMultiplier(self.ucb_multiplier),
+            UcbSchedule::Srinivas => Acquisition::UcbSrinivas { delta: self.delta },
         }
     }
 }
 
-impl AlgorithmSettings for GpUcb {
-    fn name(&self) -> &str {
-        "gp-ucb"
-    }
+impl Method for GpUcb {
+    const NAME: &'static str = "gp-ucb";
+    const DESCRIPTION: &'static str = "GP upper confidence bound μ + κσ (constant κ = ucb_multiplier, or κ = √β_t of Srinivas et al.)";
+    const REQUIRES: Requirement = Requirement::Any;
 
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.gp.given();
-        given.extend(self.maximizer.given());
-        match self.schedule {
-            UcbSchedule::Constant { multiplier } => given.extend([
-                BETA_SCHEDULE.given(ScheduleWord::Constant),
-                UCB_MULTIPLIER.given(multiplier),
-            ]),
-            UcbSchedule::Srinivas { delta } => given.extend([
-                BETA_SCHEDULE.given(ScheduleWord::Srinivas),
-                DELTA.given(delta),
-            ]),
-        }
-        given.extend([BUCB_C.given(self.bucb_c), PENDING.given(self.pending)]);
-        given
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let acquisition = self.acquisition();
+        Ok(Box::new(
+            GpBo::new(params, self.gp, &self.maximizer, acquisition)
+                .with_batch(self.pending, self.bucb_c),
+        ))
     }
 }
 
 /// An EI method's typed settings (`ei`, `logei`): the GP model, the maximiser and the
-/// pending-point strategy, whose defaults are the registry entry's (`$gp_params` with the
-/// maximiser's and the batch parameters), written once.
+/// pending-point strategy; the two differ in the model's defaults only.
 macro_rules! ei_settings {
-    ($(#[$doc:meta])* $settings:ident, $name:literal, $gp_params:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug, PartialEq)]
-        pub struct $settings {
-            /// The GP model and its fit.
-            pub gp: GpSettings,
-            /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-            pub maximizer: MaximizerSettings,
-            /// How a batch's later points account for the pending ones.
-            pub pending: PendingStrategy,
+    ($(#[$doc:meta])* $settings:ident, $name:literal, $description:literal, $gp:expr) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            pub struct $settings {
+                /// The GP model and its fit.
+                gp: GpSettings = $gp => {},
+                /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+                maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+                pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
+                    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
+                ),
+            }
         }
 
-        impl Default for $settings {
-            fn default() -> Self {
-                Self::from_params(&Params::defaults(
-                    "algorithm",
-                    $name,
-                    &ParamTable(&[$gp_params, MAXIMIZER_PARAMS, PENDING_PARAMS]).to_vec(),
+        impl Method for $settings {
+            const NAME: &'static str = $name;
+            const DESCRIPTION: &'static str = $description;
+            const REQUIRES: Requirement = Requirement::Any;
+
+            fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+                Ok(Box::new(
+                    GpBo::new(params, self.gp, &self.maximizer, Acquisition::ExpectedImprovement)
+                        .with_batch(self.pending, 0.0),
                 ))
-            }
-        }
-
-        impl $settings {
-            /// How a batch's later points account for the pending ones.
-            pub fn pending(mut self, strategy: PendingStrategy) -> Self {
-                self.pending = strategy;
-                self
-            }
-
-            pub(super) fn from_params(params: &Params) -> Self {
-                Self {
-                    gp: GpSettings::from_params(params),
-                    maximizer: MaximizerSettings::from_params(params),
-                    pending: PENDING.of(params),
-                }
-            }
-        }
-
-        impl AlgorithmSettings for $settings {
-            fn name(&self) -> &str {
-                $name
-            }
-
-            fn given(&self) -> Vec<(&str, ParamValue)> {
-                let mut given = self.gp.given();
-                given.extend(self.maximizer.given());
-                given.push(PENDING.given(self.pending));
-                given
             }
         }
     };
@@ -568,14 +250,16 @@ ei_settings!(
     /// as log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
     Ei,
     "ei",
-    GP_PARAMS
+    "GP expected improvement over the best observation (maximised as log EI)",
+    GpSettings::default()
 );
 
 ei_settings!(
     /// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
     /// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
     /// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
-    /// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4, maximised like [`Ei`].
+    /// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4 ([`GpSettings::botorch`]),
+    /// maximised like [`Ei`].
     ///
     /// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s
     /// branches (direct above the incumbent's neighbourhood; below, the Mills ratio without
@@ -592,72 +276,52 @@ ei_settings!(
     /// ```
     LogEi,
     "logei",
-    BOTORCH_GP_PARAMS
+    "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)",
+    GpSettings::botorch()
 );
 
-gp_model_setters!(GpUcb, Ei, LogEi, QLogNei);
-
-/// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
-/// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as [`LogEi`]).
-/// The joint posterior of the observed points (pruned to those that could be the best), the
-/// pending points and a candidate is sampled with scrambled-Sobol normal base samples drawn
-/// once per step; the smoothed log improvement over each sample's best observed value is
-/// maximised smoothly over the candidate and the pending points and averaged over the samples
-/// in log space. A batch is built point by point, each new point maximising the joint value
-/// with the earlier ones pending (BoTorch's sequential greedy optimisation), so pending points
-/// need no believer or penaliser.
-#[derive(Clone, Debug, PartialEq)]
-pub struct QLogNei {
-    /// The GP model and its fit (BoTorch's defaults).
-    pub gp: GpSettings,
-    /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-    pub maximizer: MaximizerSettings,
-    /// Quasi-Monte Carlo samples of the joint posterior.
-    pub mc_samples: usize,
-    /// Sample only the observed points that could be the best.
-    pub prune_baseline: bool,
-}
-
-impl Default for QLogNei {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults(
-            "algorithm",
-            "qlognei",
-            &ParamTable(&[BOTORCH_GP_PARAMS, MAXIMIZER_PARAMS, QLOGNEI_PARAMS]).to_vec(),
-        ))
+bosweep_core::settings! {
+    /// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
+    /// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as
+    /// [`LogEi`]). The joint posterior of the observed points (pruned to those that could be
+    /// the best), the pending points and a candidate is sampled with scrambled-Sobol normal base
+    /// samples drawn once per step; the smoothed log improvement over each sample's best
+    /// observed value is maximised smoothly over the candidate and the pending points and
+    /// averaged over the samples in log space. A batch is built point by point, each new point
+    /// maximising the joint value with the earlier ones pending (BoTorch's sequential greedy
+    /// optimisation), so pending points need no believer or penaliser.
+    pub struct QLogNei {
+        /// The GP model and its fit (BoTorch's defaults).
+        gp: GpSettings = GpSettings::botorch() => {},
+        /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+        maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+        mc_samples: usize = crate::acquisition::MC_SAMPLES => (
+            "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
+            1,
+            65_536
+        ),
+        prune_baseline: bool = true => (
+            "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)"
+        ),
     }
 }
 
-impl QLogNei {
-    /// Quasi-Monte Carlo samples of the joint posterior.
-    pub fn mc_samples(mut self, samples: usize) -> Self {
-        self.mc_samples = samples;
-        self
-    }
+impl Method for QLogNei {
+    const NAME: &'static str = "qlognei";
+    const DESCRIPTION: &'static str = "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly";
+    const REQUIRES: Requirement = Requirement::Any;
 
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            gp: GpSettings::from_params(params),
-            maximizer: MaximizerSettings::from_params(params),
-            mc_samples: MC_SAMPLES.of(params),
-            prune_baseline: PRUNE_BASELINE.of(params),
-        }
-    }
-}
-
-impl AlgorithmSettings for QLogNei {
-    fn name(&self) -> &str {
-        "qlognei"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.gp.given();
-        given.extend(self.maximizer.given());
-        given.extend([
-            MC_SAMPLES.given(self.mc_samples),
-            PRUNE_BASELINE.given(self.prune_baseline),
-        ]);
-        given
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let acquisition = Acquisition::QLogNoisyExpectedImprovement {
+            samples: self.mc_samples,
+            prune: self.prune_baseline,
+        };
+        Ok(Box::new(GpBo::new(
+            params,
+            self.gp,
+            &self.maximizer,
+            acquisition,
+        )))
     }
 }
 
@@ -671,7 +335,7 @@ pub(super) fn fit_gp_model(
     ctx: &mut AskContext<'_>,
 ) -> Result<GpModel, AlgorithmError> {
     let dim = ctx.domain.dim();
-    let kernel = Kernel::new(gp.kernel, vec![gp.lengthscale; dim], gp.signal_var)?;
+    let kernel = Kernel::new(gp.kernel_kind(), vec![gp.lengthscale; dim], gp.signal_var)?;
     let ys = history.ys();
     let constant = ys.iter().all(|y| *y == ys[0]);
     let mut fit = gp.fit_options(dim);
@@ -718,37 +382,6 @@ pub struct GpBo {
 }
 
 impl GpBo {
-    /// GP-UCB from its checked parameters (the registry's adapter).
-    pub(super) fn ucb(params: Params) -> Self {
-        let settings = GpUcb::from_params(&params);
-        let acquisition = settings.acquisition();
-        Self::new(params, settings.gp, &settings.maximizer, acquisition)
-            .with_batch(settings.pending, settings.bucb_c)
-    }
-
-    /// EI, or LogEI, from its checked parameters (the registry's adapter): the two differ only
-    /// in their parameters' defaults, which `params` has already resolved.
-    pub(super) fn expected_improvement(params: Params) -> Self {
-        let settings = Ei::from_params(&params);
-        Self::new(
-            params,
-            settings.gp,
-            &settings.maximizer,
-            Acquisition::ExpectedImprovement,
-        )
-        .with_batch(settings.pending, 0.0)
-    }
-
-    /// qLogNEI from its checked parameters (the registry's adapter).
-    pub(super) fn qlognei(params: Params) -> Self {
-        let settings = QLogNei::from_params(&params);
-        let acquisition = Acquisition::QLogNoisyExpectedImprovement {
-            samples: settings.mc_samples,
-            prune: settings.prune_baseline,
-        };
-        Self::new(params, settings.gp, &settings.maximizer, acquisition)
-    }
-
     fn new(
         params: Params,
         gp: GpSettings,

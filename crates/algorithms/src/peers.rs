@@ -100,55 +100,55 @@ pub const PEERS: &[Peer] = &[
 /// The registry's entries, one per [`PEERS`] element, in its order. Peers search the whole
 /// box: a problem with a finite allowed set is refused.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry {
-        name: "optuna-tpe",
-        description: "Optuna's TPE sampler (constant liar on pending points), through \
+    AlgorithmEntry::declared(
+        "optuna-tpe",
+        "Optuna's TPE sampler (constant liar on pending points), through \
                       python -m bosweep.adapters; needs pip install 'optuna>=4'",
-        requires: Requirement::Continuous,
-        parameters: PARAMS,
-        build: |p| peer("optuna-tpe").build(&p),
-    },
-    AlgorithmEntry {
-        name: "optuna-cmaes",
-        description: "Optuna's CMA-ES sampler, through python -m bosweep.adapters; needs \
+        Requirement::Continuous,
+        PARAMS,
+        |p| peer("optuna-tpe").build(&p),
+    ),
+    AlgorithmEntry::declared(
+        "optuna-cmaes",
+        "Optuna's CMA-ES sampler, through python -m bosweep.adapters; needs \
                       pip install 'optuna>=4' cmaes",
-        requires: Requirement::Continuous,
-        parameters: PARAMS,
-        build: |p| peer("optuna-cmaes").build(&p),
-    },
-    AlgorithmEntry {
-        name: "optuna-gp",
-        description: "Optuna's GP sampler (one point at a time), through python -m \
+        Requirement::Continuous,
+        PARAMS,
+        |p| peer("optuna-cmaes").build(&p),
+    ),
+    AlgorithmEntry::declared(
+        "optuna-gp",
+        "Optuna's GP sampler (one point at a time), through python -m \
                       bosweep.adapters; needs pip install 'optuna>=4' torch scipy",
-        requires: Requirement::Continuous,
-        parameters: PARAMS,
-        build: |p| peer("optuna-gp").build(&p),
-    },
-    AlgorithmEntry {
-        name: "nevergrad-ngopt",
-        description: "Nevergrad's NGOpt (one point at a time), through python -m \
+        Requirement::Continuous,
+        PARAMS,
+        |p| peer("optuna-gp").build(&p),
+    ),
+    AlgorithmEntry::declared(
+        "nevergrad-ngopt",
+        "Nevergrad's NGOpt (one point at a time), through python -m \
                       bosweep.adapters; needs pip install 'nevergrad>=1'",
-        requires: Requirement::Continuous,
-        parameters: NGOPT_PARAMS,
-        build: |p| peer("nevergrad-ngopt").build(&p),
-    },
-    AlgorithmEntry {
-        name: "nevergrad-cma",
-        description: "Nevergrad's CMA-ES, through python -m bosweep.adapters; needs pip \
+        Requirement::Continuous,
+        NGOPT_PARAMS,
+        |p| peer("nevergrad-ngopt").build(&p),
+    ),
+    AlgorithmEntry::declared(
+        "nevergrad-cma",
+        "Nevergrad's CMA-ES, through python -m bosweep.adapters; needs pip \
                       install 'nevergrad>=1'",
-        requires: Requirement::Continuous,
-        parameters: PARAMS,
-        build: |p| peer("nevergrad-cma").build(&p),
-    },
-    AlgorithmEntry {
-        name: "botorch-qlognei",
-        description: "BoTorch's qLogNoisyExpectedImprovement on a SingleTaskGP by \
+        Requirement::Continuous,
+        PARAMS,
+        |p| peer("nevergrad-cma").build(&p),
+    ),
+    AlgorithmEntry::declared(
+        "botorch-qlognei",
+        "BoTorch's qLogNoisyExpectedImprovement on a SingleTaskGP by \
                       optimize_acqf, through python -m bosweep.adapters; needs pip install \
                       botorch",
-        requires: Requirement::Continuous,
-        parameters: PARAMS,
-        build: |p| peer("botorch-qlognei").build(&p),
-    },
+        Requirement::Continuous,
+        PARAMS,
+        |p| peer("botorch-qlognei").build(&p),
+    ),
 ];
 
 /// The peer called `name`, if it is one.

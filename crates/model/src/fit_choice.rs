@@ -23,6 +23,11 @@ pub enum FitChoice {
     Fixed,
 }
 
+impl bosweep_core::params::Choice for FitChoice {
+    const WORDS: &'static [&'static str] = &Self::NAMES;
+    const VALUES: &'static [Self] = &Self::ALL;
+}
+
 impl FitChoice {
     /// Every fit, in the order of [`FitChoice::NAMES`].
     pub const ALL: [Self; 4] = [Self::Map, Self::MapDimensionScaled, Self::Mle, Self::Fixed];

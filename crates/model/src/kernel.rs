@@ -23,6 +23,37 @@ pub enum KernelKind {
     },
 }
 
+bosweep_core::choices! {
+    /// A kernel's family by the word a config gives it; the rational-quadratic kernel takes its
+    /// shape apart ([`KernelFamily::with_shape`]).
+    pub enum KernelFamily {
+        /// [`KernelKind::SquaredExponential`].
+        SquaredExponential = "se",
+        /// [`KernelKind::Matern12`].
+        Matern12 = "matern12",
+        /// [`KernelKind::Matern32`].
+        Matern32 = "matern32",
+        /// [`KernelKind::Matern52`].
+        Matern52 = "matern52",
+        /// [`KernelKind::RationalQuadratic`].
+        RationalQuadratic = "rq",
+    }
+}
+
+impl KernelFamily {
+    /// The kernel of this family; `rq_alpha` is the rational-quadratic kernel's shape α and
+    /// is not read by the others.
+    pub fn with_shape(self, rq_alpha: f64) -> KernelKind {
+        match self {
+            Self::SquaredExponential => KernelKind::SquaredExponential,
+            Self::Matern12 => KernelKind::Matern12,
+            Self::Matern32 => KernelKind::Matern32,
+            Self::Matern52 => KernelKind::Matern52,
+            Self::RationalQuadratic => KernelKind::RationalQuadratic { alpha: rq_alpha },
+        }
+    }
+}
+
 impl KernelKind {
     /// Parses the CLI names `se`/`rbf`, `matern12`, `matern32`, `matern52`, `rq` (α given apart).
     pub fn parse(name: &str, rq_alpha: f64) -> Option<Self> {

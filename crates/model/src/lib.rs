@@ -20,7 +20,7 @@ pub use fit_choice::{FitChoice, UnknownFit};
 pub use gp::{AppendOutcome, GpSpec, GpState, Noise};
 pub use kde::{BandwidthRule, sample_clipped};
 pub use kernel::scaled_coordinates;
-pub use kernel::{Kernel, KernelKind, MAX_SCALED_COORDINATE, TimeDecay};
+pub use kernel::{Kernel, KernelFamily, KernelKind, MAX_SCALED_COORDINATE, TimeDecay};
 pub use likelihood::{LmlGradient, LogMarginalLikelihood, log_marginal_likelihood};
 pub use priors::{Prior, PriorSpace, Priors, ln_gamma};
 pub use slice_sampler::SliceSampler;

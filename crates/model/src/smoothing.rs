@@ -12,6 +12,11 @@ pub enum SmoothingKernel {
     Uniform,
 }
 
+impl bosweep_core::params::Choice for SmoothingKernel {
+    const WORDS: &'static [&'static str] = &["gaussian", "epanechnikov", "uniform"];
+    const VALUES: &'static [Self] = &[Self::Gaussian, Self::Epanechnikov, Self::Uniform];
+}
+
 impl SmoothingKernel {
     /// The kernel weight at `z2 = ‖u−u'‖²/h²` (0 where `z2` is NaN).
     ///

@@ -4,7 +4,7 @@ use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
 use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination};
-use bosweep_core::params::{FlagParam, IntegerParam, ParamSpec, ParamValue, Params};
+use bosweep_core::params::{FlagParam, IntegerParam};
 use bosweep_engine::{Engine, EngineError, Points};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
@@ -84,65 +84,22 @@ pub const MAX_ITERS: IntegerParam = IntegerParam::new(
     100_000,
     "L-BFGS iterations per refined start",
 );
-/// The maximiser's parameters as the GP baselines declare them.
-pub const MAXIMIZER_PARAMS: &[ParamSpec] = &[
-    GRID_SIZE.spec(),
-    TOP_K.spec(),
-    REFINE.spec(),
-    MAX_ITERS.spec(),
-];
-
-/// The maximiser's typed settings, as the GP baselines declare them ([`MAXIMIZER_PARAMS`]):
-/// what a [`MaximizeConfig`] takes from an algorithm's parameters.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MaximizerSettings {
-    /// Sobol candidates per step; `None`: [`default_grid_size`].
-    pub grid_size: Option<usize>,
-    /// Best grid points refined.
-    pub top_k: usize,
-    /// Refine them with bounded L-BFGS; `false` returns the best grid point.
-    pub refine: bool,
-    /// L-BFGS iterations per refined start.
-    pub max_iters: usize,
-}
-
-impl Default for MaximizerSettings {
-    /// The declared defaults of [`MAXIMIZER_PARAMS`].
-    fn default() -> Self {
-        Self::from_params(&Params::defaults(
-            "algorithm",
-            "maximizer",
-            MAXIMIZER_PARAMS,
-        ))
+bosweep_core::settings! {
+    /// The maximiser's settings, as the GP baselines declare them: what a [`MaximizeConfig`]
+    /// takes from an algorithm's parameters.
+    pub struct MaximizerSettings {
+        grid_size: usize = 0 => ("Sobol candidates per step; 0 = min(2^12·d, 2^20)", 0, 1 << 24),
+        top_k: usize = 8 => ("best grid points refined by L-BFGS-B", 1, 1024),
+        refine: bool = true => ("refine the best grid points with bounded L-BFGS"),
+        max_iters: usize = 100 => ("L-BFGS iterations per refined start", 1, 100_000),
     }
 }
 
 impl MaximizerSettings {
-    /// The settings an owner declaring [`GRID_SIZE`], [`TOP_K`], [`REFINE`] and [`MAX_ITERS`]
-    /// (with whatever defaults) was given.
-    pub fn from_params(params: &Params) -> Self {
-        Self {
-            grid_size: GRID_SIZE.nonzero_of(params),
-            top_k: TOP_K.of(params),
-            refine: REFINE.of(params),
-            max_iters: MAX_ITERS.of(params),
-        }
-    }
-
-    /// The settings as given parameters, the inverse of [`MaximizerSettings::from_params`].
-    pub fn given(&self) -> [(&'static str, ParamValue); 4] {
-        [
-            GRID_SIZE.given(self.grid_size.unwrap_or(0)),
-            TOP_K.given(self.top_k),
-            REFINE.given(self.refine),
-            MAX_ITERS.given(self.max_iters),
-        ]
-    }
-
     /// The maximiser's configuration: these settings, the rest at their defaults.
     pub fn config(&self) -> MaximizeConfig {
         MaximizeConfig {
-            grid_size: self.grid_size,
+            grid_size: (self.grid_size > 0).then_some(self.grid_size),
             top_k: self.top_k,
             refine: self.refine,
             max_iters: self.max_iters,

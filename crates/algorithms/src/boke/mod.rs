@@ -51,43 +51,43 @@ use super::requirement::Requirement;
 use settings::{BOKE_PLUS_TABLE, BOKE_TABLE, GP_UCB_FIXED_TABLE, KR_UCB_TABLE};
 
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry {
-        name: "boke",
-        requires: Requirement::Any,
-        description: "BOKE (Zhu et al.): maximise NW mean + √β_t·W_t^(−1/2) (IKR-UCB), Scott bandwidth, no GP",
-        parameters: BOKE_TABLE,
-        build: |p| Ok(Box::new(Boke::from_params(&p).into_algorithm(p))),
-    },
-    AlgorithmEntry {
-        name: "boke-plus",
-        requires: Requirement::Any,
-        description: "BOKE+: IKR-UCB step with probability p, else pure exploitation argmax of the NW mean",
-        parameters: BOKE_PLUS_TABLE,
-        build: |p| Ok(Box::new(BokePlus::from_params(&p).into_algorithm(p))),
-    },
-    AlgorithmEntry {
-        name: "density-exploration",
-        requires: Requirement::Any,
-        description: "pure density-based exploration: argmin of the unnormalised KDE W_t (Eq. 3.10)",
-        parameters: BOKE_TABLE,
-        build: |p| {
+    AlgorithmEntry::declared(
+        "boke",
+        "BOKE (Zhu et al.): maximise NW mean + √β_t·W_t^(−1/2) (IKR-UCB), Scott bandwidth, no GP",
+        Requirement::Any,
+        BOKE_TABLE,
+        |p| Ok(Box::new(Boke::from_params(&p).into_algorithm(p))),
+    ),
+    AlgorithmEntry::declared(
+        "boke-plus",
+        "BOKE+: IKR-UCB step with probability p, else pure exploitation argmax of the NW mean",
+        Requirement::Any,
+        BOKE_PLUS_TABLE,
+        |p| Ok(Box::new(BokePlus::from_params(&p).into_algorithm(p))),
+    ),
+    AlgorithmEntry::declared(
+        "density-exploration",
+        "pure density-based exploration: argmin of the unnormalised KDE W_t (Eq. 3.10)",
+        Requirement::Any,
+        BOKE_TABLE,
+        |p| {
             Ok(Box::new(
                 DensityExploration::from_params(&p).into_algorithm(p),
             ))
         },
-    },
-    AlgorithmEntry {
-        name: "kr-ucb",
-        requires: Requirement::Continuous,
-        description: "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening",
-        parameters: KR_UCB_TABLE,
-        build: |p| Ok(Box::new(KrUcb::from_params(&p).into_algorithm(p))),
-    },
-    AlgorithmEntry {
-        name: "gp-ucb-fixed",
-        requires: Requirement::Continuous,
-        description: "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen",
-        parameters: GP_UCB_FIXED_TABLE,
-        build: |p| Ok(Box::new(GpUcbFixed::from_params(&p).into_algorithm(p))),
-    },
+    ),
+    AlgorithmEntry::declared(
+        "kr-ucb",
+        "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening",
+        Requirement::Continuous,
+        KR_UCB_TABLE,
+        |p| Ok(Box::new(KrUcb::from_params(&p).into_algorithm(p))),
+    ),
+    AlgorithmEntry::declared(
+        "gp-ucb-fixed",
+        "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen",
+        Requirement::Continuous,
+        GP_UCB_FIXED_TABLE,
+        |p| Ok(Box::new(GpUcbFixed::from_params(&p).into_algorithm(p))),
+    ),
 ];

@@ -91,13 +91,13 @@ const PARAMETERS: &[ParamSpec] = &[
 ];
 
 /// The `cmaes` registry entry.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
-    name: "cmaes",
-    requires: Requirement::Continuous,
-    description: "CMA-ES (Hansen's tutorial, 2016) with IPOP restarts (Auger and Hansen 2005) in the unit cube, mirrored at the bounds; model-free",
-    parameters: ParamTable(&[PARAMETERS]),
-    build: |p| CmaesAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
-}];
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::declared(
+    "cmaes",
+    "CMA-ES (Hansen's tutorial, 2016) with IPOP restarts (Auger and Hansen 2005) in the unit cube, mirrored at the bounds; model-free",
+    Requirement::Continuous,
+    ParamTable(&[PARAMETERS]),
+    |p| CmaesAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
+)];
 
 /// Typed settings of CMA-ES with IPOP restarts (`cmaes`); the defaults are the registry's.
 ///

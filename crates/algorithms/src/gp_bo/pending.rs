@@ -26,6 +26,11 @@ pub enum PendingStrategy {
     LocalPenalization,
 }
 
+impl bosweep_core::params::Choice for PendingStrategy {
+    const WORDS: &'static [&'static str] = &["believer", "penalize"];
+    const VALUES: &'static [Self] = &[Self::KrigingBeliever, Self::LocalPenalization];
+}
+
 /// Sobol points of the unit cube at which the posterior mean's gradient is measured to
 /// estimate its Lipschitz constant (besides the observed points).
 const LIPSCHITZ_SAMPLE: usize = 1000;

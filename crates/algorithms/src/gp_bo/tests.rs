@@ -1,19 +1,16 @@
-//! The typed settings of GP-UCB and EI against the registry: defaults, and round trips with the
-//! batch parameters changed.
+//! The typed settings of GP-UCB and EI: their defaults, and round trips through the registry with
+//! the batch parameters changed.
 
-use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy, QLogNei};
-use crate::testing::{registry_defaults, resolve};
+use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy, QLogNei, UcbSchedule};
+use crate::testing::resolve;
+use bosweep_core::params::Settings;
 use bosweep_model::FitChoice;
 
 #[test]
-fn defaults_are_the_registry_defaults() {
-    assert_eq!(resolve(&GpUcb::default()), registry_defaults("gp-ucb"));
-    assert_eq!(resolve(&Ei::default()), registry_defaults("ei"));
+fn defaults_are_the_papers_and_botorchs() {
     assert_eq!(GpUcb::default().pending, PendingStrategy::KrigingBeliever);
     assert_eq!(GpUcb::default().bucb_c, 0.1);
     assert_eq!(Ei::default().pending, PendingStrategy::KrigingBeliever);
-    assert_eq!(resolve(&LogEi::default()), registry_defaults("logei"));
-    assert_eq!(resolve(&QLogNei::default()), registry_defaults("qlognei"));
     assert_eq!(QLogNei::default().gp, LogEi::default().gp);
     assert_eq!(
         (
@@ -39,21 +36,22 @@ fn logei_has_botorchs_model_defaults() {
     assert_eq!(log_ei.gp, ei_on_botorchs_model);
     assert_eq!(log_ei.maximizer, ei.maximizer);
     let changed = LogEi::default()
-        .fit(FitChoice::Mle)
+        .gp(|gp| gp.fit(FitChoice::Mle))
         .pending(PendingStrategy::LocalPenalization);
-    assert_eq!(LogEi::from_params(&resolve(&changed)), changed);
+    assert_eq!(LogEi::read(&resolve(&changed)), changed);
 }
 
 #[test]
 fn batch_settings_round_trip() {
     let ucb = GpUcb::default()
-        .srinivas(0.2)
+        .beta_schedule(UcbSchedule::Srinivas)
+        .delta(0.2)
         .pending(PendingStrategy::LocalPenalization)
         .bucb_c(0.7);
-    assert_eq!(GpUcb::from_params(&resolve(&ucb)), ucb);
+    assert_eq!(GpUcb::read(&resolve(&ucb)), ucb);
     let ucb = GpUcb::default().ucb_multiplier(1.5).bucb_c(0.0);
-    assert_eq!(GpUcb::from_params(&resolve(&ucb)), ucb);
+    assert_eq!(GpUcb::read(&resolve(&ucb)), ucb);
     let ei = Ei::default().pending(PendingStrategy::LocalPenalization);
-    assert_eq!(Ei::from_params(&resolve(&ei)), ei);
+    assert_eq!(Ei::read(&resolve(&ei)), ei);
     assert_ne!(ei, Ei::default());
 }

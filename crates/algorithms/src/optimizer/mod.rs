@@ -43,7 +43,7 @@ use caller::CallerProblem;
 
 pub use design::{box_design, initial_design};
 pub use session::{Origin, Session};
-pub use settings::{AlgorithmSettings, RandomSearchSettings, Registered};
+pub use settings::{AlgorithmSettings, Method, RandomSearchSettings, Registered};
 
 /// The initial design's size when the builder is given none: as Python's `Optimizer`.
 pub const DEFAULT_INIT: usize = 10;

@@ -6,8 +6,8 @@
 //! checked by the registry's declaration when built, so a typed value out of range gets the
 //! message a config's would.
 
-use crate::{Algorithm, AlgorithmError};
-use bosweep_core::params::ParamValue;
+use crate::{Algorithm, AlgorithmError, Requirement};
+use bosweep_core::params::{ParamValue, Params, Settings};
 
 /// An algorithm's settings: its registry name and its parameters. `Send`, so that an
 /// optimizer can be built on another thread (Python builds it without the GIL).
@@ -24,17 +24,62 @@ pub trait AlgorithmSettings: Send {
     }
 }
 
-/// Uniform random search (`random`): no parameters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct RandomSearchSettings;
+/// An algorithm declared by its settings struct (written with [`bosweep_core::settings!`]):
+/// the struct's fields are the algorithm's parameters, and these constants the rest of its
+/// registry entry ([`AlgorithmEntry::of`](crate::AlgorithmEntry::of)). The struct is all there
+/// is to say about a parameter: a sweep config's value is read into its field, and the
+/// algorithm reads the field.
+pub trait Method: Settings {
+    /// The registry name (`bosweep list`).
+    const NAME: &'static str;
+    /// One line for `bosweep list`.
+    const DESCRIPTION: &'static str;
+    /// The kind of problem it runs on.
+    const REQUIRES: Requirement;
 
-impl AlgorithmSettings for RandomSearchSettings {
+    /// Checks across parameters that their ranges cannot state (none by default); made before
+    /// any algorithm is built, and by a sweep config's validation, which builds none.
+    fn check(&self) -> Result<(), AlgorithmError> {
+        Ok(())
+    }
+
+    /// The algorithm these settings describe, once [`Method::check`] has accepted them;
+    /// `params` are the same settings, checked, for the trace header.
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError>;
+}
+
+impl<M: Method> AlgorithmSettings for M {
     fn name(&self) -> &str {
-        "random"
+        M::NAME
     }
 
     fn given(&self) -> Vec<(&str, ParamValue)> {
-        Vec::new()
+        Settings::given(self)
+    }
+
+    /// The algorithm built from these settings directly, once the declaration's checks accept
+    /// them (a value out of range gets the message a config's would).
+    fn build(&self) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let params = Params::resolve("algorithm", M::NAME, M::table(), &Settings::given(self))
+            .map_err(|e| AlgorithmError::Config(e.0))?;
+        self.check()?;
+        self.clone().into_algorithm(params)
+    }
+}
+
+bosweep_core::settings! {
+    /// Uniform random search (`random`): no parameters.
+    pub struct RandomSearchSettings {}
+}
+
+impl Method for RandomSearchSettings {
+    const NAME: &'static str = "random";
+    const DESCRIPTION: &'static str =
+        "uniform random search (uniform over the allowed set where there is one)";
+    const REQUIRES: Requirement = Requirement::Any;
+
+    fn into_algorithm(self, _: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(crate::RandomSearch::new()))
     }
 }
 

@@ -47,42 +47,42 @@ fn build(
 
 /// The unknown-prior algorithms of the PE-GP-UCB paper.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry {
-        name: "pe-gp-ucb",
-        requires: Requirement::CandidatePriors,
-        description: "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence",
-        parameters: PE_GP_UCB_PARAMS,
-        build: |p| build(&p, PeGpUcb::from_params(&p).split(), None),
-    },
-    AlgorithmEntry {
-        name: "regret-balancing",
-        requires: Requirement::CandidatePriors,
-        description: "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward",
-        parameters: REGRET_BALANCING_PARAMS,
-        build: |p| build(&p, RegretBalancing::from_params(&p).split(), None),
-    },
-    AlgorithmEntry {
-        name: "mle-gp-ucb",
-        requires: Requirement::CandidatePriors,
-        description: "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)",
-        parameters: SHARED_PARAMS,
-        build: |p| build(&p, MleGpUcb::from_params(&p).split(), None),
-    },
-    AlgorithmEntry {
-        name: "fully-bayes-gp-ucb",
-        requires: Requirement::CandidatePriors,
-        description: "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)",
-        parameters: SHARED_PARAMS,
-        build: |p| build(&p, FullyBayesGpUcb::from_params(&p).split(), None),
-    },
-    AlgorithmEntry {
-        name: "oracle-gp-ucb",
-        requires: Requirement::CandidatePriors,
-        description: "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})",
-        parameters: ORACLE_GP_UCB_PARAMS,
-        build: |p| {
+    AlgorithmEntry::declared(
+        "pe-gp-ucb",
+        "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence",
+        Requirement::CandidatePriors,
+        PE_GP_UCB_PARAMS,
+        |p| build(&p, PeGpUcb::from_params(&p).split(), None),
+    ),
+    AlgorithmEntry::declared(
+        "regret-balancing",
+        "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward",
+        Requirement::CandidatePriors,
+        REGRET_BALANCING_PARAMS,
+        |p| build(&p, RegretBalancing::from_params(&p).split(), None),
+    ),
+    AlgorithmEntry::declared(
+        "mle-gp-ucb",
+        "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)",
+        Requirement::CandidatePriors,
+        SHARED_PARAMS,
+        |p| build(&p, MleGpUcb::from_params(&p).split(), None),
+    ),
+    AlgorithmEntry::declared(
+        "fully-bayes-gp-ucb",
+        "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)",
+        Requirement::CandidatePriors,
+        SHARED_PARAMS,
+        |p| build(&p, FullyBayesGpUcb::from_params(&p).split(), None),
+    ),
+    AlgorithmEntry::declared(
+        "oracle-gp-ucb",
+        "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})",
+        Requirement::CandidatePriors,
+        ORACLE_GP_UCB_PARAMS,
+        |p| {
             let oracle = OracleGpUcb::from_params(&p);
             build(&p, oracle.split(), Some(oracle.prior))
         },
-    },
+    ),
 ];

@@ -28,32 +28,32 @@ use config::{GP_UCB_HETERO_PARAMS, RAHBO_PARAMS, RAHBO_US_PARAMS};
 
 /// The RAHBO family's algorithms.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry {
-        name: "rahbo",
-        requires: Requirement::Any,
-        description: "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
-        parameters: RAHBO_PARAMS,
-        build: |p| RahboAlgorithm::boxed(Rahbo::from_params(&p).into_settings(), p),
-    },
-    AlgorithmEntry {
-        name: "rahbo-known-var",
-        requires: Requirement::KnownNoiseVariance,
-        description: "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
-        parameters: RAHBO_PARAMS,
-        build: |p| RahboAlgorithm::boxed(RahboKnownVar::from_params(&p).into_settings(), p),
-    },
-    AlgorithmEntry {
-        name: "rahbo-us",
-        requires: Requirement::Any,
-        description: "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
-        parameters: RAHBO_US_PARAMS,
-        build: |p| RahboAlgorithm::boxed(RahboUs::from_params(&p).into_settings(), p),
-    },
-    AlgorithmEntry {
-        name: "gp-ucb-hetero",
-        requires: Requirement::Any,
-        description: "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
-        parameters: GP_UCB_HETERO_PARAMS,
-        build: |p| RahboAlgorithm::boxed(GpUcbHetero::from_params(&p).into_settings(), p),
-    },
+    AlgorithmEntry::declared(
+        "rahbo",
+        "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting",
+        Requirement::Any,
+        RAHBO_PARAMS,
+        |p| RahboAlgorithm::boxed(Rahbo::from_params(&p).into_settings(), p),
+    ),
+    AlgorithmEntry::declared(
+        "rahbo-known-var",
+        "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k",
+        Requirement::KnownNoiseVariance,
+        RAHBO_PARAMS,
+        |p| RahboAlgorithm::boxed(RahboKnownVar::from_params(&p).into_settings(), p),
+    ),
+    AlgorithmEntry::declared(
+        "rahbo-us",
+        "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)",
+        Requirement::Any,
+        RAHBO_US_PARAMS,
+        |p| RahboAlgorithm::boxed(RahboUs::from_params(&p).into_settings(), p),
+    ),
+    AlgorithmEntry::declared(
+        "gp-ucb-hetero",
+        "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting",
+        Requirement::Any,
+        GP_UCB_HETERO_PARAMS,
+        |p| RahboAlgorithm::boxed(GpUcbHetero::from_params(&p).into_settings(), p),
+    ),
 ];

@@ -56,186 +56,77 @@ use trust_region::{Change, RegionSchedule, TrustRegion};
 
 use super::boke::latin_hypercube;
 use super::entry::AlgorithmEntry;
-use super::gp_bo::{GP_PARAMS, GpSettings, fit_gp_model};
+use super::gp_bo::{GpSettings, fit_gp_model};
 use super::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
-use crate::optimizer::AlgorithmSettings;
+use crate::optimizer::Method;
 use crate::requirement::Requirement;
 use crate::surrogate::GpModel;
-use bosweep_core::params::{IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam};
+use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
-use bosweep_model::{FitChoice, KernelKind};
 
-const N_CANDIDATES: IntegerParam = IntegerParam::new(
-    "n_candidates",
-    0,
-    0,
-    20_000,
-    "Thompson-sampling candidates per step (0: min(100·d, 5000)); the joint posterior over them is an n_candidates² matrix",
-);
-const LENGTH_INIT: RealParam = RealParam::new(
-    "length_init",
-    0.8,
-    1e-9,
-    10.0,
-    "base side length L of a new trust region, in unit-cube units",
-);
-const LENGTH_MIN: RealParam = RealParam::new(
-    "length_min",
-    0.0078125,
-    1e-12,
-    10.0,
-    "restart when L falls below this (default 0.5^7)",
-);
-const LENGTH_MAX: RealParam =
-    RealParam::new("length_max", 1.6, 1e-9, 10.0, "L never doubles beyond this");
-const SUCCESS_TOLERANCE: IntegerParam = IntegerParam::new(
-    "success_tolerance",
-    3,
-    1,
-    1_000_000,
-    "consecutive successful batches that double L",
-);
-const FAILURE_TOLERANCE: IntegerParam = IntegerParam::new(
-    "failure_tolerance",
-    0,
-    0,
-    1_000_000,
-    "consecutive failed batches that halve L (0: ⌈max(4/q, d/q)⌉, q the batch size)",
-);
-const RESTART_DESIGN: IntegerParam = IntegerParam::new(
-    "restart_design",
-    0,
-    0,
-    1_000_000,
-    "Latin-hypercube points that start each restart (0: as many as the run's initial design, 2·d if it has none)",
-);
-/// TuRBO's own parameters (the GP's follow in the table).
-const TURBO_PARAMS: &[ParamSpec] = &[
-    N_CANDIDATES.spec(),
-    LENGTH_INIT.spec(),
-    LENGTH_MIN.spec(),
-    LENGTH_MAX.spec(),
-    SUCCESS_TOLERANCE.spec(),
-    FAILURE_TOLERANCE.spec(),
-    RESTART_DESIGN.spec(),
-];
-const TABLE: ParamTable = ParamTable(&[TURBO_PARAMS, GP_PARAMS]);
+bosweep_core::settings! {
+    /// Typed settings of TuRBO-1 (`turbo`).
+    ///
+    /// ```
+    /// use bosweep_algorithms::{AlgorithmSettings, Turbo};
+    ///
+    /// let settings = Turbo::default().n_candidates(500).length_init(0.4);
+    /// assert_eq!((settings.n_candidates, settings.length_init, settings.length_max), (500, 0.4, 1.6));
+    /// assert_eq!(settings.name(), "turbo");
+    /// assert!(settings.build().is_ok());
+    /// ```
+    pub struct Turbo {
+        n_candidates: usize = 0 => (
+            "Thompson-sampling candidates per step (0: min(100·d, 5000)); the joint posterior over them is an n_candidates² matrix",
+            0,
+            20_000
+        ),
+        length_init: f64 = 0.8 => ("base side length L of a new trust region, in unit-cube units", 1e-9, 10.0),
+        length_min: f64 = 0.0078125 => ("restart when L falls below this (default 0.5^7)", 1e-12, 10.0),
+        length_max: f64 = 1.6 => ("L never doubles beyond this", 1e-9, 10.0),
+        success_tolerance: usize = 3 => ("consecutive successful batches that double L", 1, 1_000_000),
+        failure_tolerance: usize = 0 => (
+            "consecutive failed batches that halve L (0: ⌈max(4/q, d/q)⌉, q the batch size)",
+            0,
+            1_000_000
+        ),
+        restart_design: usize = 0 => (
+            "Latin-hypercube points that start each restart (0: as many as the run's initial design, 2·d if it has none)",
+            0,
+            1_000_000
+        ),
+        /// The GP model and its fit.
+        gp: GpSettings = GpSettings::default() => {},
+    }
+}
+
+impl Method for Turbo {
+    const NAME: &'static str = "turbo";
+    const DESCRIPTION: &'static str = "TuRBO-1 (Eriksson et al. 2019): Thompson sampling from a GP in one trust region that doubles or halves on success or failure, restarted when it collapses";
+    const REQUIRES: Requirement = Requirement::Continuous;
+
+    /// The side lengths in increasing order.
+    fn check(&self) -> Result<(), AlgorithmError> {
+        if self.length_min <= self.length_init && self.length_init <= self.length_max {
+            return Ok(());
+        }
+        Err(AlgorithmError::Config(format!(
+            "algorithm turbo: length_min = {}, length_init = {}, length_max = {} must be in increasing order",
+            self.length_min, self.length_init, self.length_max
+        )))
+    }
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(TurboAlgorithm::new(params, self)))
+    }
+}
 
 /// The `turbo` registry entry.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry {
-    name: "turbo",
-    requires: Requirement::Continuous,
-    description: "TuRBO-1 (Eriksson et al. 2019): Thompson sampling from a GP in one trust region that doubles or halves on success or failure, restarted when it collapses",
-    parameters: TABLE,
-    build: |p| TurboAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
-}];
-
-/// Typed settings of TuRBO-1 (`turbo`); the defaults are the registry's.
-///
-/// ```
-/// use bosweep_algorithms::{AlgorithmSettings, Turbo};
-///
-/// let settings = Turbo::default().n_candidates(500).length_init(0.4);
-/// assert_eq!((settings.n_candidates, settings.length_init, settings.length_max), (500, 0.4, 1.6));
-/// assert_eq!(settings.name(), "turbo");
-/// assert!(settings.build().is_ok());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Turbo {
-    /// Thompson-sampling candidates per step (0: `min(100·d, 5000)`).
-    pub n_candidates: usize,
-    /// Base side length of a new trust region, in unit-cube units.
-    pub length_init: f64,
-    /// Restart when the side length falls below this.
-    pub length_min: f64,
-    /// The side length never doubles beyond this.
-    pub length_max: f64,
-    /// Consecutive successful batches that double the side length.
-    pub success_tolerance: usize,
-    /// Consecutive failed batches that halve it (0: `⌈max(4/q, d/q)⌉`).
-    pub failure_tolerance: usize,
-    /// Points of each restart's design (0: as many as the run's initial design, `2d` if none).
-    pub restart_design: usize,
-    /// The GP model and its fit.
-    pub gp: GpSettings,
-}
-
-impl Default for Turbo {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults("algorithm", "turbo", &TABLE.to_vec()))
-    }
-}
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Turbo>()];
 
 impl Turbo {
-    /// Thompson-sampling candidates per step (0: `min(100·d, 5000)`).
-    pub fn n_candidates(mut self, count: usize) -> Self {
-        self.n_candidates = count;
-        self
-    }
-
-    /// Base side length of a new trust region.
-    pub fn length_init(mut self, length: f64) -> Self {
-        self.length_init = length;
-        self
-    }
-
-    /// The side length below which the region restarts.
-    pub fn length_min(mut self, length: f64) -> Self {
-        self.length_min = length;
-        self
-    }
-
-    /// The largest side length.
-    pub fn length_max(mut self, length: f64) -> Self {
-        self.length_max = length;
-        self
-    }
-
-    /// Consecutive successes that double the side length.
-    pub fn success_tolerance(mut self, count: usize) -> Self {
-        self.success_tolerance = count;
-        self
-    }
-
-    /// Consecutive failures that halve the side length (0: the paper's rule).
-    pub fn failure_tolerance(mut self, count: usize) -> Self {
-        self.failure_tolerance = count;
-        self
-    }
-
-    /// Points of each restart's design (0: as many as the run's initial design).
-    pub fn restart_design(mut self, count: usize) -> Self {
-        self.restart_design = count;
-        self
-    }
-
-    /// The covariance kernel.
-    pub fn kernel(mut self, kernel: KernelKind) -> Self {
-        self.gp.kernel = kernel;
-        self
-    }
-
-    /// How the hyperparameters are chosen at every step.
-    pub fn fit(mut self, fit: FitChoice) -> Self {
-        self.gp.fit = fit;
-        self
-    }
-
-    fn from_params(params: &Params) -> Self {
-        Self {
-            n_candidates: N_CANDIDATES.of(params),
-            length_init: LENGTH_INIT.of(params),
-            length_min: LENGTH_MIN.of(params),
-            length_max: LENGTH_MAX.of(params),
-            success_tolerance: SUCCESS_TOLERANCE.of(params),
-            failure_tolerance: FAILURE_TOLERANCE.of(params),
-            restart_design: RESTART_DESIGN.of(params),
-            gp: GpSettings::from_params(params),
-        }
-    }
-
     fn schedule(&self) -> RegionSchedule {
         RegionSchedule {
             length_init: self.length_init,
@@ -252,26 +143,6 @@ impl Turbo {
             0 => (100 * dim).min(5000),
             given => given,
         }
-    }
-}
-
-impl AlgorithmSettings for Turbo {
-    fn name(&self) -> &str {
-        "turbo"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = vec![
-            N_CANDIDATES.given(self.n_candidates),
-            LENGTH_INIT.given(self.length_init),
-            LENGTH_MIN.given(self.length_min),
-            LENGTH_MAX.given(self.length_max),
-            SUCCESS_TOLERANCE.given(self.success_tolerance),
-            FAILURE_TOLERANCE.given(self.failure_tolerance),
-            RESTART_DESIGN.given(self.restart_design),
-        ];
-        given.extend(self.gp.given());
-        given
     }
 }
 
@@ -330,17 +201,8 @@ struct TurboAlgorithm {
 }
 
 impl TurboAlgorithm {
-    fn new(params: Params) -> Result<Self, AlgorithmError> {
-        let settings = Turbo::from_params(&params);
-        if !(settings.length_min <= settings.length_init
-            && settings.length_init <= settings.length_max)
-        {
-            return Err(AlgorithmError::Config(format!(
-                "algorithm turbo: length_min = {}, length_init = {}, length_max = {} must be in increasing order",
-                settings.length_min, settings.length_init, settings.length_max
-            )));
-        }
-        Ok(Self {
+    fn new(params: Params, settings: Turbo) -> Self {
+        Self {
             params,
             settings,
             history: History::default(),
@@ -358,7 +220,7 @@ impl TurboAlgorithm {
             model: None,
             jitter: None,
             log: StepLog::default(),
-        })
+        }
     }
 
     /// Points of a restart's design in `dim` dimensions.

@@ -8,10 +8,11 @@ use super::trust_region::{
     Change, Outcome, RegionSchedule, TrustRegion, default_failure_tolerance, improves, side_weights,
 };
 use super::{Turbo, TurboAlgorithm};
-use crate::testing::{registry_defaults, resolve};
+use crate::testing::resolve;
 use crate::{Algorithm, AlgorithmSettings, AskContext, Feedback};
+use bosweep_core::params::Settings;
 use bosweep_engine::{CpuEngine, Engine, Points};
-use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep_model::{GpSpec, GpState, Kernel, KernelFamily, KernelKind, Noise};
 use bosweep_problems::Domain;
 
 fn schedule() -> RegionSchedule {
@@ -321,7 +322,7 @@ struct Bench {
 impl Bench {
     fn new(settings: &Turbo) -> Self {
         Self {
-            algorithm: TurboAlgorithm::new(resolve(settings)).unwrap(),
+            algorithm: TurboAlgorithm::new(resolve(settings), settings.clone()),
             engine: CpuEngine::new(),
             domain: Domain::cube(0.0, 1.0, 2).unwrap(),
             rng: ChaCha8Rng::seed_from_u64(3),
@@ -505,8 +506,7 @@ fn asks_repeat_from_the_seed() {
 }
 
 #[test]
-fn settings_defaults_are_the_registry_defaults_and_round_trip() {
-    assert_eq!(resolve(&Turbo::default()), registry_defaults("turbo"));
+fn settings_defaults_are_the_papers_and_round_trip() {
     let defaults = Turbo::default();
     assert_eq!(
         (
@@ -519,7 +519,7 @@ fn settings_defaults_are_the_registry_defaults_and_round_trip() {
         ),
         (0, 0.8, 0.5f64.powi(7), 1.6, 3, 0)
     );
-    assert_eq!(defaults.gp.kernel, KernelKind::Matern52);
+    assert_eq!(defaults.gp.kernel, KernelFamily::Matern52);
     assert_eq!(defaults.candidates(10), 1000);
     assert_eq!(defaults.candidates(80), 5000);
     let changed = Turbo::default()
@@ -530,8 +530,8 @@ fn settings_defaults_are_the_registry_defaults_and_round_trip() {
         .success_tolerance(2)
         .failure_tolerance(5)
         .restart_design(7)
-        .kernel(KernelKind::Matern32);
-    assert_eq!(Turbo::from_params(&resolve(&changed)), changed);
+        .gp(|gp| gp.kernel(KernelFamily::Matern32));
+    assert_eq!(Turbo::read(&resolve(&changed)), changed);
     let err = Turbo::default().length_init(2.0).build().err().unwrap();
     assert!(err.to_string().contains("length_init = 2"), "{err}");
 }

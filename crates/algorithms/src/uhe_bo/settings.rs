@@ -6,7 +6,7 @@
 
 use crate::acquisition::{self, MaximizerSettings};
 use bosweep_core::params::{
-    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam,
+    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamValue, Params, RealParam, Settings,
 };
 
 const UCB_BETA: RealParam = RealParam::new(
@@ -247,7 +247,7 @@ impl UheGpSettings {
             signal_var: SIGNAL_VAR.of(params),
             noise_var: NOISE_VAR.of(params),
             random_starts: RANDOM_STARTS.of(params),
-            maximizer: MaximizerSettings::from_params(params),
+            maximizer: <MaximizerSettings as Settings>::read(params),
         }
     }
 
@@ -261,15 +261,16 @@ impl UheGpSettings {
             NOISE_VAR.given(self.noise_var),
             RANDOM_STARTS.given(self.random_starts),
         ];
-        given.extend(self.maximizer.given());
+        given.extend(Settings::given(&self.maximizer));
         given
     }
 
     /// Sobol candidates per step in `dim` dimensions.
     pub(super) fn grid_size(&self, dim: usize) -> usize {
-        self.maximizer
-            .grid_size
-            .unwrap_or_else(|| (1000 * dim).max(2000))
+        match self.maximizer.grid_size {
+            0 => (1000 * dim).max(2000),
+            given => given,
+        }
     }
 }
 

@@ -570,7 +570,7 @@ mod tests {
             noise_var: 0.05,
             random_starts: 5,
             maximizer: MaximizerSettings {
-                grid_size: Some(512),
+                grid_size: 512,
                 top_k: 4,
                 refine: false,
                 max_iters: 30,
@@ -614,7 +614,7 @@ mod tests {
             (1.96, ThetaLoss::Map, 10)
         );
         assert_eq!((uhe.m_factor, uhe.pairs.gamma), (2.0, PairGamma::Paper));
-        assert_eq!(uhe.gp.maximizer.grid_size, None);
+        assert_eq!(uhe.gp.maximizer.grid_size, 0);
         assert_eq!(uhe.gp.grid_size(3), 3000);
         assert_eq!(McmcGpUcb::default().mcmc.burn_in, 200);
         assert_eq!(AGpUcb::default().adaptive.exponent, 0.9);
@@ -743,7 +743,7 @@ mod tests {
     #[test]
     fn the_optimizer_runs_uhe_bo_reproducibly_and_recommends_the_best_point() {
         let mut settings = UheBo::default().m_factor(1.0);
-        settings.gp.maximizer.grid_size = Some(256);
+        settings.gp.maximizer.grid_size = 256;
         let (told, recommended) = run(settings.clone(), 6);
         assert_eq!(told.len(), 10);
         assert!(

@@ -1,11 +1,13 @@
 //! Named parameters of problems and algorithms: what each declares, how given values are
 //! checked against that declaration, and the resolved set that goes into trace headers.
 
+pub mod settings;
 mod typed;
 
 use crate::io::format_number;
 use std::fmt;
 
+pub use settings::{Bounded, Choice, Setting, Settings, Unbounded, describe};
 pub use typed::{ChoiceParam, FlagParam, IntegerParam, RealParam, TextParam};
 
 /// A given parameter set that does not fit its declaration; the message names the owner (e.g.
