@@ -41,116 +41,69 @@ use serde_json::{Value, json};
 use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
-use crate::optimizer::AlgorithmSettings;
-use bosweep_core::params::{FlagParam, ParamTable, ParamValue, Params, RealParam, TextParam};
+use crate::optimizer::Method;
+use bosweep_core::params::{ParamValue, Params};
 use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
 use bosweep_problems::{Domain, Problem, excerpt};
 
-const CMD: TextParam = TextParam::new(
-    "cmd",
-    "",
-    "the shell command (sh -c) of the optimiser, speaking the JSON-lines ask/tell protocol",
-);
-const BATCH_CAPABLE: FlagParam = FlagParam::new(
-    "batch_capable",
-    false,
-    "the optimiser handles points asked and not yet told (each ask lists them as \"pending\"), so runs may use batch > 1 or workers > 1",
-);
-/// Shared with the peer libraries' entries (`peers`), which are commands too.
-pub(super) const TIMEOUT: RealParam = RealParam::new(
-    "timeout",
-    600.0,
-    1e-3,
-    1e6,
-    "seconds the optimiser may take to answer one ask or recommend",
-);
-
-/// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::declared(
-    "command",
-    "your optimiser: a shell command speaking the JSON-lines ask/tell protocol \
-                  (see docs/guide/your-own.md); needs cmd",
-    Requirement::Any,
-    PARAMS,
-    |p| CommandAlgorithm::boxed(Command::from_params(&p)),
-)];
-
-const PARAMS: ParamTable = ParamTable(&[&[CMD.spec(), TIMEOUT.spec(), BATCH_CAPABLE.spec()]]);
-
-/// Typed settings of a user's optimiser run as a command (`command`): the shell command line
-/// and how long it may take to answer.
-///
-/// ```
-/// use bosweep_algorithms::{AlgorithmSettings, Command};
-/// use std::time::Duration;
-///
-/// let settings = Command::new("python3 my_optimiser.py").timeout(Duration::from_secs(60));
-/// assert_eq!(settings.name(), "command");
-/// // Optimizer::builder(settings).bounds(&[(0.0, 1.0)]).build()? runs it beside the caller.
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Command {
-    /// The shell command (run with `sh -c`) of the optimiser, speaking the JSON-lines ask/tell
-    /// protocol. Default: empty, which `build` refuses.
-    pub cmd: String,
-    /// How long the optimiser may take to answer one `ask` or `recommend` (between 1 ms and
-    /// 10⁶ s). Default 600 s.
-    pub timeout: Duration,
-    /// Whether the optimiser handles pending points (each `ask` then lists them), so that its
-    /// runs may ask batches or feed asynchronous workers. Default `false`: one point at a time.
-    pub batch_capable: bool,
-}
-
-impl Default for Command {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults("algorithm", "command", &PARAMS.to_vec()))
+bosweep_core::settings! {
+    /// Typed settings of a user's optimiser run as a command (`command`): the shell command
+    /// line and how long it may take to answer.
+    ///
+    /// ```
+    /// use bosweep_algorithms::{AlgorithmSettings, Command};
+    ///
+    /// let settings = Command::new("python3 my_optimiser.py").timeout(60.0);
+    /// assert_eq!(settings.name(), "command");
+    /// // Optimizer::builder(settings).bounds(&[(0.0, 1.0)]).build()? runs it beside the caller.
+    /// ```
+    pub struct Command {
+        /// Empty by default, which the checks refuse.
+        cmd: String = String::new() => (
+            "the shell command (sh -c) of the optimiser, speaking the JSON-lines ask/tell protocol"
+        ),
+        timeout: f64 = 600.0 => (
+            "seconds the optimiser may take to answer one ask or recommend",
+            1e-3,
+            1e6
+        ),
+        /// Without it, one point at a time.
+        batch_capable: bool = false => (
+            "the optimiser handles points asked and not yet told (each ask lists them as \"pending\"), so runs may use batch > 1 or workers > 1"
+        ),
     }
 }
 
 impl Command {
-    /// The optimiser run by the shell command line `cmd`, with the default timeout.
+    /// The optimiser run by the shell command line `cmd`, the rest at the defaults.
     pub fn new(cmd: impl Into<String>) -> Self {
-        Self {
-            cmd: cmd.into(),
-            ..Self::default()
-        }
-    }
-
-    /// How long the optimiser may take to answer one `ask` or `recommend`.
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// Declares that the optimiser handles pending points.
-    pub fn batch_capable(mut self, capable: bool) -> Self {
-        self.batch_capable = capable;
-        self
-    }
-
-    fn from_params(p: &Params) -> Self {
-        Self {
-            cmd: CMD.of(p).to_owned(),
-            timeout: Duration::from_secs_f64(TIMEOUT.of(p)),
-            batch_capable: BATCH_CAPABLE.of(p),
-        }
+        Self::default().cmd(cmd.into())
     }
 }
 
-impl AlgorithmSettings for Command {
-    fn name(&self) -> &str {
-        "command"
+impl Method for Command {
+    const NAME: &'static str = "command";
+    const DESCRIPTION: &'static str = "your optimiser: a shell command speaking the JSON-lines ask/tell protocol (see docs/guide/your-own.md); needs cmd";
+    const REQUIRES: Requirement = Requirement::Any;
+
+    /// A command to run.
+    fn check(&self) -> Result<(), AlgorithmError> {
+        if self.cmd.trim().is_empty() {
+            return Err(AlgorithmError::Config(
+                "algorithm command: parameter cmd = \"\": give the command to run".into(),
+            ));
+        }
+        Ok(())
     }
 
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        vec![
-            (CMD.spec().name, ParamValue::from(self.cmd.as_str())),
-            TIMEOUT.given(self.timeout.as_secs_f64()),
-            BATCH_CAPABLE.given(self.batch_capable),
-        ]
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(CommandAlgorithm::recorded_as(self, params.to_list()))
     }
 }
+
+/// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Command>()];
 
 /// The running optimiser: its process, its stdin, and its stdout lines arriving on a channel
 /// (read on a thread of their own, so that a silent optimiser meets the timeout).
@@ -175,34 +128,19 @@ pub struct CommandAlgorithm {
 }
 
 impl CommandAlgorithm {
-    /// The optimiser `settings` describe; it starts when the run first talks to it.
-    fn boxed(settings: Command) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let parameters = settings
-            .given()
-            .into_iter()
-            .map(|(key, value)| (key.to_owned(), value))
-            .collect();
-        Self::recorded_as(settings, parameters)
-    }
-
     /// The optimiser `settings` describe, its trace header recording `parameters`.
     pub(super) fn recorded_as(
         settings: Command,
         parameters: Vec<(String, ParamValue)>,
-    ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        if settings.cmd.trim().is_empty() {
-            return Err(AlgorithmError::Config(
-                "algorithm command: parameter cmd = \"\": give the command to run".into(),
-            ));
-        }
-        Ok(Box::new(Self {
+    ) -> Box<dyn Algorithm> {
+        Box::new(Self {
             settings,
             process: None,
             domain: None,
             start: None,
             log: StepLog::default(),
             parameters,
-        }))
+        })
     }
 
     fn fail(&self, why: impl std::fmt::Display) -> AlgorithmError {
@@ -272,7 +210,7 @@ impl CommandAlgorithm {
 
     /// The next line starting with `{`, parsed.
     fn receive(&mut self, what: &str) -> Result<Value, AlgorithmError> {
-        let timeout = self.settings.timeout;
+        let timeout = Duration::from_secs_f64(self.settings.timeout);
         loop {
             let line = match self.process()?.lines.recv_timeout(timeout) {
                 Ok(line) => line,
@@ -304,7 +242,7 @@ impl CommandAlgorithm {
     /// `why`, or the exit status when the command has exited. A command that closed its output
     /// is usually exiting: its status is awaited for up to a second (or the timeout).
     fn exited_or(&mut self, why: String) -> AlgorithmError {
-        let patience = self.settings.timeout.min(Duration::from_secs(1));
+        let patience = Duration::from_secs_f64(self.settings.timeout).min(Duration::from_secs(1));
         let start = Instant::now();
         let status = loop {
             let status = self
@@ -446,26 +384,23 @@ impl Algorithm for CommandAlgorithm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Optimizer;
     use crate::testing::resolve;
+    use crate::{AlgorithmSettings, Optimizer};
+    use bosweep_core::params::Settings;
 
     #[test]
-    fn defaults_are_the_registry_defaults_and_values_round_trip() {
-        assert_eq!(
-            resolve(&Command::default()),
-            Params::defaults("algorithm", "command", &PARAMS.to_vec())
-        );
-        assert_eq!(Command::default().timeout, Duration::from_secs(600));
+    fn defaults_and_values_round_trip() {
+        assert_eq!(Command::default().timeout, 600.0);
         let changed = Command::new("./optimise --fast")
-            .timeout(Duration::from_millis(2500))
+            .timeout(2.5)
             .batch_capable(true);
-        assert_eq!(Command::from_params(&resolve(&changed)), changed);
+        assert_eq!(Command::read(&resolve(&changed)), changed);
     }
 
     #[test]
     fn out_of_range_values_are_refused_by_name() {
         let message = |settings: Command| settings.build().err().unwrap().to_string();
-        assert!(message(Command::new("true").timeout(Duration::ZERO)).contains("timeout = 0"));
+        assert!(message(Command::new("true").timeout(0.0)).contains("timeout = 0"));
         assert!(message(Command::default()).contains("parameter cmd"));
     }
 
@@ -474,7 +409,7 @@ mod tests {
     #[test]
     fn the_optimizer_runs_a_shell_optimiser() {
         let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*|*'"op":"recommend"'*) echo '{"x":[0.25,-1.5]}';; esac; done"#;
-        let mut opt = Optimizer::builder(Command::new(script).timeout(Duration::from_secs(20)))
+        let mut opt = Optimizer::builder(Command::new(script).timeout(20.0))
             .bounds(&[(0.0, 1.0), (-2.0, 2.0)])
             .seed(2)
             .init(2)
@@ -502,15 +437,11 @@ mod tests {
     fn a_batch_capable_optimiser_sees_the_pending_points() {
         let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*) n=$(printf '%s' "$line" | grep -o '\],\[' | wc -l); case "$line" in *'"pending":[]'*) k=0;; *) k=$((n + 1));; esac; echo "{\"x\":[$k]}";; *'"op":"recommend"'*) echo '{"x":[0]}';; esac; done"#;
         let build = |capable: bool| {
-            Optimizer::builder(
-                Command::new(script)
-                    .timeout(Duration::from_secs(20))
-                    .batch_capable(capable),
-            )
-            .bounds(&[(0.0, 10.0)])
-            .init(1)
-            .build()
-            .unwrap()
+            Optimizer::builder(Command::new(script).timeout(20.0).batch_capable(capable))
+                .bounds(&[(0.0, 10.0)])
+                .init(1)
+                .build()
+                .unwrap()
         };
         let mut opt = build(true);
         let design = opt.ask(3).unwrap();

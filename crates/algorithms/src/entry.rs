@@ -4,7 +4,7 @@
 
 use super::{Algorithm, AlgorithmError, Requirement};
 use crate::optimizer::Method;
-use bosweep_core::params::{ParamSpec, ParamTable, ParamValue, Params};
+use bosweep_core::params::{ParamSpec, ParamTable, ParamValue, Params, Settings};
 use bosweep_core::registry::Named;
 
 /// One buildable algorithm.
@@ -41,6 +41,24 @@ impl AlgorithmEntry {
             declaration: Declaration::Settings(M::table),
             build: build_method::<M>,
             check: check_method::<M>,
+        }
+    }
+
+    /// An entry whose parameters are the fields of `S`, built by `build` from their checked
+    /// values: for algorithms that share one settings type under several names (the peers).
+    pub(crate) const fn declared_by<S: Settings>(
+        name: &'static str,
+        description: &'static str,
+        requires: Requirement,
+        build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
+    ) -> Self {
+        Self {
+            name,
+            description,
+            requires,
+            declaration: Declaration::Settings(S::table),
+            build,
+            check: |_| Ok(()),
         }
     }
 

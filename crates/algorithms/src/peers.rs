@@ -13,14 +13,13 @@
 //! naming the pip line that installs what is missing.
 
 use std::process::{Command as ProcessCommand, Stdio};
-use std::time::Duration;
 
-use super::command::{CommandAlgorithm, TIMEOUT};
+use super::command::CommandAlgorithm;
 use super::entry::AlgorithmEntry;
 use super::requirement::Requirement;
 use super::{Algorithm, AlgorithmError, find};
 use crate::Command;
-use bosweep_core::params::{IntegerParam, ParamTable, ParamValue, Params, TextParam};
+use bosweep_core::params::{ParamValue, Params, Settings};
 
 /// The environment variable naming the default interpreter of the peers.
 pub const PYTHON_ENV: &str = "BOSWEEP_PYTHON";
@@ -28,21 +27,33 @@ pub const PYTHON_ENV: &str = "BOSWEEP_PYTHON";
 /// The interpreter when neither the parameter nor [`PYTHON_ENV`] names one.
 const DEFAULT_PYTHON: &str = "python3";
 
-const PYTHON: TextParam = TextParam::new(
-    "python",
-    "",
-    "the Python interpreter with the bosweep package and the library installed (default: $BOSWEEP_PYTHON, else python3)",
-);
-const BUDGET: IntegerParam = IntegerParam::new(
-    "budget",
-    0,
-    0,
-    1_000_000,
-    "the evaluations NGOpt plans for (it picks its method from them); 0: the run's budget",
-);
+bosweep_core::settings! {
+    /// What every peer takes: the interpreter that runs its adapter, and how long it may take
+    /// to answer.
+    pub struct PeerSettings {
+        python: String = String::new() => (
+            "the Python interpreter with the bosweep package and the library installed (default: $BOSWEEP_PYTHON, else python3)"
+        ),
+        timeout: f64 = 600.0 => (
+            "seconds the optimiser may take to answer one ask or recommend",
+            1e-3,
+            1e6
+        ),
+    }
+}
 
-const PARAMS: ParamTable = ParamTable(&[&[PYTHON.spec(), TIMEOUT.spec()]]);
-const NGOPT_PARAMS: ParamTable = ParamTable(&[&[PYTHON.spec(), TIMEOUT.spec(), BUDGET.spec()]]);
+bosweep_core::settings! {
+    /// NGOpt's settings: a peer's, and the budget it plans for.
+    pub struct NgOptSettings {
+        /// The interpreter and the timeout.
+        peer: PeerSettings = PeerSettings::default() => {},
+        budget: usize = 0 => (
+            "the evaluations NGOpt plans for (it picks its method from them); 0: the run's budget",
+            0,
+            1_000_000
+        ),
+    }
+}
 
 /// One peer library's method behind `python -m bosweep.adapters`.
 #[derive(Debug)]
@@ -100,54 +111,48 @@ pub const PEERS: &[Peer] = &[
 /// The registry's entries, one per [`PEERS`] element, in its order. Peers search the whole
 /// box: a problem with a finite allowed set is refused.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<PeerSettings>(
         "optuna-tpe",
         "Optuna's TPE sampler (constant liar on pending points), through \
                       python -m bosweep.adapters; needs pip install 'optuna>=4'",
         Requirement::Continuous,
-        PARAMS,
-        |p| peer("optuna-tpe").build(&p),
+        |p| peer("optuna-tpe").build(&p, 0),
     ),
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<PeerSettings>(
         "optuna-cmaes",
         "Optuna's CMA-ES sampler, through python -m bosweep.adapters; needs \
                       pip install 'optuna>=4' cmaes",
         Requirement::Continuous,
-        PARAMS,
-        |p| peer("optuna-cmaes").build(&p),
+        |p| peer("optuna-cmaes").build(&p, 0),
     ),
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<PeerSettings>(
         "optuna-gp",
         "Optuna's GP sampler (one point at a time), through python -m \
                       bosweep.adapters; needs pip install 'optuna>=4' torch scipy",
         Requirement::Continuous,
-        PARAMS,
-        |p| peer("optuna-gp").build(&p),
+        |p| peer("optuna-gp").build(&p, 0),
     ),
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<NgOptSettings>(
         "nevergrad-ngopt",
         "Nevergrad's NGOpt (one point at a time), through python -m \
                       bosweep.adapters; needs pip install 'nevergrad>=1'",
         Requirement::Continuous,
-        NGOPT_PARAMS,
-        |p| peer("nevergrad-ngopt").build(&p),
+        |p| peer("nevergrad-ngopt").build(&p, NgOptSettings::read(&p).budget),
     ),
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<PeerSettings>(
         "nevergrad-cma",
         "Nevergrad's CMA-ES, through python -m bosweep.adapters; needs pip \
                       install 'nevergrad>=1'",
         Requirement::Continuous,
-        PARAMS,
-        |p| peer("nevergrad-cma").build(&p),
+        |p| peer("nevergrad-cma").build(&p, 0),
     ),
-    AlgorithmEntry::declared(
+    AlgorithmEntry::declared_by::<PeerSettings>(
         "botorch-qlognei",
         "BoTorch's qLogNoisyExpectedImprovement on a SingleTaskGP by \
                       optimize_acqf, through python -m bosweep.adapters; needs pip install \
                       botorch",
         Requirement::Continuous,
-        PARAMS,
-        |p| peer("botorch-qlognei").build(&p),
+        |p| peer("botorch-qlognei").build(&p, 0),
     ),
 ];
 
@@ -162,26 +167,28 @@ fn peer(name: &str) -> &'static Peer {
 }
 
 impl Peer {
-    /// The optimiser command with parameters `p` (resolved against this peer's entry), run by
-    /// the interpreter `python`.
-    fn command(&self, p: &Params, python: &str) -> Command {
+    /// The optimiser command with `settings`, run by the interpreter `python`, planning for
+    /// `budget` evaluations where it is not 0 (NGOpt's `budget`).
+    fn command(&self, settings: &PeerSettings, budget: usize, python: &str) -> Command {
         let mut cmd = format!(
             "{} -m bosweep.adapters {}",
             shell_quoted(python),
             self.arguments
         );
-        if p.declares(BUDGET.spec().name) && BUDGET.of(p) > 0 {
-            cmd.push_str(&format!(" --budget {}", BUDGET.of(p)));
+        if budget > 0 {
+            cmd.push_str(&format!(" --budget {budget}"));
         }
         Command::new(cmd)
-            .timeout(Duration::from_secs_f64(TIMEOUT.of(p)))
+            .timeout(settings.timeout)
             .batch_capable(self.batch_capable)
     }
 
-    /// The running optimiser with parameters `p`.
-    fn build(&self, p: &Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let python = interpreter(p);
-        let settings = self.command(p, &python);
+    /// The running optimiser with parameters `p` (resolved against this peer's entry) and
+    /// `budget` (see [`Peer::command`]).
+    fn build(&self, p: &Params, budget: usize) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let peer = PeerSettings::read(p);
+        let python = interpreter(&peer);
+        let settings = self.command(&peer, budget, &python);
         // The trace records the interpreter that ran, whether given or taken from the
         // environment.
         let recorded = p
@@ -192,14 +199,13 @@ impl Peer {
                 _ => (key, value),
             })
             .collect();
-        CommandAlgorithm::recorded_as(settings, recorded)
+        Ok(CommandAlgorithm::recorded_as(settings, recorded))
     }
 }
 
-/// The interpreter of parameters `p`: the `python` parameter, else `$BOSWEEP_PYTHON`, else
-/// `python3`.
-fn interpreter(p: &Params) -> String {
-    chosen_interpreter(PYTHON.of(p), std::env::var(PYTHON_ENV).ok().as_deref())
+/// The interpreter of `settings`: its `python`, else `$BOSWEEP_PYTHON`, else `python3`.
+fn interpreter(settings: &PeerSettings) -> String {
+    chosen_interpreter(&settings.python, std::env::var(PYTHON_ENV).ok().as_deref())
 }
 
 /// The first of `given` and `environment` that is not blank, else `python3`.
@@ -246,7 +252,7 @@ pub fn preflight(
     let params = find(name)?.resolve(given)?;
     Ok(Some(Preflight {
         algorithm: peer.name,
-        python: interpreter(&params),
+        python: interpreter(&PeerSettings::read(&params)),
     }))
 }
 
@@ -312,7 +318,11 @@ mod tests {
     /// The command line of peer `name` with the `given` parameters and interpreter `python`.
     fn command_line(name: &str, given: &[(&str, ParamValue)], python: &str) -> Command {
         let params = find(name).unwrap().resolve(given).unwrap();
-        peer(name).command(&params, python)
+        let budget = match name {
+            "nevergrad-ngopt" => NgOptSettings::read(&params).budget,
+            _ => 0,
+        };
+        peer(name).command(&PeerSettings::read(&params), budget, python)
     }
 
     #[test]
@@ -330,7 +340,7 @@ mod tests {
             let command = command_line(name, &[], py);
             assert_eq!(command.cmd, format!("{py} -m bosweep.adapters {arguments}"));
             assert_eq!(command.batch_capable, batch_capable, "{name}");
-            assert_eq!(command.timeout, Duration::from_secs(600), "{name}");
+            assert_eq!(command.timeout, 600.0, "{name}");
         }
         let given = [
             ("timeout", ParamValue::Number(30.0)),
@@ -341,7 +351,7 @@ mod tests {
             command.cmd,
             "'/my envs/python' -m bosweep.adapters nevergrad --optimizer ngopt --budget 40"
         );
-        assert_eq!(command.timeout, Duration::from_secs(30));
+        assert_eq!(command.timeout, 30.0);
     }
 
     #[test]

@@ -10,11 +10,9 @@ use serde_json::{Map, json};
 
 use super::family::FamilyState;
 use super::search::{self, SearchConfig, Surface};
-use super::settings::{
-    FIXED_BETA, GP_UCB_FIXED_TABLE, LENGTHSCALE, NOISE_VAR, SearchSettings, defaults,
-};
-use crate::optimizer::AlgorithmSettings;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
+use super::settings::SearchSettings;
+use crate::optimizer::Method;
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, GpSpec, GpState, Kernel, KernelKind, Noise};
@@ -24,76 +22,40 @@ const FD_STEP: f64 = 1e-6;
 /// Length scales tried on the initial design.
 const LENGTHSCALE_GRID: usize = 50;
 
-/// Typed settings of the BOKE paper's GP-UCB (`gp-ucb-fixed`): an RBF GP with a fixed β and a
-/// length scale chosen once, by marginal likelihood on the initial design, then frozen;
-/// maximised by the same search as BOKE.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpUcbFixed {
-    /// The initial design and the acquisition's maximiser, as BOKE's.
-    pub search: SearchSettings,
-    /// Fixed β of `μ + √β σ` (default 4).
-    pub beta: f64,
-    /// Noise variance in standardised output units (default 1e-6; `(σ_noise/sd(y_init))²` for
-    /// noisy runs).
-    pub noise_var: f64,
-    /// A given length scale (unit-cube units, positive), or `None` (the default) for ML-II over
-    /// 50 log-spaced values in `[0.01, 2√d]` on the initial design.
-    pub lengthscale: Option<f64>,
-}
-
-impl Default for GpUcbFixed {
-    fn default() -> Self {
-        Self::from_params(&defaults("gp-ucb-fixed", GP_UCB_FIXED_TABLE))
+bosweep_core::settings! {
+    /// Typed settings of the BOKE paper's GP-UCB (`gp-ucb-fixed`): an RBF GP with a fixed β and
+    /// a length scale chosen once, by marginal likelihood on the initial design, then frozen;
+    /// maximised by the same search as BOKE.
+    pub struct GpUcbFixed {
+        /// The initial design and the acquisition's maximiser, as BOKE's.
+        search: SearchSettings = SearchSettings::default() => {},
+        beta: f64 = 4.0 => ("fixed β of μ + √β·σ", 0.0, 1e6),
+        noise_var: f64 = 1e-6 => (
+            "noise variance in standardised units ((σ_noise/sd(y_init))² for noisy runs)",
+            1e-12,
+            10.0
+        ),
+        lengthscale: f64 = 0.0 => (
+            "unit-cube length scale; 0 = ML-II over 50 log-spaced values in [0.01, 2√d] on the initial design",
+            0.0,
+            1e3
+        ),
     }
 }
 
-impl GpUcbFixed {
-    /// The fixed β of `μ + √β σ`.
-    pub fn beta(mut self, beta: f64) -> Self {
-        self.beta = beta;
-        self
-    }
+impl Method for GpUcbFixed {
+    const NAME: &'static str = "gp-ucb-fixed";
+    const DESCRIPTION: &'static str = "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen";
+    const REQUIRES: Requirement = Requirement::Continuous;
 
-    /// Latin-hypercube points the algorithm proposes first (the paper's initial design, on
-    /// which the length scale is chosen).
-    pub fn lhs_init(mut self, points: usize) -> Self {
-        self.search.lhs_init = points;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            search: SearchSettings::from_params(params),
-            beta: FIXED_BETA.of(params),
-            noise_var: NOISE_VAR.of(params),
-            lengthscale: Some(LENGTHSCALE.of(params)).filter(|l| *l > 0.0),
-        }
-    }
-
-    pub(super) fn into_algorithm(self, params: Params) -> GpUcbFixedRunner {
-        GpUcbFixedRunner {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(GpUcbFixedRunner {
             state: FamilyState::new(params, self.search.lhs_init),
             search: self.search.config(),
             beta: self.beta,
             noise_var: self.noise_var,
-            lengthscale: self.lengthscale,
-        }
-    }
-}
-
-impl AlgorithmSettings for GpUcbFixed {
-    fn name(&self) -> &str {
-        "gp-ucb-fixed"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.search.given().to_vec();
-        given.extend([
-            FIXED_BETA.given(self.beta),
-            NOISE_VAR.given(self.noise_var),
-            LENGTHSCALE.given(self.lengthscale.unwrap_or(0.0)),
-        ]);
-        given
+            lengthscale: (self.lengthscale > 0.0).then_some(self.lengthscale),
+        }))
     }
 }
 

@@ -12,190 +12,105 @@ use super::data::UnitHistory;
 use super::family::FamilyState;
 use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
-use super::settings::{
-    BOKE_PLUS_TABLE, BOKE_TABLE, DEDUPE_EXPLOIT, IkrSettings, KrSettings, P, Recommendation,
-    defaults,
-};
+use super::settings::{IkrSettings, KrSettings, Recommendation};
 use super::surrogate::{KrSurrogate, Score};
-use crate::optimizer::AlgorithmSettings;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
+use crate::optimizer::Method;
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::SmoothingKernel;
 
-/// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score
-/// `m_t(x) + √β_t · W_t(x)^(−1/2)`, the Nadaraya–Watson mean plus the inverse square root of the
-/// unnormalised KDE of the sampled points (Zhu et al. 2025, Algorithm 2).
-///
-/// ```
-/// use bosweep_algorithms::boke::Recommendation;
-/// use bosweep_algorithms::{AlgorithmSettings, Boke};
-///
-/// let mut boke = Boke::default().kappa(1.0).lhs_init(5);
-/// boke.ikr.surrogate.recommendation = Recommendation::BestMean;
-/// assert_eq!(boke.name(), "boke");
-/// assert!(boke.build().is_ok());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Boke {
-    /// The search, surrogate and β schedule.
-    pub ikr: IkrSettings,
-}
-
-impl Default for Boke {
-    fn default() -> Self {
-        Self::from_params(&defaults("boke", BOKE_TABLE))
+bosweep_core::settings! {
+    /// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score
+    /// `m_t(x) + √β_t · W_t(x)^(−1/2)`, the Nadaraya–Watson mean plus the inverse square root of
+    /// the unnormalised KDE of the sampled points (Zhu et al. 2025, Algorithm 2).
+    ///
+    /// ```
+    /// use bosweep_algorithms::boke::Recommendation;
+    /// use bosweep_algorithms::{AlgorithmSettings, Boke};
+    ///
+    /// let boke = Boke::default().ikr(|ikr| {
+    ///     ikr.surrogate(|kr| kr.kappa(1.0).recommend(Recommendation::BestMean))
+    ///         .search(|search| search.lhs_init(5))
+    /// });
+    /// assert_eq!(boke.name(), "boke");
+    /// assert!(boke.build().is_ok());
+    /// ```
+    pub struct Boke {
+        /// The search, surrogate and β schedule.
+        ikr: IkrSettings = IkrSettings::default() => {},
     }
 }
 
-impl Boke {
-    /// κ of the noise scale `ς_t = κ · sd(y)`, which multiplies the exploration bonus (default
-    /// 0.3; 1 is the theory's scale).
-    pub fn kappa(mut self, kappa: f64) -> Self {
-        self.ikr.surrogate.kappa = kappa;
-        self
-    }
+impl Method for Boke {
+    const NAME: &'static str = "boke";
+    const DESCRIPTION: &'static str =
+        "BOKE (Zhu et al.): maximise NW mean + √β_t·W_t^(−1/2) (IKR-UCB), Scott bandwidth, no GP";
+    const REQUIRES: Requirement = Requirement::Any;
 
-    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
-    pub fn lhs_init(mut self, points: usize) -> Self {
-        self.ikr.search.lhs_init = points;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            ikr: IkrSettings::from_params(params),
-        }
-    }
-
-    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         let rule = StepRule::Mixed {
             p: 1.0,
             dedupe_exploit: false,
         };
-        BokeRunner::new(params, self.ikr, rule)
+        Ok(Box::new(BokeRunner::new(params, self.ikr, rule)))
     }
 }
 
-impl AlgorithmSettings for Boke {
-    fn name(&self) -> &str {
-        "boke"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.ikr.given()
-    }
-}
-
-/// Typed settings of BOKE+ (`boke-plus`): an IKR-UCB step with probability `p`, otherwise a
-/// pure exploitation step `argmax m_t` (Zhu et al. 2025, Algorithm 3).
-#[derive(Clone, Debug, PartialEq)]
-pub struct BokePlus {
-    /// The search, surrogate and β schedule, as BOKE's.
-    pub ikr: IkrSettings,
-    /// Probability of an IKR-UCB step (default 0.8; 1 is BOKE).
-    pub p: f64,
-    /// Replace an exploitation step that lands within 1e-9 of an observation by an IKR-UCB
-    /// step (for noise-free runs, where re-sampling teaches nothing; default `false`, the
-    /// paper's rule).
-    pub dedupe_exploit: bool,
-}
-
-impl Default for BokePlus {
-    fn default() -> Self {
-        Self::from_params(&defaults("boke-plus", BOKE_PLUS_TABLE))
+bosweep_core::settings! {
+    /// Typed settings of BOKE+ (`boke-plus`): an IKR-UCB step with probability `p`, otherwise a
+    /// pure exploitation step `argmax m_t` (Zhu et al. 2025, Algorithm 3).
+    pub struct BokePlus {
+        /// The search, surrogate and β schedule, as BOKE's.
+        ikr: IkrSettings = IkrSettings::default() => {},
+        /// 1 is BOKE.
+        p: f64 = 0.8 => ("probability of an IKR-UCB step (1 = BOKE)", 1e-9, 1.0),
+        /// For noise-free runs, where re-sampling teaches nothing (an exploitation step within
+        /// 1e-9 of an observation); the paper's rule is `false`.
+        dedupe_exploit: bool = false => (
+            "replace an exploitation step that re-selects an observed point by an IKR-UCB step"
+        ),
     }
 }
 
-impl BokePlus {
-    /// Probability of an IKR-UCB step rather than an exploitation step.
-    pub fn p(mut self, p: f64) -> Self {
-        self.p = p;
-        self
-    }
+impl Method for BokePlus {
+    const NAME: &'static str = "boke-plus";
+    const DESCRIPTION: &'static str =
+        "BOKE+: IKR-UCB step with probability p, else pure exploitation argmax of the NW mean";
+    const REQUIRES: Requirement = Requirement::Any;
 
-    /// κ of the noise scale `ς_t = κ · sd(y)` (default 0.3).
-    pub fn kappa(mut self, kappa: f64) -> Self {
-        self.ikr.surrogate.kappa = kappa;
-        self
-    }
-
-    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
-    pub fn lhs_init(mut self, points: usize) -> Self {
-        self.ikr.search.lhs_init = points;
-        self
-    }
-
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            ikr: IkrSettings::from_params(params),
-            p: P.of(params),
-            dedupe_exploit: DEDUPE_EXPLOIT.of(params),
-        }
-    }
-
-    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         let rule = StepRule::Mixed {
             p: self.p,
             dedupe_exploit: self.dedupe_exploit,
         };
-        BokeRunner::new(params, self.ikr, rule)
+        Ok(Box::new(BokeRunner::new(params, self.ikr, rule)))
     }
 }
 
-impl AlgorithmSettings for BokePlus {
-    fn name(&self) -> &str {
-        "boke-plus"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.ikr.given();
-        given.extend([P.given(self.p), DEDUPE_EXPLOIT.given(self.dedupe_exploit)]);
-        given
-    }
-}
-
-/// Typed settings of pure density-based exploration (`density-exploration`): every step is
-/// `argmin W_t`, the least sampled region, with no objective information at all (Zhu et al.
-/// 2025, Eq. 3.10).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DensityExploration {
-    /// The search and surrogate (only its kernel and bandwidth act on the steps); β_t is
-    /// reported in the step log.
-    pub ikr: IkrSettings,
-}
-
-impl Default for DensityExploration {
-    fn default() -> Self {
-        Self::from_params(&defaults("density-exploration", BOKE_TABLE))
+bosweep_core::settings! {
+    /// Typed settings of pure density-based exploration (`density-exploration`): every step is
+    /// `argmin W_t`, the least sampled region, with no objective information at all (Zhu et al.
+    /// 2025, Eq. 3.10).
+    pub struct DensityExploration {
+        /// The search and surrogate (only its kernel and bandwidth act on the steps); β_t is
+        /// reported in the step log.
+        ikr: IkrSettings = IkrSettings::default() => {},
     }
 }
 
-impl DensityExploration {
-    /// Latin-hypercube points the algorithm proposes first (the paper's initial design).
-    pub fn lhs_init(mut self, points: usize) -> Self {
-        self.ikr.search.lhs_init = points;
-        self
-    }
+impl Method for DensityExploration {
+    const NAME: &'static str = "density-exploration";
+    const DESCRIPTION: &'static str =
+        "pure density-based exploration: argmin of the unnormalised KDE W_t (Eq. 3.10)";
+    const REQUIRES: Requirement = Requirement::Any;
 
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            ikr: IkrSettings::from_params(params),
-        }
-    }
-
-    pub(super) fn into_algorithm(self, params: Params) -> BokeRunner {
-        BokeRunner::new(params, self.ikr, StepRule::DensityExploration)
-    }
-}
-
-impl AlgorithmSettings for DensityExploration {
-    fn name(&self) -> &str {
-        "density-exploration"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.ikr.given()
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(BokeRunner::new(
+            params,
+            self.ikr,
+            StepRule::DensityExploration,
+        )))
     }
 }
 
@@ -226,9 +141,9 @@ impl BokeRunner {
     fn new(params: Params, settings: IkrSettings, rule: StepRule) -> Self {
         Self {
             state: FamilyState::new(params, settings.search.lhs_init),
-            surrogate: settings.surrogate,
+            beta: settings.beta_rule(),
             search: settings.search.config(),
-            beta: settings.beta,
+            surrogate: settings.surrogate,
             rule,
             coin: None,
         }
@@ -290,7 +205,7 @@ impl Algorithm for BokeRunner {
         let data = self.state.observed_units(ctx)?;
         let t = data.rows();
         let ys = self.state.history.ys().to_vec();
-        let h = self.surrogate.bandwidth.bandwidth(&data);
+        let h = self.surrogate.schedule().bandwidth(&data);
         let varsigma = exploration_scale(&ys, self.surrogate.kappa);
         let beta = self.beta.beta(t, varsigma);
         let mut score = self.step_score(beta.sqrt(), ctx.rng);
@@ -411,13 +326,13 @@ pub(super) fn recommend(
     settings: &KrSettings,
     engine: &dyn Engine,
 ) -> Result<Vec<f64>, AlgorithmError> {
-    let domain = match (settings.recommendation, history.domain().cloned()) {
+    let domain = match (settings.recommend, history.domain().cloned()) {
         (Recommendation::BestMean, Some(domain)) if history.len() > 0 => domain,
         _ => return Ok(history.raw().best_x()),
     };
     history.sync(&domain);
     let data = history.units()?;
-    let h = settings.bandwidth.bandwidth(&data);
+    let h = settings.schedule().bandwidth(&data);
     let kr = engine.kernel_regression(&data, history.ys(), settings.kernel, h, &data)?;
     Ok(history.raw().x(engine.argmax(&kr.mean)?).to_vec())
 }

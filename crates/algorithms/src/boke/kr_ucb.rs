@@ -14,12 +14,10 @@ use serde_json::{Map, json};
 use super::family::FamilyState;
 use super::ikr::recommend;
 use super::schedules::exploration_scale;
-use super::settings::{
-    ALPHA, C_MULTIPLIER, KR_UCB_TABLE, KrSettings, SearchSettings, TAU, defaults,
-};
+use super::settings::{KrSettings, SearchSettings};
 use super::surrogate::{KrSurrogate, Score, sq_dist};
-use crate::optimizer::AlgorithmSettings;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
+use crate::optimizer::Method;
+use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::SmoothingKernel;
@@ -29,86 +27,54 @@ const BALL_POINTS_PER_DIM: usize = 256;
 /// Projected-gradient steps that refine the best ball candidate (Gaussian kernel).
 const REFINE_STEPS: usize = 30;
 
-/// The progressive widening of KR-UCB: when and where a new point joins the sampled ones.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Widening {
-    /// α: widen once `t^α ≥ #distinct points` (default 0.8).
-    pub alpha: f64,
-    /// τ: the new point is sought in the ball `{u : k(u, x̃; h) > τ}` around the UCB choice
-    /// x̃, radius `h √(2 ln(1/τ))` for the Gaussian (default `e^(−1/2)`: radius h).
-    pub tau: f64,
-    /// C / ς_t: the UCB weight is `C = c_multiplier · κ · sd(y)` (default √2).
-    pub c_multiplier: f64,
-}
-
-/// Typed settings of KR-UCB (`kr-ucb`, Yee et al. 2016): UCB over the sampled points with the
-/// Nadaraya–Watson mean and KDE counts, and progressive widening that adds a point where the
-/// data are thinnest near the UCB choice.
-#[derive(Clone, Debug, PartialEq)]
-pub struct KrUcb {
-    /// The initial design; KR-UCB's steps search a ball, not candidates, so of these only
-    /// `lhs_init` acts.
-    pub search: SearchSettings,
-    /// The kernel-regression surrogate, as BOKE's.
-    pub surrogate: KrSettings,
-    /// When and where the sampled set widens.
-    pub widening: Widening,
-}
-
-impl Default for KrUcb {
-    fn default() -> Self {
-        Self::from_params(&defaults("kr-ucb", KR_UCB_TABLE))
+bosweep_core::settings! {
+    /// The progressive widening of KR-UCB: when and where a new point joins the sampled ones.
+    pub struct Widening {
+        alpha: f64 = 0.8 => (
+            "widening exponent: add a point once t^α ≥ #distinct points",
+            1e-6,
+            0.999_999
+        ),
+        /// The default `e^(−1/2)` gives radius h for the Gaussian kernel.
+        tau: f64 = 0.606_530_659_712_633_4 => (
+            "widening ball {k(u, x̃; h) > τ}, radius h·√(2 ln(1/τ)) (e^(−1/2): radius h)",
+            1e-12,
+            0.999_999
+        ),
+        c_multiplier: f64 = std::f64::consts::SQRT_2 => (
+            "C = c_multiplier·ς_t, ς_t = κ·sd(y)",
+            0.0,
+            1e6
+        ),
     }
 }
 
-impl KrUcb {
-    /// The widening exponent α.
-    pub fn alpha(mut self, alpha: f64) -> Self {
-        self.widening.alpha = alpha;
-        self
+bosweep_core::settings! {
+    /// Typed settings of KR-UCB (`kr-ucb`, Yee et al. 2016): UCB over the sampled points with
+    /// the Nadaraya–Watson mean and KDE counts, and progressive widening that adds a point where
+    /// the data are thinnest near the UCB choice.
+    pub struct KrUcb {
+        /// The initial design; KR-UCB's steps search a ball, not candidates, so of these only
+        /// `lhs_init` acts.
+        search: SearchSettings = SearchSettings::default() => {},
+        /// The kernel-regression surrogate, as BOKE's.
+        surrogate: KrSettings = KrSettings::default() => {},
+        /// When and where the sampled set widens.
+        widening: Widening = Widening::default() => {},
     }
+}
 
-    /// Latin-hypercube points the algorithm proposes first.
-    pub fn lhs_init(mut self, points: usize) -> Self {
-        self.search.lhs_init = points;
-        self
-    }
+impl Method for KrUcb {
+    const NAME: &'static str = "kr-ucb";
+    const DESCRIPTION: &'static str = "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening";
+    const REQUIRES: Requirement = Requirement::Continuous;
 
-    pub(super) fn from_params(params: &Params) -> Self {
-        Self {
-            search: SearchSettings::from_params(params),
-            surrogate: KrSettings::from_params(params),
-            widening: Widening {
-                alpha: ALPHA.of(params),
-                tau: TAU.of(params),
-                c_multiplier: C_MULTIPLIER.of(params),
-            },
-        }
-    }
-
-    pub(super) fn into_algorithm(self, params: Params) -> KrUcbRunner {
-        KrUcbRunner {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(KrUcbRunner {
             state: FamilyState::new(params, self.search.lhs_init),
             surrogate: self.surrogate,
             widening: self.widening,
-        }
-    }
-}
-
-impl AlgorithmSettings for KrUcb {
-    fn name(&self) -> &str {
-        "kr-ucb"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.search.given().to_vec();
-        given.extend(self.surrogate.given());
-        given.extend([
-            ALPHA.given(self.widening.alpha),
-            TAU.given(self.widening.tau),
-            C_MULTIPLIER.given(self.widening.c_multiplier),
-        ]);
-        given
+        }))
     }
 }
 
@@ -180,7 +146,7 @@ impl Algorithm for KrUcbRunner {
         let data = self.state.observed_units(ctx)?;
         let t = data.rows();
         let ys = self.state.history.ys().to_vec();
-        let h = self.surrogate.bandwidth.bandwidth(&data);
+        let h = self.surrogate.schedule().bandwidth(&data);
         let c = self.widening.c_multiplier * exploration_scale(&ys, self.surrogate.kappa);
         // Preprocessing: m_t and W_t at every sampled point (t² kernel terms).
         let at_data = ctx

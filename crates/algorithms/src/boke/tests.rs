@@ -1,98 +1,92 @@
-//! The typed settings of the BOKE family against the registry: defaults, round trips, range
-//! checks, and a run through the [`Optimizer`].
+//! The typed settings of the BOKE family: defaults, what the flat bandwidth and β parameters
+//! mean, round trips through the registry, range checks, and a run through the [`Optimizer`].
 
 use super::{
-    BetaRule, Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb, Recommendation, Widening,
+    BandwidthConstant, BandwidthRule, BetaChoice, BetaRule, Boke, BokePlus, DensityExploration,
+    GpUcbFixed, KrUcb, Recommendation,
 };
-use crate::testing::{registry_defaults, resolve};
+use crate::testing::resolve;
 use crate::{AlgorithmSettings, Optimizer};
+use bosweep_core::params::Settings;
 use bosweep_model::{BandwidthScale, BandwidthSchedule, SmoothingKernel};
 
 #[test]
-fn defaults_are_the_registry_defaults() {
-    assert_eq!(resolve(&Boke::default()), registry_defaults("boke"));
-    assert_eq!(
-        resolve(&BokePlus::default()),
-        registry_defaults("boke-plus")
-    );
-    assert_eq!(
-        resolve(&DensityExploration::default()),
-        registry_defaults("density-exploration")
-    );
-    assert_eq!(resolve(&KrUcb::default()), registry_defaults("kr-ucb"));
-    assert_eq!(
-        resolve(&GpUcbFixed::default()),
-        registry_defaults("gp-ucb-fixed")
-    );
+fn defaults_are_the_papers() {
     let boke = Boke::default();
     assert_eq!(boke.ikr.surrogate.kernel, SmoothingKernel::Gaussian);
     assert_eq!(boke.ikr.surrogate.kappa, 0.3);
-    assert_eq!(boke.ikr.beta, BetaRule::GeneralSet { delta: 0.1 });
-    assert_eq!(boke.ikr.search.candidates, None);
+    assert_eq!(
+        boke.ikr.surrogate.schedule(),
+        BandwidthSchedule::Scott(BandwidthScale::Constant(1.0 / 12f64.sqrt()))
+    );
+    assert_eq!(boke.ikr.beta_rule(), BetaRule::GeneralSet { delta: 0.1 });
+    assert_eq!(boke.ikr.search.candidates, 0);
     assert_eq!(BokePlus::default().p, 0.8);
-    assert_eq!(GpUcbFixed::default().lengthscale, None);
+    assert_eq!(GpUcbFixed::default().lengthscale, 0.0);
+}
+
+#[test]
+fn the_bandwidth_and_beta_words_say_which_numbers_act() {
+    let mut kr = Boke::default().ikr.surrogate;
+    kr.bandwidth_constant = 0.5;
+    kr.fixed_bandwidth = 0.05;
+    kr.bandwidth = BandwidthRule::Silverman;
+    assert_eq!(
+        kr.schedule(),
+        BandwidthSchedule::Silverman(BandwidthScale::Constant(0.5))
+    );
+    kr.bandwidth_scale = BandwidthConstant::Data;
+    assert_eq!(
+        kr.schedule(),
+        BandwidthSchedule::Silverman(BandwidthScale::Data)
+    );
+    kr.bandwidth = BandwidthRule::Fixed;
+    assert_eq!(kr.schedule(), BandwidthSchedule::Fixed(0.05));
+    let ikr = Boke::default().ikr.beta(BetaChoice::Finite).delta(0.05);
+    assert_eq!(ikr.beta_rule(), BetaRule::FiniteSet);
 }
 
 /// BOKE's settings with every field away from its default.
 fn changed_boke() -> Boke {
-    let mut boke = Boke::default().kappa(1.5).lhs_init(7);
-    let search = &mut boke.ikr.search;
-    search.candidates = Some(300);
-    search.starts = 3;
-    search.refine = false;
-    search.max_iters = 17;
-    let surrogate = &mut boke.ikr.surrogate;
-    surrogate.kernel = SmoothingKernel::Epanechnikov;
-    surrogate.bandwidth = BandwidthSchedule::Silverman(BandwidthScale::Constant(0.5));
-    surrogate.recommendation = Recommendation::BestMean;
-    boke.ikr.beta = BetaRule::GeneralSet { delta: 0.05 };
-    boke
+    Boke::default().ikr(|ikr| {
+        ikr.search(|s| {
+            s.lhs_init(7)
+                .candidates(300)
+                .starts(3)
+                .refine(false)
+                .max_iters(17)
+        })
+        .surrogate(|kr| {
+            kr.kappa(1.5)
+                .kernel(SmoothingKernel::Epanechnikov)
+                .bandwidth(BandwidthRule::Silverman)
+                .bandwidth_constant(0.5)
+                .recommend(Recommendation::BestMean)
+        })
+        .delta(0.05)
+    })
 }
 
 #[test]
 fn changed_settings_round_trip() {
     let boke = changed_boke();
-    assert_eq!(Boke::from_params(&resolve(&boke)), boke);
-    for bandwidth in [
-        BandwidthSchedule::Scott(BandwidthScale::Data),
-        BandwidthSchedule::Fixed(0.05),
-    ] {
-        let mut other = boke.clone();
-        other.ikr.surrogate.bandwidth = bandwidth;
-        other.ikr.beta = BetaRule::FiniteSet;
-        assert_eq!(Boke::from_params(&resolve(&other)), other);
-    }
-
-    let plus = BokePlus {
-        ikr: changed_boke().ikr,
-        p: 0.5,
-        dedupe_exploit: true,
-    };
-    assert_eq!(BokePlus::from_params(&resolve(&plus)), plus);
-
-    let density = DensityExploration {
-        ikr: changed_boke().ikr,
-    };
-    assert_eq!(DensityExploration::from_params(&resolve(&density)), density);
-
-    let kr_ucb = KrUcb {
-        search: changed_boke().ikr.search,
-        surrogate: changed_boke().ikr.surrogate,
-        widening: Widening {
-            alpha: 0.5,
-            tau: 0.3,
-            c_multiplier: 2.0,
-        },
-    };
-    assert_eq!(KrUcb::from_params(&resolve(&kr_ucb)), kr_ucb);
-
-    let gp = GpUcbFixed {
-        search: changed_boke().ikr.search,
-        beta: 2.0,
-        noise_var: 1e-3,
-        lengthscale: Some(0.4),
-    };
-    assert_eq!(GpUcbFixed::from_params(&resolve(&gp)), gp);
+    assert_eq!(Boke::read(&resolve(&boke)), boke);
+    let plus = BokePlus::default()
+        .ikr(|_| changed_boke().ikr)
+        .p(0.5)
+        .dedupe_exploit(true);
+    assert_eq!(BokePlus::read(&resolve(&plus)), plus);
+    let density = DensityExploration::default().ikr(|_| changed_boke().ikr);
+    assert_eq!(DensityExploration::read(&resolve(&density)), density);
+    let kr_ucb = KrUcb::default()
+        .search(|_| changed_boke().ikr.search)
+        .widening(|w| w.alpha(0.5).tau(0.3).c_multiplier(2.0));
+    assert_eq!(KrUcb::read(&resolve(&kr_ucb)), kr_ucb);
+    let gp = GpUcbFixed::default()
+        .beta(2.0)
+        .noise_var(1e-3)
+        .lengthscale(0.4);
+    assert_eq!(GpUcbFixed::read(&resolve(&gp)), gp);
 }
 
 #[test]
@@ -101,12 +95,13 @@ fn out_of_range_values_are_refused_by_name() {
         Err(e) => e.to_string(),
         Ok(_) => panic!("{} built out of range", settings.name()),
     };
-    assert!(message(&Boke::default().kappa(0.0)).contains("parameter kappa = 0"));
+    let boke = Boke::default().ikr(|ikr| ikr.surrogate(|kr| kr.kappa(0.0)));
+    assert!(message(&boke).contains("parameter kappa = 0"));
     assert!(message(&BokePlus::default().p(1.5)).contains("parameter p = 1.5"));
-    assert!(message(&KrUcb::default().alpha(1.0)).contains("parameter alpha = 1"));
+    let kr_ucb = KrUcb::default().widening(|w| w.alpha(1.0));
+    assert!(message(&kr_ucb).contains("parameter alpha = 1"));
     assert!(message(&GpUcbFixed::default().beta(-1.0)).contains("parameter beta = -1"));
-    let mut density = DensityExploration::default();
-    density.ikr.search.starts = 0;
+    let density = DensityExploration::default().ikr(|ikr| ikr.search(|s| s.starts(0)));
     assert!(message(&density).contains("parameter starts = 0"));
 }
 
@@ -132,11 +127,7 @@ fn boke_run(settings: Boke, steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
 
 #[test]
 fn the_optimizer_runs_boke_reproducibly_inside_the_bounds() {
-    let settings = || {
-        let mut boke = Boke::default();
-        boke.ikr.search.candidates = Some(200);
-        boke
-    };
+    let settings = || Boke::default().ikr(|ikr| ikr.search(|s| s.candidates(200)));
     let (asked, recommended) = boke_run(settings(), 8);
     assert_eq!(
         boke_run(settings(), 8),

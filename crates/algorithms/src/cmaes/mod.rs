@@ -31,171 +31,76 @@ use strategy::{Distribution, StrategyParameters};
 
 use super::entry::AlgorithmEntry;
 use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
-use crate::optimizer::AlgorithmSettings;
+use crate::optimizer::Method;
 use crate::requirement::Requirement;
-use bosweep_core::params::{
-    FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
-};
+use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
 use bosweep_problems::Domain;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-const SIGMA0: RealParam = RealParam::new(
-    "sigma0",
-    0.3,
-    1e-12,
-    10.0,
-    "initial step size σ0, in unit-cube units (the box mapped to [0, 1]^d)",
-);
-const POPSIZE: IntegerParam = IntegerParam::new(
-    "popsize",
-    0,
-    0,
-    1_000_000,
-    "population size λ of the first run (0: the default 4 + ⌊3 ln n⌋; at least 2)",
-);
-const IPOP: FlagParam = FlagParam::new(
-    "ipop",
-    true,
-    "restart with the population size doubled (IPOP); false: restarts keep the population size",
-);
-const MAX_RESTARTS: IntegerParam = IntegerParam::new(
-    "max_restarts",
-    9,
-    0,
-    1000,
-    "restarts at most; past them a stopped run carries on",
-);
-const TOL_X: RealParam = RealParam::new(
-    "tol_x",
-    1e-11,
-    0.0,
-    1.0,
-    "stop (and restart) when σ·p_c and σ·√C_ii are below this in every coordinate",
-);
-const TOL_FUN: RealParam = RealParam::new(
-    "tol_fun",
-    1e-11,
-    0.0,
-    1e300,
-    "stop (and restart) when the recent generations' best values and the last generation's values lie within this range",
-);
-const PARAMETERS: &[ParamSpec] = &[
-    SIGMA0.spec(),
-    POPSIZE.spec(),
-    IPOP.spec(),
-    MAX_RESTARTS.spec(),
-    TOL_X.spec(),
-    TOL_FUN.spec(),
-];
+bosweep_core::settings! {
+    /// Typed settings of CMA-ES with IPOP restarts (`cmaes`).
+    ///
+    /// ```
+    /// use bosweep_algorithms::{AlgorithmSettings, Cmaes};
+    ///
+    /// let settings = Cmaes::default().sigma0(0.2).popsize(12);
+    /// assert_eq!((settings.sigma0, settings.popsize, settings.ipop), (0.2, 12, true));
+    /// assert_eq!(settings.name(), "cmaes");
+    /// assert!(settings.build().is_ok());
+    /// ```
+    pub struct Cmaes {
+        sigma0: f64 = 0.3 => (
+            "initial step size σ0, in unit-cube units (the box mapped to [0, 1]^d)",
+            1e-12,
+            10.0
+        ),
+        popsize: usize = 0 => (
+            "population size λ of the first run (0: the default 4 + ⌊3 ln n⌋; at least 2)",
+            0,
+            1_000_000
+        ),
+        ipop: bool = true => (
+            "restart with the population size doubled (IPOP); false: restarts keep the population size"
+        ),
+        max_restarts: usize = 9 => ("restarts at most; past them a stopped run carries on", 0, 1000),
+        tol_x: f64 = 1e-11 => (
+            "stop (and restart) when σ·p_c and σ·√C_ii are below this in every coordinate",
+            0.0,
+            1.0
+        ),
+        tol_fun: f64 = 1e-11 => (
+            "stop (and restart) when the recent generations' best values and the last generation's values lie within this range",
+            0.0,
+            1e300
+        ),
+    }
+}
+
+impl Method for Cmaes {
+    const NAME: &'static str = "cmaes";
+    const DESCRIPTION: &'static str = "CMA-ES (Hansen's tutorial, 2016) with IPOP restarts (Auger and Hansen 2005) in the unit cube, mirrored at the bounds; model-free";
+    const REQUIRES: Requirement = Requirement::Continuous;
+
+    /// A population of one has no spread to adapt.
+    fn check(&self) -> Result<(), AlgorithmError> {
+        if self.popsize == 1 {
+            return Err(AlgorithmError::Config(
+                "algorithm cmaes: parameter popsize = 1 is invalid (must be 0 or at least 2)"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        Ok(Box::new(CmaesAlgorithm::new(params, self)))
+    }
+}
 
 /// The `cmaes` registry entry.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::declared(
-    "cmaes",
-    "CMA-ES (Hansen's tutorial, 2016) with IPOP restarts (Auger and Hansen 2005) in the unit cube, mirrored at the bounds; model-free",
-    Requirement::Continuous,
-    ParamTable(&[PARAMETERS]),
-    |p| CmaesAlgorithm::new(p).map(|a| Box::new(a) as Box<dyn Algorithm>),
-)];
-
-/// Typed settings of CMA-ES with IPOP restarts (`cmaes`); the defaults are the registry's.
-///
-/// ```
-/// use bosweep_algorithms::{AlgorithmSettings, Cmaes};
-///
-/// let settings = Cmaes::default().sigma0(0.2).popsize(12);
-/// assert_eq!((settings.sigma0, settings.popsize, settings.ipop), (0.2, 12, true));
-/// assert_eq!(settings.name(), "cmaes");
-/// assert!(settings.build().is_ok());
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Cmaes {
-    /// Initial step size σ0, in unit-cube units.
-    pub sigma0: f64,
-    /// The first run's population size λ (0: `4 + ⌊3 ln n⌋`).
-    pub popsize: usize,
-    /// Whether a restart doubles the population size.
-    pub ipop: bool,
-    /// Restarts at most.
-    pub max_restarts: usize,
-    /// TolX of the stop criteria.
-    pub tol_x: f64,
-    /// TolFun of the stop criteria.
-    pub tol_fun: f64,
-}
-
-impl Default for Cmaes {
-    fn default() -> Self {
-        Self::from_params(&Params::defaults("algorithm", "cmaes", PARAMETERS))
-    }
-}
-
-impl Cmaes {
-    /// Initial step size σ0, in unit-cube units.
-    pub fn sigma0(mut self, sigma0: f64) -> Self {
-        self.sigma0 = sigma0;
-        self
-    }
-
-    /// The first run's population size (0: the default).
-    pub fn popsize(mut self, popsize: usize) -> Self {
-        self.popsize = popsize;
-        self
-    }
-
-    /// Whether a restart doubles the population size.
-    pub fn ipop(mut self, ipop: bool) -> Self {
-        self.ipop = ipop;
-        self
-    }
-
-    /// Restarts at most.
-    pub fn max_restarts(mut self, restarts: usize) -> Self {
-        self.max_restarts = restarts;
-        self
-    }
-
-    /// TolX of the stop criteria.
-    pub fn tol_x(mut self, tol: f64) -> Self {
-        self.tol_x = tol;
-        self
-    }
-
-    /// TolFun of the stop criteria.
-    pub fn tol_fun(mut self, tol: f64) -> Self {
-        self.tol_fun = tol;
-        self
-    }
-
-    fn from_params(params: &Params) -> Self {
-        Self {
-            sigma0: SIGMA0.of(params),
-            popsize: POPSIZE.of(params),
-            ipop: IPOP.of(params),
-            max_restarts: MAX_RESTARTS.of(params),
-            tol_x: TOL_X.of(params),
-            tol_fun: TOL_FUN.of(params),
-        }
-    }
-}
-
-impl AlgorithmSettings for Cmaes {
-    fn name(&self) -> &str {
-        "cmaes"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        vec![
-            SIGMA0.given(self.sigma0),
-            POPSIZE.given(self.popsize),
-            IPOP.given(self.ipop),
-            MAX_RESTARTS.given(self.max_restarts),
-            TOL_X.given(self.tol_x),
-            TOL_FUN.given(self.tol_fun),
-        ]
-    }
-}
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Cmaes>()];
 
 /// One generation: the stream its λ members are drawn from (seeded from the run's stream at
 /// the generation's start, so the members are fixed then, yet drawn only as they are asked,
@@ -226,15 +131,8 @@ struct CmaesAlgorithm {
 }
 
 impl CmaesAlgorithm {
-    fn new(params: Params) -> Result<Self, AlgorithmError> {
-        let settings = Cmaes::from_params(&params);
-        if settings.popsize == 1 {
-            return Err(AlgorithmError::Config(
-                "algorithm cmaes: parameter popsize = 1 is invalid (must be 0 or at least 2)"
-                    .into(),
-            ));
-        }
-        Ok(Self {
+    fn new(params: Params, settings: Cmaes) -> Self {
+        Self {
             params,
             settings,
             history: History::default(),
@@ -243,7 +141,7 @@ impl CmaesAlgorithm {
             lambda: 0,
             restarts: 0,
             log: StepLog::default(),
-        })
+        }
     }
 
     /// A new run at `mean` (unit cube) with the current population size.
