@@ -32,7 +32,7 @@ fn settings(posterior: PosteriorPath) -> Settings {
         shared: UnknownPriorSettings {
             noise_std: 0.1,
             delta: 0.1,
-            horizon: None,
+            horizon: 0,
             beta_scale: 1.0,
             posterior,
         },

@@ -13,6 +13,11 @@ pub enum BandwidthRule {
     Silverman,
 }
 
+impl bosweep_core::params::Choice for BandwidthRule {
+    const WORDS: &'static [&'static str] = &["silverman", "scott"];
+    const VALUES: &'static [Self] = &[Self::Silverman, Self::Scott];
+}
+
 impl BandwidthRule {
     /// `scott` or `silverman`; `None` for any other word.
     pub fn parse(name: &str) -> Option<Self> {

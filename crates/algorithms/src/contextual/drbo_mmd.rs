@@ -72,24 +72,24 @@ impl DrboMmdRunner {
         shared: &ContextualSettings,
         grid_size: usize,
         radius_scale: f64,
-    ) -> Result<Self, AlgorithmError> {
+    ) -> Self {
         // Huang et al.'s code gave DRBO-MMD 32 raw samples and 5 restarts (CVXPY's cost).
         let (raw_samples, restarts) = shared.budget(true);
         let parts = MethodParts {
             grid_size,
             ..MethodParts::default()
         };
-        Ok(Self {
+        Self {
             grid_size,
             radius_scale,
             raw_samples,
             restarts,
-            base: KdeBo::new(params.clone(), Method::MinimaxApprox, shared, parts)?,
+            base: KdeBo::new(params.clone(), Method::MinimaxApprox, shared, parts),
             params,
             history: History::default(),
             last: None,
             log: StepLog::default(),
-        })
+        }
     }
 
     /// The step's inner program: the grid, `ŵ`, `K` and `ε_t`.

@@ -105,7 +105,7 @@ impl KdeBo {
         method: Method,
         shared: &ContextualSettings,
         parts: MethodParts,
-    ) -> Result<Self, AlgorithmError> {
+    ) -> Self {
         let fit = FitOptions {
             mode: shared.fit.mode(),
             noise: NoiseSpec::Fitted {
@@ -118,17 +118,11 @@ impl KdeBo {
         // others 1024 and 50; the `full` profile gives every method 1024 and 50.
         let (raw_samples, restarts) = shared.budget(method == Method::DrboKde);
         let (context_lo, context_hi) = (shared.context_lo, shared.context_hi);
-        if context_lo >= context_hi {
-            return Err(AlgorithmError::Config(format!(
-                "{}: context_lo = {context_lo} must be below context_hi = {context_hi}",
-                params.name()
-            )));
-        }
-        Ok(Self {
+        Self {
             method,
             kind: shared.kernel.kind(),
             fit,
-            kappa: shared.ucb,
+            kappa: shared.ucb(),
             samples: parts.samples,
             infimum_points: parts.infimum_points,
             radius_scale: parts.radius_scale,
@@ -149,7 +143,7 @@ impl KdeBo {
             context_dim: None,
             last: None,
             log: StepLog::default(),
-        })
+        }
     }
 
     pub(super) fn kappa_at(&self, t: usize, decision_dim: usize) -> f64 {

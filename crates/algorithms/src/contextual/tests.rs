@@ -1,32 +1,25 @@
-//! The typed settings of the contextual methods against the registry: defaults, round trips,
-//! range checks, and a run through the [`Optimizer`] with observed contexts.
+//! The typed settings of the contextual methods: defaults, what the schedule's words mean,
+//! round trips through the registry, range checks, and a run through the [`Optimizer`] with
+//! observed contexts.
 
 use super::{
-    ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, JointFit, JointKernel, KdeSettings,
-    OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
+    ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, JointFit, JointKernel, KappaSchedule,
+    KdeSettings, OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
 };
-use crate::testing::{registry_defaults, resolve};
+use crate::testing::resolve;
 use crate::{AlgorithmSettings, Optimizer};
+use bosweep_core::params::Settings;
 use bosweep_model::BandwidthRule;
 use bosweep_problems::Observation;
 
 #[test]
-fn defaults_are_the_registry_defaults() {
-    assert_eq!(resolve(&SboKde::default()), registry_defaults("sbo-kde"));
-    assert_eq!(resolve(&DrboKde::default()), registry_defaults("drbo-kde"));
-    assert_eq!(
-        resolve(&DrboMmdMinimax::default()),
-        registry_defaults("drbo-mmd-minimax")
-    );
-    assert_eq!(resolve(&DrboMmd::default()), registry_defaults("drbo-mmd"));
-    assert_eq!(
-        resolve(&StableOpt::default()),
-        registry_defaults("stableopt")
-    );
+fn defaults_are_the_papers() {
     let sbo = SboKde::default();
-    assert_eq!(sbo.shared.ucb, UcbMultiplier::Constant(1.5));
+    assert_eq!(sbo.shared.ucb(), UcbMultiplier::Constant(1.5));
     assert_eq!(sbo.shared.kernel, JointKernel::Matern52);
-    assert_eq!(sbo.shared.raw_samples, None);
+    assert_eq!(sbo.shared.raw_samples, 0);
+    assert_eq!(sbo.shared.budget(true), (32, 5));
+    assert_eq!(sbo.shared.budget(false), (1024, 50));
     assert_eq!(sbo.kde.samples, 1024);
     assert_eq!(DrboMmdMinimax::default().grid_size, 1024);
     assert_eq!(DrboMmd::default().grid_size, 100);
@@ -40,20 +33,36 @@ fn changed_shared() -> ContextualSettings {
         lengthscale: 0.5,
         signal_var: 2.0,
         noise_var: 0.1,
-        ucb: UcbMultiplier::Theory {
-            a: 2.0,
-            b: 3.0,
-            r: 4.0,
-        },
-        profile: OptimizerProfile::Full,
-        raw_samples: Some(128),
-        restarts: Some(7),
+        beta_schedule: KappaSchedule::Theory,
+        ucb_multiplier: 0.9,
+        theory_a: 2.0,
+        theory_b: 3.0,
+        theory_r: 4.0,
+        optimizer_profile: OptimizerProfile::Full,
+        raw_samples: 128,
+        restarts: 7,
         max_iters: 33,
         tolerance: 1e-7,
         gradient_tolerance: 1e-4,
         context_lo: -1.0,
         context_hi: 2.0,
     }
+}
+
+#[test]
+fn the_schedule_and_the_budget_read_their_parameters() {
+    let shared = changed_shared();
+    assert_eq!(
+        shared.ucb(),
+        UcbMultiplier::Theory {
+            a: 2.0,
+            b: 3.0,
+            r: 4.0
+        }
+    );
+    assert_eq!(shared.budget(true), (128, 7));
+    let constant = shared.beta_schedule(KappaSchedule::Constant);
+    assert_eq!(constant.ucb(), UcbMultiplier::Constant(0.9));
 }
 
 #[test]
@@ -66,36 +75,30 @@ fn changed_settings_round_trip() {
         shared: changed_shared(),
         kde: kde.clone(),
     };
-    assert_eq!(SboKde::from_params(&resolve(&sbo)), sbo);
-    let constant = SboKde::default().ucb_multiplier(0.7);
-    assert_eq!(SboKde::from_params(&resolve(&constant)), constant);
-
+    assert_eq!(SboKde::read(&resolve(&sbo)), sbo);
     let drbo = DrboKde {
         shared: changed_shared(),
         kde,
         infimum_points: 40,
         l1_radius_scale: 0.5,
     };
-    assert_eq!(DrboKde::from_params(&resolve(&drbo)), drbo);
-
+    assert_eq!(DrboKde::read(&resolve(&drbo)), drbo);
     let minimax = DrboMmdMinimax {
         shared: changed_shared(),
         grid_size: 64,
     };
-    assert_eq!(DrboMmdMinimax::from_params(&resolve(&minimax)), minimax);
-
+    assert_eq!(DrboMmdMinimax::read(&resolve(&minimax)), minimax);
     let mmd = DrboMmd {
         shared: changed_shared(),
         grid_size: 25,
         mmd_radius_scale: 2.0,
     };
-    assert_eq!(DrboMmd::from_params(&resolve(&mmd)), mmd);
-
+    assert_eq!(DrboMmd::read(&resolve(&mmd)), mmd);
     let stable = StableOpt {
         shared: changed_shared(),
         infimum_points: 12,
     };
-    assert_eq!(StableOpt::from_params(&resolve(&stable)), stable);
+    assert_eq!(StableOpt::read(&resolve(&stable)), stable);
 }
 
 #[test]
@@ -104,7 +107,8 @@ fn out_of_range_values_are_refused_by_name() {
         Err(e) => e.to_string(),
         Ok(_) => panic!("{} built out of range", settings.name()),
     };
-    assert!(message(&SboKde::default().ucb_multiplier(-1.0)).contains("parameter ucb_multiplier"));
+    let sbo = SboKde::default().shared(|s| s.ucb_multiplier(-1.0));
+    assert!(message(&sbo).contains("parameter ucb_multiplier"));
     assert!(
         message(&DrboKde::default().l1_radius_scale(-0.5)).contains("parameter l1_radius_scale")
     );
@@ -129,8 +133,8 @@ fn stableopt_run(steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
         infimum_points: 16,
         ..StableOpt::default()
     };
-    settings.shared.raw_samples = Some(32);
-    settings.shared.restarts = Some(2);
+    settings.shared.raw_samples = 32;
+    settings.shared.restarts = 2;
     settings.shared.max_iters = 20;
     let mut opt = Optimizer::builder(settings)
         .bounds(&[(-1.0, 2.0)])

@@ -161,7 +161,7 @@ impl UnknownPriorUcb {
             rule,
             settings,
             keep,
-            horizon: settings.shared.horizon.unwrap_or(0),
+            horizon: settings.shared.horizon,
             posteriors: None,
             alive: Vec::new(),
             counts: Vec::new(),
@@ -186,7 +186,10 @@ impl UnknownPriorUcb {
             None => priors,
         };
         let p = priors.priors().len();
-        self.horizon = self.settings.shared.horizon.unwrap_or(priors.horizon());
+        self.horizon = match self.settings.shared.horizon {
+            0 => priors.horizon(),
+            given => given,
+        };
         self.posteriors = Some(PriorPosteriors::new(
             priors,
             self.settings.shared.noise_std,

@@ -32,6 +32,11 @@ pub enum PosteriorPath {
     Engine,
 }
 
+impl bosweep_core::params::Choice for PosteriorPath {
+    const WORDS: &'static [&'static str] = &["incremental", "engine"];
+    const VALUES: &'static [Self] = &[Self::Incremental, Self::Engine];
+}
+
 /// One observation: the candidate index, its 1-based time stamp and the value.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Datum {

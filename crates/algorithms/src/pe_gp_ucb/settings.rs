@@ -3,94 +3,13 @@
 //! its experiments (Section 7). Each is the shared [`UnknownPriorSettings`] and what its
 //! prior-selection rule adds.
 
+use super::UnknownPriorUcb;
 use super::posterior::PosteriorPath;
-use crate::optimizer::AlgorithmSettings;
-use bosweep_core::params::{
-    ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamTable, ParamValue, Params, RealParam,
-};
-
-const NOISE_STD: RealParam = RealParam::new(
-    "noise_std",
-    0.1,
-    1e-9,
-    1e6,
-    "known noise std R of the model (set it to the problem's noise_std)",
-);
-const DELTA: RealParam = RealParam::new(
-    "delta",
-    0.1,
-    1e-12,
-    0.999_999,
-    "failure probability δ of β_t and ξ_t",
-);
-const HORIZON: IntegerParam = IntegerParam::new(
-    "horizon",
-    0,
-    0,
-    1 << 24,
-    "planned horizon T inside β_t; 0 = the prior set's (toy 100, Intel 144)",
-);
-const BETA_SCALE: RealParam = RealParam::new(
-    "beta_scale",
-    1.0,
-    0.0,
-    1e6,
-    "multiplier of β_t (1 = Theorem 4.1; < 1 voids the guarantee that the true prior survives)",
-);
-const POSTERIOR: ChoiceParam<PosteriorPath> = ChoiceParam::new(
-    "posterior",
-    &["incremental", "engine"],
-    &[PosteriorPath::Incremental, PosteriorPath::Engine],
-    "incremental",
-    "incremental exact algebra, or refactorise every step through the engine (reference; stationary kernels only)",
-);
-/// The parameters every unknown-prior algorithm takes.
-const SHARED: &[ParamSpec] = &[
-    NOISE_STD.spec(),
-    DELTA.spec(),
-    HORIZON.spec(),
-    BETA_SCALE.spec(),
-    POSTERIOR.spec(),
-];
-
-const XI_STRICT: FlagParam = FlagParam::new(
-    "xi_strict",
-    false,
-    "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)",
-);
-const GUARD: FlagParam = FlagParam::new(
-    "guard",
-    true,
-    "never eliminate the last surviving prior (log a misspecification event instead)",
-);
-const RB_LITERAL_LHS: FlagParam = FlagParam::new(
-    "rb_literal_lhs",
-    false,
-    "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)",
-);
-const PRIOR: IntegerParam = IntegerParam::new(
-    "prior",
-    2,
-    0,
-    1 << 16,
-    "index of the prior used (the toy's true prior is 2)",
-);
-
-/// The declared parameters of `pe-gp-ucb`.
-pub(super) const PE_GP_UCB_PARAMS: ParamTable =
-    ParamTable(&[SHARED, &[XI_STRICT.spec(), GUARD.spec()]]);
-/// The declared parameters of `regret-balancing`.
-pub(super) const REGRET_BALANCING_PARAMS: ParamTable =
-    ParamTable(&[SHARED, &[XI_STRICT.spec(), RB_LITERAL_LHS.spec()]]);
-/// The declared parameters of `mle-gp-ucb` and `fully-bayes-gp-ucb`.
-pub(super) const SHARED_PARAMS: ParamTable = ParamTable(&[SHARED]);
-/// The declared parameters of `oracle-gp-ucb`.
-pub(super) const ORACLE_GP_UCB_PARAMS: ParamTable = ParamTable(&[SHARED, &[PRIOR.spec()]]);
-
-/// The registry's defaults of the entry `name` declaring `table`.
-fn defaults(name: &'static str, table: ParamTable) -> Params {
-    Params::defaults("algorithm", name, &table.to_vec())
-}
+use crate::entry::AlgorithmEntry;
+use crate::optimizer::Method;
+use crate::requirement::Requirement;
+use crate::{Algorithm, AlgorithmError};
+use bosweep_core::params::Params;
 
 /// How a step chooses its prior.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,49 +45,37 @@ pub struct Settings {
     pub xi_strict: bool,
 }
 
-/// What every unknown-prior algorithm shares: the model's known noise, the confidence
-/// parameters of Theorem 4.1 and how the posteriors are computed. The candidate priors and the
-/// domain are the problem's. The defaults are the registry's (`bosweep list`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct UnknownPriorSettings {
-    /// The known noise standard deviation `R` of the model, in output units (set it to the
-    /// problem's). Default 0.1, the paper's toy problem.
-    pub noise_std: f64,
-    /// Failure probability `δ` of `β_t` and `ξ_t`, in (0, 1). Default 0.1.
-    pub delta: f64,
-    /// Planned horizon `T` inside `β_t`; `None`: the prior set's (100 on the toy problem, 144
-    /// on Intel's). Default `None`.
-    pub horizon: Option<usize>,
-    /// Multiplier of `β_t`: 1 is Theorem 4.1; below 1 voids the guarantee that the true prior
-    /// survives. Default 1.
-    pub beta_scale: f64,
-    /// How every prior's posterior is computed (both exact). Default: incremental.
-    pub posterior: PosteriorPath,
+bosweep_core::settings! {
+    /// What every unknown-prior algorithm shares: the model's known noise, the confidence
+    /// parameters of Theorem 4.1 and how the posteriors are computed. The candidate priors and
+    /// the domain are the problem's.
+    #[derive(Copy)]
+    pub struct UnknownPriorSettings {
+        /// In output units; the default 0.1 is the paper's toy problem's.
+        noise_std: f64 = 0.1 => (
+            "known noise std R of the model (set it to the problem's noise_std)",
+            1e-9,
+            1e6
+        ),
+        delta: f64 = 0.1 => ("failure probability δ of β_t and ξ_t", 1e-12, 0.999_999),
+        horizon: usize = 0 => (
+            "planned horizon T inside β_t; 0 = the prior set's (toy 100, Intel 144)",
+            0,
+            1 << 24
+        ),
+        beta_scale: f64 = 1.0 => (
+            "multiplier of β_t (1 = Theorem 4.1; < 1 voids the guarantee that the true prior survives)",
+            0.0,
+            1e6
+        ),
+        /// Both paths are exact.
+        posterior: PosteriorPath = PosteriorPath::Incremental => (
+            "incremental exact algebra, or refactorise every step through the engine (reference; stationary kernels only)"
+        ),
+    }
 }
 
 impl UnknownPriorSettings {
-    /// Reads the shared parameters of one registry entry.
-    fn from_params(p: &Params) -> Self {
-        Self {
-            noise_std: NOISE_STD.of(p),
-            delta: DELTA.of(p),
-            horizon: HORIZON.nonzero_of(p),
-            beta_scale: BETA_SCALE.of(p),
-            posterior: POSTERIOR.of(p),
-        }
-    }
-
-    /// The settings as given parameters, the inverse of [`UnknownPriorSettings::from_params`].
-    fn given(&self) -> Vec<(&'static str, ParamValue)> {
-        vec![
-            NOISE_STD.given(self.noise_std),
-            DELTA.given(self.delta),
-            HORIZON.given(self.horizon.unwrap_or(0)),
-            BETA_SCALE.given(self.beta_scale),
-            POSTERIOR.given(self.posterior),
-        ]
-    }
-
     /// The settings of a rule without the strict `ξ_t`.
     fn with_printed_xi(self) -> Settings {
         Settings {
@@ -178,322 +85,212 @@ impl UnknownPriorSettings {
     }
 }
 
-/// Typed settings of PE-GP-UCB (`pe-gp-ucb`; Ziomek, Adachi and Osborne, AISTATS 2025,
-/// Algorithm 1): the joint UCB arg-max over the surviving candidate priors and the allowed set,
-/// a prior eliminated when its prediction errors exceed its confidence.
-///
-/// ```
-/// use bosweep_algorithms::{Optimizer, PeGpUcb};
-/// use bosweep_problems::ParamValue;
-///
-/// // The candidate priors and the allowed sets are the problem's: the toy's instance 3.
-/// let given = [("instance", ParamValue::Number(3.0))];
-/// let toy = bosweep_problems::build("pe-toy", &given)?;
-/// let mut opt = Optimizer::builder(PeGpUcb::default().noise_std(0.1))
-///     .problem(bosweep_problems::build("pe-toy", &given)?)
-///     .init(0)
-///     .seed(1)
-///     .build()?;
-/// for t in 1..=3 {
-///     let x = opt.ask(1)?.remove(0);
-///     opt.tell(&x, toy.objective_of_interest(&x, t).unwrap())?;
-/// }
-/// assert_eq!(opt.steps(), 3);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PeGpUcb {
-    /// What the unknown-prior algorithms share.
-    pub shared: UnknownPriorSettings,
-    /// `ξ_t` with the factor 2 that the proof of Lemma 5.1 drops, instead of Theorem 4.1's
-    /// printed formula. Default `false`.
-    pub xi_strict: bool,
-    /// Never eliminate the last surviving prior (a misspecification event is logged
-    /// instead). Default `true`.
-    pub guard: bool,
+/// The algorithm of `rule` and `settings`, awaiting the problem's candidate priors (keeping only
+/// prior `keep` for an oracle); `params`, the checked parameters, go to the trace header.
+fn build(
+    params: &Params,
+    (rule, settings): (Rule, Settings),
+    keep: Option<usize>,
+) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    Ok(Box::new(UnknownPriorUcb::awaiting_priors(
+        rule,
+        settings,
+        keep,
+        params.to_list(),
+    )?))
 }
 
-impl Default for PeGpUcb {
-    fn default() -> Self {
-        Self::from_params(&defaults("pe-gp-ucb", PE_GP_UCB_PARAMS))
+bosweep_core::settings! {
+    /// Typed settings of PE-GP-UCB (`pe-gp-ucb`; Ziomek, Adachi and Osborne, AISTATS 2025,
+    /// Algorithm 1): the joint UCB arg-max over the surviving candidate priors and the allowed
+    /// set, a prior eliminated when its prediction errors exceed its confidence.
+    ///
+    /// ```
+    /// use bosweep_algorithms::{Optimizer, PeGpUcb};
+    /// use bosweep_problems::ParamValue;
+    ///
+    /// // The candidate priors and the allowed sets are the problem's: the toy's instance 3.
+    /// let given = [("instance", ParamValue::Number(3.0))];
+    /// let toy = bosweep_problems::build("pe-toy", &given)?;
+    /// let mut opt = Optimizer::builder(PeGpUcb::default().shared(|s| s.noise_std(0.1)))
+    ///     .problem(bosweep_problems::build("pe-toy", &given)?)
+    ///     .init(0)
+    ///     .seed(1)
+    ///     .build()?;
+    /// for t in 1..=3 {
+    ///     let x = opt.ask(1)?.remove(0);
+    ///     opt.tell(&x, toy.objective_of_interest(&x, t).unwrap())?;
+    /// }
+    /// assert_eq!(opt.steps(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[derive(Copy)]
+    pub struct PeGpUcb {
+        /// What the unknown-prior algorithms share.
+        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
+        /// Instead of Theorem 4.1's printed formula.
+        xi_strict: bool = false => (
+            "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)"
+        ),
+        /// A misspecification event is logged instead.
+        guard: bool = true => (
+            "never eliminate the last surviving prior (log a misspecification event instead)"
+        ),
     }
 }
 
-impl PeGpUcb {
-    /// Reads `pe-gp-ucb`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: UnknownPriorSettings::from_params(p),
-            xi_strict: XI_STRICT.of(p),
-            guard: GUARD.of(p),
-        }
-    }
+impl Method for PeGpUcb {
+    const NAME: &'static str = "pe-gp-ucb";
+    const DESCRIPTION: &'static str = "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence";
+    const REQUIRES: Requirement = Requirement::CandidatePriors;
 
-    /// The rule and the settings it runs with.
-    pub(super) fn split(self) -> (Rule, Settings) {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         let settings = Settings {
             shared: self.shared,
             xi_strict: self.xi_strict,
         };
-        (Rule::PriorElimination { guard: self.guard }, settings)
+        let rule = Rule::PriorElimination { guard: self.guard };
+        build(&params, (rule, settings), None)
     }
 }
 
-impl AlgorithmSettings for PeGpUcb {
-    fn name(&self) -> &str {
-        "pe-gp-ucb"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.extend([XI_STRICT.given(self.xi_strict), GUARD.given(self.guard)]);
-        given
-    }
-}
-
-/// Typed settings of Regret Balancing over the candidate priors (`regret-balancing`; Ziomek,
-/// Adachi and Osborne 2025, Appendix D, Algorithm 2, after Pacchiano et al. 2020) with
-/// `R^p(n) = n`: round-robin over the surviving priors, elimination by average reward.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RegretBalancing {
-    /// What the unknown-prior algorithms share.
-    pub shared: UnknownPriorSettings,
-    /// `ξ_t` with the factor 2 that the proof of Lemma 5.1 drops. Default `false`.
-    pub xi_strict: bool,
-    /// The printed pessimistic left-hand side of line 11 instead of the optimistic one of
-    /// Pacchiano et al. Default `false`.
-    pub literal_lhs: bool,
-}
-
-impl Default for RegretBalancing {
-    fn default() -> Self {
-        Self::from_params(&defaults("regret-balancing", REGRET_BALANCING_PARAMS))
+bosweep_core::settings! {
+    /// Typed settings of Regret Balancing over the candidate priors (`regret-balancing`;
+    /// Ziomek, Adachi and Osborne 2025, Appendix D, Algorithm 2, after Pacchiano et al. 2020)
+    /// with `R^p(n) = n`: round-robin over the surviving priors, elimination by average reward.
+    #[derive(Copy)]
+    pub struct RegretBalancing {
+        /// What the unknown-prior algorithms share.
+        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
+        xi_strict: bool = false => (
+            "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)"
+        ),
+        rb_literal_lhs: bool = false => (
+            "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)"
+        ),
     }
 }
 
-impl RegretBalancing {
-    /// Reads `regret-balancing`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: UnknownPriorSettings::from_params(p),
-            xi_strict: XI_STRICT.of(p),
-            literal_lhs: RB_LITERAL_LHS.of(p),
-        }
-    }
+impl Method for RegretBalancing {
+    const NAME: &'static str = "regret-balancing";
+    const DESCRIPTION: &'static str = "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward";
+    const REQUIRES: Requirement = Requirement::CandidatePriors;
 
-    /// The rule and the settings it runs with.
-    pub(super) fn split(self) -> (Rule, Settings) {
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         let settings = Settings {
             shared: self.shared,
             xi_strict: self.xi_strict,
         };
         let rule = Rule::RegretBalancing {
-            literal: self.literal_lhs,
+            literal: self.rb_literal_lhs,
         };
-        (rule, settings)
+        build(&params, (rule, settings), None)
     }
 }
 
-impl AlgorithmSettings for RegretBalancing {
-    fn name(&self) -> &str {
-        "regret-balancing"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.extend([
-            XI_STRICT.given(self.xi_strict),
-            RB_LITERAL_LHS.given(self.literal_lhs),
-        ]);
-        given
+bosweep_core::settings! {
+    /// Typed settings of GP-UCB with the candidate prior of largest marginal likelihood,
+    /// re-chosen every step (`mle-gp-ucb`; the MLE baseline of Ziomek, Adachi and Osborne 2025,
+    /// Section 7).
+    #[derive(Copy)]
+    pub struct MleGpUcb {
+        /// What the unknown-prior algorithms share.
+        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
     }
 }
 
-/// Typed settings of GP-UCB with the candidate prior of largest marginal likelihood, re-chosen
-/// every step (`mle-gp-ucb`; the MLE baseline of Ziomek, Adachi and Osborne 2025, Section 7).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MleGpUcb {
-    /// What the unknown-prior algorithms share.
-    pub shared: UnknownPriorSettings,
-}
+impl Method for MleGpUcb {
+    const NAME: &'static str = "mle-gp-ucb";
+    const DESCRIPTION: &'static str =
+        "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)";
+    const REQUIRES: Requirement = Requirement::CandidatePriors;
 
-impl Default for MleGpUcb {
-    fn default() -> Self {
-        Self::from_params(&defaults("mle-gp-ucb", SHARED_PARAMS))
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let rule = (Rule::MaximumLikelihood, self.shared.with_printed_xi());
+        build(&params, rule, None)
     }
 }
 
-impl MleGpUcb {
-    /// Reads `mle-gp-ucb`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: UnknownPriorSettings::from_params(p),
-        }
-    }
-
-    /// The rule and the settings it runs with.
-    pub(super) fn split(self) -> (Rule, Settings) {
-        (Rule::MaximumLikelihood, self.shared.with_printed_xi())
+bosweep_core::settings! {
+    /// Typed settings of the fully Bayesian baseline (`fully-bayes-gp-ucb`; Ziomek, Adachi and
+    /// Osborne 2025, Section 7): the arg-max of the posterior-weighted average of every candidate
+    /// prior's UCB, under a uniform hyperprior.
+    #[derive(Copy)]
+    pub struct FullyBayesGpUcb {
+        /// What the unknown-prior algorithms share.
+        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
     }
 }
 
-impl AlgorithmSettings for MleGpUcb {
-    fn name(&self) -> &str {
-        "mle-gp-ucb"
-    }
+impl Method for FullyBayesGpUcb {
+    const NAME: &'static str = "fully-bayes-gp-ucb";
+    const DESCRIPTION: &'static str = "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)";
+    const REQUIRES: Requirement = Requirement::CandidatePriors;
 
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.shared.given()
-    }
-}
-
-/// Typed settings of the fully Bayesian baseline (`fully-bayes-gp-ucb`; Ziomek, Adachi and
-/// Osborne 2025, Section 7): the arg-max of the posterior-weighted average of every candidate
-/// prior's UCB, under a uniform hyperprior.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FullyBayesGpUcb {
-    /// What the unknown-prior algorithms share.
-    pub shared: UnknownPriorSettings,
-}
-
-impl Default for FullyBayesGpUcb {
-    fn default() -> Self {
-        Self::from_params(&defaults("fully-bayes-gp-ucb", SHARED_PARAMS))
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let rule = (Rule::FullyBayesian, self.shared.with_printed_xi());
+        build(&params, rule, None)
     }
 }
 
-impl FullyBayesGpUcb {
-    /// Reads `fully-bayes-gp-ucb`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: UnknownPriorSettings::from_params(p),
-        }
-    }
-
-    /// The rule and the settings it runs with.
-    pub(super) fn split(self) -> (Rule, Settings) {
-        (Rule::FullyBayesian, self.shared.with_printed_xi())
+bosweep_core::settings! {
+    /// Typed settings of TV-GP-UCB with one given candidate prior (`oracle-gp-ucb`): PE-GP-UCB
+    /// with the candidate set `{p}`, the true prior's oracle when `p` is the true one.
+    #[derive(Copy)]
+    pub struct OracleGpUcb {
+        /// What the unknown-prior algorithms share.
+        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
+        /// In the problem's candidate set.
+        prior: usize = 2 => ("index of the prior used (the toy's true prior is 2)", 0, 1 << 16),
     }
 }
 
-impl AlgorithmSettings for FullyBayesGpUcb {
-    fn name(&self) -> &str {
-        "fully-bayes-gp-ucb"
-    }
+impl Method for OracleGpUcb {
+    const NAME: &'static str = "oracle-gp-ucb";
+    const DESCRIPTION: &'static str =
+        "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})";
+    const REQUIRES: Requirement = Requirement::CandidatePriors;
 
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.shared.given()
-    }
-}
-
-/// Typed settings of TV-GP-UCB with one given candidate prior (`oracle-gp-ucb`): PE-GP-UCB
-/// with the candidate set `{p}`, the true prior's oracle when `p` is the true one.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct OracleGpUcb {
-    /// What the unknown-prior algorithms share.
-    pub shared: UnknownPriorSettings,
-    /// Index of the prior used in the problem's candidate set. Default 2, the true prior of
-    /// the paper's toy problem.
-    pub prior: usize,
-}
-
-impl Default for OracleGpUcb {
-    fn default() -> Self {
-        Self::from_params(&defaults("oracle-gp-ucb", ORACLE_GP_UCB_PARAMS))
+    /// Elimination, which never removes the one prior.
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let rule = (
+            Rule::PriorElimination { guard: true },
+            self.shared.with_printed_xi(),
+        );
+        build(&params, rule, Some(self.prior))
     }
 }
 
-impl OracleGpUcb {
-    /// Reads `oracle-gp-ucb`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: UnknownPriorSettings::from_params(p),
-            prior: PRIOR.of(p),
-        }
-    }
-
-    /// The rule and the settings it runs with: elimination, which never removes the one prior.
-    pub(super) fn split(self) -> (Rule, Settings) {
-        let rule = Rule::PriorElimination { guard: true };
-        (rule, self.shared.with_printed_xi())
-    }
-}
-
-impl AlgorithmSettings for OracleGpUcb {
-    fn name(&self) -> &str {
-        "oracle-gp-ucb"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.push(PRIOR.given(self.prior));
-        given
-    }
-}
-
-/// The setters every unknown-prior algorithm has, on its [`UnknownPriorSettings`] (`shared`).
-macro_rules! shared_setters {
-    ($($settings:ty),+) => {$(
-        impl $settings {
-            /// The model's known noise standard deviation `R`.
-            pub fn noise_std(mut self, noise_std: f64) -> Self {
-                self.shared.noise_std = noise_std;
-                self
-            }
-
-            /// Failure probability `δ` of `β_t` and `ξ_t`.
-            pub fn delta(mut self, delta: f64) -> Self {
-                self.shared.delta = delta;
-                self
-            }
-
-            /// Multiplier of `β_t`.
-            pub fn beta_scale(mut self, scale: f64) -> Self {
-                self.shared.beta_scale = scale;
-                self
-            }
-        }
-    )+};
-}
-
-shared_setters!(
-    PeGpUcb,
-    RegretBalancing,
-    MleGpUcb,
-    FullyBayesGpUcb,
-    OracleGpUcb
-);
+/// The unknown-prior algorithms of the PE-GP-UCB paper.
+pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
+    AlgorithmEntry::of::<PeGpUcb>(),
+    AlgorithmEntry::of::<RegretBalancing>(),
+    AlgorithmEntry::of::<MleGpUcb>(),
+    AlgorithmEntry::of::<FullyBayesGpUcb>(),
+    AlgorithmEntry::of::<OracleGpUcb>(),
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Optimizer;
-    use crate::testing::{registry_defaults, resolve};
+    use crate::testing::resolve;
+    use crate::{AlgorithmSettings, Optimizer};
+    use bosweep_core::params::Settings as _;
 
     /// Every shared field away from its default.
     const CHANGED: UnknownPriorSettings = UnknownPriorSettings {
         noise_std: 0.3,
         delta: 0.05,
-        horizon: Some(50),
+        horizon: 50,
         beta_scale: 0.5,
         posterior: PosteriorPath::Engine,
     };
 
     #[test]
-    fn defaults_are_the_registry_defaults() {
-        let defaults: [&dyn AlgorithmSettings; 5] = [
-            &PeGpUcb::default(),
-            &RegretBalancing::default(),
-            &MleGpUcb::default(),
-            &FullyBayesGpUcb::default(),
-            &OracleGpUcb::default(),
-        ];
-        for settings in defaults {
-            assert_eq!(resolve(settings), registry_defaults(settings.name()));
-        }
+    fn defaults_are_the_papers() {
         let pe = PeGpUcb::default();
         assert_eq!(pe.shared.noise_std, 0.1);
-        assert_eq!(pe.shared.horizon, None);
+        assert_eq!(pe.shared.horizon, 0);
         assert!(pe.guard && !pe.xi_strict);
         assert_eq!(OracleGpUcb::default().prior, 2);
     }
@@ -505,34 +302,34 @@ mod tests {
             xi_strict: true,
             guard: false,
         };
-        assert_eq!(PeGpUcb::from_params(&resolve(&pe)), pe);
+        assert_eq!(PeGpUcb::read(&resolve(&pe)), pe);
         let rb = RegretBalancing {
             shared: CHANGED,
             xi_strict: true,
-            literal_lhs: true,
+            rb_literal_lhs: true,
         };
-        assert_eq!(RegretBalancing::from_params(&resolve(&rb)), rb);
+        assert_eq!(RegretBalancing::read(&resolve(&rb)), rb);
         let mle = MleGpUcb { shared: CHANGED };
-        assert_eq!(MleGpUcb::from_params(&resolve(&mle)), mle);
+        assert_eq!(MleGpUcb::read(&resolve(&mle)), mle);
         let fb = FullyBayesGpUcb { shared: CHANGED };
-        assert_eq!(FullyBayesGpUcb::from_params(&resolve(&fb)), fb);
+        assert_eq!(FullyBayesGpUcb::read(&resolve(&fb)), fb);
         let oracle = OracleGpUcb {
             shared: CHANGED,
             prior: 0,
         };
-        assert_eq!(OracleGpUcb::from_params(&resolve(&oracle)), oracle);
+        assert_eq!(OracleGpUcb::read(&resolve(&oracle)), oracle);
     }
 
     #[test]
     fn out_of_range_values_are_refused_by_name() {
         let message =
             |settings: &dyn AlgorithmSettings| settings.build().err().unwrap().to_string();
-        assert!(message(&PeGpUcb::default().delta(1.5)).contains("parameter delta = 1.5"));
-        assert!(message(&MleGpUcb::default().noise_std(0.0)).contains("parameter noise_std = 0"));
-        assert!(
-            message(&RegretBalancing::default().beta_scale(-1.0))
-                .contains("parameter beta_scale = -1")
-        );
+        let pe = PeGpUcb::default().shared(|s| s.delta(1.5));
+        assert!(message(&pe).contains("parameter delta = 1.5"));
+        let mle = MleGpUcb::default().shared(|s| s.noise_std(0.0));
+        assert!(message(&mle).contains("parameter noise_std = 0"));
+        let rb = RegretBalancing::default().shared(|s| s.beta_scale(-1.0));
+        assert!(message(&rb).contains("parameter beta_scale = -1"));
     }
 
     /// The points `settings` asks in 6 steps on the paper's toy problem (a fixed instance),
