@@ -4,11 +4,10 @@ use std::path::PathBuf;
 
 use super::output::to_stdout;
 use super::{CliError, GlobalArgs};
-use bosweep::algorithms;
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, parse_bounds};
-use bosweep::sweep::{Parallel, RunConfig, TraceWriter, check_run_fits, run};
+use bosweep::sweep::{Parallel, PrepareError, PreparedRun, RunConfig, StopSignal, TraceWriter};
 
 /// Options of `bosweep run`.
 #[derive(clap::Args, Debug)]
@@ -142,8 +141,6 @@ fn as_flags(message: &str) -> String {
 pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> {
     let (problem, problem_name) = problem(args)?;
     let algorithm_params = key_values("--param", &args.params)?;
-    let mut algorithm = algorithms::build(&args.algo, &algorithm_params)?;
-    algorithms::check_pair(&args.algo, algorithm.as_mut(), problem.as_ref())?;
     let config = RunConfig {
         budget: args.budget,
         init: args.init,
@@ -162,17 +159,15 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
                 .map_err(|e| CliError::usage(format!("--runtime: {e}")))?,
         },
     };
-    config
-        .parallel
-        .check(algorithm.as_ref(), &args.algo, problem.dim())
-        .map_err(|e| CliError::usage(as_flags(&e.message)))?;
-    check_run_fits(algorithm.as_ref(), &args.algo, config.budget, problem.dim())
-        .map_err(|e| CliError::usage(format!("--budget: {e}")))?;
-    // The peers' Python check last: what bosweep checks itself (a batch the method cannot
-    // take, the memory) is said before the user is sent to install anything.
-    if let Some(check) = algorithms::preflight(&args.algo, &algorithm_params)? {
-        check.run()?;
-    }
+    let flagged = |e: PrepareError| match e {
+        PrepareError::Algorithm(e) => CliError::from(e),
+        PrepareError::Parallel(e) => CliError::usage(as_flags(&e.message)),
+        PrepareError::Memory(e) => CliError::usage(format!("--budget: {e}")),
+    };
+    let prepared =
+        PreparedRun::new(problem, &args.algo, &algorithm_params, config).map_err(flagged)?;
+    prepared.check_memory().map_err(flagged)?;
+    prepared.check_libraries().map_err(flagged)?;
     let engine = global.engine()?;
     let mut trace = match &args.out {
         Some(path) => TraceWriter::create(path).map_err(|e| {
@@ -192,14 +187,7 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         })?,
         None => TraceWriter::to_writer(Box::new(std::io::stdout())),
     };
-    let summary = run(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        &args.algo,
-        engine.as_ref(),
-        &config,
-        &mut trace,
-    )?;
+    let summary = prepared.run(engine.as_ref(), &mut trace, &StopSignal::default())?;
     for warning in engine.warnings() {
         say!("warning: {warning}");
     }

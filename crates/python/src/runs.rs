@@ -5,7 +5,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use bosweep_core::params::ParamValue;
-use bosweep_sweep::{Parallel, RunConfig, StopSignal, TraceWriter};
+use bosweep_sweep::{Parallel, PrepareError, PreparedRun, RunConfig, StopSignal, TraceWriter};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -80,10 +80,6 @@ pub fn run<'py>(
     let _registered = callables.register(py)?;
     let built_problem =
         bosweep_problems::build(&problem, &borrow(&problem_params)).map_err(to_py)?;
-    let mut built =
-        bosweep_algorithms::build(algorithm, &borrow(&algorithm_params)).map_err(to_py)?;
-    bosweep_algorithms::check_pair(algorithm, built.as_mut(), built_problem.as_ref())
-        .map_err(to_py)?;
     let config = RunConfig {
         budget,
         init,
@@ -98,33 +94,22 @@ pub fn run<'py>(
                 .map_err(|e: String| invalid(format!("runtime: {e}")))?,
         },
     };
-    // What bosweep checks itself (the batch the method can take, the memory) comes before the
-    // peers' Python check, as on the command line.
-    config
-        .parallel
-        .check(built.as_ref(), algorithm, built_problem.dim())
-        .map_err(|e| invalid(e.message))?;
-    bosweep_sweep::check_run_fits(built.as_ref(), algorithm, budget, built_problem.dim())
-        .map_err(|e| invalid(format!("budget: {e}")))?;
-    if let Some(check) =
-        bosweep_algorithms::preflight(algorithm, &borrow(&algorithm_params)).map_err(to_py)?
-    {
-        check.run().map_err(to_py)?;
-    }
+    // The checks of `bosweep run`, in its order, named by keyword.
+    let keyword = |e: PrepareError| match e {
+        PrepareError::Algorithm(e) => to_py(e),
+        PrepareError::Parallel(e) => invalid(e.message),
+        PrepareError::Memory(e) => invalid(format!("budget: {e}")),
+    };
+    let prepared = PreparedRun::new(built_problem, algorithm, &borrow(&algorithm_params), config)
+        .map_err(keyword)?;
+    prepared.check_memory().map_err(keyword)?;
+    prepared.check_libraries().map_err(keyword)?;
     let engine = engine(device, precision)?;
     let buffer = TraceBuffer::default();
     let mut trace = TraceWriter::to_writer(Box::new(buffer.clone()));
     let stop = StopSignal::default();
     interruptible(py, &stop, || {
-        bosweep_sweep::run_stoppable(
-            built_problem.as_ref(),
-            built.as_mut(),
-            algorithm,
-            engine.as_ref(),
-            &config,
-            &mut trace,
-            &stop,
-        )
+        prepared.run(engine.as_ref(), &mut trace, &stop)
     })?
     .map_err(to_py)?;
     drop(trace);

@@ -15,11 +15,11 @@ use rayon::prelude::*;
 use super::events::{EventSink, SweepEvent, SweepOutcome};
 use super::manifest::{CONFIG_FILE, Manifest, RUNS_DIR};
 use super::plan::RunSpec;
-use super::run::{RunConfig, RunError, run_stoppable};
+use super::recipe::PreparedRun;
+use super::run::{RunConfig, RunError};
 use super::stop::StopSignal;
 use super::tally::ProgressTally;
 use super::trace::{TraceWriter, read_complete};
-use bosweep_algorithms as algorithms;
 use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_engine::Engine;
@@ -447,12 +447,6 @@ fn run_one(
 ) -> Result<usize, RunFailure> {
     let problem = problems::build(&spec.problem.name, &spec.problem.param_values())
         .map_err(|e| e.to_string())?;
-    let mut algorithm = algorithms::build(&spec.algorithm.name, &spec.algorithm.param_values())
-        .map_err(|e| e.to_string())?;
-    let done = Manifest::trace_path(dir, spec);
-    let partial: PathBuf = done.with_extension("jsonl.partial");
-    let mut trace = TraceWriter::create(&partial)
-        .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
     let config = RunConfig {
         budget: spec.budget,
         init: spec.init,
@@ -460,15 +454,19 @@ fn run_one(
         design_seed: spec.design_seed,
         parallel: spec.parallel,
     };
-    let summary = match run_stoppable(
-        problem.as_ref(),
-        algorithm.as_mut(),
+    // The config's checks (memory, peer libraries) were made once for the whole sweep.
+    let prepared = PreparedRun::new(
+        problem,
         &spec.algorithm.name,
-        engine,
-        &config,
-        &mut trace,
-        stop,
-    ) {
+        &spec.algorithm.param_values(),
+        config,
+    )
+    .map_err(|e| e.to_string())?;
+    let done = Manifest::trace_path(dir, spec);
+    let partial: PathBuf = done.with_extension("jsonl.partial");
+    let mut trace = TraceWriter::create(&partial)
+        .map_err(|e| format!("cannot write {}: {e}", partial.display()))?;
+    let summary = match prepared.run(engine, &mut trace, stop) {
         Ok(summary) => summary,
         Err(RunError::Stopped { .. }) => {
             drop(trace);

@@ -1,15 +1,14 @@
 //! Grid expansion: each entry's list-valued keys into settings (first key varying slowest),
-//! every setting built once, duplicates and incompatible algorithm-problem pairs refused.
+//! every setting checked once, duplicates and incompatible algorithm-problem pairs refused.
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::keys::{REPORT_TABLE, TIME_KEY};
 use super::parse::{Entry, ParallelLines, Parser, strip_owner};
-use super::schema::{Built, ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
+use super::schema::{ConfigError, MAX_RUNS, ProblemSetting, parallel_of};
 use crate::plan::{Setting, SettingValue};
+use crate::recipe::{PrepareError, checked_algorithm};
 use crate::schedule::Parallel;
-use bosweep_algorithms as algorithms;
-use bosweep_algorithms::Algorithm;
 use bosweep_problems::Problem;
 
 impl Entry {
@@ -88,20 +87,18 @@ fn shortened(setting: Setting) -> Setting {
     setting.displayed_as(short)
 }
 
-/// An algorithm setting with the instance `expand_all` built, until its first pair check takes
-/// it.
-pub(super) type UncheckedAlgorithm<'e> = (&'e Entry, Setting, Option<Box<dyn Algorithm>>);
+/// An algorithm setting whose parameters `expand_all` checked, until its pairs are checked.
+pub(super) type UncheckedAlgorithm<'e> = (&'e Entry, Setting);
 
 impl Parser<'_> {
-    /// Refuses an algorithm setting paired with a problem setting it cannot run on
-    /// ([`algorithms::check_pair`]), at the algorithm's line, before any run starts, and returns
-    /// each pair's peak-memory estimate of one run. Each problem is the instance `expand_all`
-    /// built. An algorithm's `expand_all` instance serves its first problem and each further
-    /// problem gets a fresh one, since `prepare` installs what it takes from the problem
-    /// (PE-GP-UCB's candidate priors); building one only reads its parameters.
+    /// Refuses an algorithm setting paired with a problem setting it cannot run on, or with run
+    /// settings it cannot take, at the line at fault, before any run starts (the checks of
+    /// every run, [`checked_algorithm`]), and returns each pair's peak-memory estimate of one
+    /// run. Each problem is the instance `expand_all` built; each pair gets its own algorithm,
+    /// since `prepare` installs what it takes from the problem (PE-GP-UCB's candidate priors).
     pub(super) fn check_pairs(
         &self,
-        algorithms: &mut [UncheckedAlgorithm<'_>],
+        algorithms: &[UncheckedAlgorithm<'_>],
         problems: &[(ProblemSetting, Box<dyn Problem>)],
         defaults: &Parallel,
         default_lines: &ParallelLines,
@@ -109,39 +106,28 @@ impl Parser<'_> {
         let mut memory = BTreeMap::new();
         for (problem_setting, problem) in problems {
             let setting = &problem_setting.setting;
-            for (entry, algorithm_setting, built) in algorithms.iter_mut() {
-                // Built once already in `expand_all`; a failure here cannot happen.
-                let Ok(mut algorithm) = built.take().map_or_else(
-                    || {
-                        algorithms::build(
-                            &algorithm_setting.name,
-                            &algorithm_setting.param_values(),
-                        )
-                    },
-                    Ok,
-                ) else {
-                    continue;
-                };
-                algorithms::check_pair(entry.name, algorithm.as_mut(), problem.as_ref()).map_err(
-                    |e| {
-                        self.error(
-                            entry.header_line,
-                            format!("{e} (problem setting {})", setting.label()),
-                        )
-                    },
-                )?;
-                parallel_of(algorithm_setting, problem_setting, defaults)
-                    .check(algorithm.as_ref(), entry.name, problem.dim())
-                    .map_err(|e| {
-                        self.error(
-                            default_lines.of(entry, e.key),
-                            format!(
-                                "algorithm \"{}\": {e} (problem setting {})",
-                                entry.name,
-                                setting.label()
-                            ),
-                        )
-                    })?;
+            for (entry, algorithm_setting) in algorithms {
+                let parallel = parallel_of(algorithm_setting, problem_setting, defaults);
+                let algorithm = checked_algorithm(
+                    problem.as_ref(),
+                    &algorithm_setting.name,
+                    &algorithm_setting.param_values(),
+                    &parallel,
+                )
+                .map_err(|e| match e {
+                    PrepareError::Parallel(e) => self.error(
+                        default_lines.of(entry, e.key),
+                        format!(
+                            "algorithm \"{}\": {e} (problem setting {})",
+                            entry.name,
+                            setting.label()
+                        ),
+                    ),
+                    e => self.error(
+                        entry.header_line,
+                        format!("{e} (problem setting {})", setting.label()),
+                    ),
+                })?;
                 memory.insert(
                     (algorithm_setting.label(), setting.label()),
                     algorithm.memory_bytes(problem_setting.budget, problem.dim()),
@@ -161,7 +147,7 @@ impl Parser<'_> {
         defaults: &Parallel,
     ) -> Result<(), ConfigError> {
         for (problem, _) in problems {
-            for (_, algorithm, _) in algorithms {
+            for (_, algorithm) in algorithms {
                 if parallel_of(algorithm, problem, defaults)
                     .runtime_model()
                     .is_none()
@@ -180,12 +166,13 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// Every entry's grid, each setting built once (and returned built); a setting given twice
-    /// (same label) is an error naming both lines, since its runs would have the same keys.
+    /// Every entry's grid, each setting checked once (a problem returned built); a setting
+    /// given twice (same label) is an error naming both lines, since its runs would have the
+    /// same keys.
     pub(super) fn expand_all<'e>(
         &self,
         entries: &'e [Entry],
-    ) -> Result<Vec<(&'e Entry, Setting, Built)>, ConfigError> {
+    ) -> Result<Vec<(&'e Entry, Setting, Option<Box<dyn Problem>>)>, ConfigError> {
         let mut out = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
         // Display labels, each naming one setting, or two legends would read the same.
@@ -212,7 +199,7 @@ impl Parser<'_> {
                         ),
                     ));
                 }
-                let built = entry.kind.build(&setting).map_err(|m| {
+                let built = entry.kind.check(&setting).map_err(|m| {
                     self.error(
                         entry.header_line,
                         format!(

@@ -13,7 +13,7 @@ use super::keys::{
     ARCHIVE_KEY, BATCH, ConfigTable, METRIC_KEY, REPORT_TABLE, RUNTIME_KEY, TIME_KEY, WORKERS,
 };
 use super::schema::{
-    Built, ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, parallel_of,
+    ConfigError, DEFAULT_INIT, Kind, MAX_RUNS, ProblemSetting, SweepConfig, parallel_of,
 };
 use crate::plan::{Setting, SettingValue};
 use crate::runtime::RuntimeModel;
@@ -741,20 +741,15 @@ impl Parser<'_> {
             None => return Err(self.error(1, "no problems: add at least one [[problem]] table")),
         };
 
-        let mut algorithms: Vec<_> = self
+        let algorithms: Vec<_> = self
             .expand_all(&algorithm_entries)?
             .into_iter()
-            .map(|(entry, setting, built)| {
-                let Built::Algorithm(algorithm) = built else {
-                    unreachable!("algorithm entries build algorithms")
-                };
-                (entry, setting, Some(algorithm))
-            })
+            .map(|(entry, setting, _)| (entry, setting))
             .collect();
         let problem_settings = self.expand_all(&problem_entries)?;
         let mut problems = Vec::with_capacity(problem_settings.len());
         for (entry, setting, built) in problem_settings {
-            let Built::Problem(problem) = built else {
+            let Some(problem) = built else {
                 unreachable!("problem entries build problems")
             };
             let runtime = entry.runtime.or(top.runtime);
@@ -802,7 +797,7 @@ impl Parser<'_> {
         // A top-level batch or worker count joins the labels of the settings that give none
         // (`Setting::shown_with`): two settings must not end up shown alike.
         let mut shown: HashMap<String, usize> = HashMap::new();
-        for (entry, setting, _) in &algorithms {
+        for (entry, setting) in &algorithms {
             let runs = parallel_of(setting, &problems[0].0, &parallel);
             let label = setting.clone().shown_with(&runs).display_label();
             if let Some(earlier) = shown.insert(label.clone(), entry.header_line) {
@@ -821,12 +816,12 @@ impl Parser<'_> {
             batch: top.batch.map(|b| b.1),
             workers: top.workers.map(|w| w.1),
         };
-        let memory = self.check_pairs(&mut algorithms, &problems, &parallel, &lines)?;
+        let memory = self.check_pairs(&algorithms, &problems, &parallel, &lines)?;
         if let Some(line) = top.report_time {
             self.check_timed(line, &algorithms, &problems, &parallel)?;
         }
         let problems: Vec<ProblemSetting> = problems.into_iter().map(|(s, _)| s).collect();
-        let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s, _)| s).collect();
+        let algorithms: Vec<Setting> = algorithms.into_iter().map(|(_, s)| s).collect();
 
         let replicates = top.replicates.map_or(1, |r| r.0);
         let runs = problems

@@ -274,22 +274,22 @@ impl Kind {
         names.join(", ")
     }
 
-    /// Builds the setting, as a run will, and returns the registry's message on failure.
-    pub(super) fn build(self, setting: &Setting) -> Result<Built, String> {
+    /// Checks the setting as a run will, returning the registry's message on failure: a
+    /// problem is built (its dimension and structure are read from it); an algorithm's
+    /// parameters are checked by its declaration and its own checks, without building it.
+    pub(super) fn check(
+        self,
+        setting: &Setting,
+    ) -> Result<Option<Box<dyn problems::Problem>>, String> {
         let given = setting.param_values();
         match self {
-            Self::Algorithm => algorithms::build(&setting.name, &given)
-                .map(Built::Algorithm)
+            Self::Algorithm => algorithms::find(&setting.name)
+                .and_then(|entry| entry.check(&given))
+                .map(|_| None)
                 .map_err(|e| e.to_string()),
             Self::Problem => problems::build(&setting.name, &given)
-                .map(Built::Problem)
+                .map(Some)
                 .map_err(|e| e.to_string()),
         }
     }
-}
-
-/// A setting as its registry built it.
-pub(super) enum Built {
-    Algorithm(Box<dyn algorithms::Algorithm>),
-    Problem(Box<dyn problems::Problem>),
 }
