@@ -87,6 +87,9 @@ fn shortened(setting: Setting) -> Setting {
     setting.displayed_as(short)
 }
 
+/// A setting of an entry as `expand_all` checked it: a problem's comes with its instance.
+pub(super) type CheckedSetting<'e> = (&'e Entry, Setting, Option<Box<dyn Problem>>);
+
 /// An algorithm setting whose parameters `expand_all` checked, until its pairs are checked.
 pub(super) type UncheckedAlgorithm<'e> = (&'e Entry, Setting);
 
@@ -172,7 +175,7 @@ impl Parser<'_> {
     pub(super) fn expand_all<'e>(
         &self,
         entries: &'e [Entry],
-    ) -> Result<Vec<(&'e Entry, Setting, Option<Box<dyn Problem>>)>, ConfigError> {
+    ) -> Result<Vec<CheckedSetting<'e>>, ConfigError> {
         let mut out = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
         // Display labels, each naming one setting, or two legends would read the same.
