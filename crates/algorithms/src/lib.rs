@@ -50,7 +50,7 @@ pub use pe_gp_ucb::{
     FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
 };
 pub use peers::{PEERS, PYTHON_ENV, Peer, Preflight, find_peer, preflight};
-pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboSettings, RahboUs};
+pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboModels, RahboRisk, RahboUs};
 pub use random::RandomSearch;
 pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};

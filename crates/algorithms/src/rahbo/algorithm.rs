@@ -8,9 +8,9 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
-use super::config::{AlphaSource, Method, ReportRule, Settings};
 use super::models::{Data, Hyper, Models, build, fit_hyper};
 use super::report::{ReportScores, reported_index};
+use super::settings::{AlphaSource, ReportRule, RunSettings, Variant};
 use super::stats::{SampleStats, bounds, mean_variance_bounds};
 use crate::acquisition::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::params::{ParamValue, Params};
@@ -29,7 +29,7 @@ struct Candidates {
 /// One method of the RAHBO family with its data and models.
 pub(crate) struct RahboAlgorithm {
     params: Params,
-    settings: Settings,
+    settings: RunSettings,
     oracle: Option<NoiseVariance>,
     /// The problem's box, known from the first ask: the models work in its unit cube.
     domain: Option<Domain>,
@@ -47,20 +47,12 @@ pub(crate) struct RahboAlgorithm {
 }
 
 impl RahboAlgorithm {
-    /// The method `settings` give, built from the checked `params` (kept for the trace
-    /// header). The sample variance needs `k ≥ 2` repeats, except with the true variance.
+    /// The method `settings` give; `params` are the same settings, checked, for the trace
+    /// header.
     pub(crate) fn boxed(
-        settings: Settings,
+        settings: RunSettings,
         params: Params,
     ) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let k = settings.shared.k;
-        if k < 2 && settings.method != Method::KnownVariance {
-            return Err(AlgorithmError::Config(format!(
-                "{}: k = {k}, but the sample variance needs k ≥ 2 repeats per point \
-                 (only rahbo-known-var accepts k = 1)",
-                params.name()
-            )));
-        }
         Ok(Box::new(Self {
             params,
             settings,
@@ -97,11 +89,10 @@ impl RahboAlgorithm {
                     (Points::from_rows(&unit)?, set.clone())
                 }
                 None => {
-                    let size = self
-                        .settings
-                        .shared
-                        .grid_size
-                        .unwrap_or_else(|| default_grid_size(domain.dim()));
+                    let size = match self.settings.models.grid_size {
+                        0 => default_grid_size(domain.dim()),
+                        given => given,
+                    };
                     let grid = SobolGrid::new(
                         Bounds::cube(0.0, 1.0, domain.dim())?,
                         size,
@@ -115,8 +106,8 @@ impl RahboAlgorithm {
                     (unit, Points::from_rows(&original)?)
                 }
             };
-            let true_variance = match self.settings.method {
-                Method::KnownVariance => original.iter().map(|x| self.true_variance(x)).collect(),
+            let true_variance = match self.settings.variant {
+                Variant::KnownVariance => original.iter().map(|x| self.true_variance(x)).collect(),
                 _ => Vec::new(),
             };
             self.candidates = Some((
@@ -141,10 +132,10 @@ impl RahboAlgorithm {
         for x in &self.xs[converted..] {
             self.data.unit.extend(domain.to_unit(x));
         }
-        let due = match (&self.hyper, self.settings.shared.refit_every) {
+        let due = match (&self.hyper, self.settings.models.refit_every) {
             (None, _) => true,
-            (Some(_), None) => false,
-            (Some(_), Some(every)) => self.rounds.is_multiple_of(every),
+            (Some(_), 0) => false,
+            (Some(_), every) => self.rounds.is_multiple_of(every),
         };
         if due {
             self.hyper = Some(fit_hyper(&self.settings, &self.data, engine, seed)?);
@@ -165,7 +156,7 @@ impl RahboAlgorithm {
     ) -> Result<(Vec<f64>, Vec<f64>), AlgorithmError> {
         let s = &self.settings;
         let us_phase =
-            matches!(s.method, Method::UncertaintySampling { rounds } if self.rounds < rounds);
+            matches!(s.variant, Variant::UncertaintySampling { rounds } if self.rounds < rounds);
         let gps: Vec<_> = std::iter::once(&models.f)
             .chain(models.var.as_ref())
             .collect();
@@ -177,28 +168,28 @@ impl RahboAlgorithm {
         let mut lcb = Vec::with_capacity(m);
         for j in 0..m {
             let fb = bounds(f.mean[j], f.variance[j], models.beta_f);
-            let (a, l) = match s.method {
-                Method::GpUcb { .. } => (fb.1, fb.0),
-                Method::KnownVariance => {
+            let (a, l) = match s.variant {
+                Variant::GpUcb { .. } => (fb.1, fb.0),
+                Variant::KnownVariance => {
                     let r = candidates.true_variance[j];
-                    (fb.1 - s.shared.alpha * r, fb.0 - s.shared.alpha * r)
+                    (fb.1 - s.risk.alpha * r, fb.0 - s.risk.alpha * r)
                 }
-                Method::UncertaintySampling { .. } => {
+                Variant::UncertaintySampling { .. } => {
                     let v = var_at(var)?;
-                    let plug = v.mean[j].max(s.shared.plugin_floor);
+                    let plug = v.mean[j].max(s.models.plugin_floor);
                     if us_phase {
-                        (v.variance[j], fb.0 - s.shared.alpha * plug)
+                        (v.variance[j], fb.0 - s.risk.alpha * plug)
                     } else {
-                        (fb.1 - s.shared.alpha * plug, fb.0 - s.shared.alpha * plug)
+                        (fb.1 - s.risk.alpha * plug, fb.0 - s.risk.alpha * plug)
                     }
                 }
-                Method::Rahbo { .. } => {
+                Variant::Rahbo { .. } => {
                     let v = var_at(var)?;
                     let mut vb = bounds(v.mean[j], v.variance[j], models.beta_var);
-                    if s.shared.clamp_lcb_var {
-                        vb.0 = vb.0.max(self.data.rho2_min(&s.shared));
+                    if s.models.clamp_lcb_var {
+                        vb.0 = vb.0.max(self.data.rho2_min(&s.models));
                     }
-                    let (l, u) = mean_variance_bounds(fb, vb, s.shared.alpha);
+                    let (l, u) = mean_variance_bounds(fb, vb, s.risk.alpha);
                     (u, l)
                 }
             };
@@ -220,15 +211,15 @@ impl RahboAlgorithm {
         (0..self.data.len())
             .map(|i| {
                 let lf = bounds(f.mean[i], f.variance[i], models.beta_f).0;
-                Ok(match s.method {
-                    Method::GpUcb { .. } => lf,
-                    Method::KnownVariance => lf - s.shared.alpha * self.data.true_variances[i],
-                    Method::UncertaintySampling { .. } => {
-                        lf - s.shared.alpha * var_at(var)?.mean[i].max(s.shared.plugin_floor)
+                Ok(match s.variant {
+                    Variant::GpUcb { .. } => lf,
+                    Variant::KnownVariance => lf - s.risk.alpha * self.data.true_variances[i],
+                    Variant::UncertaintySampling { .. } => {
+                        lf - s.risk.alpha * var_at(var)?.mean[i].max(s.models.plugin_floor)
                     }
-                    Method::Rahbo { .. } => {
+                    Variant::Rahbo { .. } => {
                         let v = var_at(var)?;
-                        lf - s.shared.alpha * bounds(v.mean[i], v.variance[i], models.beta_var).1
+                        lf - s.risk.alpha * bounds(v.mean[i], v.variance[i], models.beta_var).1
                     }
                 })
             })
@@ -252,7 +243,7 @@ impl RahboAlgorithm {
                 final_lcb: final_lcb.as_deref(),
                 means: &self.data.means,
                 variances: &self.data.variances,
-                alpha: self.settings.shared.alpha,
+                alpha: self.settings.risk.alpha,
             },
         ))
     }
@@ -301,7 +292,7 @@ impl Algorithm for RahboAlgorithm {
         self.log.extra = Map::new();
         self.log
             .extra
-            .insert("alpha".into(), json!(self.settings.shared.alpha));
+            .insert("alpha".into(), json!(self.settings.risk.alpha));
         self.log
             .extra
             .insert("acquisition".into(), json!(acq[best]));
@@ -312,14 +303,14 @@ impl Algorithm for RahboAlgorithm {
                 .extra
                 .insert("beta_var".into(), json!(models.beta_var));
         }
-        if let Method::UncertaintySampling { rounds } = self.settings.method {
+        if let Variant::UncertaintySampling { rounds } = self.settings.variant {
             let phase = if self.rounds < rounds { "us" } else { "ucb" };
             self.log.extra.insert("us_phase".into(), json!(phase));
         }
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(Proposal {
             x,
-            repeats: self.settings.shared.k,
+            repeats: self.settings.risk.k,
         })
     }
 
@@ -332,9 +323,9 @@ impl Algorithm for RahboAlgorithm {
         if chosen.is_none() && self.hyper.is_none() {
             self.log.extra = Map::new();
         }
-        let (mean, variance) = match (stats, self.settings.method) {
+        let (mean, variance) = match (stats, self.settings.variant) {
             (Some(s), _) => (s.mean, s.variance),
-            (None, Method::KnownVariance) => (feedback.y, 0.0),
+            (None, Variant::KnownVariance) => (feedback.y, 0.0),
             (None, _) => {
                 // Fewer than two repeats (the budget's tail): no sample variance, so the point
                 // cannot enter the models.
@@ -365,7 +356,7 @@ impl Algorithm for RahboAlgorithm {
             self.update_models(engine, seed)?;
             self.log.cost.model_seconds += start.elapsed().as_secs_f64();
         }
-        let Some(index) = self.report_index(self.settings.shared.report, engine)? else {
+        let Some(index) = self.report_index(self.settings.models.report, engine)? else {
             return Ok(Vec::new());
         };
         self.log
@@ -374,7 +365,7 @@ impl Algorithm for RahboAlgorithm {
         self.log
             .extra
             .insert("reported_s2".into(), json!(self.data.variances[index]));
-        if self.settings.shared.report != ReportRule::Corollary
+        if self.settings.models.report != ReportRule::Corollary
             && let Some(i) = self.report_index(ReportRule::Corollary, engine)?
         {
             self.log
@@ -405,16 +396,16 @@ impl Algorithm for RahboAlgorithm {
     }
 
     fn initial_repeats(&self) -> usize {
-        self.settings.shared.k
+        self.settings.risk.k
     }
 
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
-        if self.settings.shared.alpha_source == AlphaSource::Problem
+        if self.settings.risk.alpha_source == AlphaSource::Problem
             && let Some(alpha) = problem.risk_aversion()
         {
-            self.settings.shared.alpha = alpha;
+            self.settings.risk.alpha = alpha;
         }
-        if self.settings.method == Method::KnownVariance {
+        if self.settings.variant == Variant::KnownVariance {
             self.oracle = Some(problem.noise_variance().ok_or_else(|| {
                 AlgorithmError::Config(format!(
                     "rahbo-known-var needs the true noise variance, which problem \"{}\" does not know",

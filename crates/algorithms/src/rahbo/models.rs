@@ -3,8 +3,8 @@
 //! variances and the objective GP on the sample means with per-point noise, in unit-cube inputs
 //! and raw outputs (no standardisation, which would rescale α with the outputs).
 
-use super::config::{
-    BetaMode, Method, ObjectiveNoise, PriorMean, RahboSettings, Settings, VarianceNoise,
+use super::settings::{
+    BetaMode, ObjectiveNoise, PriorMean, RahboModels, RunSettings, VarianceNoise, Variant,
 };
 use super::stats::{bounds, conservative_variance_noise, plug_in_noise, theory_beta};
 use bosweep_engine::{Engine, EngineError, Points};
@@ -35,8 +35,8 @@ impl Data {
     }
 
     /// `ϱ̄²`: the given cap, or twice the largest observed sample variance (the paper gives no practical value).
-    pub fn rho2_max(&self, settings: &RahboSettings) -> f64 {
-        settings.rho2_max.unwrap_or_else(|| {
+    pub fn rho2_max(&self, settings: &RahboModels) -> f64 {
+        positive(settings.rho2_max).unwrap_or_else(|| {
             let largest = self.variances.iter().copied().fold(0.0, f64::max);
             if largest > 0.0 { 2.0 * largest } else { 1.0 }
         })
@@ -44,11 +44,14 @@ impl Data {
 
     /// `ϱ_²`: the given floor, or `1e-6·max(1, var(m̂))` (the paper has none, but the noise must
     /// be positive).
-    pub fn rho2_min(&self, settings: &RahboSettings) -> f64 {
-        settings
-            .rho2_min
-            .unwrap_or_else(|| 1e-6 * sample_variance(&self.means).max(1.0))
+    pub fn rho2_min(&self, settings: &RahboModels) -> f64 {
+        positive(settings.rho2_min).unwrap_or_else(|| 1e-6 * sample_variance(&self.means).max(1.0))
     }
+}
+
+/// A given bound, `None` for 0 (automatic).
+fn positive(bound: f64) -> Option<f64> {
+    Some(bound).filter(|v| *v > 0.0)
 }
 
 fn sample_variance(v: &[f64]) -> f64 {
@@ -83,21 +86,21 @@ fn matern(dim: usize, lengthscale: f64, signal: f64) -> Result<Kernel, EngineErr
     Kernel::new(kind, vec![lengthscale; dim], signal)
 }
 
-fn options(settings: &Settings, targets: &[f64], noise: NoiseSpec, seed: u64) -> FitOptions {
+fn options(settings: &RunSettings, targets: &[f64], noise: NoiseSpec, seed: u64) -> FitOptions {
     let constant = targets.iter().all(|y| *y == targets[0]);
     FitOptions {
         // Constant targets make the likelihood unbounded: keep the initial values until they vary.
         mode: if constant {
             FitMode::Fixed
         } else {
-            settings.shared.fit.mode()
+            settings.models.fit.mode()
         },
         noise,
-        mean: match settings.shared.prior_mean {
+        mean: match settings.models.prior_mean {
             PriorMean::Constant => MeanSpec::Fitted,
             PriorMean::Zero => MeanSpec::Fixed(0.0),
         },
-        lambda: settings.shared.lambda,
+        lambda: settings.risk.lambda,
         lengthscale_bounds: Bounds::new(1e-3, 1e3),
         signal_variance_bounds: Bounds::new(1e-8, 1e8),
         // BoTorch's lower bound on a learned noise, as in the authors' code.
@@ -117,25 +120,27 @@ fn initial_signal(targets: &[f64]) -> f64 {
 /// Fits both GPs' hyperparameters on `data` (variance GP first, then the objective GP with the
 /// noise its bounds give), as the paper does on the initial design.
 pub fn fit_hyper(
-    settings: &Settings,
+    settings: &RunSettings,
     data: &Data,
     engine: &dyn Engine,
     seed: u64,
 ) -> Result<Hyper, EngineError> {
     let train = data.points()?;
     let var = if settings.uses_variance_gp() {
-        let noise = match settings.shared.variance_noise {
+        let noise = match settings.models.vargp_noise {
             VarianceNoise::Learned => NoiseSpec::Fitted {
                 initial: (0.1 * initial_signal(&data.variances)).max(1e-4),
             },
             VarianceNoise::Conservative => NoiseSpec::Fixed(Noise::Homoscedastic(
-                conservative_variance_noise(data.rho2_max(&settings.shared), settings.shared.k),
+                conservative_variance_noise(data.rho2_max(&settings.models), settings.risk.k),
             )),
-            VarianceNoise::Value(v) => NoiseSpec::Fixed(Noise::Homoscedastic(v)),
+            VarianceNoise::Value => {
+                NoiseSpec::Fixed(Noise::Homoscedastic(settings.models.vargp_noise_value))
+            }
         };
         let kernel = matern(
             data.dim,
-            settings.shared.initial_lengthscale,
+            settings.models.lengthscale,
             initial_signal(&data.variances),
         )?;
         let fit = fit_gp(
@@ -159,7 +164,7 @@ pub fn fit_hyper(
     let placeholder = Hyper {
         f_kernel: matern(
             data.dim,
-            settings.shared.initial_lengthscale,
+            settings.models.lengthscale,
             initial_signal(&data.means),
         )?,
         f_mean: 0.0,
@@ -186,7 +191,7 @@ pub fn fit_hyper(
 
 /// The variance GP conditioned on all data with the kept hyperparameters.
 fn variance_state(
-    settings: &Settings,
+    settings: &RunSettings,
     data: &Data,
     hyper: &Hyper,
 ) -> Result<Option<GpState>, EngineError> {
@@ -199,32 +204,31 @@ fn variance_state(
                 &data.variances,
                 GpSpec::new(kernel.clone(), Noise::Homoscedastic(*noise))
                     .mean(*mean)
-                    .lambda(settings.shared.lambda),
+                    .lambda(settings.risk.lambda),
             )
         })
         .transpose()
 }
 
-fn beta_var(settings: &Settings, var: &GpState) -> f64 {
-    match settings.shared.beta {
-        BetaMode::Constant { var: b, .. } => b,
-        BetaMode::Theory {
-            delta, norm_var, ..
-        } => theory_beta(var, delta / 2.0, norm_var),
+fn beta_var(settings: &RunSettings, var: &GpState) -> f64 {
+    let risk = &settings.risk;
+    match risk.beta_mode {
+        BetaMode::Constant => risk.beta_var_mult,
+        BetaMode::Theory => theory_beta(var, risk.delta / 2.0, risk.norm_bound_var),
     }
 }
 
-/// The objective GP's per-point noise for `settings.method` (Eq. 16 for RAHBO), recomputed for
+/// The objective GP's per-point noise for `settings.variant` (Eq. 16 for RAHBO), recomputed for
 /// all points with the latest variance model, the newest sample variance included.
 fn objective_noise(
-    settings: &Settings,
+    settings: &RunSettings,
     data: &Data,
     hyper: &Hyper,
     engine: &dyn Engine,
 ) -> Result<Vec<f64>, EngineError> {
     let (floor, cap) = (
-        data.rho2_min(&settings.shared),
-        data.rho2_max(&settings.shared),
+        data.rho2_min(&settings.models),
+        data.rho2_max(&settings.models),
     );
     let per_k = |v: f64, i: usize| v / data.repeats[i] as f64;
     let sample = |over_k: bool| -> Vec<f64> {
@@ -235,21 +239,21 @@ fn objective_noise(
             })
             .collect()
     };
-    Ok(match settings.method {
-        Method::KnownVariance => (0..data.len())
+    Ok(match settings.variant {
+        Variant::KnownVariance => (0..data.len())
             .map(|i| per_k(data.true_variances[i].max(floor), i))
             .collect(),
-        Method::UncertaintySampling { .. } => {
+        Variant::UncertaintySampling { .. } => {
             let var = variance_state(settings, data, hyper)?
                 .ok_or_else(|| EngineError::invalid("RAHBO-US needs the variance GP"))?;
             let post = engine.posterior(&var, &data.points()?)?;
             post.mean
                 .iter()
                 .enumerate()
-                .map(|(i, m)| per_k(m.max(settings.shared.plugin_floor), i))
+                .map(|(i, m)| per_k(m.max(settings.models.plugin_floor), i))
                 .collect()
         }
-        Method::Rahbo { objective_noise } | Method::GpUcb { objective_noise } => {
+        Variant::Rahbo { objective_noise } | Variant::GpUcb { objective_noise } => {
             match objective_noise {
                 ObjectiveNoise::SampleVarOverK => sample(true),
                 ObjectiveNoise::SampleVar => sample(false),
@@ -274,7 +278,7 @@ fn objective_noise(
 
 /// Both GPs conditioned on all data with the kept hyperparameters (Algorithm 1, lines 7–9).
 pub fn build(
-    settings: &Settings,
+    settings: &RunSettings,
     data: &Data,
     hyper: &Hyper,
     engine: &dyn Engine,
@@ -286,11 +290,12 @@ pub fn build(
         &data.means,
         GpSpec::new(hyper.f_kernel.clone(), Noise::PerPoint(f_noise))
             .mean(hyper.f_mean)
-            .lambda(settings.shared.lambda),
+            .lambda(settings.risk.lambda),
     )?;
-    let beta_f = match settings.shared.beta {
-        BetaMode::Constant { f, .. } => f,
-        BetaMode::Theory { delta, norm_f, .. } => theory_beta(&f, delta / 2.0, norm_f),
+    let risk = &settings.risk;
+    let beta_f = match risk.beta_mode {
+        BetaMode::Constant => risk.beta_f_mult,
+        BetaMode::Theory => theory_beta(&f, risk.delta / 2.0, risk.norm_bound_f),
     };
     let beta_var = var.as_ref().map_or(0.0, |v| beta_var(settings, v));
     Ok(Models {

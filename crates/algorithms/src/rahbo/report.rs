@@ -2,7 +2,7 @@
 //! final models' bound of the figures), as a pure function of the per-point scores, so that each
 //! rule is checked on hand-built values.
 
-use super::config::ReportRule;
+use super::settings::ReportRule;
 
 /// Index of the largest score, the earliest among ties; `None` when there is none.
 pub fn first_argmax(scores: &[f64]) -> Option<usize> {

@@ -1,318 +1,467 @@
-//! Typed settings of the RAHBO family's four registry entries: each is the shared
-//! [`RahboSettings`] and what the method adds (the objective GP's noise, RAHBO-US's rounds).
+//! The settings of the RAHBO family (Makarova et al., "Risk-averse Heteroscedastic Bayesian
+//! Optimization", NeurIPS 2021, Sections 3–4 and Appendix A), declared once: two groups every
+//! method shares, [`RahboRisk`] (the risk trade-off, the repeats and the confidence
+//! multipliers) and [`RahboModels`] (both GPs, the noise bounds, the report rule and the
+//! candidate set), listed around what each method adds (the objective GP's noise, RAHBO-US's
+//! rounds); and the method each registry entry runs.
 
-use super::config::{
-    AlphaSource, FGP_NOISE, GP_UCB_HETERO_PARAMS, GPUCB_NOISE, Method, ObjectiveNoise,
-    RAHBO_PARAMS, RAHBO_US_PARAMS, RahboSettings, Settings, US_ROUNDS,
-};
-use crate::optimizer::AlgorithmSettings;
-use bosweep_core::params::{ParamTable, ParamValue, Params};
+use super::algorithm::RahboAlgorithm;
+use crate::optimizer::Method;
+use crate::{Algorithm, AlgorithmError, Requirement};
+use bosweep_core::params::{Choice, Params};
+use bosweep_model::{FitMode, Priors};
 
-/// The registry's defaults of the entry `name` declaring `table`.
-fn defaults(name: &'static str, table: ParamTable) -> Params {
-    Params::defaults("algorithm", name, &table.to_vec())
-}
-
-/// The setters every member of the family has, on its [`RahboSettings`] (`shared`).
-macro_rules! shared_setters {
-    ($($settings:ty),+) => {$(
-        impl $settings {
-            /// Risk coefficient α of `f − α·ρ²`, used whatever α the problem has.
-            pub fn alpha(mut self, alpha: f64) -> Self {
-                self.shared.alpha = alpha;
-                self.shared.alpha_source = AlphaSource::Parameter;
-                self
-            }
-
-            /// Repeated evaluations per point.
-            pub fn k(mut self, repeats: usize) -> Self {
-                self.shared.k = repeats;
-                self
-            }
-
-            /// Sobol candidates fixed for the run.
-            pub fn grid_size(mut self, points: usize) -> Self {
-                self.shared.grid_size = Some(points);
-                self
-            }
-        }
-    )+};
-}
-
-shared_setters!(Rahbo, RahboKnownVar, RahboUs, GpUcbHetero);
-
-/// Typed settings of RAHBO (`rahbo`; Makarova et al., "Risk-averse Heteroscedastic Bayesian
-/// Optimization", NeurIPS 2021, Algorithm 1): `k` repeats per point, a GP on the sample
-/// variances and one on the sample means, the acquisition `ucb^f − α·lcb^var`.
-///
-/// ```
-/// use bosweep_algorithms::{Optimizer, Rahbo};
-///
-/// let mut opt = Optimizer::builder(Rahbo::default().alpha(0.5).k(3).grid_size(64))
-///     .bounds(&[(0.0, 2.0)])
-///     .seed(3)
-///     .init(3)
-///     .maximize()
-///     .build()?;
-/// for _ in 0..5 {
-///     for x in opt.ask(1)? {
-///         // Three repeated evaluations, noisier to the right.
-///         let ys: Vec<f64> = (0..3).map(|i| x[0].sin() + x[0] * (i as f64 - 1.0)).collect();
-///         opt.tell_observation(&x, bosweep_problems::Observation::new(ys, None))?;
-///     }
-/// }
-/// assert_eq!(opt.recommend().map(<[f64]>::len), Some(1));
-/// # Ok::<(), bosweep_algorithms::OptimizerError>(())
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rahbo {
-    /// What the family shares.
-    pub shared: RahboSettings,
-    /// The objective GP's noise. Default: `Σ̂` of Eq. 16.
-    pub objective_noise: ObjectiveNoise,
-}
-
-impl Default for Rahbo {
-    fn default() -> Self {
-        Self::from_params(&defaults("rahbo", RAHBO_PARAMS))
+bosweep_core::choices! {
+    /// The noise matrix of the objective GP, which the paper fixes for RAHBO (Eq. 16) and
+    /// leaves open for GP-UCB.
+    pub enum ObjectiveNoise {
+        /// `Σ̂ = clip(ucb^var, ϱ_², ϱ̄²)/k`: Eq. 16 with a floor that keeps the noise positive.
+        UcbVarOverK = "ucb_var_over_k",
+        /// `max(ŝ², ϱ_²)/k`: the sample variance of each mean of `k` repeats.
+        SampleVarOverK = "sample_var_over_k",
+        /// `max(ŝ², ϱ_²)`: the raw sample variance, as the authors' code does.
+        SampleVar = "sample_var",
     }
 }
 
-impl Rahbo {
-    /// Reads `rahbo`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: RahboSettings::from_params(p),
-            objective_noise: FGP_NOISE.of(p),
-        }
-    }
+/// The objective GP's noise of the risk-neutral baseline: [`ObjectiveNoise`] with its words
+/// listed from the baseline's default, `sample_var_over_k`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpUcbNoise(pub ObjectiveNoise);
 
-    /// The method with its settings.
-    pub(super) fn into_settings(self) -> Settings {
-        Settings {
-            method: Method::Rahbo {
-                objective_noise: self.objective_noise,
+impl Choice for GpUcbNoise {
+    const WORDS: &'static [&'static str] = &["sample_var_over_k", "sample_var", "ucb_var_over_k"];
+    const VALUES: &'static [Self] = &[
+        Self(ObjectiveNoise::SampleVarOverK),
+        Self(ObjectiveNoise::SampleVar),
+        Self(ObjectiveNoise::UcbVarOverK),
+    ];
+}
+
+bosweep_core::choices! {
+    /// The variance GP's homoscedastic noise `ρ²_η` (Assumption 2 and Appendix A.2).
+    pub enum VarianceNoise {
+        /// Fitted with the hyperparameters, as in the experiments.
+        Learned = "learned",
+        /// `2ϱ̄⁴/(k−1)`, the conservative value of the theory (Appendix A.2).
+        Conservative = "fixed_conservative",
+        /// The given value, [`RahboModels::vargp_noise_value`].
+        Value = "fixed_value",
+    }
+}
+
+bosweep_core::choices! {
+    /// Which evaluated point is reported.
+    pub enum ReportRule {
+        /// argmax of each method's lcb under the latest models, over all evaluated points (the
+        /// rule of the paper's figures).
+        FinalLcb = "final_lcb",
+        /// Corollary 1.1: argmax of `lcb^MV_t(x_t)` stored in the round `x_t` was chosen.
+        Corollary = "corollary",
+        /// argmax of the empirical `m̂ − α·ŝ²` (Fig. 5).
+        EmpiricalMv = "empirical_mv",
+        /// argmax of `m̂` (Fig. 10a).
+        BestObserved = "best_observed",
+    }
+}
+
+bosweep_core::choices! {
+    /// How `β_t` and `β^var_t`, the multipliers of `σ` and `σ^var`, are chosen.
+    pub enum BetaMode {
+        /// Constant multipliers of `σ` ([`RahboRisk::beta_f_mult`], [`RahboRisk::beta_var_mult`]):
+        /// 2 in the paper's experiments; the authors' code passes 2 to BoTorch, which multiplies
+        /// by √2.
+        Constant = "constant",
+        /// Lemma 1 from the data, with `δ/2` per GP (a union bound over the two GPs).
+        Theory = "theory",
+    }
+}
+
+bosweep_core::choices! {
+    /// Where the risk coefficient α comes from.
+    pub enum AlphaSource {
+        /// The problem's own α where it has one (so the algorithm and the regret use the same α
+        /// in a sweep), else [`RahboRisk::alpha`].
+        Problem = "problem",
+        /// [`RahboRisk::alpha`] always.
+        Parameter = "parameter",
+    }
+}
+
+bosweep_core::choices! {
+    /// How both GPs' hyperparameters are chosen.
+    pub enum HyperparameterFit {
+        /// MAP with BoTorch's Gamma priors, as the authors' code.
+        Map = "map",
+        /// ML-II: the marginal likelihood alone, as the paper states.
+        Mle = "mle",
+        /// The initial values, unchanged.
+        Fixed = "fixed",
+    }
+}
+
+impl HyperparameterFit {
+    /// The model's fit mode.
+    pub(super) fn mode(self) -> FitMode {
+        match self {
+            Self::Map => FitMode::Map {
+                priors: Priors::botorch(),
             },
-            shared: self.shared,
+            Self::Mle => FitMode::Mle,
+            Self::Fixed => FitMode::Fixed,
         }
     }
 }
 
-impl AlgorithmSettings for Rahbo {
-    fn name(&self) -> &str {
-        "rahbo"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.push(FGP_NOISE.given(self.objective_noise));
-        given
-    }
-}
-
-/// Typed settings of RAHBO with known variance (`rahbo-known-var`; Makarova et al. 2021,
-/// Eq. 9): the problem's true noise variance `ρ²` in place of the variance GP, the acquisition
-/// `ucb^f − α·ρ²` and the objective GP's noise `ρ²/k`; `k = 1` is allowed. The registry also
-/// declares `fgp_noise` for it, which it does not use.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RahboKnownVar {
-    /// What the family shares; the variance GP's settings go unused.
-    pub shared: RahboSettings,
-}
-
-impl Default for RahboKnownVar {
-    fn default() -> Self {
-        Self::from_params(&defaults("rahbo-known-var", RAHBO_PARAMS))
+bosweep_core::choices! {
+    /// Both GPs' prior mean.
+    pub enum PriorMean {
+        /// A learned constant (practical: a zero-mean variance GP pulls `μ^var` to 0 far from
+        /// the data and inflates exploration).
+        Constant = "constant",
+        /// Zero, as in Algorithm 1.
+        Zero = "zero",
     }
 }
 
-impl RahboKnownVar {
-    /// Reads `rahbo-known-var`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
+bosweep_core::settings! {
+    /// What every method of the RAHBO family shares before the objective GP's noise: the risk
+    /// trade-off, the repeats per point and the confidence multipliers.
+    pub struct RahboRisk {
+        /// The mean-variance objective is `MV(x) = f(x) − α·ρ²(x)` (Eq. 2); 0 is risk-neutral.
+        /// It is used only where the problem has no α of its own, unless
+        /// [`alpha_source`](Self::alpha_source) says otherwise.
+        alpha: f64 = 1.0 => ("risk coefficient α of f − α·ρ² (units 1/[y])", 0.0, 1e12),
+        alpha_source: AlphaSource = AlphaSource::Problem => (
+            "α from the problem's alpha parameter where it has one (so regret and algorithm agree), or always alpha"
+        ),
+        /// Section 3.3: the sample variance of the repeats is the variance GP's target.
+        k: usize = 10 => ("repeated evaluations per point (k ≥ 2 except rahbo-known-var)", 1, 100_000),
+        /// Eqs. 5–6; the experiments use 1.
+        lambda: f64 = 1.0 => ("regulariser λ of K + λΣ (σ² divided by λ)", 1e-12, 1e12),
+        beta_mode: BetaMode = BetaMode::Constant => (
+            "constant multipliers, or Lemma 1's β from the data with δ/2 per GP"
+        ),
+        beta_f_mult: f64 = 2.0 => ("β multiplying σ of the f-GP (paper 2; reference √2)", 0.0, 1e6),
+        beta_var_mult: f64 = 2.0 => ("β^var multiplying σ^var (paper 2; reference √2)", 0.0, 1e6),
+        delta: f64 = 0.1 => ("failure probability δ of the theory β", 1e-12, 0.999_999),
+        norm_bound_f: f64 = 1.0 => ("RKHS-norm bound B_f of the theory β", 0.0, 1e12),
+        norm_bound_var: f64 = 1.0 => ("RKHS-norm bound B_var of the theory β^var", 0.0, 1e12),
+    }
+}
+
+impl RahboRisk {
+    /// The sample variance needs `k ≥ 2` repeats per point: the check of every method but the
+    /// known-variance one.
+    fn check_repeats(&self, name: &str) -> Result<(), AlgorithmError> {
+        if self.k >= 2 {
+            return Ok(());
+        }
+        Err(AlgorithmError::Config(format!(
+            "{name}: k = {}, but the sample variance needs k ≥ 2 repeats per point \
+             (only rahbo-known-var accepts k = 1)",
+            self.k
+        )))
+    }
+}
+
+bosweep_core::settings! {
+    /// What every method of the RAHBO family shares after the objective GP's noise: the variance
+    /// GP's noise, the bounds on the noise, both GPs' fit, the report rule and the candidate
+    /// set.
+    pub struct RahboModels {
+        vargp_noise: VarianceNoise = VarianceNoise::Learned => (
+            "variance-GP noise ρ²_η: fitted, 2ϱ̄⁴/(k−1), or vargp_noise_value"
+        ),
+        vargp_noise_value: f64 = 0.01 => ("ρ²_η when vargp_noise = fixed_value", 1e-12, 1e12),
+        rho2_max: f64 = 0.0 => ("cap ϱ̄²; 0 = twice the largest observed ŝ², every round", 0.0, 1e12),
+        rho2_min: f64 = 0.0 => ("floor ϱ_² of the noise; 0 = 1e-6·max(1, var(m̂))", 0.0, 1e12),
+        /// RAHBO-US only.
+        plugin_floor: f64 = 0.02 => (
+            "floor of RAHBO-US's plug-in max(μ^var, floor) (the authors' code: 0.02)",
+            0.0,
+            1e12
+        ),
+        /// RAHBO only.
+        clamp_lcb_var: bool = false => ("clamp lcb^var at ϱ_² in the acquisition (the paper does not)"),
+        report: ReportRule = ReportRule::FinalLcb => (
+            "reported point: final-model lcb, Corollary 1.1, argmax m̂ − α·ŝ², or argmax m̂"
+        ),
+        fit: HyperparameterFit = HyperparameterFit::Map => (
+            "hyperparameters: MAP with BoTorch's Gamma priors, ML-II, or fixed initial values"
+        ),
+        prior_mean: PriorMean = PriorMean::Constant => (
+            "learned constant prior mean (practical) or zero (Alg. 1)"
+        ),
+        /// The paper fits once, after the initial design.
+        refit_every: usize = 0 => (
+            "refit hyperparameters every this many rounds; 0 = once after the initial design",
+            0,
+            1_000_000
+        ),
+        /// Of both Matérn-5/2 kernels.
+        lengthscale: f64 = 0.3 => ("initial lengthscale in unit-cube units", 1e-6, 1e6),
+        grid_size: usize = 0 => (
+            "Sobol candidates fixed for the run; 0 = min(2^12·d, 2^20); the allowed set when there is one",
+            0,
+            1 << 24
+        ),
+    }
+}
+
+/// The settings of a method that declares RAHBO's objective-noise choice `fgp_noise` between
+/// the shared groups (`rahbo`, and `rahbo-known-var` and `rahbo-us`, which declare it without
+/// using it), then the method's own `$extra` fields.
+macro_rules! rahbo_settings {
+    ($(#[$doc:meta])* $settings:ident { $($extra:tt)* }) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            pub struct $settings {
+                /// The risk trade-off, the repeats and the confidence multipliers.
+                risk: RahboRisk = RahboRisk::default() => {},
+                fgp_noise: ObjectiveNoise = ObjectiveNoise::UcbVarOverK => (
+                    "f-GP noise: clip(ucb^var, ϱ_², ϱ̄²)/k (paper), max(ŝ², ϱ_²)/k, or ŝ² (reference)"
+                ),
+                /// Both GPs, the report rule and the candidate set.
+                models: RahboModels = RahboModels::default() => {},
+                $($extra)*
+            }
+        }
+    };
+}
+
+rahbo_settings! {
+    /// Typed settings of RAHBO (`rahbo`; Makarova et al., "Risk-averse Heteroscedastic Bayesian
+    /// Optimization", NeurIPS 2021, Algorithm 1): `k` repeats per point, a GP on the sample
+    /// variances and one on the sample means, the acquisition `ucb^f − α·lcb^var`.
+    ///
+    /// ```
+    /// use bosweep_algorithms::{Optimizer, Rahbo};
+    ///
+    /// let settings = Rahbo::default()
+    ///     .risk(|risk| risk.alpha(0.5).k(3))
+    ///     .models(|models| models.grid_size(64));
+    /// let mut opt = Optimizer::builder(settings)
+    ///     .bounds(&[(0.0, 2.0)])
+    ///     .seed(3)
+    ///     .init(3)
+    ///     .maximize()
+    ///     .build()?;
+    /// for _ in 0..5 {
+    ///     for x in opt.ask(1)? {
+    ///         // Three repeated evaluations, noisier to the right.
+    ///         let ys: Vec<f64> = (0..3).map(|i| x[0].sin() + x[0] * (i as f64 - 1.0)).collect();
+    ///         opt.tell_observation(&x, bosweep_problems::Observation::new(ys, None))?;
+    ///     }
+    /// }
+    /// assert_eq!(opt.recommend().map(<[f64]>::len), Some(1));
+    /// # Ok::<(), bosweep_algorithms::OptimizerError>(())
+    /// ```
+    Rahbo {}
+}
+
+impl Method for Rahbo {
+    const NAME: &'static str = "rahbo";
+    const DESCRIPTION: &'static str = "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting";
+    const REQUIRES: Requirement = Requirement::Any;
+
+    fn check(&self) -> Result<(), AlgorithmError> {
+        self.risk.check_repeats(Self::NAME)
+    }
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let variant = Variant::Rahbo {
+            objective_noise: self.fgp_noise,
+        };
+        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
+    }
+}
+
+rahbo_settings! {
+    /// Typed settings of RAHBO with known variance (`rahbo-known-var`; Makarova et al. 2021,
+    /// Eq. 9): the problem's true noise variance `ρ²` in place of the variance GP, the
+    /// acquisition `ucb^f − α·ρ²` and the objective GP's noise `ρ²/k`; `k = 1` is allowed. The
+    /// registry also declares `fgp_noise` for it, which it does not use, and the variance GP's
+    /// settings go unused.
+    RahboKnownVar {}
+}
+
+impl Method for RahboKnownVar {
+    const NAME: &'static str = "rahbo-known-var";
+    const DESCRIPTION: &'static str =
+        "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k";
+    const REQUIRES: Requirement = Requirement::KnownNoiseVariance;
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let settings = RunSettings::new(Variant::KnownVariance, self.risk, self.models);
+        RahboAlgorithm::boxed(settings, params)
+    }
+}
+
+rahbo_settings! {
+    /// Typed settings of RAHBO-US (`rahbo-us`; Makarova et al. 2021, Section 4 and Appendix
+    /// A.6.2): uncertainty sampling of the variance GP for `us_rounds` rounds, then GP-UCB on
+    /// `f − α·max(μ^var, floor)`. The registry also declares `fgp_noise` for it, which it does
+    /// not use: its objective GP's noise is the plug-in `max(μ^var, floor)/k`.
+    RahboUs {
+        /// The paper runs 10 on Branin.
+        us_rounds: usize = 10 => (
+            "rounds of uncertainty sampling on the variance GP before GP-UCB on f − α·μ^var",
+            0,
+            1_000_000
+        ),
+    }
+}
+
+impl Method for RahboUs {
+    const NAME: &'static str = "rahbo-us";
+    const DESCRIPTION: &'static str =
+        "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)";
+    const REQUIRES: Requirement = Requirement::Any;
+
+    fn check(&self) -> Result<(), AlgorithmError> {
+        self.risk.check_repeats(Self::NAME)
+    }
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let variant = Variant::UncertaintySampling {
+            rounds: self.us_rounds,
+        };
+        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
+    }
+}
+
+bosweep_core::settings! {
+    /// Typed settings of risk-neutral GP-UCB on the `k`-sample means with heteroscedastic fixed
+    /// noise (`gp-ucb-hetero`; the baseline of Makarova et al. 2021, Section 4), reporting the
+    /// point of largest `lcb^f`.
+    pub struct GpUcbHetero {
+        /// The repeats and the confidence multipliers; α enters only the empirical report rule.
+        risk: RahboRisk = RahboRisk::default() => {},
+        /// The paper leaves it open; RAHBO's `Σ̂` makes this method RAHBO at α = 0.
+        gpucb_noise: GpUcbNoise = GpUcbNoise(ObjectiveNoise::SampleVarOverK) => (
+            "f-GP noise: max(ŝ², ϱ_²)/k, ŝ² (reference), or RAHBO's Σ̂ (GP-UCB ≡ RAHBO at α = 0)"
+        ),
+        /// Both GPs, the report rule and the candidate set.
+        models: RahboModels = RahboModels::default() => {},
+    }
+}
+
+impl Method for GpUcbHetero {
+    const NAME: &'static str = "gp-ucb-hetero";
+    const DESCRIPTION: &'static str = "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting";
+    const REQUIRES: Requirement = Requirement::Any;
+
+    fn check(&self) -> Result<(), AlgorithmError> {
+        self.risk.check_repeats(Self::NAME)
+    }
+
+    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        let variant = Variant::GpUcb {
+            objective_noise: self.gpucb_noise.0,
+        };
+        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
+    }
+}
+
+/// Which of the paper's four methods runs (Algorithm 1, Eq. 9 and the baselines of Section 4),
+/// with what it adds to the shared settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Variant {
+    /// Algorithm 1: learned variance proxy, acquisition `ucb^f − α·lcb^var`, the objective GP's
+    /// noise as chosen.
+    Rahbo { objective_noise: ObjectiveNoise },
+    /// Eq. 9: the true `ρ²` from the problem, acquisition `ucb^f − α·ρ²`.
+    KnownVariance,
+    /// RAHBO-US: `rounds` of uncertainty sampling on the variance GP, then GP-UCB on
+    /// `f − α·max(μ^var, floor)`.
+    UncertaintySampling { rounds: usize },
+    /// Risk-neutral GP-UCB with heteroscedastic fixed noise as chosen.
+    GpUcb { objective_noise: ObjectiveNoise },
+}
+
+/// A method of the family with the settings it runs with, as the models and the steps read
+/// them.
+#[derive(Clone, Debug)]
+pub(crate) struct RunSettings {
+    pub(crate) variant: Variant,
+    pub(crate) risk: RahboRisk,
+    pub(crate) models: RahboModels,
+}
+
+impl RunSettings {
+    fn new(variant: Variant, risk: RahboRisk, models: RahboModels) -> Self {
         Self {
-            shared: RahboSettings::from_params(p),
+            variant,
+            risk,
+            models,
         }
     }
 
-    /// The method with its settings.
-    pub(super) fn into_settings(self) -> Settings {
-        Settings {
-            method: Method::KnownVariance,
-            shared: self.shared,
+    /// Whether the method keeps a variance-proxy GP.
+    pub(crate) fn uses_variance_gp(&self) -> bool {
+        match self.variant {
+            Variant::Rahbo { .. } | Variant::UncertaintySampling { .. } => true,
+            Variant::KnownVariance => false,
+            Variant::GpUcb { objective_noise } => objective_noise == ObjectiveNoise::UcbVarOverK,
         }
-    }
-}
-
-impl AlgorithmSettings for RahboKnownVar {
-    fn name(&self) -> &str {
-        "rahbo-known-var"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.shared.given()
-    }
-}
-
-/// Typed settings of RAHBO-US (`rahbo-us`; Makarova et al. 2021, Section 4 and Appendix
-/// A.6.2): uncertainty sampling of the variance GP for `us_rounds` rounds, then GP-UCB on
-/// `f − α·max(μ^var, floor)`. The registry also declares `fgp_noise` for it, which it does not
-/// use: its objective GP's noise is the plug-in `max(μ^var, floor)/k`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RahboUs {
-    /// What the family shares.
-    pub shared: RahboSettings,
-    /// Rounds of uncertainty sampling on the variance GP before GP-UCB (the paper: 10 on
-    /// Branin). Default 10.
-    pub us_rounds: usize,
-}
-
-impl Default for RahboUs {
-    fn default() -> Self {
-        Self::from_params(&defaults("rahbo-us", RAHBO_US_PARAMS))
-    }
-}
-
-impl RahboUs {
-    /// Rounds of uncertainty sampling before GP-UCB.
-    pub fn us_rounds(mut self, rounds: usize) -> Self {
-        self.us_rounds = rounds;
-        self
-    }
-
-    /// Reads `rahbo-us`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: RahboSettings::from_params(p),
-            us_rounds: US_ROUNDS.of(p),
-        }
-    }
-
-    /// The method with its settings.
-    pub(super) fn into_settings(self) -> Settings {
-        Settings {
-            method: Method::UncertaintySampling {
-                rounds: self.us_rounds,
-            },
-            shared: self.shared,
-        }
-    }
-}
-
-impl AlgorithmSettings for RahboUs {
-    fn name(&self) -> &str {
-        "rahbo-us"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.push(US_ROUNDS.given(self.us_rounds));
-        given
-    }
-}
-
-/// Typed settings of risk-neutral GP-UCB on the `k`-sample means with heteroscedastic fixed
-/// noise (`gp-ucb-hetero`; the baseline of Makarova et al. 2021, Section 4), reporting the
-/// point of largest `lcb^f`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GpUcbHetero {
-    /// What the family shares; α enters only the empirical report rule.
-    pub shared: RahboSettings,
-    /// The objective GP's noise, which the paper leaves open. Default: `max(ŝ², ϱ_²)/k`.
-    /// RAHBO's `Σ̂` makes this method RAHBO at α = 0.
-    pub objective_noise: ObjectiveNoise,
-}
-
-impl Default for GpUcbHetero {
-    fn default() -> Self {
-        Self::from_params(&defaults("gp-ucb-hetero", GP_UCB_HETERO_PARAMS))
-    }
-}
-
-impl GpUcbHetero {
-    /// Reads `gp-ucb-hetero`'s checked parameters.
-    pub(super) fn from_params(p: &Params) -> Self {
-        Self {
-            shared: RahboSettings::from_params(p),
-            objective_noise: GPUCB_NOISE.of(p),
-        }
-    }
-
-    /// The method with its settings.
-    pub(super) fn into_settings(self) -> Settings {
-        Settings {
-            method: Method::GpUcb {
-                objective_noise: self.objective_noise,
-            },
-            shared: self.shared,
-        }
-    }
-}
-
-impl AlgorithmSettings for GpUcbHetero {
-    fn name(&self) -> &str {
-        "gp-ucb-hetero"
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        let mut given = self.shared.given();
-        given.push(GPUCB_NOISE.given(self.objective_noise));
-        given
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::{BetaMode, HyperparameterFit, PriorMean, ReportRule, VarianceNoise};
     use super::*;
-    use crate::Optimizer;
-    use crate::testing::{registry_defaults, resolve};
+    use crate::testing::resolve;
+    use crate::{AlgorithmSettings, Optimizer};
+    use bosweep_core::params::Settings;
     use bosweep_problems::Observation;
 
-    /// Every shared field away from its default.
-    fn changed_shared() -> RahboSettings {
-        RahboSettings {
-            alpha: 2.5,
-            alpha_source: AlphaSource::Parameter,
-            k: 4,
-            lambda: 0.5,
-            beta: BetaMode::Theory {
-                delta: 0.05,
-                norm_f: 2.0,
-                norm_var: 3.0,
-            },
-            variance_noise: VarianceNoise::Value(0.3),
-            rho2_max: Some(4.0),
-            rho2_min: Some(0.01),
-            plugin_floor: 0.1,
-            clamp_lcb_var: true,
-            report: ReportRule::Corollary,
-            fit: HyperparameterFit::Mle,
-            prior_mean: PriorMean::Zero,
-            refit_every: Some(3),
-            initial_lengthscale: 0.5,
-            grid_size: Some(128),
-        }
+    /// Every shared parameter away from its default.
+    fn changed_risk() -> RahboRisk {
+        RahboRisk::default()
+            .alpha(2.5)
+            .alpha_source(AlphaSource::Parameter)
+            .k(4)
+            .lambda(0.5)
+            .beta_mode(BetaMode::Theory)
+            .beta_f_mult(1.5)
+            .beta_var_mult(0.5)
+            .delta(0.05)
+            .norm_bound_f(2.0)
+            .norm_bound_var(3.0)
+    }
+
+    /// Every shared parameter away from its default.
+    fn changed_models() -> RahboModels {
+        RahboModels::default()
+            .vargp_noise(VarianceNoise::Value)
+            .vargp_noise_value(0.3)
+            .rho2_max(4.0)
+            .rho2_min(0.01)
+            .plugin_floor(0.1)
+            .clamp_lcb_var(true)
+            .report(ReportRule::Corollary)
+            .fit(HyperparameterFit::Mle)
+            .prior_mean(PriorMean::Zero)
+            .refit_every(3)
+            .lengthscale(0.5)
+            .grid_size(128)
     }
 
     #[test]
-    fn defaults_are_the_registry_defaults() {
-        assert_eq!(resolve(&Rahbo::default()), registry_defaults("rahbo"));
-        assert_eq!(
-            resolve(&RahboKnownVar::default()),
-            registry_defaults("rahbo-known-var")
-        );
-        assert_eq!(resolve(&RahboUs::default()), registry_defaults("rahbo-us"));
-        assert_eq!(
-            resolve(&GpUcbHetero::default()),
-            registry_defaults("gp-ucb-hetero")
-        );
+    fn defaults_are_the_papers() {
         let rahbo = Rahbo::default();
-        assert_eq!(rahbo.shared.k, 10);
-        assert_eq!(rahbo.shared.beta, BetaMode::Constant { f: 2.0, var: 2.0 });
-        assert_eq!(rahbo.objective_noise, ObjectiveNoise::UcbVarOverK);
+        assert_eq!(rahbo.risk.k, 10);
+        assert_eq!(rahbo.risk.beta_mode, BetaMode::Constant);
         assert_eq!(
-            GpUcbHetero::default().objective_noise,
-            ObjectiveNoise::SampleVarOverK
+            (rahbo.risk.beta_f_mult, rahbo.risk.beta_var_mult),
+            (2.0, 2.0)
+        );
+        assert_eq!(rahbo.fgp_noise, ObjectiveNoise::UcbVarOverK);
+        assert_eq!(rahbo.models.report, ReportRule::FinalLcb);
+        assert_eq!(
+            GpUcbHetero::default().gpucb_noise,
+            GpUcbNoise(ObjectiveNoise::SampleVarOverK)
         );
         assert_eq!(RahboUs::default().us_rounds, 10);
     }
@@ -320,39 +469,54 @@ mod tests {
     #[test]
     fn every_field_changed_round_trips() {
         let rahbo = Rahbo {
-            shared: changed_shared(),
-            objective_noise: ObjectiveNoise::SampleVar,
+            risk: changed_risk(),
+            fgp_noise: ObjectiveNoise::SampleVar,
+            models: changed_models(),
         };
-        assert_eq!(Rahbo::from_params(&resolve(&rahbo)), rahbo);
-        let known = RahboKnownVar {
-            shared: RahboSettings {
-                beta: BetaMode::Constant { f: 1.5, var: 0.5 },
-                variance_noise: VarianceNoise::Conservative,
-                ..changed_shared()
-            },
-        };
-        assert_eq!(RahboKnownVar::from_params(&resolve(&known)), known);
-        let us = RahboUs {
-            shared: changed_shared(),
-            us_rounds: 3,
-        };
-        assert_eq!(RahboUs::from_params(&resolve(&us)), us);
+        assert_eq!(Rahbo::read(&resolve(&rahbo)), rahbo);
+        let known = RahboKnownVar::default()
+            .risk(|_| changed_risk().beta_mode(BetaMode::Constant))
+            .fgp_noise(ObjectiveNoise::SampleVarOverK)
+            .models(|_| changed_models().vargp_noise(VarianceNoise::Conservative));
+        assert_eq!(RahboKnownVar::read(&resolve(&known)), known);
+        let us = RahboUs::default()
+            .risk(|_| changed_risk())
+            .models(|_| changed_models())
+            .us_rounds(3);
+        assert_eq!(RahboUs::read(&resolve(&us)), us);
         let hetero = GpUcbHetero {
-            shared: changed_shared(),
-            objective_noise: ObjectiveNoise::UcbVarOverK,
+            risk: changed_risk(),
+            gpucb_noise: GpUcbNoise(ObjectiveNoise::UcbVarOverK),
+            models: changed_models(),
         };
-        assert_eq!(GpUcbHetero::from_params(&resolve(&hetero)), hetero);
+        assert_eq!(GpUcbHetero::read(&resolve(&hetero)), hetero);
+    }
+
+    #[test]
+    fn the_baselines_noise_words_are_listed_from_its_default() {
+        let words = |key| {
+            let spec = GpUcbHetero::table().iter().find(|p| p.name == key).unwrap();
+            format!("{:?}", spec.kind)
+        };
+        assert!(
+            words("gpucb_noise")
+                .contains(r#"["sample_var_over_k", "sample_var", "ucb_var_over_k"]"#)
+        );
+        assert_eq!(GpUcbNoise(ObjectiveNoise::SampleVar).word(), "sample_var");
     }
 
     #[test]
     fn out_of_range_values_are_refused_by_name() {
         let message =
             |settings: &dyn AlgorithmSettings| settings.build().err().unwrap().to_string();
-        assert!(message(&Rahbo::default().alpha(-1.0)).contains("parameter alpha = -1"));
-        assert!(message(&RahboUs::default().k(0)).contains("parameter k = 0"));
+        assert!(
+            message(&Rahbo::default().risk(|r| r.alpha(-1.0))).contains("parameter alpha = -1")
+        );
+        assert!(message(&RahboUs::default().risk(|r| r.k(0))).contains("parameter k = 0"));
         // The sample variance needs two repeats: only the known-variance method takes one.
-        assert!(message(&Rahbo::default().k(1)).contains("k = 1"));
-        assert!(RahboKnownVar::default().k(1).build().is_ok());
+        assert!(message(&Rahbo::default().risk(|r| r.k(1))).contains("rahbo: k = 1"));
+        assert!(message(&GpUcbHetero::default().risk(|r| r.k(1))).contains("gp-ucb-hetero: k = 1"));
+        assert!(RahboKnownVar::default().risk(|r| r.k(1)).build().is_ok());
     }
 
     /// Asks and tells `rounds` points of `settings` on a 1-D function whose repeats spread
@@ -382,7 +546,11 @@ mod tests {
 
     #[test]
     fn the_optimizer_runs_rahbo_reproducibly_inside_the_box() {
-        let settings = || Rahbo::default().k(3).grid_size(64);
+        let settings = || {
+            Rahbo::default()
+                .risk(|r| r.k(3))
+                .models(|m| m.grid_size(64))
+        };
         let (asked, recommended) = run(settings(), 5);
         assert_eq!(asked.len(), 6);
         assert!(asked.iter().all(|x| (0.0..=2.0).contains(&x[0])));
