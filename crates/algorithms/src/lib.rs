@@ -56,11 +56,10 @@ pub use registry::{build, find, registry};
 pub use requirement::{Requirement, check_pair};
 pub use turbo::Turbo;
 pub use uhe_bo::{
-    AGpUcb, AdaptiveScalingSettings, AveragedUcb, Exp3PairSettings, MapGpUcb, McmcGpUcb,
-    McmcSettings, PairGamma, PairedExp3, Portfolio, PortfolioArms, PortfolioSettings,
-    ProbabilityOfImprovement, RaBo, RandomExp3, ShrinkingBoundSettings, ThetaLoss, UheBo,
-    UheGpSettings, WangDeFreitas, adaptive_scale, log_posterior, pseudo_labels, theta_from_log,
-    uhe_gamma,
+    AGpUcb, AveragedUcb, Exp3PairSettings, GammaSchedule, MapGpUcb, McmcGpUcb, PairedExp3,
+    Portfolio, PortfolioArms, ProbabilityOfImprovement, RaBo, RandomExp3, RewardClip, ThetaLoss,
+    UheBo, UheGpSettings, WangDeFreitas, adaptive_scale, log_posterior, pseudo_labels,
+    theta_from_log, uhe_gamma,
 };
 
 use crate::acquisition::default_grid_size;

@@ -9,9 +9,7 @@ use serde_json::{Map, Value, json};
 use super::hyper::{
     adaptive_scale, cap_lengthscales, log_posterior, log_theta, shrink_lengthscales, theta_from_log,
 };
-use super::settings::{
-    AdaptiveScalingSettings, McmcSettings, ShrinkingBoundSettings, ThetaLoss, UheGpSettings,
-};
+use super::settings::{ThetaLoss, UheGpSettings};
 use crate::acquisition::UpperConfidenceBound;
 use crate::{AlgorithmError, AskContext};
 use bosweep_engine::{Engine, Points};
@@ -145,6 +143,11 @@ pub(super) trait ThetaEstimator: Send {
         LENGTHSCALE_BOUNDS.upper
     }
 
+    /// GPs the acquisition averages over (one for a point estimate).
+    fn samples(&self) -> usize {
+        1
+    }
+
     /// θ for this step's GPs.
     fn estimate(
         &mut self,
@@ -191,33 +194,43 @@ impl ThetaEstimator for PointEstimate {
 /// `samples` kept every `thin` sweeps), in `ln θ` within the fit bounds; the
 /// chain continues from the previous step's last state.
 pub(super) struct Mcmc {
-    settings: McmcSettings,
+    burn_in: usize,
+    samples: usize,
+    thin: usize,
+    /// Initial slice width in log-hyperparameter units.
+    slice_width: f64,
     chain: Option<Vec<f64>>,
 }
 
 impl Mcmc {
-    pub fn new(settings: McmcSettings) -> Self {
+    pub fn new(burn_in: usize, samples: usize, thin: usize, slice_width: f64) -> Self {
         Self {
-            settings,
+            burn_in,
+            samples,
+            thin,
+            slice_width,
             chain: None,
         }
     }
 }
 
 impl ThetaEstimator for Mcmc {
+    fn samples(&self) -> usize {
+        self.samples
+    }
+
     fn estimate(
         &mut self,
         fit: &MapFit<'_>,
         step: Step<'_, '_>,
     ) -> Result<Estimate, AlgorithmError> {
         let dim = step.dim;
-        let chain = self.settings;
         let mut lower = vec![LENGTHSCALE_BOUNDS.lower.ln(); dim];
         let mut upper = vec![LENGTHSCALE_BOUNDS.upper.ln(); dim];
         lower.extend([SIGNAL_BOUNDS.lower.ln(), NOISE_BOUNDS.lower.ln()]);
         upper.extend([SIGNAL_BOUNDS.upper.ln(), NOISE_BOUNDS.upper.ln()]);
         let sampler = SliceSampler::new(
-            vec![chain.slice_width; dim + 2],
+            vec![self.slice_width; dim + 2],
             lower.clone(),
             upper.clone(),
             10,
@@ -239,9 +252,9 @@ impl ThetaEstimator for Mcmc {
         let samples = sampler.sample(
             &start,
             |phi| log_posterior(x, z, phi, &priors),
-            chain.burn_in,
-            chain.samples,
-            chain.thin,
+            self.burn_in,
+            self.samples,
+            self.thin,
             step.rng,
         )?;
         self.chain = samples.last().cloned();
@@ -261,15 +274,19 @@ impl ThetaEstimator for Mcmc {
 /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))` ([`adaptive_scale`]);
 /// the next fit starts from the unscaled MAP estimate.
 pub(super) struct AdaptiveScaling {
-    settings: AdaptiveScalingSettings,
+    /// Exponent of the reference regret `p(t) = t^exponent`.
+    exponent: f64,
+    /// Ratio of the geometric grid searched for the one-step-prediction divisor `h(t)`.
+    ratio: f64,
     /// `g(t − 1)`.
     scale: f64,
 }
 
 impl AdaptiveScaling {
-    pub fn new(settings: AdaptiveScalingSettings) -> Self {
+    pub fn new(exponent: f64, ratio: f64) -> Self {
         Self {
-            settings,
+            exponent,
+            ratio,
             scale: 1.0,
         }
     }
@@ -291,8 +308,8 @@ impl ThetaEstimator for AdaptiveScaling {
             noise,
             multiplier,
             self.scale,
-            self.settings.exponent,
-            self.settings.ratio,
+            self.exponent,
+            self.ratio,
         )?;
         self.scale = g;
         step.extra.insert("agp_h".into(), json!(h));
@@ -308,17 +325,21 @@ impl ThetaEstimator for AdaptiveScaling {
 }
 
 /// Wang & de Freitas: MAP under a lengthscale upper bound that is shrunk (by `shrink` per
-/// grid step) until the proposal's posterior std reaches `kappa`; the bound keeps its last
-/// value (monotone) for the next fits.
+/// grid step, at most `max_steps` steps) until the proposal's posterior std reaches `kappa`;
+/// the bound keeps its last value (monotone) for the next fits.
 pub(super) struct ShrinkingBound {
-    settings: ShrinkingBoundSettings,
+    kappa: f64,
+    shrink: f64,
+    max_steps: usize,
     length_cap: f64,
 }
 
 impl ShrinkingBound {
-    pub fn new(settings: ShrinkingBoundSettings) -> Self {
+    pub fn new(kappa: f64, shrink: f64, max_steps: usize) -> Self {
         Self {
-            settings,
+            kappa,
+            shrink,
+            max_steps,
             length_cap: LENGTHSCALE_BOUNDS.upper,
         }
     }
@@ -345,11 +366,7 @@ impl ThetaEstimator for ShrinkingBound {
         propose: &mut Propose<'_>,
         extra: &mut Map<String, Value>,
     ) -> Result<Proposal, AlgorithmError> {
-        let ShrinkingBoundSettings {
-            kappa,
-            shrink,
-            max_steps,
-        } = self.settings;
+        let (kappa, shrink, max_steps) = (self.kappa, self.shrink, self.max_steps);
         let std_at = |engine: &dyn Engine, state: &GpState, u: &[f64]| {
             let q = Points::from_rows(&[u.to_vec()])?;
             Ok::<f64, AlgorithmError>(engine.posterior(state, &q)?.variance[0].max(0.0).sqrt())

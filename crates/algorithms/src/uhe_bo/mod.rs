@@ -35,7 +35,6 @@
 mod estimators;
 mod hyper;
 mod pairs;
-mod params;
 mod settings;
 mod variants;
 
@@ -43,11 +42,10 @@ pub use hyper::{
     AveragedUcb, ProbabilityOfImprovement, adaptive_scale, log_posterior, theta_from_log,
 };
 pub use pairs::{PairedExp3, pseudo_labels, uhe_gamma};
-pub(super) use params::ENTRIES;
 pub use settings::{
-    AdaptiveScalingSettings, Exp3PairSettings, McmcSettings, PairGamma, PortfolioArms,
-    PortfolioSettings, ShrinkingBoundSettings, ThetaLoss, UheGpSettings,
+    Exp3PairSettings, GammaSchedule, PortfolioArms, RewardClip, ThetaLoss, UheGpSettings,
 };
+pub(super) use variants::ENTRIES;
 pub use variants::{
     AGpUcb, MapGpUcb, McmcGpUcb, Portfolio, RaBo, RandomExp3, UheBo, WangDeFreitas,
 };
@@ -70,13 +68,10 @@ use crate::surrogate::OutputTransform;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{GpSpec, GpState, Noise};
-use estimators::{
-    AdaptiveScaling, Estimate, MapFit, Mcmc, PointEstimate, Proposal as UnitProposal,
-    ShrinkingBound, Step, Theta, ThetaEstimator,
-};
+use estimators::{Estimate, MapFit, Proposal as UnitProposal, Step, Theta, ThetaEstimator};
 
 /// How the arm of each iteration is chosen.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 enum Arms {
     /// EXP3 over iteration pairs (UHE-BO, Random+EXP3).
     Pairs(Exp3PairSettings),
@@ -86,7 +81,14 @@ enum Arms {
     AlwaysAcquisition,
     /// Portfolio: EXP3 at every iteration over {random point, GP-UCB point} (or GP-Hedge's
     /// {EI, PI, UCB}), rewarded with the posterior mean at the chosen point.
-    Portfolio(PortfolioSettings),
+    Portfolio {
+        /// The bandit's arms.
+        arms: PortfolioArms,
+        /// PI's margin ξ (standardised outputs), for [`PortfolioArms::EiPiUcb`].
+        pi_xi: f64,
+        /// Whether the scaled reward is clipped to [0, 1].
+        reward_clip: RewardClip,
+    },
 }
 
 /// What the hyperparameters are fitted on.
@@ -98,48 +100,15 @@ enum FitData {
     Real,
 }
 
-/// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: one
-/// [`ThetaEstimator`] implementation each.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Estimator {
-    /// One MAP (or ML-II) estimate.
-    Point,
-    /// θ slice-sampled from its posterior on the real data; the UCB averaged over the samples.
-    Mcmc(McmcSettings),
-    /// A-GP-UCB: the MAP lengthscales divided by `g(t) = max(g(t−1), h(t))`
-    /// ([`adaptive_scale`]).
-    AdaptiveScaling(AdaptiveScalingSettings),
-    /// Wang & de Freitas: MAP under a lengthscale upper bound shrunk until the proposal's
-    /// posterior std reaches κ.
-    ShrinkingBound(ShrinkingBoundSettings),
-}
-
-impl Estimator {
-    fn build(self) -> Box<dyn ThetaEstimator> {
-        match self {
-            Self::Point => Box::new(PointEstimate),
-            Self::Mcmc(chain) => Box::new(Mcmc::new(chain)),
-            Self::AdaptiveScaling(schedule) => Box::new(AdaptiveScaling::new(schedule)),
-            Self::ShrinkingBound(bound) => Box::new(ShrinkingBound::new(bound)),
-        }
-    }
-
-    /// GPs the acquisition averages over.
-    fn samples(self) -> usize {
-        match self {
-            Self::Mcmc(chain) => chain.samples,
-            _ => 1,
-        }
-    }
-}
-
 /// One member of the family: the GP-UCB step and the three switches, as its typed settings
 /// set them.
 pub(super) struct Variant {
     gp: UheGpSettings,
     arms: Arms,
     fit_data: FitData,
-    estimator: Estimator,
+    /// How θ̂ (and so the GPs the acquisition sees) is obtained from the real data: one MAP
+    /// (or ML-II) estimate, or a baseline's own ([`estimators`]).
+    estimator: Box<dyn ThetaEstimator>,
 }
 
 /// Which acquisition proposes a point.
@@ -209,7 +178,7 @@ impl UheBoRunner {
             estimator,
         } = variant;
         let portfolio = match arms {
-            Arms::Portfolio(bandit) => Some(Exp3::new(bandit.arms.count())),
+            Arms::Portfolio { arms, .. } => Some(Exp3::new(arms.count())),
             _ => None,
         };
         Self {
@@ -218,7 +187,7 @@ impl UheBoRunner {
             arms,
             fit_data,
             samples: estimator.samples(),
-            estimator: estimator.build(),
+            estimator,
             history: History::default(),
             bandit: PairedExp3::new(),
             portfolio,
@@ -233,11 +202,12 @@ impl UheBoRunner {
 
     /// Whether rewards are clipped to [0, 1] after scaling.
     fn clip_rewards(&self) -> bool {
-        match self.arms {
+        let clip = match &self.arms {
             Arms::Pairs(pairs) => pairs.reward_clip,
-            Arms::Portfolio(bandit) => bandit.reward_clip,
-            Arms::AlwaysRandom | Arms::AlwaysAcquisition => false,
-        }
+            Arms::Portfolio { reward_clip, .. } => *reward_clip,
+            Arms::AlwaysRandom | Arms::AlwaysAcquisition => RewardClip::None,
+        };
+        clip == RewardClip::Unit
     }
 
     /// The reward scaled "using D_0" (Algorithm 1 line 20), read as min-max scaling:
@@ -373,12 +343,12 @@ impl UheBoRunner {
                 self.maximize_over(ctx, &GpAcquisition::new(state, ei))
             }
             Rule::Pi => {
-                let Arms::Portfolio(bandit) = self.arms else {
+                let Arms::Portfolio { pi_xi, .. } = self.arms else {
                     return Err(AlgorithmError::Config(
                         "PI is one of Portfolio's arms only (internal)".into(),
                     ));
                 };
-                let pi = ProbabilityOfImprovement::new(fitted.best_z, bandit.pi_xi)?;
+                let pi = ProbabilityOfImprovement::new(fitted.best_z, pi_xi)?;
                 self.maximize_over(ctx, &GpAcquisition::new(state, pi))
             }
             Rule::Ucb => {
@@ -562,7 +532,7 @@ impl Algorithm for UheBoRunner {
         let odd = t % 2 == 1;
         self.log.extra = Map::new();
         self.log.extra.insert("uhe_t".into(), json!(t));
-        if let Arms::Portfolio(_) = self.arms {
+        if let Arms::Portfolio { .. } = self.arms {
             let x = if self.history.is_empty() {
                 uniform_point(ctx)?
             } else {
@@ -570,10 +540,10 @@ impl Algorithm for UheBoRunner {
             };
             return Ok(Proposal { x, repeats: 1 });
         }
-        let arm = match self.arms {
+        let arm = match &self.arms {
             Arms::Pairs(pairs) => {
                 if odd {
-                    let gamma = pairs.gamma.at(t);
+                    let gamma = pairs.gamma_at(t);
                     self.bandit.start_pair(gamma, ctx.rng, None);
                     self.log.extra.insert("gamma".into(), json!(gamma));
                 }
@@ -584,7 +554,7 @@ impl Algorithm for UheBoRunner {
                 self.bandit.arm()
             }
             Arms::AlwaysRandom => 1,
-            Arms::AlwaysAcquisition | Arms::Portfolio(_) => 2,
+            Arms::AlwaysAcquisition | Arms::Portfolio { .. } => 2,
         };
         self.log.extra.insert("arm".into(), json!(arm));
         let random = arm == 1 && odd;
@@ -603,13 +573,14 @@ impl Algorithm for UheBoRunner {
         if !std::mem::take(&mut self.pending) {
             return Ok(());
         }
-        let Arms::Pairs(pairs) = self.arms else {
+        let Arms::Pairs(pairs) = &self.arms else {
             return Ok(());
         };
         if self.t.is_multiple_of(2) {
             let r = previous.map_or(feedback.y, |p| p.max(feedback.y));
             let scaled = self.scale_reward(r);
-            self.bandit.end_pair(pairs.gamma.at(self.t), scaled);
+            let gamma = pairs.gamma_at(self.t);
+            self.bandit.end_pair(gamma, scaled);
             self.log.extra.insert("reward".into(), json!(scaled));
         }
         self.log
