@@ -4,7 +4,7 @@
 
 use super::{Algorithm, AlgorithmError, Requirement};
 use crate::optimizer::Method;
-use bosweep_core::params::{ParamSpec, ParamTable, ParamValue, Params, Settings};
+use bosweep_core::params::{ParamSpec, ParamValue, Params, Settings};
 use bosweep_core::registry::Named;
 
 /// One buildable algorithm.
@@ -16,18 +16,9 @@ pub struct AlgorithmEntry {
     pub description: &'static str,
     /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
     pub requires: Requirement,
-    declaration: Declaration,
+    table: fn() -> &'static [ParamSpec],
     build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
     check: fn(&Params) -> Result<(), AlgorithmError>,
-}
-
-/// Where an entry's parameters are declared.
-#[derive(Clone, Copy, Debug)]
-enum Declaration {
-    /// By its settings struct ([`Method`]).
-    Settings(fn() -> &'static [ParamSpec]),
-    /// By a table of typed parameter constants, the settings read by hand.
-    Table(ParamTable),
 }
 
 impl AlgorithmEntry {
@@ -38,7 +29,7 @@ impl AlgorithmEntry {
             name: M::NAME,
             description: M::DESCRIPTION,
             requires: M::REQUIRES,
-            declaration: Declaration::Settings(M::table),
+            table: M::table,
             build: build_method::<M>,
             check: check_method::<M>,
         }
@@ -56,37 +47,15 @@ impl AlgorithmEntry {
             name,
             description,
             requires,
-            declaration: Declaration::Settings(S::table),
-            build,
-            check: |_| Ok(()),
-        }
-    }
-
-    /// An entry whose parameters are the typed constants of `parameters`, built by `build`
-    /// from their checked values.
-    pub(crate) const fn declared(
-        name: &'static str,
-        description: &'static str,
-        requires: Requirement,
-        parameters: ParamTable,
-        build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,
-    ) -> Self {
-        Self {
-            name,
-            description,
-            requires,
-            declaration: Declaration::Table(parameters),
+            table: S::table,
             build,
             check: |_| Ok(()),
         }
     }
 
     /// The declared parameters, with defaults, ranges and descriptions, in declaration order.
-    pub fn parameters(&self) -> Vec<ParamSpec> {
-        match self.declaration {
-            Declaration::Settings(table) => table().to_vec(),
-            Declaration::Table(table) => table.to_vec(),
-        }
+    pub fn parameters(&self) -> &'static [ParamSpec] {
+        (self.table)()
     }
 
     /// The algorithm with the `given` parameters, checked against the declaration, the rest at
@@ -109,13 +78,13 @@ impl AlgorithmEntry {
 
     /// The `given` parameters checked against the declaration, the rest at their defaults.
     pub fn resolve(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
-        Params::resolve("algorithm", self.name, &self.parameters(), given)
+        Params::resolve("algorithm", self.name, self.parameters(), given)
             .map_err(|e| AlgorithmError::Config(e.0))
     }
 
     /// Every declared parameter at its default.
     pub fn defaults(&self) -> Params {
-        Params::defaults("algorithm", self.name, &self.parameters())
+        Params::defaults("algorithm", self.name, self.parameters())
     }
 }
 
