@@ -10,8 +10,3 @@ pub(crate) fn resolve(settings: &dyn AlgorithmSettings) -> Params {
         .resolve(&settings.given())
         .unwrap()
 }
-
-/// Every registry default of algorithm `name`.
-pub(crate) fn registry_defaults(name: &str) -> Params {
-    find(name).unwrap().defaults()
-}

@@ -23,8 +23,8 @@ mod ucb;
 
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use optimize::{
-    EvaluationCounts, GRID_SIZE, MAX_ITERS, MaximizeConfig, MaximizerSettings, Maximum, REFINE,
-    RefinedStart, TOP_K, default_chunk_size, maximize,
+    EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefinedStart, default_chunk_size,
+    maximize,
 };
 pub use penalized::{
     FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,

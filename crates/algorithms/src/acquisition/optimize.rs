@@ -4,7 +4,6 @@ use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
 use bosweep_core::optim::lbfgsb::{LbfgsbOptions, Termination};
-use bosweep_core::params::{FlagParam, IntegerParam};
 use bosweep_engine::{Engine, EngineError, Points};
 
 /// Candidates per engine call of the grid pass: about 16 MiB of f64 coordinates
@@ -57,33 +56,6 @@ impl Default for MaximizeConfig {
     }
 }
 
-/// The grid size of [`maximize`]; `0` chooses [`default_grid_size`]. Families whose paper
-/// prescribes another automatic size restate the description ([`IntegerParam::described`]).
-pub const GRID_SIZE: IntegerParam = IntegerParam::new(
-    "grid_size",
-    0,
-    0,
-    1 << 24,
-    "Sobol candidates per step; 0 = min(2^12·d, 2^20)",
-);
-/// Starts refined by [`maximize`]: 8 for the GP baselines; UHE-BO refines 10, and
-/// takes it with [`IntegerParam::with_default`].
-pub const TOP_K: IntegerParam =
-    IntegerParam::new("top_k", 8, 1, 1024, "best grid points refined by L-BFGS-B");
-/// Whether [`maximize`] refines its best grid points (`false`: the best grid point wins).
-pub const REFINE: FlagParam = FlagParam::new(
-    "refine",
-    true,
-    "refine the best grid points with bounded L-BFGS",
-);
-/// L-BFGS iterations per refined start.
-pub const MAX_ITERS: IntegerParam = IntegerParam::new(
-    "max_iters",
-    100,
-    1,
-    100_000,
-    "L-BFGS iterations per refined start",
-);
 bosweep_core::settings! {
     /// The maximiser's settings, as the GP baselines declare them: what a [`MaximizeConfig`]
     /// takes from an algorithm's parameters.

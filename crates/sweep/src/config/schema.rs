@@ -254,7 +254,7 @@ impl Kind {
             // listed and swept like parameters.
             Self::Algorithm => algorithms::find(name)
                 .map(|e| {
-                    let mut specs = e.parameters();
+                    let mut specs = e.parameters().to_vec();
                     specs.extend([BATCH.spec(), WORKERS.spec()]);
                     (e.name, specs)
                 })
