@@ -141,7 +141,7 @@ fn write_algorithm_details(
         None => "as its parameters say",
     };
     writeln!(w, "      batches: {batches}")?;
-    write_params(w, &entry.parameters())
+    write_params(w, entry.parameters())
 }
 
 fn write_problem_details(w: &mut dyn Write, row: &ProblemRow) -> io::Result<()> {

@@ -31,7 +31,7 @@ use serde_json::Value;
 ///
 /// Everything else runs on any box-constrained problem; Forrester (d = 1) is the cheapest.
 fn compatible_problem(entry: &AlgorithmEntry) -> &'static str {
-    let declares = |name: &str| entry.parameters().into_iter().find(|s| s.name == name);
+    let declares = |name: &str| entry.parameters().iter().find(|s| s.name == name);
     if entry.requires == Requirement::CandidatePriors {
         return "pe-toy";
     }

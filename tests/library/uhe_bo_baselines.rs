@@ -243,7 +243,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
     let defaults = bosweep::algorithms::find("mcmc-gp-ucb").unwrap();
     let burn = defaults
         .parameters()
-        .into_iter()
+        .iter()
         .find(|p| p.name == "mcmc_burn_in")
         .unwrap();
     assert!(format!("{:?}", burn.kind).contains("default: 200"));

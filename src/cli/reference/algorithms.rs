@@ -26,7 +26,7 @@ pub fn page() -> String {
             accepts(entry.requires, &mut accepted),
             batches(entry)
         );
-        text.push_str(&params(&entry.parameters()));
+        text.push_str(&params(entry.parameters()));
     }
     text
 }
