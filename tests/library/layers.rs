@@ -15,6 +15,7 @@ const CRATES: &[&str] = &[
     "model",
     "engine",
     "problems",
+    "toolkit",
     "algorithms",
     "sweep",
     "fuzz",
@@ -30,7 +31,10 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
             "data", "stats", "optim", "io", "params", "process", "registry",
         ],
     ),
-    ("algorithms", &["surrogate", "acquisition", "*"]),
+    (
+        "toolkit",
+        &["surrogate", "acquisition", "gp_model", "pending", "*"],
+    ),
     ("sweep", &["*", "report", "export", "compare"]),
 ];
 

@@ -2,8 +2,8 @@
 //! makes the decisions of a run with the same seed, and the ask/tell protocol's rules.
 
 use bosweep::algorithms::{
-    self, AlgorithmSettings, Ei, FitChoice, GpSettings, GpUcb, Optimizer, OptimizerError,
-    RandomSearchSettings, Registered, UcbSchedule,
+    self, Algorithm, AlgorithmError, AlgorithmSettings, Ei, FitChoice, GpSettings, GpUcb,
+    Optimizer, OptimizerError, RandomSearchSettings, Registered, Requirement, UcbSchedule,
 };
 use bosweep::compute::CpuEngine;
 use bosweep::model::KernelFamily;
@@ -164,6 +164,18 @@ impl AlgorithmSettings for Boxed {
 
     fn given(&self) -> Vec<(&str, ParamValue)> {
         self.0.given()
+    }
+
+    fn build(&self) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+        self.0.build()
+    }
+
+    fn requires(&self) -> Result<Requirement, AlgorithmError> {
+        self.0.requires()
+    }
+
+    fn check_libraries(&self) -> Result<(), AlgorithmError> {
+        self.0.check_libraries()
     }
 }
 

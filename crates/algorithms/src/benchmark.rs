@@ -12,12 +12,12 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::{AlgorithmError, AskContext, Feedback};
 use bosweep_core::params::ParamValue;
 use bosweep_engine::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
 use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep_toolkit::{AlgorithmError, AskContext, Feedback};
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.

@@ -38,14 +38,14 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-use super::entry::AlgorithmEntry;
-use super::requirement::Requirement;
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
-use crate::optimizer::Method;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
 use bosweep_problems::{Domain, Problem, excerpt};
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 bosweep_core::settings! {
     /// Typed settings of a user's optimiser run as a command (`command`): the shell command
@@ -385,8 +385,8 @@ impl Algorithm for CommandAlgorithm {
 mod tests {
     use super::*;
     use crate::testing::resolve;
-    use crate::{AlgorithmSettings, Optimizer};
     use bosweep_core::params::Settings;
+    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
     #[test]
     fn defaults_and_values_round_trip() {

@@ -3,7 +3,6 @@
 //! refinement, or over the allowed set when the problem gives one. A batch's later points
 //! account for the pending ones as [`PendingStrategy`] says.
 
-mod pending;
 #[cfg(test)]
 mod tests;
 
@@ -12,28 +11,26 @@ use std::time::Instant;
 use rand::RngExt;
 use serde_json::{Map, json};
 
-use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, Requirement, StepLog,
-    gp_memory_bytes,
-};
-use crate::acquisition::{
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{Engine, Points};
+use bosweep_toolkit::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds, GpAcquisition,
     LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings,
     PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
     UpperConfidenceBound, default_grid_size, maximize, prune_baseline,
 };
-use crate::optimizer::Method;
-use crate::pending_rows::rule_out_pending_rows;
-use crate::random::uniform_point;
-use crate::surrogate::{GpModel, ModelOptions};
-use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{Engine, Points};
-use bosweep_model::{
-    Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelFamily, KernelKind,
-    NoiseSpec,
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::pending::{
+    PendingStrategy, PendingView, away_from_pending, pending_in_model_units,
 };
-pub use pending::PendingStrategy;
-use pending::{PendingView, away_from_pending, pending_in_model_units};
+use bosweep_toolkit::rule_out_pending_rows;
+use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::uniform_point;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, Requirement, StepLog,
+    gp_memory_bytes,
+};
+use bosweep_toolkit::{GpSettings, fit_gp_model};
 
 /// The acquisition a [`GpBo`] maximises.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,85 +54,6 @@ pub enum Acquisition {
         /// Sample only the observed points that could be the best.
         prune: bool,
     },
-}
-
-bosweep_core::settings! {
-    /// The GP model of GP-UCB and EI: its kernel, how its hyperparameters are chosen at every
-    /// step, and their initial values (in model units: unit-cube inputs, standardised outputs).
-    pub struct GpSettings {
-        kernel: KernelFamily = KernelFamily::Matern52 => ("covariance kernel (ARD lengthscales)"),
-        rq_alpha: f64 = 1.0 => ("shape of the rational-quadratic kernel", 1e-6, 1e6),
-        fit: FitChoice = FitChoice::Map => (
-            "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values"
-        ),
-        lengthscale: f64 = 0.2 => ("initial (or fixed) lengthscale, in unit-cube units", 1e-6, 1e6),
-        signal_var: f64 = 1.0 => (
-            "initial (or fixed) signal variance, in standardised output units",
-            1e-8,
-            1e8
-        ),
-        noise_var: f64 = 1e-4 => (
-            "initial (or fixed) noise variance, in standardised output units",
-            1e-6,
-            10.0
-        ),
-        min_noise_var: f64 = 1e-6 => (
-            "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
-            1e-12,
-            1.0
-        ),
-        fit_restarts: usize = 4 => (
-            "random starts of the hyperparameter fit, besides the initial (or warm) one",
-            0,
-            1000
-        ),
-        warm_start: bool = true => ("start each step's hyperparameter fit at the previous step's optimum"),
-        restarts_until: usize = 100 => (
-            "with warm_start, the random starts run only while there are at most this many observations; beyond, the warm start alone",
-            0,
-            1_000_000_000
-        ),
-    }
-}
-
-impl GpSettings {
-    /// BoTorch's default model, the one LogEI and qLogNEI run on in BoTorch: MAP under the
-    /// dimension-scaled priors (its default since 0.12) and its `GreaterThan(1e-4)` floor on
-    /// the standardised noise variance.
-    pub fn botorch() -> Self {
-        Self::default()
-            .fit(FitChoice::MapDimensionScaled)
-            .min_noise_var(1e-4)
-    }
-
-    /// The covariance kernel, a rational-quadratic one with its shape `rq_alpha`.
-    pub fn kernel_kind(&self) -> KernelKind {
-        self.kernel.with_shape(self.rq_alpha)
-    }
-
-    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
-    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
-    /// keeps noise-free problems from being located precisely (docs/algorithms/baselines.md, "Why MAP is the default").
-    fn fit_options(&self, dim: usize) -> FitOptions {
-        let defaults = FitOptions::default();
-        let base = FitOptions {
-            mode: self.fit.mode(dim),
-            noise: NoiseSpec::Fitted {
-                initial: self.noise_var,
-            },
-            noise_bounds: HyperBounds::new(self.min_noise_var, defaults.noise_bounds.upper),
-            random_starts: self.fit_restarts,
-            ..defaults
-        };
-        match self.fit {
-            // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
-            FitChoice::MapDimensionScaled => FitOptions {
-                lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
-                ..base
-            },
-            _ => base,
-        }
-    }
 }
 
 bosweep_core::choices! {
@@ -295,7 +213,7 @@ bosweep_core::settings! {
         gp: GpSettings = GpSettings::botorch() => {},
         /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
         maximizer: MaximizerSettings = MaximizerSettings::default() => {},
-        mc_samples: usize = crate::acquisition::MC_SAMPLES => (
+        mc_samples: usize = bosweep_toolkit::acquisition::MC_SAMPLES => (
             "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
             1,
             65_536
@@ -323,40 +241,6 @@ impl Method for QLogNei {
             acquisition,
         )))
     }
-}
-
-/// A GP fitted to `history` as `gp` says, inputs mapped from the problem's box to the unit
-/// cube and outputs standardised; the fit warm-starts at `previous`'s optimum when `gp` says so.
-/// The fit's seed is the first draw from the ask's random stream.
-pub(super) fn fit_gp_model(
-    gp: &GpSettings,
-    history: &History,
-    previous: Option<&GpModel>,
-    ctx: &mut AskContext<'_>,
-) -> Result<GpModel, AlgorithmError> {
-    let dim = ctx.domain.dim();
-    let kernel = Kernel::new(gp.kernel_kind(), vec![gp.lengthscale; dim], gp.signal_var)?;
-    let ys = history.ys();
-    let constant = ys.iter().all(|y| *y == ys[0]);
-    let mut fit = gp.fit_options(dim);
-    fit.seed = ctx.rng.random();
-    if constant {
-        // The likelihood of constant targets grows without bound as the variances shrink:
-        // keep the given hyperparameters until the data vary.
-        fit.mode = FitMode::Fixed;
-    }
-    let warm_start = if gp.warm_start {
-        previous.and_then(GpModel::previous_fit)
-    } else {
-        None
-    };
-    if warm_start.is_some() && ys.len() > gp.restarts_until {
-        fit.random_starts = 0;
-    }
-    let options = ModelOptions::for_box(ctx.domain.lower(), ctx.domain.upper())?
-        .with_fit(fit)
-        .with_warm_start(warm_start);
-    Ok(GpModel::fit(&history.points()?, ys, kernel, &options)?)
 }
 
 /// GP-UCB, EI, LogEI or qLogNEI with hyperparameters refitted at every step.

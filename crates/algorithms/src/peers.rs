@@ -15,11 +15,12 @@
 use std::process::{Command as ProcessCommand, Stdio};
 
 use super::command::CommandAlgorithm;
-use super::entry::AlgorithmEntry;
-use super::requirement::Requirement;
-use super::{Algorithm, AlgorithmError, find};
+use super::find;
 use crate::Command;
 use bosweep_core::params::{ParamValue, Params, Settings};
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::{Algorithm, AlgorithmError};
 
 /// The environment variable naming the default interpreter of the peers.
 pub const PYTHON_ENV: &str = "BOSWEEP_PYTHON";

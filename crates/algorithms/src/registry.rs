@@ -3,11 +3,13 @@
 //! Each paper's module exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
 //! order, so that adding a paper touches one line here.
 
-use super::entry::AlgorithmEntry;
 use super::gp_bo::{Ei, GpUcb, LogEi, QLogNei};
-use super::{Algorithm, AlgorithmError, RandomSearchSettings, pe_gp_ucb, uhe_bo};
+use super::{pe_gp_ucb, uhe_bo};
 use bosweep_core::params::ParamValue;
 use bosweep_core::registry::Registry;
+use bosweep_problems::Problem;
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::{Algorithm, AlgorithmError, RandomSearchSettings, check_fit};
 
 /// Every family of algorithms, in listing order.
 const FAMILIES: &[&[AlgorithmEntry]] = &[
@@ -51,3 +53,13 @@ const BASELINES: &[AlgorithmEntry] = &[
     AlgorithmEntry::of::<LogEi>(),
     AlgorithmEntry::of::<QLogNei>(),
 ];
+
+/// Checks, before a run, that `algorithm`, registered as `name`, can run on `problem`
+/// ([`check_fit`] with the entry's requirement).
+pub fn check_pair(
+    name: &str,
+    algorithm: &mut dyn Algorithm,
+    problem: &dyn Problem,
+) -> Result<(), AlgorithmError> {
+    check_fit(name, find(name)?.requires, algorithm, problem)
+}

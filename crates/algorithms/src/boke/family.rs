@@ -5,9 +5,9 @@
 use serde_json::{Map, json};
 
 use super::data::{LatinHypercube, UnitHistory};
-use crate::{AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Points;
+use bosweep_toolkit::{AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 /// The state every algorithm of the family keeps besides its own.
 pub(super) struct FamilyState {

@@ -11,11 +11,13 @@ use serde_json::{Map, json};
 use super::family::FamilyState;
 use super::search::{self, SearchConfig, Surface};
 use super::settings::SearchSettings;
-use crate::optimizer::Method;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
+};
 
 /// Central-difference step of the refinement gradients (unit-cube units).
 const FD_STEP: f64 = 1e-6;

@@ -14,11 +14,13 @@ use super::schedules::{BetaRule, exploration_scale};
 use super::search::{self, SearchConfig, Surface, farthest_unbounded, nearest_sq_dist};
 use super::settings::{IkrSettings, KrSettings, Recommendation};
 use super::surrogate::{KrSurrogate, Score};
-use crate::optimizer::Method;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::SmoothingKernel;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
+};
 
 bosweep_core::settings! {
     /// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score

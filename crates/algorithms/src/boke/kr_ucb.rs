@@ -16,11 +16,13 @@ use super::ikr::recommend;
 use super::schedules::exploration_scale;
 use super::settings::{KrSettings, SearchSettings};
 use super::surrogate::{KrSurrogate, Score, sq_dist};
-use crate::optimizer::Method;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::SmoothingKernel;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
+};
 
 /// Ball candidates per dimension of a widening step.
 const BALL_POINTS_PER_DIM: usize = 256;

@@ -49,7 +49,7 @@ pub use settings::{
 };
 pub use surrogate::{Evaluation, KrSurrogate, Score, exploration};
 
-use super::entry::AlgorithmEntry;
+use bosweep_toolkit::AlgorithmEntry;
 
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry::of::<Boke>(),

@@ -6,9 +6,9 @@ use super::{
     GpUcbFixed, KrUcb, Recommendation,
 };
 use crate::testing::resolve;
-use crate::{AlgorithmSettings, Optimizer};
 use bosweep_core::params::Settings;
 use bosweep_model::{BandwidthScale, BandwidthSchedule, SmoothingKernel};
+use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
 #[test]
 fn defaults_are_the_papers() {

@@ -29,13 +29,15 @@ use serde_json::{Map, json};
 
 use strategy::{Distribution, StrategyParameters};
 
-use super::entry::AlgorithmEntry;
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
-use crate::optimizer::Method;
-use crate::requirement::Requirement;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
 use bosweep_problems::Domain;
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -4,10 +4,10 @@ use rand_chacha::ChaCha8Rng;
 use super::strategy::{Distribution, StrategyParameters};
 use super::{Cmaes, CmaesAlgorithm, mirror};
 use crate::testing::resolve;
-use crate::{Algorithm, AlgorithmSettings, AskContext, Feedback};
 use bosweep_core::params::Settings;
 use bosweep_engine::CpuEngine;
 use bosweep_problems::Domain;
+use bosweep_toolkit::{Algorithm, AlgorithmSettings, AskContext, Feedback};
 
 fn close(ours: f64, reference: f64, what: &str) {
     assert!(

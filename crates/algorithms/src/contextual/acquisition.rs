@@ -4,11 +4,11 @@
 //! only the minimax approximation, which needs each candidate's arg-min, takes the pair values.
 
 use super::mmd::MmdBall;
-use crate::acquisition::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_engine::{
     Engine, EngineError, PairGradient, PairReduction, PairScratch, Points, worst_case_tv,
 };
 use bosweep_model::GpState;
+use bosweep_toolkit::acquisition::{Acquisition, AnalyticGradient, ValueGradient};
 
 /// How the context points enter.
 #[derive(Clone, Debug)]

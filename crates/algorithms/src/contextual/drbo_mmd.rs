@@ -28,15 +28,17 @@ use super::mmd::{MmdBall, context_grid};
 use super::mmd_program::{MmdProgram, screened_top_k};
 use super::schedules::mmd_radius;
 use super::settings::ContextualSettings;
-use crate::acquisition::{Bounds, SobolGrid};
-use crate::surrogate::GpModel;
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::optim::lbfgsb::LbfgsbOptions;
 use bosweep_core::optim::{ascend_from_starts, best_ascent};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::GpState;
 use bosweep_problems::Domain;
+use bosweep_toolkit::acquisition::{Bounds, SobolGrid};
+use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
+};
 
 /// Central-difference step of `∇_x ucb` (unit-cube decision coordinates).
 const GRADIENT_STEP: f64 = 1e-6;

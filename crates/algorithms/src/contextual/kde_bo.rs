@@ -13,15 +13,17 @@ use super::acquisition::{PairAcquisition, Reduction};
 use super::mmd::{MmdBall, context_grid};
 use super::schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 use super::settings::{ContextualSettings, UcbMultiplier};
-use crate::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
-use crate::surrogate::{GpModel, ModelOptions};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
     BandwidthRule, FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, sample_clipped,
 };
 use bosweep_problems::Domain;
+use bosweep_toolkit::acquisition::{Acquisition as _, Bounds, MaximizeConfig, SobolGrid, maximize};
+use bosweep_toolkit::surrogate::{GpModel, ModelOptions};
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
+};
 
 /// Which method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,9 @@
 use super::drbo_mmd::DrboMmdRunner;
 use super::kde_bo::{KdeBo, Method, MethodParts};
 use super::settings::{ContextualSettings, KdeSettings};
-use crate::optimizer::Method as Declared;
-use crate::{Algorithm, AlgorithmError, Requirement};
 use bosweep_core::params::Params;
+use bosweep_toolkit::optimizer::Method as Declared;
+use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
 
 /// The `check` of a method whose only check is its context box.
 macro_rules! context_box_checked {

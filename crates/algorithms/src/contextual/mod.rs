@@ -30,7 +30,7 @@ pub use settings::{
     UcbMultiplier,
 };
 
-use super::entry::AlgorithmEntry;
+use bosweep_toolkit::AlgorithmEntry;
 
 /// The methods of this family.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[

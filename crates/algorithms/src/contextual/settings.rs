@@ -3,8 +3,8 @@
 //! context box ([`ContextualSettings`]), and the KDE of SBO-KDE and DRBO-KDE ([`KdeSettings`]).
 //! Each parameter is declared once, as a field.
 
-use crate::AlgorithmError;
 use bosweep_model::{BandwidthRule, FitMode, KernelKind, Priors};
+use bosweep_toolkit::AlgorithmError;
 
 bosweep_core::choices! {
     /// The covariance kernel of the joint GP (ARD lengthscales, with an outputscale).

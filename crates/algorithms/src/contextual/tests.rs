@@ -7,10 +7,10 @@ use super::{
     KdeSettings, OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
 };
 use crate::testing::resolve;
-use crate::{AlgorithmSettings, Optimizer};
 use bosweep_core::params::Settings;
 use bosweep_model::BandwidthRule;
 use bosweep_problems::Observation;
+use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
 #[test]
 fn defaults_are_the_papers() {

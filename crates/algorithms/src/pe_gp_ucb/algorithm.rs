@@ -11,10 +11,12 @@ use serde_json::{Map, Value, json};
 use super::posterior::PriorPosteriors;
 use super::schedules::{beta, xi};
 use super::settings::{Rule, Settings};
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog};
 use bosweep_engine::Engine;
 use bosweep_model::CandidatePriors;
 use bosweep_problems::{ParamValue, Problem};
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
+};
 
 /// What `ask` chose, kept for `tell`: the posterior at `(x_t, t)` **before** `y_t` is added.
 #[derive(Clone, Copy, Debug)]

@@ -5,11 +5,11 @@
 
 use super::UnknownPriorUcb;
 use super::posterior::PosteriorPath;
-use crate::entry::AlgorithmEntry;
-use crate::optimizer::Method;
-use crate::requirement::Requirement;
-use crate::{Algorithm, AlgorithmError};
 use bosweep_core::params::Params;
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{Algorithm, AlgorithmError};
 
 /// How a step chooses its prior.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,8 +274,8 @@ pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
 mod tests {
     use super::*;
     use crate::testing::resolve;
-    use crate::{AlgorithmSettings, Optimizer};
     use bosweep_core::params::Settings as _;
+    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
     /// Every shared field away from its default.
     const CHANGED: UnknownPriorSettings = UnknownPriorSettings {

@@ -12,10 +12,10 @@ use super::models::{Data, Hyper, Models, build, fit_hyper};
 use super::report::{ReportScores, reported_index};
 use super::settings::{AlphaSource, ReportRule, RunSettings, Variant};
 use super::stats::{SampleStats, bounds, mean_variance_bounds};
-use crate::acquisition::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points, Posterior};
 use bosweep_problems::{Domain, NoiseVariance, Problem};
+use bosweep_toolkit::acquisition::{Bounds, SobolGrid, default_grid_size};
 
 /// The candidate set of a run: the problem's allowed set, or a Sobol set in the unit cube fixed
 /// for the run, with the oracle's `ρ²` there for the known-variance variant.

@@ -4,6 +4,7 @@
 //! ([`RahboUs`]), `gp-ucb-hetero` ([`GpUcbHetero`]).
 
 mod algorithm;
+mod methods;
 mod models;
 mod report;
 mod settings;
@@ -19,7 +20,7 @@ pub use stats::{
     pairwise_sample_variance, plug_in_noise, theory_beta,
 };
 
-use super::entry::AlgorithmEntry;
+use bosweep_toolkit::AlgorithmEntry;
 
 /// The RAHBO family's algorithms.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[

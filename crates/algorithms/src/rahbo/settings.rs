@@ -3,13 +3,11 @@
 //! method shares, [`RahboRisk`] (the risk trade-off, the repeats and the confidence
 //! multipliers) and [`RahboModels`] (both GPs, the noise bounds, the report rule and the
 //! candidate set), listed around what each method adds (the objective GP's noise, RAHBO-US's
-//! rounds); and the method each registry entry runs.
+//! rounds); and the variant each registry entry runs.
 
-use super::algorithm::RahboAlgorithm;
-use crate::optimizer::Method;
-use crate::{Algorithm, AlgorithmError, Requirement};
-use bosweep_core::params::{Choice, Params};
+use bosweep_core::params::Choice;
 use bosweep_model::{FitMode, Priors};
+use bosweep_toolkit::AlgorithmError;
 
 bosweep_core::choices! {
     /// The noise matrix of the objective GP, which the paper fixes for RAHBO (Eq. 16) and
@@ -153,7 +151,7 @@ bosweep_core::settings! {
 impl RahboRisk {
     /// The sample variance needs `k ≥ 2` repeats per point: the check of every method but the
     /// known-variance one.
-    fn check_repeats(&self, name: &str) -> Result<(), AlgorithmError> {
+    pub(super) fn check_repeats(&self, name: &str) -> Result<(), AlgorithmError> {
         if self.k >= 2 {
             return Ok(());
         }
@@ -260,23 +258,6 @@ rahbo_settings! {
     Rahbo {}
 }
 
-impl Method for Rahbo {
-    const NAME: &'static str = "rahbo";
-    const DESCRIPTION: &'static str = "RAHBO: k repeats per point, variance-proxy GP, acquisition ucb^f − α·lcb^var, lcb^MV reporting";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn check(&self) -> Result<(), AlgorithmError> {
-        self.risk.check_repeats(Self::NAME)
-    }
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant::Rahbo {
-            objective_noise: self.fgp_noise,
-        };
-        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
-    }
-}
-
 rahbo_settings! {
     /// Typed settings of RAHBO with known variance (`rahbo-known-var`; Makarova et al. 2021,
     /// Eq. 9): the problem's true noise variance `ρ²` in place of the variance GP, the
@@ -284,18 +265,6 @@ rahbo_settings! {
     /// registry also declares `fgp_noise` for it, which it does not use, and the variance GP's
     /// settings go unused.
     RahboKnownVar {}
-}
-
-impl Method for RahboKnownVar {
-    const NAME: &'static str = "rahbo-known-var";
-    const DESCRIPTION: &'static str =
-        "RAHBO with the true noise variance ρ² (Eq. 9 oracle): ucb^f − α·ρ², f-GP noise ρ²/k";
-    const REQUIRES: Requirement = Requirement::KnownNoiseVariance;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let settings = RunSettings::new(Variant::KnownVariance, self.risk, self.models);
-        RahboAlgorithm::boxed(settings, params)
-    }
 }
 
 rahbo_settings! {
@@ -313,24 +282,6 @@ rahbo_settings! {
     }
 }
 
-impl Method for RahboUs {
-    const NAME: &'static str = "rahbo-us";
-    const DESCRIPTION: &'static str =
-        "RAHBO-US: uncertainty sampling of the variance GP, then GP-UCB on f − α·max(μ^var, floor)";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn check(&self) -> Result<(), AlgorithmError> {
-        self.risk.check_repeats(Self::NAME)
-    }
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant::UncertaintySampling {
-            rounds: self.us_rounds,
-        };
-        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
-    }
-}
-
 bosweep_core::settings! {
     /// Typed settings of risk-neutral GP-UCB on the `k`-sample means with heteroscedastic fixed
     /// noise (`gp-ucb-hetero`; the baseline of Makarova et al. 2021, Section 4), reporting the
@@ -344,23 +295,6 @@ bosweep_core::settings! {
         ),
         /// Both GPs, the report rule and the candidate set.
         models: RahboModels = RahboModels::default() => {},
-    }
-}
-
-impl Method for GpUcbHetero {
-    const NAME: &'static str = "gp-ucb-hetero";
-    const DESCRIPTION: &'static str = "risk-neutral GP-UCB on the k-sample means with heteroscedastic fixed noise, lcb^f reporting";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn check(&self) -> Result<(), AlgorithmError> {
-        self.risk.check_repeats(Self::NAME)
-    }
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant::GpUcb {
-            objective_noise: self.gpucb_noise.0,
-        };
-        RahboAlgorithm::boxed(RunSettings::new(variant, self.risk, self.models), params)
     }
 }
 
@@ -390,7 +324,7 @@ pub(crate) struct RunSettings {
 }
 
 impl RunSettings {
-    fn new(variant: Variant, risk: RahboRisk, models: RahboModels) -> Self {
+    pub(super) fn new(variant: Variant, risk: RahboRisk, models: RahboModels) -> Self {
         Self {
             variant,
             risk,
@@ -412,9 +346,9 @@ impl RunSettings {
 mod tests {
     use super::*;
     use crate::testing::resolve;
-    use crate::{AlgorithmSettings, Optimizer};
     use bosweep_core::params::Settings;
     use bosweep_problems::Observation;
+    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
     /// Every shared parameter away from its default.
     fn changed_risk() -> RahboRisk {

@@ -6,8 +6,8 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::acquisition::{Bounds, SobolGrid};
 use bosweep_engine::{EngineError, Points};
+use bosweep_toolkit::acquisition::{Bounds, SobolGrid};
 
 /// The probability `min(20/d, 1)` that a candidate's coordinate is perturbed.
 pub(super) fn perturbation_probability(dim: usize) -> f64 {

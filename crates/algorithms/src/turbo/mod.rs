@@ -55,16 +55,16 @@ use thompson::{JointPosterior, ThompsonBatch};
 use trust_region::{Change, RegionSchedule, TrustRegion};
 
 use super::boke::latin_hypercube;
-use super::entry::AlgorithmEntry;
-use super::gp_bo::{GpSettings, fit_gp_model};
-use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
-};
-use crate::optimizer::Method;
-use crate::requirement::Requirement;
-use crate::surrogate::GpModel;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+};
+use bosweep_toolkit::{GpSettings, fit_gp_model};
 
 bosweep_core::settings! {
     /// Typed settings of TuRBO-1 (`turbo`).

@@ -9,11 +9,11 @@ use super::trust_region::{
 };
 use super::{Turbo, TurboAlgorithm};
 use crate::testing::resolve;
-use crate::{Algorithm, AlgorithmSettings, AskContext, Feedback};
 use bosweep_core::params::Settings;
 use bosweep_engine::{CpuEngine, Engine, Points};
 use bosweep_model::{GpSpec, GpState, Kernel, KernelFamily, KernelKind, Noise};
 use bosweep_problems::Domain;
+use bosweep_toolkit::{Algorithm, AlgorithmSettings, AskContext, Feedback};
 
 fn schedule() -> RegionSchedule {
     RegionSchedule {

@@ -10,13 +10,13 @@ use super::hyper::{
     adaptive_scale, cap_lengthscales, log_posterior, log_theta, shrink_lengthscales, theta_from_log,
 };
 use super::settings::{ThetaLoss, UheGpSettings};
-use crate::acquisition::UpperConfidenceBound;
-use crate::{AlgorithmError, AskContext};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{
     Bounds, FitMode, FitOptions, FitResult, GpSpec, GpState, Kernel, KernelKind, MeanSpec, Noise,
     NoiseSpec, Priors, SliceSampler, fit_gp,
 };
+use bosweep_toolkit::acquisition::UpperConfidenceBound;
+use bosweep_toolkit::{AlgorithmError, AskContext};
 
 /// Lengthscale bounds of every fit (unit cube; our choice, the paper names no bounds).
 pub(super) const LENGTHSCALE_BOUNDS: Bounds = Bounds::new(1e-3, 10.0);

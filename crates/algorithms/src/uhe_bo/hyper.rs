@@ -6,10 +6,10 @@
 //! Everything works on the unit cube and standardised outputs with a zero-mean Matérn-5/2 ARD
 //! GP, θ = (ℓ_1..ℓ_d, σ_f², σ_n²), as the rest of UHE-BO does.
 
-use crate::acquisition::{Acquisition, PosteriorAcquisition};
 use bosweep_core::stats::normal_cdf;
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, Priors, likelihood};
+use bosweep_toolkit::acquisition::{Acquisition, PosteriorAcquisition};
 
 /// `θ` in log space, `φ = (ln ℓ_1..ln ℓ_d, ln σ_f², ln σ_n²)`, and back.
 pub fn theta_from_log(phi: &[f64]) -> Result<(Kernel, f64), EngineError> {

@@ -55,19 +55,19 @@ use std::time::Instant;
 use rand::RngExt;
 use serde_json::{Map, Value, json};
 
-use super::exp3::{Exp3, exp3_gamma};
-use super::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
-};
-use crate::acquisition::{
-    Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
-    UpperConfidenceBound, maximize,
-};
-use crate::random::uniform_point;
-use crate::surrogate::OutputTransform;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points};
 use bosweep_model::{GpSpec, GpState, Noise};
+use bosweep_toolkit::acquisition::{
+    Acquisition, Bounds as UnitBounds, GpAcquisition, LogExpectedImprovement, MaximizeConfig,
+    UpperConfidenceBound, maximize,
+};
+use bosweep_toolkit::surrogate::OutputTransform;
+use bosweep_toolkit::uniform_point;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+};
+use bosweep_toolkit::{Exp3, exp3_gamma};
 use estimators::{Estimate, MapFit, Proposal as UnitProposal, Step, Theta, ThetaEstimator};
 
 /// How the arm of each iteration is chosen.

@@ -1,8 +1,8 @@
 //! UHE-BO's iteration pairs (Algorithm 1): the EXP3 schedule over pairs and the
 //! nearest-neighbour pseudo-labels of its proposal.
 
-use crate::exp3::{Exp3, exp3_gamma};
 use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_toolkit::{Exp3, exp3_gamma};
 
 /// `γ_t = sqrt(4 ln 2 / ((e − 1) t))` (Algorithm 1 line 5): EXP3's tuning with K = 2 arms and
 /// `t/2` rounds. Not clamped (γ_1 ≈ 1.27).

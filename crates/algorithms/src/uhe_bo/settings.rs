@@ -2,7 +2,7 @@
 //! every member runs ([`UheGpSettings`]), EXP3 over iteration pairs ([`Exp3PairSettings`],
 //! UHE-BO and Random+EXP3), and the words of the family's choice parameters.
 
-use crate::acquisition::MaximizerSettings;
+use bosweep_toolkit::acquisition::MaximizerSettings;
 
 bosweep_core::choices! {
     /// How θ = (ℓ_1..ℓ_d, σ_f², σ_n²) is estimated at every step (parameter `loss`).

@@ -6,11 +6,11 @@
 use super::estimators::{AdaptiveScaling, Mcmc, PointEstimate, ShrinkingBound};
 use super::settings::{Exp3PairSettings, PortfolioArms, RewardClip, UheGpSettings};
 use super::{Arms, FitData, UheBoRunner, Variant};
-use crate::entry::AlgorithmEntry;
-use crate::optimizer::Method;
-use crate::requirement::Requirement;
-use crate::{Algorithm, AlgorithmError};
 use bosweep_core::params::Params;
+use bosweep_toolkit::AlgorithmEntry;
+use bosweep_toolkit::Requirement;
+use bosweep_toolkit::optimizer::Method;
+use bosweep_toolkit::{Algorithm, AlgorithmError};
 
 /// UHE-BO, its ablations and its baselines, as `bosweep` builds them by name.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
@@ -340,10 +340,11 @@ impl Method for Portfolio {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acquisition::MaximizerSettings;
     use crate::testing::resolve;
-    use crate::{AlgorithmSettings, GammaSchedule, Optimizer, ThetaLoss};
+    use crate::{GammaSchedule, ThetaLoss};
     use bosweep_core::params::Settings;
+    use bosweep_toolkit::acquisition::MaximizerSettings;
+    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
     /// A GP-UCB step with every field away from its default.
     fn changed_gp() -> UheGpSettings {

@@ -2,9 +2,10 @@
 //! front door, in Rust as in Python (whose `bosweep.Optimizer` wraps this one).
 //!
 //! ```
-//! use bosweep_algorithms::{GpUcb, Optimizer};
+//! use bosweep_toolkit::{Optimizer, RandomSearchSettings};
 //!
-//! let mut opt = Optimizer::builder(GpUcb::default().ucb_multiplier(2.0))
+//! // Any algorithm's settings: `bosweep_algorithms::GpUcb::default()` and its kin, or these.
+//! let mut opt = Optimizer::builder(RandomSearchSettings::default())
 //!     .bounds(&[(-3.0, 3.0), (-2.0, 2.0)])
 //!     .seed(7)
 //!     .init(5)
@@ -17,7 +18,7 @@
 //!     }
 //! }
 //! assert_eq!(opt.recommend().map(<[f64]>::len), Some(2));
-//! # Ok::<(), bosweep_algorithms::OptimizerError>(())
+//! # Ok::<(), bosweep_toolkit::OptimizerError>(())
 //! ```
 //!
 //! The first `init` points are the initial design a sweep run with the same seed evaluates
@@ -35,7 +36,7 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Algorithm, AlgorithmError, check_pair};
+use crate::{Algorithm, AlgorithmError, check_fit};
 use bosweep_core::data::{Blame, Failure};
 use bosweep_engine::{CpuEngine, Engine};
 use bosweep_problems::{Domain, Observation, Problem, Sense};
@@ -43,7 +44,7 @@ use caller::CallerProblem;
 
 pub use design::{box_design, initial_design};
 pub use session::{Origin, Session};
-pub use settings::{AlgorithmSettings, Method, RandomSearchSettings, Registered};
+pub use settings::{AlgorithmSettings, Method, RandomSearchSettings};
 
 /// The initial design's size when the builder is given none: as Python's `Optimizer`.
 pub const DEFAULT_INIT: usize = 10;
@@ -186,10 +187,13 @@ impl OptimizerBuilder {
         };
         let name = self.settings.name().to_owned();
         let mut algorithm = self.settings.build()?;
-        check_pair(&name, algorithm.as_mut(), &problem)?;
-        if let Some(check) = crate::preflight(&name, &self.settings.given())? {
-            check.run()?;
-        }
+        check_fit(
+            &name,
+            self.settings.requires()?,
+            algorithm.as_mut(),
+            &problem,
+        )?;
+        self.settings.check_libraries()?;
         let design = initial_design(
             &problem,
             self.init,
@@ -226,9 +230,9 @@ pub struct Optimizer {
 }
 
 impl Optimizer {
-    /// An optimizer with the algorithm `settings` describe: typed ones
-    /// ([`GpUcb`](crate::GpUcb), [`Ei`](crate::Ei), [`RandomSearchSettings`]) or
-    /// [`Registered`] for any algorithm by name.
+    /// An optimizer with the algorithm `settings` describe: typed ones (`GpUcb`, `Ei`, … of
+    /// `bosweep-algorithms`, [`RandomSearchSettings`]) or the registry's `Registered` for any
+    /// algorithm by name.
     pub fn builder(settings: impl AlgorithmSettings + 'static) -> OptimizerBuilder {
         OptimizerBuilder {
             settings: Box::new(settings),

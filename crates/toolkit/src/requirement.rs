@@ -59,16 +59,16 @@ impl Requirement {
     }
 }
 
-/// Checks, before a run, that `algorithm` (registered as `name`) can run on `problem`: its
-/// declared requirement, then its own [`Algorithm::prepare`], which checks what only the
+/// Checks, before a run, that `algorithm` (registered as `name`, with `requirement`) can run on
+/// `problem`: the requirement, then its own [`Algorithm::prepare`], which checks what only the
 /// algorithm knows (PE-GP-UCB: that the allowed sets lie in its candidate priors' domain). An
 /// incompatible pair is a configuration error naming both.
-pub fn check_pair(
+pub fn check_fit(
     name: &str,
+    requirement: Requirement,
     algorithm: &mut dyn Algorithm,
     problem: &dyn Problem,
 ) -> Result<(), AlgorithmError> {
-    let requirement = super::find(name)?.requires;
     if !requirement.is_met_by(problem) {
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" needs {}; problem \"{}\" is not one (accepted: {})",

@@ -39,13 +39,15 @@ const LIPSCHITZ_SAMPLE: usize = 1000;
 const SAME_POINT: f64 = 1e-9;
 
 /// What one ask makes of the pending points.
-pub(super) enum PendingView {
+pub enum PendingView {
     /// Nothing pending: the sequential step.
     Nothing,
     /// The Kriging believer: `model` conditioned on the pending points at `believed`, their
     /// posterior means (original units, maximisation sense).
     Believer {
+        /// The fitted model conditioned on the pending points.
         model: Box<GpModel>,
+        /// The values believed at the pending points.
         believed: Vec<f64>,
     },
     /// Local penalisers around the pending points, from the fitted model.
@@ -57,7 +59,7 @@ impl PendingView {
     /// largest observed value `best_observed` (original units, maximisation sense). Local
     /// penalisation takes `lipschitz`, the constant an earlier ask of the batch estimated on
     /// the same model, where there is one, instead of estimating it again.
-    pub(super) fn new(
+    pub fn new(
         strategy: PendingStrategy,
         model: &GpModel,
         best_observed: f64,
@@ -82,7 +84,7 @@ impl PendingView {
     }
 
     /// The model the acquisition reads: the believer's, else the fitted one.
-    pub(super) fn model<'a>(&'a self, fitted: &'a GpModel) -> &'a GpModel {
+    pub fn model<'a>(&'a self, fitted: &'a GpModel) -> &'a GpModel {
         match self {
             Self::Believer { model, .. } => model,
             _ => fitted,
@@ -91,14 +93,14 @@ impl PendingView {
 
     /// Whether the acquisition reads a model conditioned on hallucinated values, the setting
     /// of GP-BUCB's schedule.
-    pub(super) fn hallucinates(&self) -> bool {
+    pub fn hallucinates(&self) -> bool {
         matches!(self, Self::Believer { .. })
     }
 
     /// EI's incumbent: the best observed value, and under the believer the best believed value
     /// too, since the Kriging believer treats its fantasies as observations (else a pending
     /// point whose mean beats the incumbent keeps a positive EI).
-    pub(super) fn incumbent(&self, best_observed: f64) -> f64 {
+    pub fn incumbent(&self, best_observed: f64) -> f64 {
         match self {
             Self::Believer { believed, .. } => {
                 believed.iter().copied().fold(best_observed, f64::max)
@@ -108,7 +110,7 @@ impl PendingView {
     }
 
     /// The penalisers, under local penalisation.
-    pub(super) fn penalty(&self) -> Option<&LocalPenalty> {
+    pub fn penalty(&self) -> Option<&LocalPenalty> {
         match self {
             Self::Penalized(penalty) => Some(penalty),
             _ => None,
@@ -175,7 +177,7 @@ fn local_penalty(
 }
 
 /// The pending points in the model's unit-cube coordinates.
-pub(super) fn pending_in_model_units(
+pub fn pending_in_model_units(
     model: &GpModel,
     pending: &[Vec<f64>],
 ) -> Result<Points, AlgorithmError> {
@@ -186,10 +188,7 @@ pub(super) fn pending_in_model_units(
 /// point: then the best refined start that does not, else the grid point of the best start
 /// that does not (starts in their grid order, best first; without refinement, the best grid
 /// point). Fails when every candidate coincides with a pending point.
-pub(super) fn away_from_pending(
-    best: Maximum,
-    pending: &Points,
-) -> Result<Vec<f64>, AlgorithmError> {
+pub fn away_from_pending(best: Maximum, pending: &Points) -> Result<Vec<f64>, AlgorithmError> {
     let is_pending = |x: &[f64]| {
         pending.iter().any(|p| {
             p.iter()

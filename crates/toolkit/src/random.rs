@@ -27,7 +27,7 @@ impl RandomSearch {
 /// A uniform point of the box, or a uniform member of the allowed set among the rows not
 /// pending (so a batch never proposes one twice): random search's step, and a model-based
 /// method's first one when nothing is observed yet.
-pub(crate) fn uniform_point(ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
+pub fn uniform_point(ctx: &mut AskContext<'_>) -> Result<Vec<f64>, AlgorithmError> {
     Ok(match ctx.allowed {
         Some(set) if !set.is_empty() && ctx.pending.is_empty() => {
             set.row(ctx.rng.random_range(0..set.rows())).to_vec()

@@ -7,7 +7,7 @@ use bosweep_engine::Points;
 /// Rules out the rows of the allowed set `set` equal to a pending point (their `values` become
 /// `−∞`), so that the argmax never proposes a pending point again; fails when every row is
 /// pending.
-pub(crate) fn rule_out_pending_rows(
+pub fn rule_out_pending_rows(
     values: &mut [f64],
     set: &Points,
     pending: &[Vec<f64>],

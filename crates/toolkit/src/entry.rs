@@ -37,7 +37,7 @@ impl AlgorithmEntry {
 
     /// An entry whose parameters are the fields of `S`, built by `build` from their checked
     /// values: for algorithms that share one settings type under several names (the peers).
-    pub(crate) const fn declared_by<S: Settings>(
+    pub const fn declared_by<S: Settings>(
         name: &'static str,
         description: &'static str,
         requires: Requirement,

@@ -1,10 +1,9 @@
-//! What an [`Optimizer`](super::Optimizer) is built from: an algorithm's typed settings. Every
-//! algorithm has a settings type named after it ([`GpUcb`](crate::GpUcb),
-//! [`UheBo`](crate::UheBo), [`SboKde`](crate::SboKde), …) that states its parameters as
-//! fields; [`Registered`] names an algorithm of the registry with its parameters by key, as a
-//! sweep config does. Both are
-//! checked by the registry's declaration when built, so a typed value out of range gets the
-//! message a config's would.
+//! What an [`Optimizer`](super::Optimizer) is built from: an algorithm's settings. Every
+//! algorithm has a settings type named after it (`GpUcb`, `UheBo`, `SboKde`, … of
+//! `bosweep-algorithms`) that states its parameters as fields and is a [`Method`]; the
+//! registry's `Registered` names an algorithm with its parameters by key, as a sweep config
+//! does. Both are checked by the algorithm's declaration when built, so a typed value out of
+//! range gets the message a config's would.
 
 use crate::{Algorithm, AlgorithmError, Requirement};
 use bosweep_core::params::{ParamValue, Params, Settings};
@@ -19,8 +18,15 @@ pub trait AlgorithmSettings: Send {
     fn given(&self) -> Vec<(&str, ParamValue)>;
 
     /// The algorithm, its parameters checked against its declaration.
-    fn build(&self) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        crate::build(self.name(), &self.given())
+    fn build(&self) -> Result<Box<dyn Algorithm>, AlgorithmError>;
+
+    /// The kind of problem the algorithm runs on.
+    fn requires(&self) -> Result<Requirement, AlgorithmError>;
+
+    /// What the algorithm needs outside bosweep is there (a peer library's interpreter and
+    /// package); nothing by default.
+    fn check_libraries(&self) -> Result<(), AlgorithmError> {
+        Ok(())
     }
 }
 
@@ -53,6 +59,10 @@ impl<M: Method> AlgorithmSettings for M {
         M::NAME
     }
 
+    fn requires(&self) -> Result<Requirement, AlgorithmError> {
+        Ok(M::REQUIRES)
+    }
+
     fn given(&self) -> Vec<(&str, ParamValue)> {
         Settings::given(self)
     }
@@ -80,50 +90,5 @@ impl Method for RandomSearchSettings {
 
     fn into_algorithm(self, _: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         Ok(Box::new(crate::RandomSearch::new()))
-    }
-}
-
-/// Any registered algorithm by name, its parameters by key, as a sweep config or a program
-/// that reads them from a file names them (the typed equivalent of this example is
-/// `Boke::default().kappa(2.0)`).
-///
-/// ```
-/// use bosweep_algorithms::{AlgorithmSettings, Registered};
-///
-/// let boke = Registered::new("boke").with("kappa", 2.0);
-/// assert_eq!(boke.name(), "boke");
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct Registered {
-    name: String,
-    given: Vec<(String, ParamValue)>,
-}
-
-impl Registered {
-    /// Algorithm `name` with every parameter at its default.
-    pub fn new(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            given: Vec::new(),
-        }
-    }
-
-    /// The same with parameter `key` set to `value` (a number, or a word as text).
-    pub fn with(mut self, key: impl Into<String>, value: impl Into<ParamValue>) -> Self {
-        self.given.push((key.into(), value.into()));
-        self
-    }
-}
-
-impl AlgorithmSettings for Registered {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn given(&self) -> Vec<(&str, ParamValue)> {
-        self.given
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect()
     }
 }
