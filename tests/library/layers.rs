@@ -31,10 +31,7 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
             "data", "stats", "optim", "io", "params", "process", "registry",
         ],
     ),
-    (
-        "toolkit",
-        &["surrogate", "acquisition", "gp_model", "pending", "*"],
-    ),
+    ("toolkit", &["surrogate", "acquisition", "algorithm", "*"]),
     ("sweep", &["*", "report", "export", "compare"]),
 ];
 

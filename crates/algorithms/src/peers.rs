@@ -15,9 +15,8 @@
 use std::process::{Command as ProcessCommand, Stdio};
 
 use super::command::CommandAlgorithm;
-use super::find;
-use crate::Command;
-use bosweep_core::params::{ParamValue, Params, Settings};
+use crate::command::Command;
+use bosweep_core::params::{ParamSpec, ParamValue, Params, Settings};
 use bosweep_toolkit::AlgorithmEntry;
 use bosweep_toolkit::Requirement;
 use bosweep_toolkit::{Algorithm, AlgorithmError};
@@ -67,6 +66,8 @@ pub struct Peer {
     pub pip: &'static str,
     /// Whether it proposes points while others are pending (batches, asynchronous workers).
     pub batch_capable: bool,
+    /// Whether it plans for a budget ([`NgOptSettings`]'s `budget`).
+    pub plans_budget: bool,
 }
 
 /// Every peer, in listing order (the order of the registry entries below).
@@ -76,36 +77,42 @@ pub const PEERS: &[Peer] = &[
         arguments: "optuna --sampler tpe",
         pip: "'optuna>=4'",
         batch_capable: true,
+        plans_budget: false,
     },
     Peer {
         name: "optuna-cmaes",
         arguments: "optuna --sampler cmaes",
         pip: "'optuna>=4' cmaes",
         batch_capable: true,
+        plans_budget: false,
     },
     Peer {
         name: "optuna-gp",
         arguments: "optuna --sampler gp",
         pip: "'optuna>=4' torch scipy",
         batch_capable: false,
+        plans_budget: false,
     },
     Peer {
         name: "nevergrad-ngopt",
         arguments: "nevergrad --optimizer ngopt",
         pip: "'nevergrad>=1'",
         batch_capable: false,
+        plans_budget: true,
     },
     Peer {
         name: "nevergrad-cma",
         arguments: "nevergrad --optimizer cma",
         pip: "'nevergrad>=1'",
         batch_capable: true,
+        plans_budget: false,
     },
     Peer {
         name: "botorch-qlognei",
         arguments: "botorch",
         pip: "botorch",
         batch_capable: true,
+        plans_budget: false,
     },
 ];
 
@@ -168,6 +175,15 @@ fn peer(name: &str) -> &'static Peer {
 }
 
 impl Peer {
+    /// The parameters its registry entry declares.
+    fn parameters(&self) -> &'static [ParamSpec] {
+        if self.plans_budget {
+            NgOptSettings::table()
+        } else {
+            PeerSettings::table()
+        }
+    }
+
     /// The optimiser command with `settings`, run by the interpreter `python`, planning for
     /// `budget` evaluations where it is not 0 (NGOpt's `budget`).
     fn command(&self, settings: &PeerSettings, budget: usize, python: &str) -> Command {
@@ -250,7 +266,8 @@ pub fn preflight(
     let Some(peer) = find_peer(name) else {
         return Ok(None);
     };
-    let params = find(name)?.resolve(given)?;
+    let params = Params::resolve("algorithm", peer.name, peer.parameters(), given)
+        .map_err(|e| AlgorithmError::Config(e.0))?;
     Ok(Some(Preflight {
         algorithm: peer.name,
         python: interpreter(&PeerSettings::read(&params)),
@@ -313,12 +330,13 @@ mod tests {
                 entry.description
             );
             assert!(registry().any(|e| e.name == entry.name));
+            assert_eq!(entry.parameters(), peer.parameters(), "{}", entry.name);
         }
     }
 
     /// The command line of peer `name` with the `given` parameters and interpreter `python`.
     fn command_line(name: &str, given: &[(&str, ParamValue)], python: &str) -> Command {
-        let params = find(name).unwrap().resolve(given).unwrap();
+        let params = crate::find(name).unwrap().resolve(given).unwrap();
         let budget = match name {
             "nevergrad-ngopt" => NgOptSettings::read(&params).budget,
             _ => 0,

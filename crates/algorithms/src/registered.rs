@@ -1,6 +1,7 @@
 //! An algorithm of the registry named as a sweep config names it: by its registry name, its
 //! parameters by key.
 
+use crate::{peers, registry};
 use bosweep_core::params::ParamValue;
 use bosweep_toolkit::{Algorithm, AlgorithmError, AlgorithmSettings, Requirement};
 
@@ -50,17 +51,17 @@ impl AlgorithmSettings for Registered {
 
     /// The registry's entry, its parameters checked against its declaration.
     fn build(&self) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        crate::build(&self.name, &self.given())
+        registry::build(&self.name, &self.given())
     }
 
     /// The registry entry's requirement.
     fn requires(&self) -> Result<Requirement, AlgorithmError> {
-        Ok(crate::find(&self.name)?.requires)
+        Ok(registry::find(&self.name)?.requires)
     }
 
-    /// A peer library's check ([`preflight`](crate::preflight)).
+    /// A peer library's check ([`peers::preflight`]).
     fn check_libraries(&self) -> Result<(), AlgorithmError> {
-        match crate::preflight(&self.name, &self.given())? {
+        match peers::preflight(&self.name, &self.given())? {
             Some(check) => check.run(),
             None => Ok(()),
         }

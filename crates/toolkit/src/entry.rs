@@ -2,8 +2,9 @@
 //! (which lists each family's `ENTRIES`), so that a family module imports this one and the
 //! registry imports the families, never the other way round.
 
-use super::{Algorithm, AlgorithmError, Requirement};
+use crate::algorithm::{Algorithm, AlgorithmError};
 use crate::optimizer::Method;
+use crate::requirement::Requirement;
 use bosweep_core::params::{ParamSpec, ParamValue, Params, Settings};
 use bosweep_core::registry::Named;
 

@@ -4,8 +4,8 @@
 
 use rand::RngExt;
 
+use crate::algorithm::{AlgorithmError, AskContext, History};
 use crate::surrogate::{GpModel, ModelOptions};
-use crate::{AlgorithmError, AskContext, History};
 use bosweep_model::{
     Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelFamily, KernelKind,
     NoiseSpec,

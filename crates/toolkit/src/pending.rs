@@ -4,11 +4,11 @@
 
 use rand::RngExt;
 
-use crate::AlgorithmError;
-use crate::AskContext;
 use crate::acquisition::{
     Bounds, DEFAULT_MIN_VARIANCE, LocalPenalty, Maximum, PenaltyCentre, SobolGrid, mean_lipschitz,
 };
+use crate::algorithm::AlgorithmError;
+use crate::algorithm::AskContext;
 use crate::surrogate::GpModel;
 use bosweep_engine::Points;
 

@@ -1,7 +1,7 @@
 //! What a batch may still propose from a finite allowed set: every row but the pending ones,
 //! so that no method that takes pending points proposes one of them twice.
 
-use crate::AlgorithmError;
+use crate::algorithm::AlgorithmError;
 use bosweep_engine::Points;
 
 /// Rules out the rows of the allowed set `set` equal to a pending point (their `values` become

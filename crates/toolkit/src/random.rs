@@ -4,7 +4,9 @@ use std::time::Instant;
 
 use rand::RngExt;
 
-use super::{Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog};
+use crate::algorithm::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
+};
 use crate::pending_rows::rule_out_pending_rows;
 use bosweep_engine::Engine;
 use bosweep_problems::ParamValue;

@@ -1,7 +1,7 @@
 //! What an algorithm needs of a problem beyond a box, declared by its registry entry, so that
 //! an incompatible pair is refused before anything runs instead of failing mid-run.
 
-use super::{Algorithm, AlgorithmError};
+use crate::algorithm::{Algorithm, AlgorithmError};
 use bosweep_problems::{self as problems, Problem};
 
 /// The kind of problem an algorithm runs on.

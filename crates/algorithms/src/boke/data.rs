@@ -4,9 +4,9 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::super::History;
 use bosweep_engine::{EngineError, Points};
 use bosweep_problems::Domain;
+use bosweep_toolkit::History;
 
 /// The history with its unit-cube image. `tell` does not see the domain, so points are mapped
 /// lazily, at the next `ask` or recommendation, once the domain is known.

@@ -20,7 +20,7 @@ use bosweep_engine::{Engine, Points};
 use bosweep_model::CandidatePriors;
 use bosweep_model::{GpSpec, GpState, Noise, TimeDecay};
 
-use super::super::AlgorithmError;
+use bosweep_toolkit::AlgorithmError;
 
 /// How the posteriors are computed; both are exact and agree to rounding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

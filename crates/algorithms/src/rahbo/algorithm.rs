@@ -7,7 +7,6 @@ use std::time::Instant;
 use rand::RngExt;
 use serde_json::{Map, json};
 
-use super::super::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 use super::models::{Data, Hyper, Models, build, fit_hyper};
 use super::report::{ReportScores, reported_index};
 use super::settings::{AlphaSource, ReportRule, RunSettings, Variant};
@@ -16,6 +15,7 @@ use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, Points, Posterior};
 use bosweep_problems::{Domain, NoiseVariance, Problem};
 use bosweep_toolkit::acquisition::{Bounds, SobolGrid, default_grid_size};
+use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 /// The candidate set of a run: the problem's allowed set, or a Sobol set in the unit cube fixed
 /// for the run, with the oracle's `ρ²` there for the known-variance variant.

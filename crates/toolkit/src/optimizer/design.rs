@@ -5,8 +5,8 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use crate::AlgorithmError;
 use crate::acquisition::{Bounds, SobolGrid};
+use crate::algorithm::AlgorithmError;
 use bosweep_problems::{Domain, Problem};
 
 /// The initial design: `count` scrambled-Sobol points in the box, or `count` distinct members

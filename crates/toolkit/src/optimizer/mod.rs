@@ -36,7 +36,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Algorithm, AlgorithmError, check_fit};
+use crate::algorithm::{Algorithm, AlgorithmError};
+use crate::requirement::check_fit;
 use bosweep_core::data::{Blame, Failure};
 use bosweep_engine::{CpuEngine, Engine};
 use bosweep_problems::{Domain, Observation, Problem, Sense};

@@ -6,7 +6,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
+use crate::algorithm::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
 use bosweep_engine::{CpuEngine, Engine, Points};
 use bosweep_problems::{Domain, Observation, Sense};
 

@@ -5,7 +5,8 @@
 //! does. Both are checked by the algorithm's declaration when built, so a typed value out of
 //! range gets the message a config's would.
 
-use crate::{Algorithm, AlgorithmError, Requirement};
+use crate::algorithm::{Algorithm, AlgorithmError};
+use crate::requirement::Requirement;
 use bosweep_core::params::{ParamValue, Params, Settings};
 
 /// An algorithm's settings: its registry name and its parameters. `Send`, so that an
@@ -89,6 +90,6 @@ impl Method for RandomSearchSettings {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, _: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(Box::new(crate::RandomSearch::new()))
+        Ok(Box::new(crate::random::RandomSearch::new()))
     }
 }
