@@ -66,7 +66,7 @@ pub struct Peer {
     pub pip: &'static str,
     /// Whether it proposes points while others are pending (batches, asynchronous workers).
     pub batch_capable: bool,
-    /// Whether it plans for a budget ([`NgOptSettings`]'s `budget`).
+    /// Whether it plans for a budget (NGOpt's `budget` parameter).
     pub plans_budget: bool,
 }
 

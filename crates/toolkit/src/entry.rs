@@ -15,7 +15,7 @@ pub struct AlgorithmEntry {
     pub name: &'static str,
     /// One line for `bosweep list`.
     pub description: &'static str,
-    /// The kind of problem it runs on, checked before any run ([`super::check_pair`]).
+    /// The kind of problem it runs on, checked before any run ([`check_fit`](crate::check_fit)).
     pub requires: Requirement,
     table: fn() -> &'static [ParamSpec],
     build: fn(Params) -> Result<Box<dyn Algorithm>, AlgorithmError>,

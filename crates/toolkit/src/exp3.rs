@@ -8,7 +8,7 @@
 use rand::{Rng, RngExt};
 
 /// The standard EXP3 tuning `γ = sqrt(K ln K / ((e − 1) g))` for `K` arms and a bound `g` on the
-/// total reward (UHE-BO uses `g = t/2` rounds; see [`super::uhe_bo::uhe_gamma`]). Not clamped.
+/// total reward (UHE-BO uses `g = t/2` rounds; see `bosweep_algorithms::uhe_gamma`). Not clamped.
 pub fn exp3_gamma(arms: usize, g: f64) -> f64 {
     let k = arms as f64;
     (k * k.ln() / ((std::f64::consts::E - 1.0) * g)).sqrt()
