@@ -3,7 +3,7 @@
 
 use super::drbo_mmd::DrboMmdRunner;
 use super::kde_bo::{KdeBo, Method, MethodParts};
-use super::settings::{ContextualSettings, KdeSettings};
+use super::settings::{ContextualSettings, InfimumSettings, KdeSettings};
 use bosweep_core::params::Params;
 use bosweep_toolkit::optimizer::Method as Declared;
 use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
@@ -83,11 +83,8 @@ bosweep_core::settings! {
         shared: ContextualSettings = ContextualSettings::default() => {},
         /// The KDE of the context distribution.
         kde: KdeSettings = KdeSettings::default() => {},
-        infimum_points: usize = 1024 => (
-            "scrambled-Sobol context points, drawn once per step, for the infimum over C (DRBO-KDE) or over the confidence box (StableOpt)",
-            1,
-            1 << 20
-        ),
+        /// The context points of the worst case.
+        infimum: InfimumSettings = InfimumSettings::default() => {},
         /// For n observed contexts; the default 1 is the paper's schedule.
         l1_radius_scale: f64 = 1.0 => (
             "DRBO-KDE's L1 radius (twice TV) is δ = l1_radius_scale · n^{−2/(4+Dc)}; 0 gives SBO-KDE",
@@ -108,7 +105,7 @@ impl Declared for DrboKde {
         let parts = MethodParts {
             samples: self.kde.samples,
             bandwidth: self.kde.bandwidth,
-            infimum_points: self.infimum_points,
+            infimum_points: self.infimum.infimum_points,
             radius_scale: self.l1_radius_scale,
             grid_size: 0,
         };
@@ -200,11 +197,8 @@ bosweep_core::settings! {
     pub struct StableOpt {
         /// The joint GP, UCB multiplier, maximiser and context box.
         shared: ContextualSettings = ContextualSettings::default() => {},
-        infimum_points: usize = 1024 => (
-            "scrambled-Sobol context points, drawn once per step, for the infimum over C (DRBO-KDE) or over the confidence box (StableOpt)",
-            1,
-            1 << 20
-        ),
+        /// The context points of the worst case.
+        infimum: InfimumSettings = InfimumSettings::default() => {},
     }
 }
 
@@ -218,7 +212,7 @@ impl Declared for StableOpt {
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
         let parts = MethodParts {
-            infimum_points: self.infimum_points,
+            infimum_points: self.infimum.infimum_points,
             ..MethodParts::default()
         };
         Ok(Box::new(KdeBo::new(

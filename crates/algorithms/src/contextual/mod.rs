@@ -26,8 +26,8 @@ pub use mmd::{MmdBall, context_grid};
 pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 pub use settings::{
-    ContextualSettings, JointFit, JointKernel, KappaSchedule, KdeSettings, OptimizerProfile,
-    UcbMultiplier,
+    ContextualSettings, InfimumSettings, JointFit, JointKernel, KappaSchedule, KdeSettings,
+    OptimizerProfile, UcbMultiplier,
 };
 
 use bosweep_toolkit::AlgorithmEntry;

@@ -207,3 +207,14 @@ bosweep_core::settings! {
         ),
     }
 }
+
+bosweep_core::settings! {
+    /// The context points over which DRBO-KDE and StableOpt take their worst case.
+    pub struct InfimumSettings {
+        infimum_points: usize = 1024 => (
+            "scrambled-Sobol context points, drawn once per step, for the infimum over C (DRBO-KDE) or over the confidence box (StableOpt)",
+            1,
+            1 << 20
+        ),
+    }
+}

@@ -3,8 +3,8 @@
 //! observed contexts.
 
 use super::{
-    ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, JointFit, JointKernel, KappaSchedule,
-    KdeSettings, OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
+    ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, InfimumSettings, JointFit, JointKernel,
+    KappaSchedule, KdeSettings, OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
 };
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
@@ -79,7 +79,7 @@ fn changed_settings_round_trip() {
     let drbo = DrboKde {
         shared: changed_shared(),
         kde,
-        infimum_points: 40,
+        infimum: InfimumSettings { infimum_points: 40 },
         l1_radius_scale: 0.5,
     };
     assert_eq!(DrboKde::read(&resolve(&drbo)), drbo);
@@ -96,7 +96,7 @@ fn changed_settings_round_trip() {
     assert_eq!(DrboMmd::read(&resolve(&mmd)), mmd);
     let stable = StableOpt {
         shared: changed_shared(),
-        infimum_points: 12,
+        infimum: InfimumSettings { infimum_points: 12 },
     };
     assert_eq!(StableOpt::read(&resolve(&stable)), stable);
 }
@@ -115,7 +115,7 @@ fn out_of_range_values_are_refused_by_name() {
     assert!(message(&DrboMmd::default().grid_size(0)).contains("parameter grid_size = 0"));
     assert!(message(&DrboMmdMinimax::default().grid_size(0)).contains("parameter grid_size = 0"));
     let stable = StableOpt {
-        infimum_points: 0,
+        infimum: InfimumSettings { infimum_points: 0 },
         ..StableOpt::default()
     };
     assert!(message(&stable).contains("parameter infimum_points = 0"));
@@ -130,7 +130,7 @@ fn out_of_range_values_are_refused_by_name() {
 /// points asked and the recommendation.
 fn stableopt_run(steps: usize) -> (Vec<Vec<f64>>, Vec<f64>) {
     let mut settings = StableOpt {
-        infimum_points: 16,
+        infimum: InfimumSettings { infimum_points: 16 },
         ..StableOpt::default()
     };
     settings.shared.raw_samples = 32;

@@ -43,7 +43,8 @@ pub use hyper::{
 };
 pub use pairs::{PairedExp3, pseudo_labels, uhe_gamma};
 pub use settings::{
-    Exp3PairSettings, GammaSchedule, PortfolioArms, RewardClip, ThetaLoss, UheGpSettings,
+    Exp3PairSettings, GammaSchedule, PortfolioArms, PseudoData, RewardClip, ThetaLoss,
+    UheGpSettings,
 };
 pub(super) use variants::ENTRIES;
 pub use variants::{

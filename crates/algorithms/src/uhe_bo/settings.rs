@@ -133,3 +133,11 @@ impl PortfolioArms {
         }
     }
 }
+
+bosweep_core::settings! {
+    /// The nearest-neighbour pseudo-dataset of uniform points that θ is fitted on, unbiased
+    /// where the adaptively collected data are not (Ha et al. 2023, Eq. 2 and Algorithm 1).
+    pub struct PseudoData {
+        m_factor: f64 = 2.0 => ("pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉", 1e-3, 1e3),
+    }
+}

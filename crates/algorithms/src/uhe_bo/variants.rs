@@ -4,13 +4,11 @@
 //! ([`UheBoRunner`]) with its switches set ([`Variant`]).
 
 use super::estimators::{AdaptiveScaling, Mcmc, PointEstimate, ShrinkingBound};
-use super::settings::{Exp3PairSettings, PortfolioArms, RewardClip, UheGpSettings};
+use super::settings::{Exp3PairSettings, PortfolioArms, PseudoData, RewardClip, UheGpSettings};
 use super::{Arms, FitData, UheBoRunner, Variant};
 use bosweep_core::params::Params;
-use bosweep_toolkit::AlgorithmEntry;
-use bosweep_toolkit::Requirement;
 use bosweep_toolkit::optimizer::Method;
-use bosweep_toolkit::{Algorithm, AlgorithmError};
+use bosweep_toolkit::{Algorithm, AlgorithmEntry, AlgorithmError, Requirement};
 
 /// UHE-BO, its ablations and its baselines, as `bosweep` builds them by name.
 pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
@@ -40,7 +38,9 @@ bosweep_core::settings! {
     /// ```
     /// use bosweep_algorithms::{Optimizer, UheBo};
     ///
-    /// let settings = UheBo::default().gp(|gp| gp.ucb_beta(4.0)).m_factor(3.0);
+    /// let settings = UheBo::default()
+    ///     .gp(|gp| gp.ucb_beta(4.0))
+    ///     .pseudo(|p| p.m_factor(3.0));
     /// let mut opt = Optimizer::builder(settings)
     ///     .bounds(&[(-1.0, 1.0); 2])
     ///     .seed(7)
@@ -59,8 +59,8 @@ bosweep_core::settings! {
     pub struct UheBo {
         /// The GP-UCB step.
         gp: UheGpSettings = UheGpSettings::default() => {},
-        /// (Ha et al. 2023, Eq. 2 and Algorithm 1.)
-        m_factor: f64 = 2.0 => ("pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉", 1e-3, 1e3),
+        /// The pseudo-dataset θ is fitted on.
+        pseudo: PseudoData = PseudoData::default() => {},
         /// EXP3 over iteration pairs.
         pairs: Exp3PairSettings = Exp3PairSettings::default() => {},
     }
@@ -76,7 +76,7 @@ impl Method for UheBo {
             gp: self.gp,
             arms: Arms::Pairs(self.pairs),
             fit_data: FitData::Pseudo {
-                m_factor: self.m_factor,
+                m_factor: self.pseudo.m_factor,
             },
             estimator: Box::new(PointEstimate),
         };
@@ -92,8 +92,8 @@ bosweep_core::settings! {
     pub struct RaBo {
         /// The GP-UCB step.
         gp: UheGpSettings = UheGpSettings::default() => {},
-        /// (Ha et al. 2023, Eq. 2 and Algorithm 1.)
-        m_factor: f64 = 2.0 => ("pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉", 1e-3, 1e3),
+        /// The pseudo-dataset θ is fitted on.
+        pseudo: PseudoData = PseudoData::default() => {},
     }
 }
 
@@ -107,7 +107,7 @@ impl Method for RaBo {
             gp: self.gp,
             arms: Arms::AlwaysRandom,
             fit_data: FitData::Pseudo {
-                m_factor: self.m_factor,
+                m_factor: self.pseudo.m_factor,
             },
             estimator: Box::new(PointEstimate),
         };
@@ -123,7 +123,7 @@ bosweep_core::settings! {
         gp: UheGpSettings = UheGpSettings::default() => {},
         /// Declared as for UHE-BO, so that the two take the same parameters; unused, since
         /// Random+EXP3 fits no pseudo-data.
-        m_factor: f64 = 2.0 => ("pseudo-dataset size M_t = ⌈m_factor · |D_{t−1}|⌉", 1e-3, 1e3),
+        pseudo: PseudoData = PseudoData::default() => {},
         /// EXP3 over iteration pairs.
         pairs: Exp3PairSettings = Exp3PairSettings::default() => {},
     }
@@ -393,7 +393,7 @@ mod tests {
             (1.96, ThetaLoss::Map, 10)
         );
         assert_eq!(
-            (uhe.m_factor, uhe.pairs.gamma_schedule),
+            (uhe.pseudo.m_factor, uhe.pairs.gamma_schedule),
             (2.0, GammaSchedule::Paper)
         );
         assert_eq!(uhe.pairs.gamma_at(1), super::super::uhe_gamma(1));
@@ -412,19 +412,19 @@ mod tests {
     fn settings_with_every_field_changed_round_trip() {
         let uhe = UheBo {
             gp: changed_gp(),
-            m_factor: 3.5,
+            pseudo: PseudoData { m_factor: 3.5 },
             pairs: changed_pairs(),
         };
         assert_eq!(UheBo::read(&resolve(&uhe)), uhe);
         assert_eq!(uhe.pairs.gamma_at(1), 0.3);
         let ra = RaBo {
             gp: changed_gp(),
-            m_factor: 0.5,
+            pseudo: PseudoData { m_factor: 0.5 },
         };
         assert_eq!(RaBo::read(&resolve(&ra)), ra);
         let random = RandomExp3 {
             gp: changed_gp(),
-            m_factor: 0.5,
+            pseudo: PseudoData { m_factor: 0.5 },
             pairs: changed_pairs(),
         };
         assert_eq!(RandomExp3::read(&resolve(&random)), random);
@@ -464,10 +464,10 @@ mod tests {
     fn setters_change_their_fields() {
         let uhe = UheBo::default()
             .gp(|gp| gp.ucb_beta(3.0))
-            .m_factor(4.0)
+            .pseudo(|p| p.m_factor(4.0))
             .pairs(|p| p.gamma_schedule(GammaSchedule::Constant).gamma(0.2));
         assert_eq!(
-            (uhe.gp.ucb_beta, uhe.m_factor, uhe.pairs.gamma_at(5)),
+            (uhe.gp.ucb_beta, uhe.pseudo.m_factor, uhe.pairs.gamma_at(5)),
             (3.0, 4.0, 0.2)
         );
         assert_eq!(McmcGpUcb::default().mcmc_samples(3).mcmc_samples, 3);
@@ -524,7 +524,7 @@ mod tests {
     #[test]
     fn the_optimizer_runs_uhe_bo_reproducibly_and_recommends_the_best_point() {
         let settings = UheBo::default()
-            .m_factor(1.0)
+            .pseudo(|p| p.m_factor(1.0))
             .gp(|gp| gp.maximizer(|m| m.grid_size(256)));
         let (told, recommended) = run(settings.clone(), 6);
         assert_eq!(told.len(), 10);
