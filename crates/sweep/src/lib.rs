@@ -33,7 +33,9 @@ pub use lock::{LOCK_FILE, SweepLock, WhenLocked, release_held_locks};
 pub use manifest::Manifest;
 pub(crate) use manifest::{CONFIG_FILE, MANIFEST_FILE, RUNS_DIR};
 pub use memory::{MemoryEstimate, available_bytes, check_run_fits, human_bytes};
-pub use plan::{MAX_NAME, RUN_KEYS, RunSpec, Setting, SettingValue, design_key, run_key, run_seed};
+pub use plan::{
+    Evaluation, MAX_NAME, RUN_KEYS, RunSpec, Setting, SettingValue, design_key, run_key, run_seed,
+};
 pub use progress::{AlgorithmProgress, NoEstimate, SweepProgress, duration_text};
 pub use recipe::{PrepareError, PreparedRun, checked_algorithm};
 pub use run::{RunConfig, RunError, RunSummary, run, run_stoppable};

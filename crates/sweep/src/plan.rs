@@ -37,33 +37,101 @@ impl std::fmt::Display for SettingValue {
     }
 }
 
-/// Keys of an algorithm setting that say how its runs evaluate (in synchronous batches, on
-/// asynchronous workers), not how the algorithm is built: they label and seed its runs as its
-/// parameters do, and [`Setting::param_values`] leaves them out.
+/// The keys of an algorithm table that say how its runs evaluate (in synchronous batches, on
+/// asynchronous workers), not how the algorithm is built: a [`Setting`] holds them apart from
+/// its parameters, as its [`Evaluation`], though they label, key and seed its runs as its
+/// parameters do.
 pub const RUN_KEYS: [&str; 2] = ["batch", "workers"];
 
+/// How an algorithm setting's runs evaluate, where its config table says (`batch = 4`); `None`
+/// where it leaves it to the config's top level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Points asked together, evaluated in parallel.
+    pub batch: Option<usize>,
+    /// Asynchronous workers.
+    pub workers: Option<usize>,
+}
+
+impl Evaluation {
+    /// Whether the table gives either count.
+    pub fn is_given(&self) -> bool {
+        self.batch.is_some() || self.workers.is_some()
+    }
+
+    /// The counts as keys, for labels.
+    fn keys(&self) -> impl Iterator<Item = (String, SettingValue)> {
+        [("batch", self.batch), ("workers", self.workers)]
+            .into_iter()
+            .filter_map(|(key, count)| Some((key.to_owned(), SettingValue::Number(count? as f64))))
+    }
+}
+
 /// One algorithm or problem with fixed parameters (after grid expansion), parameters sorted by
-/// key so that the same setting always prints and hashes the same.
+/// key so that the same setting always prints and hashes the same. Files record it as one list
+/// of keys, its evaluation among its parameters ([`SettingRecord`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "SettingRecord", into = "SettingRecord")]
 pub struct Setting {
     /// The registry name (`gp-ucb`, `branin`).
     pub name: String,
-    /// Every parameter the config gives, sorted by key; defaults not given are absent.
+    /// Every parameter the config gives the registry entry, sorted by key; defaults not given
+    /// are absent.
     pub params: Vec<(String, SettingValue)>,
+    /// How the runs evaluate, where the table says.
+    pub evaluation: Evaluation,
     /// The config's `label = "…"`: what reports show instead of [`Setting::label`]. Display
     /// only: run keys, seeds and trace file names use [`Setting::label`], so a label can be
     /// added without changing any run.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub display: Option<String>,
 }
 
+/// A [`Setting`] as manifests and archives record it: its parameters and its evaluation's keys
+/// in one list sorted by key, as its config table gives them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct SettingRecord {
+    name: String,
+    params: Vec<(String, SettingValue)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    display: Option<String>,
+}
+
+impl From<SettingRecord> for Setting {
+    fn from(record: SettingRecord) -> Self {
+        let mut setting = Setting::new(record.name, record.params);
+        setting.display = record.display;
+        setting
+    }
+}
+
+impl From<Setting> for SettingRecord {
+    fn from(setting: Setting) -> Self {
+        Self {
+            params: setting.keys(),
+            name: setting.name,
+            display: setting.display,
+        }
+    }
+}
+
 impl Setting {
-    /// The setting `name` with `params`, sorted by key, and no display label.
-    pub fn new(name: impl Into<String>, mut params: Vec<(String, SettingValue)>) -> Self {
+    /// The setting `name` with the keys of its config table, sorted: its parameters, and the
+    /// [`RUN_KEYS`] (counts) as its evaluation.
+    pub fn new(name: impl Into<String>, keys: Vec<(String, SettingValue)>) -> Self {
+        let mut evaluation = Evaluation::default();
+        let mut params = Vec::with_capacity(keys.len());
+        for (key, value) in keys {
+            match (key.as_str(), &value) {
+                ("batch", SettingValue::Number(n)) => evaluation.batch = Some(*n as usize),
+                ("workers", SettingValue::Number(n)) => evaluation.workers = Some(*n as usize),
+                _ => params.push((key, value)),
+            }
+        }
         params.sort_by(|a, b| a.0.cmp(&b.0));
         Self {
             name: name.into(),
             params,
+            evaluation,
             display: None,
         }
     }
@@ -79,25 +147,31 @@ impl Setting {
         self.display.clone().unwrap_or_else(|| self.label())
     }
 
-    /// `name` alone, or `name[k1=v1,k2=v2]`: the label of reports and file names.
+    /// Every key the setting gives, its parameters and its evaluation's, sorted: what labels
+    /// it.
+    pub fn keys(&self) -> Vec<(String, SettingValue)> {
+        let mut keys = self.params.clone();
+        keys.extend(self.evaluation.keys());
+        keys.sort_by(|a, b| a.0.cmp(&b.0));
+        keys
+    }
+
+    /// `name` alone, or `name[k1=v1,k2=v2]`: the label of reports and file names, the
+    /// evaluation's keys among the parameters.
     pub fn label(&self) -> String {
-        if self.params.is_empty() {
+        let keys = self.keys();
+        if keys.is_empty() {
             self.name.clone()
         } else {
-            let params: Vec<String> = self
-                .params
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            format!("{}[{}]", self.name, params.join(","))
+            let keys: Vec<String> = keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{}[{}]", self.name, keys.join(","))
         }
     }
 
-    /// The parameters as the registries take them: all but the [`RUN_KEYS`].
+    /// The parameters as the registries take them.
     pub fn param_values(&self) -> Vec<(&str, ParamValue)> {
         self.params
             .iter()
-            .filter(|(k, _)| !RUN_KEYS.contains(&k.as_str()))
             .map(|(k, v)| (k.as_str(), ParamValue::from(v)))
             .collect()
     }
@@ -108,30 +182,17 @@ impl Setting {
     /// label and a sequential `ei` is never shown, or paired, as the same algorithm. A
     /// config's own `label` is kept as given. Keys and seeds stay those of [`Setting::label`].
     pub fn shown_with(mut self, parallel: &Parallel) -> Self {
-        let gives_own = self
-            .params
-            .iter()
-            .any(|(key, _)| RUN_KEYS.contains(&key.as_str()));
-        if self.display.is_some() || gives_own || !parallel.is_parallel() {
+        if self.display.is_some() || self.evaluation.is_given() || !parallel.is_parallel() {
             return self;
         }
-        let (key, count) = if parallel.batch > 1 {
-            ("batch", parallel.batch)
+        let mut shown = self.clone();
+        if parallel.batch > 1 {
+            shown.evaluation.batch = Some(parallel.batch);
         } else {
-            ("workers", parallel.workers)
-        };
-        let mut params = self.params.clone();
-        params.push((key.into(), SettingValue::Number(count as f64)));
-        self.display = Some(Setting::new(self.name.clone(), params).label());
+            shown.evaluation.workers = Some(parallel.workers);
+        }
+        self.display = Some(shown.label());
         self
-    }
-
-    /// The value of the run key `key` ([`RUN_KEYS`]) where the setting gives one.
-    pub fn run_count(&self, key: &str) -> Option<usize> {
-        self.params.iter().find_map(|(k, v)| match v {
-            SettingValue::Number(n) if k == key => Some(*n as usize),
-            _ => None,
-        })
     }
 }
 
@@ -271,7 +332,8 @@ pub fn run_seed(sweep_seed: u64, key: &str) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{MAX_NAME, RunSpec, Setting, SettingValue};
+    use super::{Evaluation, MAX_NAME, RunSpec, Setting, SettingValue};
+    use crate::schedule::Parallel;
 
     fn spec(value: &str) -> RunSpec {
         let algorithm = Setting::new(
@@ -289,6 +351,46 @@ mod tests {
             design_seed: 0,
             parallel: Default::default(),
         }
+    }
+
+    /// `batch` and `workers` of a table are the setting's evaluation, not parameters the
+    /// registry is given, yet they label the setting and are recorded as its table gave them.
+    #[test]
+    fn run_keys_are_the_evaluation_and_label_as_the_table_gave_them() {
+        let number = |n: f64| SettingValue::Number(n);
+        let setting = Setting::new(
+            "ei",
+            vec![
+                ("workers".into(), number(3.0)),
+                ("fit".into(), SettingValue::Text("mle".into())),
+            ],
+        );
+        assert_eq!(
+            setting.evaluation,
+            Evaluation {
+                batch: None,
+                workers: Some(3)
+            }
+        );
+        assert_eq!(setting.param_values().len(), 1);
+        assert_eq!(setting.label(), "ei[fit=mle,workers=3]");
+        let json = serde_json::to_string(&setting).unwrap();
+        assert_eq!(
+            json,
+            r#"{"name":"ei","params":[["fit","mle"],["workers",3.0]]}"#
+        );
+        assert_eq!(serde_json::from_str::<Setting>(&json).unwrap(), setting);
+        // A top-level count joins the label of a setting without its own, for display only.
+        let sequential = Setting::new("ei", vec![]);
+        let shown = sequential.clone().shown_with(&Parallel {
+            batch: 4,
+            ..Parallel::default()
+        });
+        assert_eq!(
+            (shown.display_label(), shown.label()),
+            ("ei[batch=4]".to_owned(), "ei".to_owned())
+        );
+        assert_eq!(setting.clone().shown_with(&Parallel::default()), setting);
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl Entry {
                     return shortened(setting);
                 };
                 let shown: Vec<String> = setting
-                    .params
+                    .keys()
                     .iter()
                     .filter(|(key, _)| varying.contains(&key.as_str()))
                     .map(|(key, value)| format!("{key}={value}"))
@@ -74,13 +74,13 @@ fn shortened(setting: Setting) -> Setting {
     else {
         return setting;
     };
-    let kept: Vec<(String, SettingValue)> = setting
-        .params
+    let keys = setting.keys();
+    let kept: Vec<(String, SettingValue)> = keys
         .iter()
         .filter(|(key, _)| !setup.contains(&key.as_str()))
         .cloned()
         .collect();
-    if kept.len() == setting.params.len() {
+    if kept.len() == keys.len() {
         return setting;
     }
     let short = Setting::new(setting.name.clone(), kept).label();

@@ -204,9 +204,9 @@ pub(super) fn parallel_of(
     problem: &ProblemSetting,
     defaults: &Parallel,
 ) -> Parallel {
-    let (batch, workers) = (algorithm.run_count("batch"), algorithm.run_count("workers"));
-    let (batch, workers) = if batch.is_some() || workers.is_some() {
-        (batch.unwrap_or(1), workers.unwrap_or(1))
+    let own = algorithm.evaluation;
+    let (batch, workers) = if own.is_given() {
+        (own.batch.unwrap_or(1), own.workers.unwrap_or(1))
     } else {
         (defaults.batch, defaults.workers)
     };

@@ -116,7 +116,7 @@ fn shares_design(own: &RunSpec, archived: &RunSpec) -> bool {
 /// `setting` as the set `name` contributes it: a setting of its own (an `archive` parameter)
 /// shown as `<label> [<name>]`.
 fn archived_setting(setting: &Setting, name: &str) -> Setting {
-    let mut params = setting.params.clone();
+    let mut params = setting.keys();
     params.push((ARCHIVE_PARAM.into(), SettingValue::Text(name.to_owned())));
     Setting::new(setting.name.clone(), params)
         .displayed_as(format!("{} [{name}]", setting.display_label()))
