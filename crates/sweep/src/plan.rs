@@ -69,7 +69,7 @@ impl Evaluation {
 
 /// One algorithm or problem with fixed parameters (after grid expansion), parameters sorted by
 /// key so that the same setting always prints and hashes the same. Files record it as one list
-/// of keys, its evaluation among its parameters ([`SettingRecord`]).
+/// of keys, its evaluation among its parameters, as its config table gave them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(from = "SettingRecord", into = "SettingRecord")]
 pub struct Setting {
