@@ -70,7 +70,7 @@ impl AlgorithmEntry {
 
     /// The `given` parameters checked against the declaration and by the settings' own
     /// checks ([`Method::check`]), without building the algorithm: a sweep config's
-    /// validation. (An entry declared by a table of constants is checked when it builds.)
+    /// validation.
     pub fn check(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
         let params = self.resolve(given)?;
         (self.check)(&params)?;
@@ -81,11 +81,6 @@ impl AlgorithmEntry {
     pub fn resolve(&self, given: &[(&str, ParamValue)]) -> Result<Params, AlgorithmError> {
         Params::resolve("algorithm", self.name, self.parameters(), given)
             .map_err(|e| AlgorithmError::Config(e.0))
-    }
-
-    /// Every declared parameter at its default.
-    pub fn defaults(&self) -> Params {
-        Params::defaults("algorithm", self.name, self.parameters())
     }
 }
 

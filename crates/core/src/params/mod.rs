@@ -160,36 +160,6 @@ pub struct ParamSpec {
     pub description: &'static str,
 }
 
-/// An owner's declared parameters as groups, in order: a family declares the groups its members
-/// share once (the GP model, the acquisition maximiser) and each member lists them with its own.
-#[derive(Clone, Copy, Debug)]
-pub struct ParamTable(pub &'static [&'static [ParamSpec]]);
-
-impl ParamTable {
-    /// Every parameter, group after group.
-    pub fn iter(self) -> Flat {
-        self.0.iter().copied().flatten()
-    }
-
-    /// Every parameter, group after group, in one list.
-    pub fn to_vec(self) -> Vec<ParamSpec> {
-        self.iter().copied().collect()
-    }
-}
-
-impl IntoIterator for ParamTable {
-    type Item = &'static ParamSpec;
-    type IntoIter = Flat;
-
-    fn into_iter(self) -> Flat {
-        self.iter()
-    }
-}
-
-/// The parameters of a [`ParamTable`], group after group.
-pub type Flat =
-    std::iter::Flatten<std::iter::Copied<std::slice::Iter<'static, &'static [ParamSpec]>>>;
-
 /// A full parameter set after checking: every declared parameter, given or default, in
 /// declaration order.
 #[derive(Clone, Debug, PartialEq)]
@@ -300,12 +270,6 @@ impl Params {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), v.clone()))
             .collect()
-    }
-
-    /// Whether the owner declares a parameter `name` (variants of one algorithm declare
-    /// different subsets).
-    pub fn declares(&self, name: &str) -> bool {
-        self.values.iter().any(|(k, _)| *k == name)
     }
 
     fn get(&self, name: &str) -> &ParamValue {

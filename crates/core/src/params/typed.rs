@@ -24,7 +24,7 @@
 //! assert_eq!((STARTS.of(&p), REFINE.of(&p), RULE.of(&p)), (10, true, Rule::Silverman));
 //! ```
 
-use super::{ParamKind, ParamSpec, ParamValue, Params};
+use super::{ParamKind, ParamSpec, Params};
 
 /// A finite real parameter in `[min, max]`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,18 +73,6 @@ impl RealParam {
     pub fn of(self, params: &Params) -> f64 {
         params.number(self.0.name)
     }
-
-    /// `value` as a given parameter, the inverse of [`RealParam::of`]: how typed settings
-    /// hand a value to [`Params::resolve`], which checks it.
-    pub fn given(self, value: f64) -> (&'static str, ParamValue) {
-        (self.0.name, ParamValue::Number(value))
-    }
-
-    /// The value where the owner declares the parameter (variants of one algorithm declare
-    /// different subsets of one family's parameters).
-    pub fn if_declared(self, params: &Params) -> Option<f64> {
-        params.declares(self.0.name).then(|| self.of(params))
-    }
 }
 
 /// An integer parameter in `min..=max`.
@@ -108,25 +96,6 @@ impl IntegerParam {
             name,
             kind: ParamKind::Integer { default, min, max },
             description,
-        })
-    }
-
-    /// The same parameter with another default (families whose specs prescribe different
-    /// values, such as the maximiser's `top_k`).
-    pub const fn with_default(self, default: usize) -> Self {
-        match self.0.kind {
-            ParamKind::Integer { min, max, .. } => {
-                Self::new(self.0.name, default, min, max, self.0.description)
-            }
-            _ => unreachable!(),
-        }
-    }
-
-    /// The same parameter with another description.
-    pub const fn described(self, description: &'static str) -> Self {
-        Self(ParamSpec {
-            description,
-            ..self.0
         })
     }
 
@@ -167,21 +136,6 @@ impl IntegerParam {
     pub fn of(self, params: &Params) -> usize {
         params.integer(self.0.name)
     }
-
-    /// `value` as a given parameter, the inverse of [`IntegerParam::of`].
-    pub fn given(self, value: usize) -> (&'static str, ParamValue) {
-        (self.0.name, ParamValue::Number(value as f64))
-    }
-
-    /// `None` for `0`, the conventional "choose automatically" value.
-    pub fn nonzero_of(self, params: &Params) -> Option<usize> {
-        Some(self.of(params)).filter(|n| *n > 0)
-    }
-
-    /// The value where the owner declares the parameter, else `None`.
-    pub fn if_declared(self, params: &Params) -> Option<usize> {
-        params.declares(self.0.name).then(|| self.of(params))
-    }
 }
 
 /// A yes/no parameter, given as `"true"` or `"false"`.
@@ -203,14 +157,6 @@ impl FlagParam {
         })
     }
 
-    /// The same parameter with another description.
-    pub const fn described(self, description: &'static str) -> Self {
-        Self(ParamSpec {
-            description,
-            ..self.0
-        })
-    }
-
     /// The declaration as a table entry.
     pub const fn spec(self) -> ParamSpec {
         self.0
@@ -219,14 +165,6 @@ impl FlagParam {
     /// The resolved value in `params` (which must declare it).
     pub fn of(self, params: &Params) -> bool {
         params.text(self.0.name) == "true"
-    }
-
-    /// `value` as a given parameter, the inverse of [`FlagParam::of`].
-    pub fn given(self, value: bool) -> (&'static str, ParamValue) {
-        (
-            self.0.name,
-            ParamValue::from(if value { "true" } else { "false" }),
-        )
     }
 }
 
@@ -283,31 +221,6 @@ impl<T: Copy + 'static> ChoiceParam<T> {
             .expect("Params::resolve admits only declared words");
         self.values[i]
     }
-
-    /// The value where the owner declares the parameter, else `None`.
-    pub fn if_declared(self, params: &Params) -> Option<T> {
-        params.declares(self.spec.name).then(|| self.of(params))
-    }
-}
-
-impl<T: Copy + PartialEq + 'static> ChoiceParam<T> {
-    /// The word standing for `value`, as a given parameter: the inverse of
-    /// [`ChoiceParam::of`].
-    ///
-    /// # Panics
-    /// If `value` is none of the declared values: the owner's typed settings and its
-    /// declaration disagree, a mistake in the owner's own code.
-    pub fn given(self, value: T) -> (&'static str, ParamValue) {
-        let ParamKind::Choice { options, .. } = self.spec.kind else {
-            unreachable!("built by ChoiceParam::new")
-        };
-        let i = self
-            .values
-            .iter()
-            .position(|v| *v == value)
-            .unwrap_or_else(|| panic!("parameter {}: a value with no word", self.spec.name));
-        (self.spec.name, ParamValue::from(options[i]))
-    }
 }
 
 /// Byte equality of two strings, usable in constants.
@@ -358,7 +271,7 @@ mod tests {
         let p = resolve(&[]);
         assert_eq!(RULE.of(&p), Rule::Silverman);
         assert!(!REFINE.of(&p));
-        assert_eq!((STARTS.of(&p), STARTS.nonzero_of(&p)), (0, None));
+        assert_eq!(STARTS.of(&p), 0);
         assert_eq!(SCALE.of(&p), 1.5);
         let p = resolve(&[
             ("rule", "scott".into()),
@@ -368,7 +281,7 @@ mod tests {
         ]);
         assert_eq!(RULE.of(&p), Rule::Scott);
         assert!(REFINE.of(&p));
-        assert_eq!(STARTS.nonzero_of(&p), Some(12));
+        assert_eq!(STARTS.of(&p), 12);
         assert_eq!(SCALE.of(&p), 0.25);
     }
 
@@ -388,54 +301,13 @@ mod tests {
                 options: &["true", "false"]
             }
         );
-        let restated = STARTS.with_default(8).described("other");
-        assert_eq!(
-            (restated.spec().name, restated.spec().description),
-            ("starts", "other")
-        );
-        assert_eq!(
-            restated.spec().kind,
-            ParamKind::Integer {
-                default: 8,
-                min: 0,
-                max: 64
-            }
-        );
     }
 
     #[test]
-    fn given_values_resolve_back_to_themselves() {
-        let given = [
-            RULE.given(Rule::Scott),
-            REFINE.given(true),
-            STARTS.given(12),
-            SCALE.given(0.25),
-        ];
-        assert_eq!(
-            given,
-            [
-                ("rule", ParamValue::from("scott")),
-                ("refine", ParamValue::from("true")),
-                ("starts", ParamValue::Number(12.0)),
-                ("scale", ParamValue::Number(0.25)),
-            ]
-        );
-        let p = resolve(&given);
-        assert_eq!(
-            (RULE.of(&p), REFINE.of(&p), STARTS.of(&p), SCALE.of(&p)),
-            (Rule::Scott, true, 12, 0.25)
-        );
-        // A typed value out of its declared range is refused by the same check as a user's.
-        let err = Params::resolve("algorithm", "demo", TABLE, &[SCALE.given(11.0)]).unwrap_err();
+    fn values_out_of_range_or_not_declared_are_refused() {
+        let scale = [("scale", ParamValue::Number(11.0))];
+        let err = Params::resolve("algorithm", "demo", TABLE, &scale).unwrap_err();
         assert!(err.0.contains("scale = 11 is invalid"), "{err}");
-    }
-
-    #[test]
-    fn undeclared_parameters_read_as_absent() {
-        let other = Params::resolve("algorithm", "other", &[SCALE.spec()], &[]).unwrap();
-        assert_eq!(RULE.if_declared(&other), None);
-        assert_eq!(STARTS.if_declared(&other), None);
-        assert_eq!(SCALE.if_declared(&other), Some(1.5));
         let bogus = Params::resolve("algorithm", "demo", TABLE, &[("rule", "bogus".into())]);
         assert!(bogus.unwrap_err().0.contains("one of scott, silverman"));
     }
