@@ -67,7 +67,28 @@ bosweep_core::choices! {
     }
 }
 
-bosweep_core::settings! {
+/// The settings of a GP method that takes points while others are pending (`gp-ucb`, `ei`,
+/// `logei`): the GP model (with `$gp` its defaults) and the maximiser, the method's own `$extra`
+/// fields, then how a batch's later points account for the pending ones, declared once for all.
+macro_rules! batch_gp_settings {
+    ($(#[$doc:meta])* $settings:ident, $gp:expr, { $($extra:tt)* }) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            pub struct $settings {
+                /// The GP model and its fit.
+                gp: GpSettings = $gp => {},
+                /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+                maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+                $($extra)*
+                pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
+                    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
+                ),
+            }
+        }
+    };
+}
+
+batch_gp_settings! {
     /// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
     /// refinement, the GP refitted at every step.
     ///
@@ -80,11 +101,7 @@ bosweep_core::settings! {
     ///     .gp(|gp| gp.kernel(KernelFamily::Matern32));
     /// assert_eq!(settings.gp.kernel, KernelFamily::Matern32);
     /// ```
-    pub struct GpUcb {
-        /// The GP model and its fit.
-        gp: GpSettings = GpSettings::default() => {},
-        /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+    GpUcb, GpSettings::default(), {
         beta_schedule: UcbSchedule = UcbSchedule::Constant => (
             "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size"
         ),
@@ -101,9 +118,6 @@ bosweep_core::settings! {
             "C of the GP-BUCB batch schedule: with points pending, β is multiplied by exp(2C)",
             0.0,
             10.0
-        ),
-        pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
-            "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
         ),
     }
 }
@@ -135,17 +149,9 @@ impl Method for GpUcb {
 /// pending-point strategy; the two differ in the model's defaults only.
 macro_rules! ei_settings {
     ($(#[$doc:meta])* $settings:ident, $name:literal, $description:literal, $gp:expr) => {
-        bosweep_core::settings! {
+        batch_gp_settings! {
             $(#[$doc])*
-            pub struct $settings {
-                /// The GP model and its fit.
-                gp: GpSettings = $gp => {},
-                /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-                maximizer: MaximizerSettings = MaximizerSettings::default() => {},
-                pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
-                    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
-                ),
-            }
+            $settings, $gp, {}
         }
 
         impl Method for $settings {

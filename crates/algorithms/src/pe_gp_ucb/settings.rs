@@ -100,7 +100,28 @@ fn build(
     )?))
 }
 
-bosweep_core::settings! {
+/// The settings of a method that eliminates candidate priors (`pe-gp-ucb`,
+/// `regret-balancing`): what the unknown-prior algorithms share, which `ξ_t` (declared once for
+/// both), then the method's own `$extra` fields.
+macro_rules! eliminating_settings {
+    ($(#[$doc:meta])* $settings:ident { $($extra:tt)* }) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            #[derive(Copy)]
+            pub struct $settings {
+                /// What the unknown-prior algorithms share.
+                shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
+                /// Instead of Theorem 4.1's printed formula.
+                xi_strict: bool = false => (
+                    "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)"
+                ),
+                $($extra)*
+            }
+        }
+    };
+}
+
+eliminating_settings! {
     /// Typed settings of PE-GP-UCB (`pe-gp-ucb`; Ziomek, Adachi and Osborne, AISTATS 2025,
     /// Algorithm 1): the joint UCB arg-max over the surviving candidate priors and the allowed
     /// set, a prior eliminated when its prediction errors exceed its confidence.
@@ -124,14 +145,7 @@ bosweep_core::settings! {
     /// assert_eq!(opt.steps(), 3);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    #[derive(Copy)]
-    pub struct PeGpUcb {
-        /// What the unknown-prior algorithms share.
-        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
-        /// Instead of Theorem 4.1's printed formula.
-        xi_strict: bool = false => (
-            "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)"
-        ),
+    PeGpUcb {
         /// A misspecification event is logged instead.
         guard: bool = true => (
             "never eliminate the last surviving prior (log a misspecification event instead)"
@@ -154,17 +168,11 @@ impl Method for PeGpUcb {
     }
 }
 
-bosweep_core::settings! {
+eliminating_settings! {
     /// Typed settings of Regret Balancing over the candidate priors (`regret-balancing`;
     /// Ziomek, Adachi and Osborne 2025, Appendix D, Algorithm 2, after Pacchiano et al. 2020)
     /// with `R^p(n) = n`: round-robin over the surviving priors, elimination by average reward.
-    #[derive(Copy)]
-    pub struct RegretBalancing {
-        /// What the unknown-prior algorithms share.
-        shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
-        xi_strict: bool = false => (
-            "ξ_t with the factor 2 the proof of Lemma 5.1 drops (default: the printed Theorem 4.1 formula)"
-        ),
+    RegretBalancing {
         rb_literal_lhs: bool = false => (
             "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)"
         ),
