@@ -42,6 +42,6 @@ pub use turbo::Turbo;
 pub use uhe_bo::{
     AGpUcb, AveragedUcb, Exp3PairSettings, GammaSchedule, MapGpUcb, McmcGpUcb, PairedExp3,
     Portfolio, PortfolioArms, ProbabilityOfImprovement, PseudoData, RaBo, RandomExp3, RewardClip,
-    ThetaLoss, UheBo, UheGpSettings, WangDeFreitas, adaptive_scale, log_posterior, pseudo_labels,
-    theta_from_log, uhe_gamma,
+    RewardScaling, ThetaLoss, UheBo, UheGpSettings, WangDeFreitas, adaptive_scale, log_posterior,
+    pseudo_labels, theta_from_log, uhe_gamma,
 };

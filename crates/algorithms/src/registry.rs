@@ -3,7 +3,6 @@
 //! Each paper's module exports its own `ENTRIES` slice; [`FAMILIES`] lists them in listing
 //! order, so that adding a paper touches one line here.
 
-use super::gp_bo::{Ei, GpUcb, LogEi, QLogNei};
 use super::{pe_gp_ucb, uhe_bo};
 use bosweep_core::params::ParamValue;
 use bosweep_core::registry::Registry;
@@ -13,7 +12,8 @@ use bosweep_toolkit::{Algorithm, AlgorithmError, RandomSearchSettings, check_fit
 
 /// Every family of algorithms, in listing order.
 const FAMILIES: &[&[AlgorithmEntry]] = &[
-    BASELINES,
+    RANDOM,
+    super::gp_bo::ENTRIES,
     super::cmaes::ENTRIES,
     super::turbo::ENTRIES,
     uhe_bo::ENTRIES,
@@ -45,14 +45,8 @@ pub fn build(
     find(name)?.build(given)
 }
 
-/// Algorithms every paper compares against.
-const BASELINES: &[AlgorithmEntry] = &[
-    AlgorithmEntry::of::<RandomSearchSettings>(),
-    AlgorithmEntry::of::<GpUcb>(),
-    AlgorithmEntry::of::<Ei>(),
-    AlgorithmEntry::of::<LogEi>(),
-    AlgorithmEntry::of::<QLogNei>(),
-];
+/// Random search, the toolkit's own baseline, which every paper compares against.
+const RANDOM: &[AlgorithmEntry] = &[AlgorithmEntry::of::<RandomSearchSettings>()];
 
 /// Checks, before a run, that `algorithm`, registered as `name`, can run on `problem`
 /// ([`check_fit`] with the entry's requirement).

@@ -10,65 +10,24 @@ use serde_json::{Map, json};
 
 use super::family::FamilyState;
 use super::search::{self, SearchConfig, Surface};
-use super::settings::SearchSettings;
-use bosweep_core::params::{ParamValue, Params};
+use bosweep_core::params::ParamValue;
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{BandwidthSchedule, GpSpec, GpState, Kernel, KernelKind, Noise};
-use bosweep_toolkit::optimizer::Method;
-use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
-};
+use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 /// Central-difference step of the refinement gradients (unit-cube units).
 const FD_STEP: f64 = 1e-6;
 /// Length scales tried on the initial design.
 const LENGTHSCALE_GRID: usize = 50;
 
-bosweep_core::settings! {
-    /// Typed settings of the BOKE paper's GP-UCB (`gp-ucb-fixed`): an RBF GP with a fixed β and
-    /// a length scale chosen once, by marginal likelihood on the initial design, then frozen;
-    /// maximised by the same search as BOKE.
-    pub struct GpUcbFixed {
-        /// The initial design and the acquisition's maximiser, as BOKE's.
-        search: SearchSettings = SearchSettings::default() => {},
-        beta: f64 = 4.0 => ("fixed β of μ + √β·σ", 0.0, 1e6),
-        noise_var: f64 = 1e-6 => (
-            "noise variance in standardised units ((σ_noise/sd(y_init))² for noisy runs)",
-            1e-12,
-            10.0
-        ),
-        lengthscale: f64 = 0.0 => (
-            "unit-cube length scale; 0 = ML-II over 50 log-spaced values in [0.01, 2√d] on the initial design",
-            0.0,
-            1e3
-        ),
-    }
-}
-
-impl Method for GpUcbFixed {
-    const NAME: &'static str = "gp-ucb-fixed";
-    const DESCRIPTION: &'static str = "the BOKE paper's GP-UCB: RBF GP, fixed β, length scale by ML-II on the initial design then frozen";
-    const REQUIRES: Requirement = Requirement::Continuous;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(Box::new(GpUcbFixedRunner {
-            state: FamilyState::new(params, self.search.lhs_init),
-            search: self.search.config(),
-            beta: self.beta,
-            noise_var: self.noise_var,
-            lengthscale: (self.lengthscale > 0.0).then_some(self.lengthscale),
-        }))
-    }
-}
-
 /// The fixed GP-UCB, running.
 pub(super) struct GpUcbFixedRunner {
-    state: FamilyState,
-    search: SearchConfig,
-    beta: f64,
-    noise_var: f64,
+    pub(super) state: FamilyState,
+    pub(super) search: SearchConfig,
+    pub(super) beta: f64,
+    pub(super) noise_var: f64,
     /// The given length scale, or the one chosen at the first model step.
-    lengthscale: Option<f64>,
+    pub(super) lengthscale: Option<f64>,
 }
 
 impl GpUcbFixedRunner {

@@ -17,104 +17,7 @@ use super::surrogate::{KrSurrogate, Score};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::SmoothingKernel;
-use bosweep_toolkit::optimizer::Method;
-use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
-};
-
-bosweep_core::settings! {
-    /// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score
-    /// `m_t(x) + √β_t · W_t(x)^(−1/2)`, the Nadaraya–Watson mean plus the inverse square root of
-    /// the unnormalised KDE of the sampled points (Zhu et al. 2025, Algorithm 2).
-    ///
-    /// ```
-    /// use bosweep_algorithms::boke::Recommendation;
-    /// use bosweep_algorithms::{AlgorithmSettings, Boke};
-    ///
-    /// let boke = Boke::default().ikr(|ikr| {
-    ///     ikr.surrogate(|kr| kr.kappa(1.0).recommend(Recommendation::BestMean))
-    ///         .search(|search| search.lhs_init(5))
-    /// });
-    /// assert_eq!(boke.name(), "boke");
-    /// assert!(boke.build().is_ok());
-    /// ```
-    pub struct Boke {
-        /// The search, surrogate and β schedule.
-        ikr: IkrSettings = IkrSettings::default() => {},
-    }
-}
-
-impl Method for Boke {
-    const NAME: &'static str = "boke";
-    const DESCRIPTION: &'static str =
-        "BOKE (Zhu et al.): maximise NW mean + √β_t·W_t^(−1/2) (IKR-UCB), Scott bandwidth, no GP";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let rule = StepRule::Mixed {
-            p: 1.0,
-            dedupe_exploit: false,
-        };
-        Ok(Box::new(BokeRunner::new(params, self.ikr, rule)))
-    }
-}
-
-bosweep_core::settings! {
-    /// Typed settings of BOKE+ (`boke-plus`): an IKR-UCB step with probability `p`, otherwise a
-    /// pure exploitation step `argmax m_t` (Zhu et al. 2025, Algorithm 3).
-    pub struct BokePlus {
-        /// The search, surrogate and β schedule, as BOKE's.
-        ikr: IkrSettings = IkrSettings::default() => {},
-        /// 1 is BOKE.
-        p: f64 = 0.8 => ("probability of an IKR-UCB step (1 = BOKE)", 1e-9, 1.0),
-        /// For noise-free runs, where re-sampling teaches nothing (an exploitation step within
-        /// 1e-9 of an observation); the paper's rule is `false`.
-        dedupe_exploit: bool = false => (
-            "replace an exploitation step that re-selects an observed point by an IKR-UCB step"
-        ),
-    }
-}
-
-impl Method for BokePlus {
-    const NAME: &'static str = "boke-plus";
-    const DESCRIPTION: &'static str =
-        "BOKE+: IKR-UCB step with probability p, else pure exploitation argmax of the NW mean";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let rule = StepRule::Mixed {
-            p: self.p,
-            dedupe_exploit: self.dedupe_exploit,
-        };
-        Ok(Box::new(BokeRunner::new(params, self.ikr, rule)))
-    }
-}
-
-bosweep_core::settings! {
-    /// Typed settings of pure density-based exploration (`density-exploration`): every step is
-    /// `argmin W_t`, the least sampled region, with no objective information at all (Zhu et al.
-    /// 2025, Eq. 3.10).
-    pub struct DensityExploration {
-        /// The search and surrogate (only its kernel and bandwidth act on the steps); β_t is
-        /// reported in the step log.
-        ikr: IkrSettings = IkrSettings::default() => {},
-    }
-}
-
-impl Method for DensityExploration {
-    const NAME: &'static str = "density-exploration";
-    const DESCRIPTION: &'static str =
-        "pure density-based exploration: argmin of the unnormalised KDE W_t (Eq. 3.10)";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(Box::new(BokeRunner::new(
-            params,
-            self.ikr,
-            StepRule::DensityExploration,
-        )))
-    }
-}
+use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 /// Which step rule the loop follows.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -140,7 +43,7 @@ pub(super) struct BokeRunner {
 }
 
 impl BokeRunner {
-    fn new(params: Params, settings: IkrSettings, rule: StepRule) -> Self {
+    pub(super) fn new(params: Params, settings: IkrSettings, rule: StepRule) -> Self {
         Self {
             state: FamilyState::new(params, settings.search.lhs_init),
             beta: settings.beta_rule(),

@@ -14,77 +14,23 @@ use serde_json::{Map, json};
 use super::family::FamilyState;
 use super::ikr::recommend;
 use super::schedules::exploration_scale;
-use super::settings::{KrSettings, SearchSettings};
+use super::settings::{KrSettings, Widening};
 use super::surrogate::{KrSurrogate, Score, sq_dist};
-use bosweep_core::params::{ParamValue, Params};
+use bosweep_core::params::ParamValue;
 use bosweep_engine::{Engine, Points};
 use bosweep_model::SmoothingKernel;
-use bosweep_toolkit::optimizer::Method;
-use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, Proposal, Requirement, StepLog,
-};
+use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
 /// Ball candidates per dimension of a widening step.
 const BALL_POINTS_PER_DIM: usize = 256;
 /// Projected-gradient steps that refine the best ball candidate (Gaussian kernel).
 const REFINE_STEPS: usize = 30;
 
-bosweep_core::settings! {
-    /// The progressive widening of KR-UCB: when and where a new point joins the sampled ones.
-    pub struct Widening {
-        alpha: f64 = 0.8 => (
-            "widening exponent: add a point once t^α ≥ #distinct points",
-            1e-6,
-            0.999_999
-        ),
-        /// The default `e^(−1/2)` gives radius h for the Gaussian kernel.
-        tau: f64 = 0.606_530_659_712_633_4 => (
-            "widening ball {k(u, x̃; h) > τ}, radius h·√(2 ln(1/τ)) (e^(−1/2): radius h)",
-            1e-12,
-            0.999_999
-        ),
-        c_multiplier: f64 = std::f64::consts::SQRT_2 => (
-            "C = c_multiplier·ς_t, ς_t = κ·sd(y)",
-            0.0,
-            1e6
-        ),
-    }
-}
-
-bosweep_core::settings! {
-    /// Typed settings of KR-UCB (`kr-ucb`, Yee et al. 2016): UCB over the sampled points with
-    /// the Nadaraya–Watson mean and KDE counts, and progressive widening that adds a point where
-    /// the data are thinnest near the UCB choice.
-    pub struct KrUcb {
-        /// The initial design; KR-UCB's steps search a ball, not candidates, so of these only
-        /// `lhs_init` acts.
-        search: SearchSettings = SearchSettings::default() => {},
-        /// The kernel-regression surrogate, as BOKE's.
-        surrogate: KrSettings = KrSettings::default() => {},
-        /// When and where the sampled set widens.
-        widening: Widening = Widening::default() => {},
-    }
-}
-
-impl Method for KrUcb {
-    const NAME: &'static str = "kr-ucb";
-    const DESCRIPTION: &'static str = "KR-UCB (Yee et al. 2016): UCB over sampled points with NW mean and KDE counts, progressive widening";
-    const REQUIRES: Requirement = Requirement::Continuous;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(Box::new(KrUcbRunner {
-            state: FamilyState::new(params, self.search.lhs_init),
-            surrogate: self.surrogate,
-            widening: self.widening,
-        }))
-    }
-}
-
 /// KR-UCB, running.
 pub(super) struct KrUcbRunner {
-    state: FamilyState,
-    surrogate: KrSettings,
-    widening: Widening,
+    pub(super) state: FamilyState,
+    pub(super) surrogate: KrSettings,
+    pub(super) widening: Widening,
 }
 
 impl KrUcbRunner {

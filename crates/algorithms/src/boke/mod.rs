@@ -30,6 +30,7 @@ mod family;
 mod gp_ucb_fixed;
 mod ikr;
 mod kr_ucb;
+mod methods;
 mod schedules;
 mod search;
 mod settings;
@@ -38,14 +39,11 @@ mod surrogate;
 mod tests;
 
 pub(crate) use data::latin_hypercube;
-pub use gp_ucb_fixed::GpUcbFixed;
-pub use ikr::{Boke, BokePlus, DensityExploration};
-pub use kr_ucb::{KrUcb, Widening};
 pub use schedules::{BetaRule, exploration_scale};
 pub use search::{SearchConfig, farthest_unbounded};
 pub use settings::{
-    BandwidthConstant, BandwidthRule, BetaChoice, IkrSettings, KrSettings, Recommendation,
-    SearchSettings,
+    BandwidthConstant, BandwidthRule, BetaChoice, Boke, BokePlus, DensityExploration, GpUcbFixed,
+    IkrSettings, KrSettings, KrUcb, Recommendation, SearchSettings, Widening,
 };
 pub use surrogate::{Evaluation, KrSurrogate, Score, exploration};
 

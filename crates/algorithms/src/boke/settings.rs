@@ -159,3 +159,110 @@ impl IkrSettings {
         }
     }
 }
+
+bosweep_core::settings! {
+    /// Typed settings of the BOKE paper's GP-UCB (`gp-ucb-fixed`): an RBF GP with a fixed β and
+    /// a length scale chosen once, by marginal likelihood on the initial design, then frozen;
+    /// maximised by the same search as BOKE.
+    pub struct GpUcbFixed {
+        /// The initial design and the acquisition's maximiser, as BOKE's.
+        search: SearchSettings = SearchSettings::default() => {},
+        beta: f64 = 4.0 => ("fixed β of μ + √β·σ", 0.0, 1e6),
+        noise_var: f64 = 1e-6 => (
+            "noise variance in standardised units ((σ_noise/sd(y_init))² for noisy runs)",
+            1e-12,
+            10.0
+        ),
+        lengthscale: f64 = 0.0 => (
+            "unit-cube length scale; 0 = ML-II over 50 log-spaced values in [0.01, 2√d] on the initial design",
+            0.0,
+            1e3
+        ),
+    }
+}
+
+bosweep_core::settings! {
+    /// Typed settings of BOKE (`boke`): every step maximises the IKR-UCB score
+    /// `m_t(x) + √β_t · W_t(x)^(−1/2)`, the Nadaraya–Watson mean plus the inverse square root of
+    /// the unnormalised KDE of the sampled points (Zhu et al. 2025, Algorithm 2).
+    ///
+    /// ```
+    /// use bosweep_algorithms::boke::Recommendation;
+    /// use bosweep_algorithms::{AlgorithmSettings, Boke};
+    ///
+    /// let boke = Boke::default().ikr(|ikr| {
+    ///     ikr.surrogate(|kr| kr.kappa(1.0).recommend(Recommendation::BestMean))
+    ///         .search(|search| search.lhs_init(5))
+    /// });
+    /// assert_eq!(boke.name(), "boke");
+    /// assert!(boke.build().is_ok());
+    /// ```
+    pub struct Boke {
+        /// The search, surrogate and β schedule.
+        ikr: IkrSettings = IkrSettings::default() => {},
+    }
+}
+
+bosweep_core::settings! {
+    /// Typed settings of BOKE+ (`boke-plus`): an IKR-UCB step with probability `p`, otherwise a
+    /// pure exploitation step `argmax m_t` (Zhu et al. 2025, Algorithm 3).
+    pub struct BokePlus {
+        /// The search, surrogate and β schedule, as BOKE's.
+        ikr: IkrSettings = IkrSettings::default() => {},
+        /// 1 is BOKE.
+        p: f64 = 0.8 => ("probability of an IKR-UCB step (1 = BOKE)", 1e-9, 1.0),
+        /// For noise-free runs, where re-sampling teaches nothing (an exploitation step within
+        /// 1e-9 of an observation); the paper's rule is `false`.
+        dedupe_exploit: bool = false => (
+            "replace an exploitation step that re-selects an observed point by an IKR-UCB step"
+        ),
+    }
+}
+
+bosweep_core::settings! {
+    /// Typed settings of pure density-based exploration (`density-exploration`): every step is
+    /// `argmin W_t`, the least sampled region, with no objective information at all (Zhu et al.
+    /// 2025, Eq. 3.10).
+    pub struct DensityExploration {
+        /// The search and surrogate (only its kernel and bandwidth act on the steps); β_t is
+        /// reported in the step log.
+        ikr: IkrSettings = IkrSettings::default() => {},
+    }
+}
+
+bosweep_core::settings! {
+    /// The progressive widening of KR-UCB: when and where a new point joins the sampled ones.
+    pub struct Widening {
+        alpha: f64 = 0.8 => (
+            "widening exponent: add a point once t^α ≥ #distinct points",
+            1e-6,
+            0.999_999
+        ),
+        /// The default `e^(−1/2)` gives radius h for the Gaussian kernel.
+        tau: f64 = 0.606_530_659_712_633_4 => (
+            "widening ball {k(u, x̃; h) > τ}, radius h·√(2 ln(1/τ)) (e^(−1/2): radius h)",
+            1e-12,
+            0.999_999
+        ),
+        c_multiplier: f64 = std::f64::consts::SQRT_2 => (
+            "C = c_multiplier·ς_t, ς_t = κ·sd(y)",
+            0.0,
+            1e6
+        ),
+    }
+}
+
+bosweep_core::settings! {
+    /// Typed settings of KR-UCB (`kr-ucb`, Yee et al. 2016): UCB over the sampled points with
+    /// the Nadaraya–Watson mean and KDE counts, and progressive widening that adds a point where
+    /// the data are thinnest near the UCB choice.
+    pub struct KrUcb {
+        /// The initial design; KR-UCB's steps search a ball, not candidates, so of these only
+        /// `lhs_init` acts.
+        search: SearchSettings = SearchSettings::default() => {},
+        /// The kernel-regression surrogate, as BOKE's.
+        surrogate: KrSettings = KrSettings::default() => {},
+        /// When and where the sampled set widens.
+        widening: Widening = Widening::default() => {},
+    }
+}

@@ -1,8 +1,9 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::algorithm::{CmaesAlgorithm, mirror};
+use super::settings::Cmaes;
 use super::strategy::{Distribution, StrategyParameters};
-use super::{Cmaes, CmaesAlgorithm, mirror};
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_engine::CpuEngine;

@@ -21,13 +21,12 @@ mod settings;
 mod tests;
 
 pub use acquisition::{DifferentiableAcquisition, PairAcquisition, Reduction};
-pub use methods::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use mmd::{MmdBall, context_grid};
 pub use mmd_program::{MmdProgram, Solve, WorstCase, screened_top_k};
 pub use schedules::{kde_bandwidths, kde_l1_radius, mmd_radius, theory_beta};
 pub use settings::{
-    ContextualSettings, InfimumSettings, JointFit, JointKernel, KappaSchedule, KdeSettings,
-    OptimizerProfile, UcbMultiplier,
+    ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, InfimumSettings, JointFit, JointKernel,
+    KappaSchedule, KdeSettings, OptimizerProfile, SboKde, StableOpt, UcbMultiplier,
 };
 
 use bosweep_toolkit::AlgorithmEntry;

@@ -1,10 +1,12 @@
 //! The typed settings of GP-UCB and EI: their defaults, and round trips through the registry with
 //! the batch parameters changed.
 
-use super::{Ei, GpSettings, GpUcb, LogEi, PendingStrategy, QLogNei, UcbSchedule};
+use super::{Ei, GpUcb, LogEi, QLogNei, UcbSchedule};
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_model::FitChoice;
+use bosweep_toolkit::GpSettings;
+use bosweep_toolkit::pending::PendingStrategy;
 
 #[test]
 fn defaults_are_the_papers_and_botorchs() {

@@ -13,9 +13,12 @@
 //! Random search is the crate's `random`, which draws uniformly from the allowed set.
 
 pub mod algorithm;
+mod methods;
 pub mod posterior;
 pub mod schedules;
 mod settings;
+#[cfg(test)]
+mod tests;
 
 pub use algorithm::UnknownPriorUcb;
 pub use posterior::{PosteriorPath, PriorPosterior, PriorPosteriors};
@@ -24,4 +27,13 @@ pub use settings::{
     UnknownPriorSettings,
 };
 
-pub(super) use settings::ENTRIES;
+use bosweep_toolkit::AlgorithmEntry;
+
+/// The unknown-prior algorithms of the PE-GP-UCB paper.
+pub(super) const ENTRIES: &[AlgorithmEntry] = &[
+    AlgorithmEntry::of::<PeGpUcb>(),
+    AlgorithmEntry::of::<RegretBalancing>(),
+    AlgorithmEntry::of::<MleGpUcb>(),
+    AlgorithmEntry::of::<FullyBayesGpUcb>(),
+    AlgorithmEntry::of::<OracleGpUcb>(),
+];

@@ -3,13 +3,7 @@
 //! its experiments (Section 7). Each is the shared [`UnknownPriorSettings`] and what its
 //! prior-selection rule adds.
 
-use super::UnknownPriorUcb;
 use super::posterior::PosteriorPath;
-use bosweep_core::params::Params;
-use bosweep_toolkit::AlgorithmEntry;
-use bosweep_toolkit::Requirement;
-use bosweep_toolkit::optimizer::Method;
-use bosweep_toolkit::{Algorithm, AlgorithmError};
 
 /// How a step chooses its prior.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,31 +69,6 @@ bosweep_core::settings! {
     }
 }
 
-impl UnknownPriorSettings {
-    /// The settings of a rule without the strict `ξ_t`.
-    fn with_printed_xi(self) -> Settings {
-        Settings {
-            shared: self,
-            xi_strict: false,
-        }
-    }
-}
-
-/// The algorithm of `rule` and `settings`, awaiting the problem's candidate priors (keeping only
-/// prior `keep` for an oracle); `params`, the checked parameters, go to the trace header.
-fn build(
-    params: &Params,
-    (rule, settings): (Rule, Settings),
-    keep: Option<usize>,
-) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-    Ok(Box::new(UnknownPriorUcb::awaiting_priors(
-        rule,
-        settings,
-        keep,
-        params.to_list(),
-    )?))
-}
-
 /// The settings of a method that eliminates candidate priors (`pe-gp-ucb`,
 /// `regret-balancing`): what the unknown-prior algorithms share, which `ξ_t` (declared once for
 /// both), then the method's own `$extra` fields.
@@ -153,21 +122,6 @@ eliminating_settings! {
     }
 }
 
-impl Method for PeGpUcb {
-    const NAME: &'static str = "pe-gp-ucb";
-    const DESCRIPTION: &'static str = "PE-GP-UCB: joint UCB arg-max over surviving candidate priors and X_t; eliminate a prior whose prediction errors exceed its confidence";
-    const REQUIRES: Requirement = Requirement::CandidatePriors;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let settings = Settings {
-            shared: self.shared,
-            xi_strict: self.xi_strict,
-        };
-        let rule = Rule::PriorElimination { guard: self.guard };
-        build(&params, (rule, settings), None)
-    }
-}
-
 eliminating_settings! {
     /// Typed settings of Regret Balancing over the candidate priors (`regret-balancing`;
     /// Ziomek, Adachi and Osborne 2025, Appendix D, Algorithm 2, after Pacchiano et al. 2020)
@@ -176,23 +130,6 @@ eliminating_settings! {
         rb_literal_lhs: bool = false => (
             "use the printed pessimistic left-hand side of line 11 (default: optimistic, as Pacchiano et al.)"
         ),
-    }
-}
-
-impl Method for RegretBalancing {
-    const NAME: &'static str = "regret-balancing";
-    const DESCRIPTION: &'static str = "Regret Balancing over candidate priors (Appendix D, R^p(n) = n): round-robin, eliminate by average reward";
-    const REQUIRES: Requirement = Requirement::CandidatePriors;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let settings = Settings {
-            shared: self.shared,
-            xi_strict: self.xi_strict,
-        };
-        let rule = Rule::RegretBalancing {
-            literal: self.rb_literal_lhs,
-        };
-        build(&params, (rule, settings), None)
     }
 }
 
@@ -207,18 +144,6 @@ bosweep_core::settings! {
     }
 }
 
-impl Method for MleGpUcb {
-    const NAME: &'static str = "mle-gp-ucb";
-    const DESCRIPTION: &'static str =
-        "GP-UCB with the candidate prior of largest marginal likelihood (re-chosen every step)";
-    const REQUIRES: Requirement = Requirement::CandidatePriors;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let rule = (Rule::MaximumLikelihood, self.shared.with_printed_xi());
-        build(&params, rule, None)
-    }
-}
-
 bosweep_core::settings! {
     /// Typed settings of the fully Bayesian baseline (`fully-bayes-gp-ucb`; Ziomek, Adachi and
     /// Osborne 2025, Section 7): the arg-max of the posterior-weighted average of every candidate
@@ -227,17 +152,6 @@ bosweep_core::settings! {
     pub struct FullyBayesGpUcb {
         /// What the unknown-prior algorithms share.
         shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
-    }
-}
-
-impl Method for FullyBayesGpUcb {
-    const NAME: &'static str = "fully-bayes-gp-ucb";
-    const DESCRIPTION: &'static str = "maximise the posterior-weighted average of every candidate prior's UCB (uniform hyperprior)";
-    const REQUIRES: Requirement = Requirement::CandidatePriors;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let rule = (Rule::FullyBayesian, self.shared.with_printed_xi());
-        build(&params, rule, None)
     }
 }
 
@@ -250,130 +164,5 @@ bosweep_core::settings! {
         shared: UnknownPriorSettings = UnknownPriorSettings::default() => {},
         /// In the problem's candidate set.
         prior: usize = 2 => ("index of the prior used (the toy's true prior is 2)", 0, 1 << 16),
-    }
-}
-
-impl Method for OracleGpUcb {
-    const NAME: &'static str = "oracle-gp-ucb";
-    const DESCRIPTION: &'static str =
-        "TV-GP-UCB with one given prior (the true one: PE-GP-UCB with U = {p*})";
-    const REQUIRES: Requirement = Requirement::CandidatePriors;
-
-    /// Elimination, which never removes the one prior.
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let rule = (
-            Rule::PriorElimination { guard: true },
-            self.shared.with_printed_xi(),
-        );
-        build(&params, rule, Some(self.prior))
-    }
-}
-
-/// The unknown-prior algorithms of the PE-GP-UCB paper.
-pub(crate) const ENTRIES: &[AlgorithmEntry] = &[
-    AlgorithmEntry::of::<PeGpUcb>(),
-    AlgorithmEntry::of::<RegretBalancing>(),
-    AlgorithmEntry::of::<MleGpUcb>(),
-    AlgorithmEntry::of::<FullyBayesGpUcb>(),
-    AlgorithmEntry::of::<OracleGpUcb>(),
-];
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::resolve;
-    use bosweep_core::params::Settings as _;
-    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
-
-    /// Every shared field away from its default.
-    const CHANGED: UnknownPriorSettings = UnknownPriorSettings {
-        noise_std: 0.3,
-        delta: 0.05,
-        horizon: 50,
-        beta_scale: 0.5,
-        posterior: PosteriorPath::Engine,
-    };
-
-    #[test]
-    fn defaults_are_the_papers() {
-        let pe = PeGpUcb::default();
-        assert_eq!(pe.shared.noise_std, 0.1);
-        assert_eq!(pe.shared.horizon, 0);
-        assert!(pe.guard && !pe.xi_strict);
-        assert_eq!(OracleGpUcb::default().prior, 2);
-    }
-
-    #[test]
-    fn every_field_changed_round_trips() {
-        let pe = PeGpUcb {
-            shared: CHANGED,
-            xi_strict: true,
-            guard: false,
-        };
-        assert_eq!(PeGpUcb::read(&resolve(&pe)), pe);
-        let rb = RegretBalancing {
-            shared: CHANGED,
-            xi_strict: true,
-            rb_literal_lhs: true,
-        };
-        assert_eq!(RegretBalancing::read(&resolve(&rb)), rb);
-        let mle = MleGpUcb { shared: CHANGED };
-        assert_eq!(MleGpUcb::read(&resolve(&mle)), mle);
-        let fb = FullyBayesGpUcb { shared: CHANGED };
-        assert_eq!(FullyBayesGpUcb::read(&resolve(&fb)), fb);
-        let oracle = OracleGpUcb {
-            shared: CHANGED,
-            prior: 0,
-        };
-        assert_eq!(OracleGpUcb::read(&resolve(&oracle)), oracle);
-    }
-
-    #[test]
-    fn out_of_range_values_are_refused_by_name() {
-        let message =
-            |settings: &dyn AlgorithmSettings| settings.build().err().unwrap().to_string();
-        let pe = PeGpUcb::default().shared(|s| s.delta(1.5));
-        assert!(message(&pe).contains("parameter delta = 1.5"));
-        let mle = MleGpUcb::default().shared(|s| s.noise_std(0.0));
-        assert!(message(&mle).contains("parameter noise_std = 0"));
-        let rb = RegretBalancing::default().shared(|s| s.beta_scale(-1.0));
-        assert!(message(&rb).contains("parameter beta_scale = -1"));
-    }
-
-    /// The points `settings` asks in 6 steps on the paper's toy problem (a fixed instance),
-    /// told their noise-free values, and the last recommendation.
-    fn run(settings: impl AlgorithmSettings + 'static, seed: u64) -> (Vec<Vec<f64>>, Vec<f64>) {
-        let toy = || bosweep_problems::build("pe-toy", &[("instance", 3.0.into())]).unwrap();
-        let problem = toy();
-        let mut opt = Optimizer::builder(settings)
-            .problem(toy())
-            .seed(seed)
-            .init(0)
-            .build()
-            .unwrap();
-        let mut asked = Vec::new();
-        for _ in 0..6 {
-            let x = opt.ask(1).unwrap().remove(0);
-            let step = opt.pending()[0].step;
-            if let Some(set) = problem.allowed_set(step) {
-                assert!(
-                    set.iter().any(|c| c == x.as_slice()),
-                    "{x:?} is not allowed"
-                );
-            }
-            let y = problem.objective_of_interest(&x, step).unwrap();
-            opt.tell(&x, y).unwrap();
-            asked.push(x);
-        }
-        (asked, opt.recommend().unwrap().to_vec())
-    }
-
-    #[test]
-    fn the_optimizer_runs_pe_gp_ucb_on_the_toy_problem_reproducibly() {
-        let (asked, recommended) = run(PeGpUcb::default(), 4);
-        assert_eq!(asked.len(), 6);
-        // The recommendation is the last point evaluated.
-        assert_eq!(Some(&recommended), asked.last());
-        assert_eq!(run(PeGpUcb::default(), 4), (asked, recommended));
     }
 }

@@ -9,6 +9,8 @@ mod models;
 mod report;
 mod settings;
 mod stats;
+#[cfg(test)]
+mod tests;
 
 pub use report::{ReportScores, first_argmax, reported_index};
 pub use settings::{

@@ -2,12 +2,13 @@ use nalgebra::DMatrix;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::algorithm::TurboAlgorithm;
 use super::candidates::{perturbation_probability, perturbed_candidates};
+use super::settings::Turbo;
 use super::thompson::{JointPosterior, ThompsonBatch};
 use super::trust_region::{
     Change, Outcome, RegionSchedule, TrustRegion, default_failure_tolerance, improves, side_weights,
 };
-use super::{Turbo, TurboAlgorithm};
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_engine::{CpuEngine, Engine, Points};

@@ -1,4 +1,4 @@
-"""bosweep's command-optimiser protocol (JSON lines; crates/algorithms/src/command.rs) around a
+"""bosweep's command-optimiser protocol (JSON lines; crates/algorithms/src/command/) around a
 peer library: reads stdin line by line, answers ``ask`` and ``recommend`` with ``{"x": [...]}``
 lines on stdout, flushed. A line that breaks the protocol is not skipped: :func:`serve` names
 it on stderr and returns 2.

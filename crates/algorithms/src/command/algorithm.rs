@@ -1,34 +1,5 @@
-//! An optimiser in any language, run as a child process that speaks a JSON-lines ask/tell
-//! protocol on its stdin and stdout (as kurobako's external solvers do), so that a user's
-//! algorithm runs beside ours in a sweep with the same initial designs, traces and reports.
-//!
-//! bosweep writes one JSON object per line to the command's stdin:
-//!
-//! - `{"op":"start","dim":d,"bounds":[[lo,hi],…],"problem":"branin","budget":n}` once, first
-//!   (the command starts when the run first needs it); `budget` is the run's evaluations, its
-//!   initial design included, and is absent where the caller sets none (an ask/tell
-//!   optimiser driven from a program);
-//! - `{"op":"tell","x":[…],"y":v,"t":t}` for every evaluated step, the initial design included,
-//!   with `y` in the **maximisation** sense (the negated value on a minimisation problem; the
-//!   mean where a point was evaluated several times) and `"context":[…]` where the problem
-//!   observes one;
-//! - `{"op":"ask","t":t,"seed":s}` when it needs the next point (`s`, from the run's seed, is
-//!   the randomness an algorithm should use to be reproducible; on a problem that restricts
-//!   the step to a finite set, `"allowed":[[…],…]` lists it; with `batch_capable = true`,
-//!   `"pending":[[…],…]` lists the points asked and not yet told, so that the optimiser can
-//!   run in batches and on asynchronous workers);
-//! - `{"op":"recommend"}` when it needs the point the algorithm would report now.
-//!
-//! It reads one line back for each `ask` and `recommend`: `{"x":[…]}` (for `ask`, optionally
-//! `"repeats":k` evaluations of the point). Nothing is read back for `start` and `tell`. Lines
-//! the command prints that do not start with `{` are skipped (stray prints of a library); its
-//! stderr goes to bosweep's. A reply that is not such an object, a point of the wrong dimension
-//! or outside the bounds, no reply within the timeout, or an exit is an error that ends the run,
-//! naming the command and the reason. The command runs in a process group of its own, killed with
-//! everything it started when the run ends.
-//!
-//! The peer libraries' entries (`optuna-tpe`, `nevergrad-cma`, …; see `peers`) are commands of
-//! this kind, run by the Python package's `bosweep.adapters`.
+//! [`CommandAlgorithm`]: the child process behind [`Algorithm`], the protocol's messages and
+//! the checks of its replies.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, Command as ProcessCommand, Stdio};
@@ -38,72 +9,13 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use serde_json::{Value, json};
 
-use bosweep_core::params::{ParamValue, Params};
+use bosweep_core::params::ParamValue;
 use bosweep_core::process::GroupChild;
 use bosweep_engine::Engine;
 use bosweep_problems::{Domain, Problem, excerpt};
-use bosweep_toolkit::AlgorithmEntry;
-use bosweep_toolkit::Requirement;
-use bosweep_toolkit::optimizer::Method;
 use bosweep_toolkit::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal, StepLog};
 
-bosweep_core::settings! {
-    /// Typed settings of a user's optimiser run as a command (`command`): the shell command
-    /// line and how long it may take to answer.
-    ///
-    /// ```
-    /// use bosweep_algorithms::{AlgorithmSettings, Command};
-    ///
-    /// let settings = Command::new("python3 my_optimiser.py").timeout(60.0);
-    /// assert_eq!(settings.name(), "command");
-    /// // Optimizer::builder(settings).bounds(&[(0.0, 1.0)]).build()? runs it beside the caller.
-    /// ```
-    pub struct Command {
-        /// Empty by default, which the checks refuse.
-        cmd: String = String::new() => (
-            "the shell command (sh -c) of the optimiser, speaking the JSON-lines ask/tell protocol"
-        ),
-        timeout: f64 = 600.0 => (
-            "seconds the optimiser may take to answer one ask or recommend",
-            1e-3,
-            1e6
-        ),
-        /// Without it, one point at a time.
-        batch_capable: bool = false => (
-            "the optimiser handles points asked and not yet told (each ask lists them as \"pending\"), so runs may use batch > 1 or workers > 1"
-        ),
-    }
-}
-
-impl Command {
-    /// The optimiser run by the shell command line `cmd`, the rest at the defaults.
-    pub fn new(cmd: impl Into<String>) -> Self {
-        Self::default().cmd(cmd.into())
-    }
-}
-
-impl Method for Command {
-    const NAME: &'static str = "command";
-    const DESCRIPTION: &'static str = "your optimiser: a shell command speaking the JSON-lines ask/tell protocol (see docs/guide/your-own.md); needs cmd";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    /// A command to run.
-    fn check(&self) -> Result<(), AlgorithmError> {
-        if self.cmd.trim().is_empty() {
-            return Err(AlgorithmError::Config(
-                "algorithm command: parameter cmd = \"\": give the command to run".into(),
-            ));
-        }
-        Ok(())
-    }
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(CommandAlgorithm::recorded_as(self, params.to_list()))
-    }
-}
-
-/// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Command>()];
+use super::settings::Command;
 
 /// The running optimiser: its process, its stdin, and its stdout lines arriving on a channel
 /// (read on a thread of their own, so that a silent optimiser meets the timeout).
@@ -129,7 +41,7 @@ pub struct CommandAlgorithm {
 
 impl CommandAlgorithm {
     /// The optimiser `settings` describe, its trace header recording `parameters`.
-    pub(super) fn recorded_as(
+    pub(crate) fn recorded_as(
         settings: Command,
         parameters: Vec<(String, ParamValue)>,
     ) -> Box<dyn Algorithm> {
@@ -210,7 +122,7 @@ impl CommandAlgorithm {
 
     /// The next line starting with `{`, parsed.
     fn receive(&mut self, what: &str) -> Result<Value, AlgorithmError> {
-        let timeout = Duration::from_secs_f64(self.settings.timeout);
+        let timeout = Duration::from_secs_f64(self.settings.answer.timeout);
         loop {
             let line = match self.process()?.lines.recv_timeout(timeout) {
                 Ok(line) => line,
@@ -242,7 +154,8 @@ impl CommandAlgorithm {
     /// `why`, or the exit status when the command has exited. A command that closed its output
     /// is usually exiting: its status is awaited for up to a second (or the timeout).
     fn exited_or(&mut self, why: String) -> AlgorithmError {
-        let patience = Duration::from_secs_f64(self.settings.timeout).min(Duration::from_secs(1));
+        let patience =
+            Duration::from_secs_f64(self.settings.answer.timeout).min(Duration::from_secs(1));
         let start = Instant::now();
         let status = loop {
             let status = self
@@ -378,80 +291,5 @@ impl Algorithm for CommandAlgorithm {
         (budget as u64)
             .saturating_mul(dim as u64 + 1)
             .saturating_mul(8)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::resolve;
-    use bosweep_core::params::Settings;
-    use bosweep_toolkit::{AlgorithmSettings, Optimizer};
-
-    #[test]
-    fn defaults_and_values_round_trip() {
-        assert_eq!(Command::default().timeout, 600.0);
-        let changed = Command::new("./optimise --fast")
-            .timeout(2.5)
-            .batch_capable(true);
-        assert_eq!(Command::read(&resolve(&changed)), changed);
-    }
-
-    #[test]
-    fn out_of_range_values_are_refused_by_name() {
-        let message = |settings: Command| settings.build().err().unwrap().to_string();
-        assert!(message(Command::new("true").timeout(0.0)).contains("timeout = 0"));
-        assert!(message(Command::default()).contains("parameter cmd"));
-    }
-
-    /// A shell optimiser that proposes `x` at every ask and recommends it too.
-    #[cfg(unix)]
-    #[test]
-    fn the_optimizer_runs_a_shell_optimiser() {
-        let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*|*'"op":"recommend"'*) echo '{"x":[0.25,-1.5]}';; esac; done"#;
-        let mut opt = Optimizer::builder(Command::new(script).timeout(20.0))
-            .bounds(&[(0.0, 1.0), (-2.0, 2.0)])
-            .seed(2)
-            .init(2)
-            .minimize()
-            .build()
-            .unwrap();
-        let mut asked = Vec::new();
-        for _ in 0..4 {
-            for x in opt.ask(1).unwrap() {
-                opt.tell(&x, x[0] * x[0] + x[1] * x[1]).unwrap();
-                asked.push(x);
-            }
-        }
-        // The initial design's two points, then the command's.
-        assert_eq!(asked.len(), 4);
-        assert!(asked[..2].iter().all(|x| x != &[0.25, -1.5]));
-        assert_eq!(asked[2..], [vec![0.25, -1.5], vec![0.25, -1.5]]);
-        assert_eq!(opt.recommend(), Some(&[0.25, -1.5][..]));
-    }
-
-    /// A batch-capable shell optimiser that answers each ask with the number of points pending
-    /// as its first coordinate: the asks of one batch list the earlier ones.
-    #[cfg(unix)]
-    #[test]
-    fn a_batch_capable_optimiser_sees_the_pending_points() {
-        let script = r#"while read -r line; do case "$line" in *'"op":"ask"'*) n=$(printf '%s' "$line" | grep -o '\],\[' | wc -l); case "$line" in *'"pending":[]'*) k=0;; *) k=$((n + 1));; esac; echo "{\"x\":[$k]}";; *'"op":"recommend"'*) echo '{"x":[0]}';; esac; done"#;
-        let build = |capable: bool| {
-            Optimizer::builder(Command::new(script).timeout(20.0).batch_capable(capable))
-                .bounds(&[(0.0, 10.0)])
-                .init(1)
-                .build()
-                .unwrap()
-        };
-        let mut opt = build(true);
-        let design = opt.ask(3).unwrap();
-        opt.tell(&design[0], 1.0).unwrap();
-        assert_eq!(opt.ask(3).unwrap(), [vec![0.0], vec![1.0], vec![2.0]]);
-        // Without the declaration, one point at a time: a batch is refused.
-        let mut opt = build(false);
-        let design = opt.ask(1).unwrap();
-        opt.tell(&design[0], 1.0).unwrap();
-        assert!(opt.ask(3).is_err());
-        assert_eq!(opt.ask(1).unwrap().len(), 1);
     }
 }

@@ -1,10 +1,5 @@
-//! GP-based BO baselines: a GP fitted to all data at every step (inputs normalised to the unit
-//! cube, outputs standardised), and an acquisition maximised on a Sobol grid with L-BFGS
-//! refinement, or over the allowed set when the problem gives one. A batch's later points
-//! account for the pending ones as [`PendingStrategy`] says.
-
-#[cfg(test)]
-mod tests;
+//! [`GpBo`]: the GP refitted at every step and the acquisition maximised, with a batch's
+//! pending points accounted for.
 
 use std::time::Instant;
 
@@ -19,7 +14,6 @@ use bosweep_toolkit::acquisition::{
     PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
     UpperConfidenceBound, default_grid_size, maximize, prune_baseline,
 };
-use bosweep_toolkit::optimizer::Method;
 use bosweep_toolkit::pending::{
     PendingStrategy, PendingView, away_from_pending, pending_in_model_units,
 };
@@ -27,8 +21,7 @@ use bosweep_toolkit::rule_out_pending_rows;
 use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::uniform_point;
 use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, Requirement, StepLog,
-    gp_memory_bytes,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
 };
 use bosweep_toolkit::{GpSettings, fit_gp_model};
 
@@ -47,206 +40,13 @@ pub enum Acquisition {
     /// Expected improvement over the best observed value, maximised as log EI (same arg-max,
     /// finite where EI underflows).
     ExpectedImprovement,
-    /// qLogNEI over the observed points with the pending ones (see [`QLogNei`]).
+    /// qLogNEI over the observed points with the pending ones (see [`QLogNei`](super::QLogNei)).
     QLogNoisyExpectedImprovement {
         /// Quasi-Monte Carlo samples of the joint posterior.
         samples: usize,
         /// Sample only the observed points that could be the best.
         prune: bool,
     },
-}
-
-bosweep_core::choices! {
-    /// How GP-UCB's multiplier κ of σ is chosen.
-    pub enum UcbSchedule {
-        /// A constant κ (`ucb_multiplier`; κ = √β in the square-root convention).
-        Constant = "constant",
-        /// κ = √β_t with Srinivas et al.'s finite-domain β_t = 2 ln(|D| t² π² / (6δ)), `|D|`
-        /// the candidate-grid size and δ `delta`.
-        Srinivas = "srinivas",
-    }
-}
-
-/// The settings of a GP method that takes points while others are pending (`gp-ucb`, `ei`,
-/// `logei`): the GP model (with `$gp` its defaults) and the maximiser, the method's own `$extra`
-/// fields, then how a batch's later points account for the pending ones, declared once for all.
-macro_rules! batch_gp_settings {
-    ($(#[$doc:meta])* $settings:ident, $gp:expr, { $($extra:tt)* }) => {
-        bosweep_core::settings! {
-            $(#[$doc])*
-            pub struct $settings {
-                /// The GP model and its fit.
-                gp: GpSettings = $gp => {},
-                /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-                maximizer: MaximizerSettings = MaximizerSettings::default() => {},
-                $($extra)*
-                pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
-                    "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
-                ),
-            }
-        }
-    };
-}
-
-batch_gp_settings! {
-    /// Typed settings of GP-UCB (`gp-ucb`): `μ + κσ` maximised over a Sobol grid with L-BFGS
-    /// refinement, the GP refitted at every step.
-    ///
-    /// ```
-    /// use bosweep_algorithms::GpUcb;
-    /// use bosweep_model::KernelFamily;
-    ///
-    /// let settings = GpUcb::default()
-    ///     .ucb_multiplier(1.0)
-    ///     .gp(|gp| gp.kernel(KernelFamily::Matern32));
-    /// assert_eq!(settings.gp.kernel, KernelFamily::Matern32);
-    /// ```
-    GpUcb, GpSettings::default(), {
-        beta_schedule: UcbSchedule = UcbSchedule::Constant => (
-            "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size"
-        ),
-        ucb_multiplier: f64 = 2.0 => (
-            "κ multiplying σ (the square root of β in the β-under-root convention)",
-            0.0,
-            1e6
-        ),
-        delta: f64 = 0.1 => ("confidence δ of the Srinivas schedule", 1e-12, 0.999_999),
-        /// (Desautels, Krause and Burdick 2014): C bounds the information the pending points
-        /// carry. It does not apply with nothing pending (the information of an empty set is
-        /// 0), nor under local penalisation (the schedule is for the hallucinated model).
-        bucb_c: f64 = 0.1 => (
-            "C of the GP-BUCB batch schedule: with points pending, β is multiplied by exp(2C)",
-            0.0,
-            10.0
-        ),
-    }
-}
-
-impl GpUcb {
-    fn acquisition(&self) -> Acquisition {
-        match self.beta_schedule {
-            UcbSchedule::Constant => Acquisition::UcbMultiplier(self.ucb_multiplier),
-            UcbSchedule::Srinivas => Acquisition::UcbSrinivas { delta: self.delta },
-        }
-    }
-}
-
-impl Method for GpUcb {
-    const NAME: &'static str = "gp-ucb";
-    const DESCRIPTION: &'static str = "GP upper confidence bound μ + κσ (constant κ = ucb_multiplier, or κ = √β_t of Srinivas et al.)";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let acquisition = self.acquisition();
-        Ok(Box::new(
-            GpBo::new(params, self.gp, &self.maximizer, acquisition)
-                .with_batch(self.pending, self.bucb_c),
-        ))
-    }
-}
-
-/// An EI method's typed settings (`ei`, `logei`): the GP model, the maximiser and the
-/// pending-point strategy; the two differ in the model's defaults only.
-macro_rules! ei_settings {
-    ($(#[$doc:meta])* $settings:ident, $name:literal, $description:literal, $gp:expr) => {
-        batch_gp_settings! {
-            $(#[$doc])*
-            $settings, $gp, {}
-        }
-
-        impl Method for $settings {
-            const NAME: &'static str = $name;
-            const DESCRIPTION: &'static str = $description;
-            const REQUIRES: Requirement = Requirement::Any;
-
-            fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-                Ok(Box::new(
-                    GpBo::new(params, self.gp, &self.maximizer, Acquisition::ExpectedImprovement)
-                        .with_batch(self.pending, 0.0),
-                ))
-            }
-        }
-    };
-}
-
-ei_settings!(
-    /// Typed settings of EI (`ei`): expected improvement over the best observation, maximised
-    /// as log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
-    Ei,
-    "ei",
-    "GP expected improvement over the best observation (maximised as log EI)",
-    GpSettings::default()
-);
-
-ei_settings!(
-    /// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
-    /// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
-    /// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
-    /// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4 ([`GpSettings::botorch`]),
-    /// maximised like [`Ei`].
-    ///
-    /// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s
-    /// branches (direct above the incumbent's neighbourhood; below, the Mills ratio without
-    /// cancellation, tending to their asymptote `−z²/2 − ln √(2π) − 2 ln|z|`). EI (`ei`)
-    /// maximises the same value; the two methods differ in the model's defaults only.
-    ///
-    /// ```
-    /// use bosweep_algorithms::{Ei, LogEi};
-    /// use bosweep_model::FitChoice;
-    ///
-    /// assert_eq!(LogEi::default().gp.fit, FitChoice::MapDimensionScaled);
-    /// assert_eq!(LogEi::default().gp.min_noise_var, 1e-4);
-    /// assert_eq!(Ei::default().gp.fit, FitChoice::Map);
-    /// ```
-    LogEi,
-    "logei",
-    "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)",
-    GpSettings::botorch()
-);
-
-bosweep_core::settings! {
-    /// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
-    /// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as
-    /// [`LogEi`]). The joint posterior of the observed points (pruned to those that could be
-    /// the best), the pending points and a candidate is sampled with scrambled-Sobol normal base
-    /// samples drawn once per step; the smoothed log improvement over each sample's best
-    /// observed value is maximised smoothly over the candidate and the pending points and
-    /// averaged over the samples in log space. A batch is built point by point, each new point
-    /// maximising the joint value with the earlier ones pending (BoTorch's sequential greedy
-    /// optimisation), so pending points need no believer or penaliser.
-    pub struct QLogNei {
-        /// The GP model and its fit (BoTorch's defaults).
-        gp: GpSettings = GpSettings::botorch() => {},
-        /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = MaximizerSettings::default() => {},
-        mc_samples: usize = bosweep_toolkit::acquisition::MC_SAMPLES => (
-            "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
-            1,
-            65_536
-        ),
-        prune_baseline: bool = true => (
-            "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)"
-        ),
-    }
-}
-
-impl Method for QLogNei {
-    const NAME: &'static str = "qlognei";
-    const DESCRIPTION: &'static str = "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly";
-    const REQUIRES: Requirement = Requirement::Any;
-
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let acquisition = Acquisition::QLogNoisyExpectedImprovement {
-            samples: self.mc_samples,
-            prune: self.prune_baseline,
-        };
-        Ok(Box::new(GpBo::new(
-            params,
-            self.gp,
-            &self.maximizer,
-            acquisition,
-        )))
-    }
 }
 
 /// GP-UCB, EI, LogEI or qLogNEI with hyperparameters refitted at every step.
@@ -272,7 +72,7 @@ pub struct GpBo {
 }
 
 impl GpBo {
-    fn new(
+    pub(super) fn new(
         params: Params,
         gp: GpSettings,
         maximizer: &MaximizerSettings,
@@ -294,7 +94,7 @@ impl GpBo {
     }
 
     /// How the batch's later points account for the pending ones.
-    fn with_batch(mut self, pending: PendingStrategy, bucb_c: f64) -> Self {
+    pub(super) fn with_batch(mut self, pending: PendingStrategy, bucb_c: f64) -> Self {
         self.pending = pending;
         self.bucb_c = bucb_c;
         self

@@ -1,0 +1,318 @@
+//! TuRBO-1 (`turbo`) behind the ask/tell interface.
+
+use super::candidates::perturbed_candidates;
+use super::settings::Turbo;
+use super::thompson::{JointPosterior, ThompsonBatch};
+use super::trust_region::{Change, RegionSchedule, TrustRegion};
+use crate::boke::latin_hypercube;
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{Engine, Points};
+use bosweep_toolkit::fit_gp_model;
+use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+};
+use serde_json::{Map, json};
+use std::time::Instant;
+
+impl Turbo {
+    fn schedule(&self) -> RegionSchedule {
+        RegionSchedule {
+            length_init: self.length_init,
+            length_min: self.length_min,
+            length_max: self.length_max,
+            success_tolerance: self.success_tolerance,
+            failure_tolerance: self.failure_tolerance,
+        }
+    }
+
+    /// Candidates per step in `dim` dimensions.
+    pub(super) fn candidates(&self, dim: usize) -> usize {
+        match self.n_candidates {
+            0 => (100 * dim).min(5000),
+            given => given,
+        }
+    }
+}
+
+/// Who chose an asked point: a restart's design or the trust region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Design,
+    Region,
+}
+
+/// A point asked and not yet told, with the restart it belongs to.
+#[derive(Clone, Debug)]
+struct Asked {
+    x: Vec<f64>,
+    restart: usize,
+    role: Role,
+}
+
+/// The Thompson draws of the latest fit: the candidates (unit cube) and the batch's draws on
+/// them, valid while no value has been told since (`told` observations in all).
+struct Draws {
+    told: usize,
+    candidates: Points,
+    batch: ThompsonBatch,
+}
+
+/// TuRBO-1 behind the ask/tell interface (see the module documentation).
+pub(super) struct TurboAlgorithm {
+    params: Params,
+    settings: Turbo,
+    /// Every told point: the recommendation's.
+    history: History,
+    /// The current restart's told points: the GP's data and the region's centre.
+    pub(super) data: History,
+    /// The region; `None` before the first ask, when the dimension is learnt.
+    region: Option<TrustRegion>,
+    restarts: usize,
+    /// The current restart's design (problem coordinates) and how many were handed out.
+    design: Vec<Vec<f64>>,
+    design_next: usize,
+    /// Whether the next ask draws a new restart's design.
+    restart_due: bool,
+    /// Points of the run's initial design (told before the first ask).
+    run_design: Option<usize>,
+    asked: Vec<Asked>,
+    /// Indices in `data` of the region's points told since the counters last moved.
+    group: Vec<usize>,
+    /// The batch size: one more than the most points pending at any ask.
+    batch: usize,
+    draws: Option<Draws>,
+    /// The restart's latest fit (the draws'), for the next fit's warm start.
+    model: Option<GpModel>,
+    /// The Cholesky jitter of the latest joint posterior.
+    jitter: Option<f64>,
+    log: StepLog,
+}
+
+impl TurboAlgorithm {
+    pub(super) fn new(params: Params, settings: Turbo) -> Self {
+        Self {
+            params,
+            settings,
+            history: History::default(),
+            data: History::default(),
+            region: None,
+            restarts: 0,
+            design: Vec::new(),
+            design_next: 0,
+            restart_due: false,
+            run_design: None,
+            asked: Vec::new(),
+            group: Vec::new(),
+            batch: 1,
+            draws: None,
+            model: None,
+            jitter: None,
+            log: StepLog::default(),
+        }
+    }
+
+    /// Points of a restart's design in `dim` dimensions.
+    fn design_size(&self, dim: usize) -> usize {
+        match (self.settings.restart_design, self.run_design) {
+            (0, Some(run)) if run > 0 => run,
+            (0, _) => 2 * dim,
+            (given, _) => given,
+        }
+    }
+
+    /// The trace's `extra`: the region's side `length`, its `successes` and `failures`
+    /// counters, the `failure_tolerance` at the batch size `batch` learnt so far, `restarts`
+    /// so far, the `phase` of the last ask (`design` or `region`) and the Cholesky `jitter` of
+    /// the latest joint posterior. Empty before the first ask.
+    fn record(&mut self, phase: Option<&str>) {
+        let Some(region) = &self.region else {
+            return;
+        };
+        let mut extra = Map::new();
+        extra.insert("length".into(), json!(region.length()));
+        extra.insert("successes".into(), json!(region.successes()));
+        extra.insert("failures".into(), json!(region.failures()));
+        extra.insert(
+            "failure_tolerance".into(),
+            json!(region.failure_tolerance(self.batch)),
+        );
+        extra.insert("batch".into(), json!(self.batch));
+        extra.insert("restarts".into(), json!(self.restarts));
+        if let Some(phase) = phase {
+            extra.insert("phase".into(), json!(phase));
+        } else if let Some(phase) = self.log.extra.get("phase") {
+            extra.insert("phase".into(), phase.clone());
+        }
+        if let Some(jitter) = self.jitter {
+            extra.insert("jitter".into(), json!(jitter));
+        }
+        self.log.extra = extra;
+    }
+
+    /// The next design point of the restart, if any is left: a restart's Latin hypercube, or
+    /// while nothing of the restart is told yet and its design is all handed out (a batch
+    /// larger than the design), a uniform point of the box.
+    fn design_point(&mut self, ctx: &mut AskContext<'_>) -> Option<Vec<f64>> {
+        if self.restart_due {
+            self.restart_due = false;
+            let size = self.design_size(ctx.domain.dim());
+            self.design = latin_hypercube(size, ctx.domain.dim(), ctx.rng)
+                .iter()
+                .map(|u| ctx.domain.from_unit(u))
+                .collect();
+            self.design_next = 0;
+        }
+        if self.design_next < self.design.len() {
+            self.design_next += 1;
+            return Some(self.design[self.design_next - 1].clone());
+        }
+        self.data.is_empty().then(|| ctx.domain.sample(ctx.rng))
+    }
+
+    /// The Thompson draws for this ask: the batch's, when points are pending and nothing was
+    /// told since they were made and a candidate is left; otherwise a fresh fit on the
+    /// restart's data, candidates in the region around its best point, and their joint
+    /// posterior.
+    fn step_draws(&mut self, ctx: &mut AskContext<'_>) -> Result<&mut Draws, AlgorithmError> {
+        let reusable = !ctx.pending.is_empty()
+            && self
+                .draws
+                .as_ref()
+                .is_some_and(|d| d.told == self.history.len() && d.batch.has_unchosen());
+        if !reusable {
+            let start = Instant::now();
+            let model = fit_gp_model(&self.settings.gp, &self.data, self.model.as_ref(), ctx)?;
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            let region = self.region.as_ref().expect("set at the first ask");
+            let centre = ctx.domain.to_unit(&self.data.best_x());
+            let bounds = region.bounds(&centre, model.state().kernel().lengthscales());
+            let count = self.settings.candidates(ctx.domain.dim());
+            let candidates = perturbed_candidates(&centre, bounds, count, ctx.rng)?;
+            let posterior = JointPosterior::new(ctx.engine, model.state(), &candidates)?;
+            self.jitter = Some(posterior.jitter());
+            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+            self.model = Some(model);
+            self.draws = Some(Draws {
+                told: self.history.len(),
+                candidates,
+                batch: ThompsonBatch::new(posterior),
+            });
+        }
+        Ok(self.draws.as_mut().expect("set above"))
+    }
+
+    /// Counts the group of the region's told points once it holds a batch: its best against
+    /// the restart's best before it; a collapse of the region starts a new restart.
+    fn count_group(&mut self) {
+        if self.group.len() < self.batch {
+            return;
+        }
+        let ys = self.data.ys();
+        let batch_best = self
+            .group
+            .iter()
+            .map(|&i| ys[i])
+            .fold(f64::NEG_INFINITY, f64::max);
+        let best = (0..ys.len())
+            .filter(|i| !self.group.contains(i))
+            .map(|i| ys[i])
+            .fold(f64::NEG_INFINITY, f64::max);
+        self.group.clear();
+        let region = self.region.as_mut().expect("the region asked these points");
+        if region.update(batch_best, best, self.batch).change == Change::Restart {
+            self.restarts += 1;
+            self.data = History::default();
+            self.draws = None;
+            self.model = None;
+            self.restart_due = true;
+        }
+    }
+}
+
+impl Algorithm for TurboAlgorithm {
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.region.is_none() {
+            self.run_design = Some(self.history.len());
+            self.region = Some(TrustRegion::new(self.settings.schedule(), ctx.domain.dim()));
+            self.restart_due = self.history.is_empty();
+        }
+        if let Some(x) = self.design_point(ctx) {
+            self.asked.push(Asked {
+                x: x.clone(),
+                restart: self.restarts,
+                role: Role::Design,
+            });
+            self.record(Some("design"));
+            return Ok(Proposal { x, repeats: 1 });
+        }
+        self.batch = self.batch.max(ctx.pending.len() + 1);
+        let draws = self.step_draws(ctx)?;
+        let start = Instant::now();
+        let chosen = draws.batch.next(ctx.rng).expect("a candidate is left");
+        let x = ctx.domain.from_unit(draws.candidates.row(chosen));
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.asked.push(Asked {
+            x: x.clone(),
+            restart: self.restarts,
+            role: Role::Region,
+        });
+        self.record(Some("region"));
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// A batch's points are independent sample paths' maxima over one candidate set, never the
+    /// same candidate twice.
+    fn accepts_pending(&self) -> bool {
+        true
+    }
+
+    /// Records the value; a point of the current restart joins its data, and one the region
+    /// proposed joins the group the counters move on. Values told before the first ask (the
+    /// run's design) or of points not asked are data of the current restart too.
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        self.history.push(feedback.x, feedback.y);
+        let asked = self
+            .asked
+            .iter()
+            .position(|a| a.x == feedback.x)
+            .map(|i| self.asked.remove(i));
+        match asked {
+            Some(a) if a.restart != self.restarts => {}
+            Some(Asked {
+                role: Role::Region, ..
+            }) => {
+                self.data.push(feedback.x, feedback.y);
+                self.group.push(self.data.len() - 1);
+                self.count_group();
+            }
+            _ => self.data.push(feedback.x, feedback.y),
+        }
+        self.record(None);
+        Ok(())
+    }
+
+    fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self.history.best_x())
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+
+    /// A GP's (with no grid) plus the candidates' joint posterior: the covariance and its
+    /// factor (`m × m` each) and the `n × m` cross-covariance, `m` the candidates per step.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let m = self.settings.candidates(dim) as u64;
+        let n = budget as u64;
+        let posterior = (2 * m)
+            .saturating_mul(m)
+            .saturating_add(m.saturating_mul(2 * n + dim as u64 + 2));
+        gp_memory_bytes(budget, dim, 0).saturating_add(posterior.saturating_mul(8))
+    }
+}
