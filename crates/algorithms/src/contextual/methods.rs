@@ -3,10 +3,20 @@
 
 use super::drbo_mmd::DrboMmdRunner;
 use super::kde_bo::{KdeBo, Method, MethodParts};
-use super::settings::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
+use super::settings::{ContextualSettings, DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 use bosweep_core::params::Params;
 use bosweep_toolkit::optimizer::Method as Declared;
 use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
+
+/// The KDE-family algorithm of `method` with its `parts`, the settings it shares in `shared`.
+fn kde_bo(
+    params: Params,
+    method: Method,
+    shared: &ContextualSettings,
+    parts: MethodParts,
+) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    Ok(Box::new(KdeBo::new(params, method, shared, parts)))
+}
 
 /// The `check` of a method whose only check is its context box.
 macro_rules! context_box_checked {
@@ -30,12 +40,7 @@ impl Declared for SboKde {
             bandwidth: self.kde.bandwidth,
             ..MethodParts::default()
         };
-        Ok(Box::new(KdeBo::new(
-            params,
-            Method::SboKde,
-            &self.shared,
-            parts,
-        )))
+        kde_bo(params, Method::SboKde, &self.shared, parts)
     }
 }
 
@@ -54,12 +59,7 @@ impl Declared for DrboKde {
             radius_scale: self.l1_radius_scale,
             grid_size: 0,
         };
-        Ok(Box::new(KdeBo::new(
-            params,
-            Method::DrboKde,
-            &self.shared,
-            parts,
-        )))
+        kde_bo(params, Method::DrboKde, &self.shared, parts)
     }
 }
 
@@ -75,12 +75,7 @@ impl Declared for DrboMmdMinimax {
             grid_size: self.grid_size,
             ..MethodParts::default()
         };
-        Ok(Box::new(KdeBo::new(
-            params,
-            Method::MinimaxApprox,
-            &self.shared,
-            parts,
-        )))
+        kde_bo(params, Method::MinimaxApprox, &self.shared, parts)
     }
 }
 
@@ -114,11 +109,6 @@ impl Declared for StableOpt {
             infimum_points: self.infimum.infimum_points,
             ..MethodParts::default()
         };
-        Ok(Box::new(KdeBo::new(
-            params,
-            Method::StableOpt,
-            &self.shared,
-            parts,
-        )))
+        kde_bo(params, Method::StableOpt, &self.shared, parts)
     }
 }

@@ -2,17 +2,29 @@
 //! ([`UheBoRunner`]).
 
 use super::algorithm::{Arms, FitData, UheBoRunner, Variant};
-use super::estimators::{AdaptiveScaling, Mcmc, PointEstimate, ShrinkingBound};
+use super::estimators::{AdaptiveScaling, Mcmc, PointEstimate, ShrinkingBound, ThetaEstimator};
 use super::settings::{
-    AGpUcb, MapGpUcb, McmcGpUcb, Portfolio, RaBo, RandomExp3, UheBo, WangDeFreitas,
+    AGpUcb, MapGpUcb, McmcGpUcb, Portfolio, RaBo, RandomExp3, UheBo, UheGpSettings, WangDeFreitas,
 };
 use bosweep_core::params::Params;
 use bosweep_toolkit::optimizer::Method;
 use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
 
-/// The family's algorithm with `variant`'s switches; `params` (the settings `variant` was
-/// built from) go to the trace header.
-fn runner(variant: Variant, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+/// The family's algorithm with the GP-UCB step `gp` and the three switches; `params` (the
+/// settings they come from) go to the trace header.
+fn runner(
+    params: Params,
+    gp: UheGpSettings,
+    arms: Arms,
+    fit_data: FitData,
+    estimator: impl ThetaEstimator + 'static,
+) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+    let variant = Variant {
+        gp,
+        arms,
+        fit_data,
+        estimator: Box::new(estimator),
+    };
     Ok(Box::new(UheBoRunner::new(params, variant)))
 }
 
@@ -22,15 +34,15 @@ impl Method for UheBo {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::Pairs(self.pairs),
-            fit_data: FitData::Pseudo {
+        runner(
+            params,
+            self.gp,
+            Arms::Pairs(self.pairs),
+            FitData::Pseudo {
                 m_factor: self.pseudo.m_factor,
             },
-            estimator: Box::new(PointEstimate),
-        };
-        runner(variant, params)
+            PointEstimate,
+        )
     }
 }
 
@@ -40,15 +52,15 @@ impl Method for RaBo {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::AlwaysRandom,
-            fit_data: FitData::Pseudo {
+        runner(
+            params,
+            self.gp,
+            Arms::AlwaysRandom,
+            FitData::Pseudo {
                 m_factor: self.pseudo.m_factor,
             },
-            estimator: Box::new(PointEstimate),
-        };
-        runner(variant, params)
+            PointEstimate,
+        )
     }
 }
 
@@ -59,13 +71,13 @@ impl Method for RandomExp3 {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::Pairs(self.pairs),
-            fit_data: FitData::Real,
-            estimator: Box::new(PointEstimate),
-        };
-        runner(variant, params)
+        runner(
+            params,
+            self.gp,
+            Arms::Pairs(self.pairs),
+            FitData::Real,
+            PointEstimate,
+        )
     }
 }
 
@@ -75,13 +87,13 @@ impl Method for MapGpUcb {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::AlwaysAcquisition,
-            fit_data: FitData::Real,
-            estimator: Box::new(PointEstimate),
-        };
-        runner(variant, params)
+        runner(
+            params,
+            self.gp,
+            Arms::AlwaysAcquisition,
+            FitData::Real,
+            PointEstimate,
+        )
     }
 }
 
@@ -91,18 +103,18 @@ impl Method for McmcGpUcb {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::AlwaysAcquisition,
-            fit_data: FitData::Real,
-            estimator: Box::new(Mcmc::new(
+        runner(
+            params,
+            self.gp,
+            Arms::AlwaysAcquisition,
+            FitData::Real,
+            Mcmc::new(
                 self.mcmc_burn_in,
                 self.mcmc_samples,
                 self.mcmc_thin,
                 self.slice_width,
-            )),
-        };
-        runner(variant, params)
+            ),
+        )
     }
 }
 
@@ -112,13 +124,13 @@ impl Method for AGpUcb {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::AlwaysAcquisition,
-            fit_data: FitData::Real,
-            estimator: Box::new(AdaptiveScaling::new(self.agp_exponent, self.agp_ratio)),
-        };
-        runner(variant, params)
+        runner(
+            params,
+            self.gp,
+            Arms::AlwaysAcquisition,
+            FitData::Real,
+            AdaptiveScaling::new(self.agp_exponent, self.agp_ratio),
+        )
     }
 }
 
@@ -128,17 +140,13 @@ impl Method for WangDeFreitas {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::AlwaysAcquisition,
-            fit_data: FitData::Real,
-            estimator: Box::new(ShrinkingBound::new(
-                self.wdf_kappa,
-                self.wdf_shrink,
-                self.wdf_max_steps,
-            )),
-        };
-        runner(variant, params)
+        runner(
+            params,
+            self.gp,
+            Arms::AlwaysAcquisition,
+            FitData::Real,
+            ShrinkingBound::new(self.wdf_kappa, self.wdf_shrink, self.wdf_max_steps),
+        )
     }
 }
 
@@ -148,16 +156,16 @@ impl Method for Portfolio {
     const REQUIRES: Requirement = Requirement::Any;
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let variant = Variant {
-            gp: self.gp,
-            arms: Arms::Portfolio {
+        runner(
+            params,
+            self.gp,
+            Arms::Portfolio {
                 arms: self.portfolio_arms,
                 pi_xi: self.pi_xi,
                 reward_clip: self.scaling.reward_clip,
             },
-            fit_data: FitData::Real,
-            estimator: Box::new(PointEstimate),
-        };
-        runner(variant, params)
+            FitData::Real,
+            PointEstimate,
+        )
     }
 }
