@@ -14,6 +14,17 @@ fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
     }
 }
 
+/// One value per item: `got` values (`what`) given for `want` items (`of`).
+fn counts_match(got: usize, what: &str, want: usize, of: &str) -> Result<(), EngineError> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(EngineError::invalid(format!(
+            "{got} {what} for {want} {of}"
+        )))
+    }
+}
+
 pub fn cross_covariance(kernel: &Kernel, a: &Points, b: &Points) -> Result<(), EngineError> {
     dims_match("first point set's points", a.dim(), kernel.input_dim())?;
     dims_match("second point set's points", b.dim(), kernel.input_dim())?;
@@ -74,13 +85,12 @@ pub fn pairs(
                 "TV radius delta is {delta} (must be finite and non-negative)"
             )));
         }
-        if infimum.len() != decisions.rows() {
-            return Err(EngineError::invalid(format!(
-                "{} infimum values for {} decisions",
-                infimum.len(),
-                decisions.rows()
-            )));
-        }
+        counts_match(
+            infimum.len(),
+            "infimum values",
+            decisions.rows(),
+            "decisions",
+        )?;
         // An infinite infimum meets a zero weight when δ ≥ 2 (0 · ∞ = NaN; found by fuzzing).
         if let Some(i) = infimum.iter().position(|v| !v.is_finite()) {
             return Err(EngineError::invalid(format!(
@@ -119,13 +129,7 @@ pub fn kde(
         )));
     }
     if let Some(w) = weights {
-        if w.len() != data.rows() {
-            return Err(EngineError::invalid(format!(
-                "{} weights for {} data points",
-                w.len(),
-                data.rows()
-            )));
-        }
+        counts_match(w.len(), "weights", data.rows(), "data points")?;
         if let Some(i) = w.iter().position(|v| !(v.is_finite() && *v >= 0.0)) {
             return Err(EngineError::invalid(format!(
                 "weight {i} is {} (must be finite and non-negative)",
@@ -150,13 +154,7 @@ pub fn kernel_regression(
     queries: &Points,
 ) -> Result<(), EngineError> {
     nearest(data, queries)?;
-    if targets.len() != data.rows() {
-        return Err(EngineError::invalid(format!(
-            "{} targets for {} data points",
-            targets.len(),
-            data.rows()
-        )));
-    }
+    counts_match(targets.len(), "targets", data.rows(), "data points")?;
     if let Some(i) = targets.iter().position(|v| !v.is_finite()) {
         return Err(EngineError::invalid(format!(
             "target {i} is {}",

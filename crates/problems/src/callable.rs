@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use rand_chacha::ChaCha8Rng;
 
-use super::command::{BOUNDS, SENSE, bounds_text, parse_bounds, sense_word};
+use super::command::{BOUNDS, SENSE, box_parameters, parse_bounds};
 use super::entry::Entry;
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ParamValue, Params, TextParam};
@@ -142,25 +142,20 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
 }];
 
 impl Problem for CallableObjective {
-    fn name(&self) -> &str {
-        "callable"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        self.sense
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        vec![
-            ("function".into(), ParamValue::from(self.name.as_str())),
-            ("bounds".into(), ParamValue::Text(bounds_text(&self.domain))),
-            ("sense".into(), ParamValue::from(sense_word(self.sense))),
-        ]
-    }
+    problem_accessors!(
+        self,
+        name: "callable",
+        domain: &self.domain,
+        sense: self.sense,
+        parameters: {
+            let [bounds, sense] = box_parameters(&self.domain, self.sense);
+            vec![
+                ("function".into(), ParamValue::from(self.name.as_str())),
+                bounds,
+                sense,
+            ]
+        },
+    );
 
     /// One call per repeat; the first failure, or a value that is not finite, stops the run.
     fn observe(

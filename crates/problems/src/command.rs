@@ -200,8 +200,17 @@ pub fn parse_bounds(text: &str) -> Result<Domain, String> {
     Domain::new(lower, upper).map_err(|e| e.to_string())
 }
 
+/// The `bounds` and `sense` entries of the parameters of an objective the user brings with its
+/// own box and sense (a command, a registered callable), as trace headers record them.
+pub(super) fn box_parameters(domain: &Domain, sense: Sense) -> [(String, ParamValue); 2] {
+    [
+        ("bounds".into(), ParamValue::Text(bounds_text(domain))),
+        ("sense".into(), ParamValue::from(sense_word(sense))),
+    ]
+}
+
 /// `domain` as the `bounds` parameter writes it (the inverse of [`parse_bounds`]).
-pub(super) fn bounds_text(domain: &Domain) -> String {
+fn bounds_text(domain: &Domain) -> String {
     let pairs: Vec<String> = domain
         .lower()
         .iter()
@@ -212,7 +221,7 @@ pub(super) fn bounds_text(domain: &Domain) -> String {
 }
 
 /// `sense` as the `sense` parameter writes it.
-pub(super) fn sense_word(sense: Sense) -> &'static str {
+fn sense_word(sense: Sense) -> &'static str {
     match sense {
         Sense::Minimize => "min",
         Sense::Maximize => "max",
@@ -291,30 +300,25 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
 }
 
 impl Problem for CommandObjective {
-    fn name(&self) -> &str {
-        "command"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        self.sense
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        vec![
-            ("cmd".into(), ParamValue::from(self.command.as_str())),
-            ("bounds".into(), ParamValue::Text(bounds_text(&self.domain))),
-            ("sense".into(), ParamValue::from(sense_word(self.sense))),
-            (
-                "timeout".into(),
-                ParamValue::Number(self.timeout.as_secs_f64()),
-            ),
-            ("parallel".into(), ParamValue::Number(self.parallel as f64)),
-        ]
-    }
+    problem_accessors!(
+        self,
+        name: "command",
+        domain: &self.domain,
+        sense: self.sense,
+        parameters: {
+            let [bounds, sense] = box_parameters(&self.domain, self.sense);
+            vec![
+                ("cmd".into(), ParamValue::from(self.command.as_str())),
+                bounds,
+                sense,
+                (
+                    "timeout".into(),
+                    ParamValue::Number(self.timeout.as_secs_f64()),
+                ),
+                ("parallel".into(), ParamValue::Number(self.parallel as f64)),
+            ]
+        },
+    );
 
     /// The repeats of one point, `parallel` commands at a time; values in repeat order, and the
     /// first failure (in that order) stops the run.

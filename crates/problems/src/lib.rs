@@ -17,6 +17,9 @@
 //!
 //! Problems are built by kebab-case name from the [`registry`] (`build("branin", &[])`).
 
+#[macro_use]
+mod support;
+
 pub mod bbob;
 pub mod boke;
 mod callable;

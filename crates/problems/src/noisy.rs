@@ -1,13 +1,9 @@
 //! The one wrapper that turns a noise-free test function into an observable [`Problem`].
 
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 
-use super::{
-    Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step,
-    TestFunction,
-};
+use super::{Observation, Optimum, ParamValue, Params, Problem, ProblemError, Step, TestFunction};
+use crate::support::noisy_repeats;
 
 /// A [`TestFunction`] observed with homoscedastic Gaussian noise: `y = f(x) + σ ε`,
 /// `ε ~ N(0, 1)` independently per repeat. The objective of interest is the noise-free `f`.
@@ -43,24 +39,15 @@ impl<F: TestFunction> Noisy<F> {
 }
 
 impl<F: TestFunction> Problem for Noisy<F> {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn domain(&self) -> &Domain {
-        self.function.domain()
-    }
-
-    fn sense(&self) -> Sense {
-        self.function.sense()
-    }
+    problem_accessors!(
+        self,
+        name: self.name,
+        domain: self.function.domain(),
+        sense: self.function.sense(),
+    );
 
     fn title(&self) -> Option<String> {
         self.function.title()
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
     }
 
     /// With `noise_std = 0` nothing is drawn from `rng`: a noise-free problem leaves the random
@@ -72,15 +59,7 @@ impl<F: TestFunction> Problem for Noisy<F> {
         rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
         let f = self.function.value(x);
-        let values = (0..step.repeats())
-            .map(|_| {
-                if self.noise_std > 0.0 {
-                    f + self.noise_std * rng.sample::<f64, _>(StandardNormal)
-                } else {
-                    f
-                }
-            })
-            .collect();
+        let values = noisy_repeats(f, self.noise_std, step.repeats(), rng);
         Ok(Observation::new(values, None))
     }
 

@@ -9,9 +9,8 @@
 //! L-BFGS refinement of the contextual methods.
 
 use super::simd::vectorized;
-use gemm::Parallelism;
 
-use super::posterior::{dot, quadratic_norms};
+use super::posterior::{dot, gemm_into, quadratic_norms};
 use super::scaled::{apply_profile, exp};
 use crate::{EngineError, Points};
 use bosweep_model::{GpState, KernelKind};
@@ -280,6 +279,14 @@ impl<'a> PairGradient<'a> {
         let alpha = gp.alpha().as_slice();
         let sigma_of = |q: f64| ((kxx - q).max(0.0) / lambda).sqrt();
         let mean_of = |k: &[f64]| gp.mean() + dot(k, alpha);
+        // u_j = μ(x, c_j) + κ σ_j from each context's kernel row of the block.
+        let ucb_values = |block: &[f64], sigmas: &[f64]| -> Vec<f64> {
+            block
+                .chunks_exact(n)
+                .zip(sigmas)
+                .map(|(k, sigma)| mean_of(k) + kappa * sigma)
+                .collect()
+        };
         // c̄_i = Σ_j ω_j s²ψ'(r²_ji) (α_i − κ w_ji / (λ σ_j)).
         let mut combined = vec![0.0; n];
         let mut accumulate = |omega: f64, slope: &[f64], w: &[f64], sigma: f64| {
@@ -297,11 +304,7 @@ impl<'a> PairGradient<'a> {
             let block = &scratch.block;
             let quad = quadratic_norms(block, rows, n, gp.linv().as_slice());
             let sigmas: Vec<f64> = quad.into_iter().map(sigma_of).collect();
-            let values: Vec<f64> = block
-                .chunks_exact(n)
-                .zip(&sigmas)
-                .map(|(k, sigma)| mean_of(k) + kappa * sigma)
-                .collect();
+            let values = ucb_values(block, &sigmas);
             let (value, weights) = reduce(&values);
             let kernel = gp.kernel();
             let mut slope = vec![0.0; n];
@@ -333,41 +336,13 @@ impl<'a> PairGradient<'a> {
             } = scratch;
             // w_j = (K + λΣ)⁻¹ k_j for every context, one GEMM.
             solved.resize(rows * n, 0.0);
-            // SAFETY: `block` and `solved` are rows × n row-major (row stride n), `inverse` is
-            // n × n; every index the GEMM touches lies inside these slices.
-            unsafe {
-                gemm::gemm(
-                    rows,
-                    n,
-                    n,
-                    solved.as_mut_ptr(),
-                    1,
-                    n as isize,
-                    false,
-                    block.as_ptr(),
-                    1,
-                    n as isize,
-                    self.inverse.as_ptr(),
-                    1,
-                    n as isize,
-                    0.0,
-                    1.0,
-                    false,
-                    false,
-                    false,
-                    Parallelism::None,
-                );
-            }
+            gemm_into([rows, n, n], (solved, n), (block, n), (&self.inverse, n));
             let sigmas: Vec<f64> = block
                 .chunks_exact(n)
                 .zip(solved.chunks_exact(n))
                 .map(|(k, w)| sigma_of(dot(k, w)))
                 .collect();
-            let values: Vec<f64> = block
-                .chunks_exact(n)
-                .zip(&sigmas)
-                .map(|(k, sigma)| mean_of(k) + kappa * sigma)
-                .collect();
+            let values = ucb_values(block, &sigmas);
             let (value, weights) = reduce(&values);
             for (j, &omega) in weights.iter().enumerate() {
                 if omega != 0.0 {

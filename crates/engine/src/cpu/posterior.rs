@@ -59,37 +59,65 @@ pub(super) fn quadratic_norms(kx: &[f64], b: usize, n: usize, linv: &[f64]) -> V
         let j1 = (j0 + PANEL).min(n);
         let width = j1 - j0;
         // panel[r, c] = Σ_{k < j1} kx[r, k] · L⁻¹[j0 + c, k]; entries with k > j0 + c are zero.
-        // SAFETY: every pointer/stride pair addresses memory inside its slice: `kx` is b × n
-        // read over k < j1 ≤ n; `linv` is n × n read at k·n + j for k < j1, j < j1; `panel`
-        // is b × PANEL written at r·width + c with c < width ≤ PANEL.
-        unsafe {
-            gemm::gemm(
-                b,
-                width,
-                j1,
-                panel.as_mut_ptr(),
-                1,
-                width as isize,
-                false,
-                kx.as_ptr(),
-                1,
-                n as isize,
-                linv.as_ptr().add(j0),
-                1,
-                n as isize,
-                0.0,
-                1.0,
-                false,
-                false,
-                false,
-                gemm::Parallelism::None,
-            );
-        }
+        gemm_into(
+            [b, width, j1],
+            (&mut panel, width),
+            (kx, n),
+            (&linv[j0..], n),
+        );
         for (q, row) in quad.iter_mut().zip(panel.chunks_exact(width)) {
             *q += dot(row, row);
         }
     }
     quad
+}
+
+/// `dst = lhs · rhs` for an `m × k` `lhs` and a `k × n` `rhs`, overwriting the `m × n` `dst`,
+/// on the calling thread (callers parallelise over blocks): the one GEMM both CPU kernels run.
+/// Each operand is a slice and its row stride, row-major with unit column stride from the
+/// slice's first element.
+///
+/// Panics where a slice is too short for its block: that check is what makes the raw call sound.
+pub(super) fn gemm_into(
+    [m, n, k]: [usize; 3],
+    (dst, dst_stride): (&mut [f64], usize),
+    (lhs, lhs_stride): (&[f64], usize),
+    (rhs, rhs_stride): (&[f64], usize),
+) {
+    let fits = |len: usize, rows: usize, cols: usize, stride: usize| {
+        rows == 0 || cols == 0 || (rows - 1) * stride + cols <= len
+    };
+    assert!(
+        fits(dst.len(), m, n, dst_stride)
+            && fits(lhs.len(), m, k, lhs_stride)
+            && fits(rhs.len(), k, n, rhs_stride),
+        "GEMM operands out of their slices"
+    );
+    // SAFETY: by the assertion, each pointer with its row stride and unit column stride
+    // addresses only elements of its own slice, and `dst` is borrowed mutably alone.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.as_mut_ptr(),
+            1,
+            dst_stride as isize,
+            false,
+            lhs.as_ptr(),
+            1,
+            lhs_stride as isize,
+            rhs.as_ptr(),
+            1,
+            rhs_stride as isize,
+            0.0,
+            1.0,
+            false,
+            false,
+            false,
+            gemm::Parallelism::None,
+        );
+    }
 }
 
 /// `Σ a_i b_i` over the shorter slice, in eight interleaved partial sums added in a fixed order:

@@ -17,12 +17,11 @@ pub use objectives::{Objective, PORTFOLIO_RULE};
 pub use portfolio::{costs as portfolio_costs, portfolio_value};
 pub use quadrature::{Rule, gauss_legendre, tensor_expect};
 
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 
 use super::entry::{Entry, NOISE_STD};
 use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use crate::support::noisy_repeats;
 use bosweep_core::optim::lbfgsb::{self, LbfgsbOptions};
 use bosweep_core::params::{ChoiceParam, FlagParam, ParamSpec, ParamValue, Params};
 
@@ -128,21 +127,7 @@ impl ContextualProblem {
 }
 
 impl Problem for ContextualProblem {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: self.name, domain: &self.domain, sense: Sense::Maximize);
 
     /// Draws one context from the true law, evaluates `f` at the clipped context, and reports
     /// the clipped context (or the raw draw with `report_raw_context`, as the authors' reference
@@ -156,15 +141,7 @@ impl Problem for ContextualProblem {
         let raw = self.law.sample(rng);
         let clipped = clip_unit(&raw);
         let f = self.objective.value(x, &clipped);
-        let values = (0..step.repeats())
-            .map(|_| {
-                if self.noise_std > 0.0 {
-                    f + self.noise_std * rng.sample::<f64, _>(StandardNormal)
-                } else {
-                    f
-                }
-            })
-            .collect();
+        let values = noisy_repeats(f, self.noise_std, step.repeats(), rng);
         let context = if self.report_raw_context {
             raw
         } else {

@@ -22,23 +22,10 @@
 use super::law::ContextLaw;
 use super::portfolio::portfolio_value;
 use super::quadrature::{Rule, tensor_expect};
+use crate::functions::hartmann::{A6 as HARTMANN_A, ALPHA as HARTMANN_ALPHA, P6 as HARTMANN_P};
 
 /// Panels × Gauss–Legendre order per context coordinate of the portfolio expectation.
 pub const PORTFOLIO_RULE: (usize, usize) = (64, 4);
-
-const HARTMANN_ALPHA: [f64; 4] = [1.0, 1.2, 3.0, 3.2];
-const HARTMANN_A: [[f64; 6]; 4] = [
-    [10.0, 3.0, 17.0, 3.5, 1.7, 8.0],
-    [0.05, 10.0, 17.0, 0.1, 8.0, 14.0],
-    [3.0, 3.5, 1.7, 10.0, 17.0, 8.0],
-    [17.0, 8.0, 0.05, 10.0, 0.1, 14.0],
-];
-const HARTMANN_P: [[f64; 6]; 4] = [
-    [0.1312, 0.1696, 0.5569, 0.0124, 0.8283, 0.5886],
-    [0.2329, 0.4135, 0.8307, 0.3736, 0.1004, 0.9991],
-    [0.2348, 0.1451, 0.3522, 0.2883, 0.3047, 0.6650],
-    [0.4047, 0.8828, 0.8732, 0.5743, 0.1091, 0.0381],
-];
 
 /// Which objective, with whatever it precomputes from the context law.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@
 //! to rounding rather than to the literature's 5–6 digits.
 
 mod classic;
-mod hartmann;
+pub(crate) mod hartmann;
 mod scalable;
 mod uhe;
 

@@ -2,15 +2,13 @@
 
 use std::sync::Arc;
 
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 
 use super::functions::HeteroFunction;
 use super::optimum::maximize_on_box;
+use crate::support::gaussian_repeats;
 use crate::{
-    Domain, NoiseVariance, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense,
-    Step,
+    NoiseVariance, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step,
 };
 
 /// Observes `f(x) + s(x)·ε` per repeat; the objective of interest is `MV(x) = f(x) − α·s(x)²`,
@@ -61,21 +59,7 @@ impl<F: HeteroFunction> MeanVariance<F> {
 }
 
 impl<F: HeteroFunction> Problem for MeanVariance<F> {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn domain(&self) -> &Domain {
-        self.function.domain()
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: self.name, domain: self.function.domain(), sense: Sense::Maximize);
 
     fn observe(
         &self,
@@ -84,9 +68,7 @@ impl<F: HeteroFunction> Problem for MeanVariance<F> {
         rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
         let (f, s) = (self.function.mean(x), self.function.noise_std(x));
-        let values = (0..step.repeats())
-            .map(|_| f + s * rng.sample::<f64, _>(StandardNormal))
-            .collect();
+        let values = gaussian_repeats(f, s, step.repeats(), rng);
         Ok(Observation::new(values, None))
     }
 

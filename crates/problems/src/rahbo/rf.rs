@@ -300,21 +300,7 @@ impl RandomForestTuning {
 }
 
 impl Problem for RandomForestTuning {
-    fn name(&self) -> &str {
-        "rf-tuning"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: "rf-tuning", domain: &self.domain, sense: Sense::Maximize);
 
     /// Repeat `j` is the score on fold `j mod 5` of one trained forest (`k = 5`: each fold once).
     fn observe(

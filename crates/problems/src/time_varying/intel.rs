@@ -17,6 +17,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
+use crate::support::gaussian_repeats;
 use crate::{Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step};
 use bosweep_engine::Points;
 use bosweep_model::{CandidatePrior, CandidatePriors, KernelGroup};
@@ -427,21 +428,7 @@ impl IntelTemp {
 }
 
 impl Problem for IntelTemp {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: self.name, domain: &self.domain, sense: Sense::Maximize);
 
     fn observe(
         &self,
@@ -456,12 +443,7 @@ impl Problem for IntelTemp {
                 step.t()
             ))
         })?;
-        let values = (0..step.repeats())
-            .map(|_| {
-                let e: f64 = StandardNormal.sample(rng);
-                f + self.noise_std * e
-            })
-            .collect();
+        let values = gaussian_repeats(f, self.noise_std, step.repeats(), rng);
         Ok(Observation::new(values, None))
     }
 

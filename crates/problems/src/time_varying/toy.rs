@@ -14,6 +14,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 
+use crate::support::gaussian_repeats;
 use crate::{Domain, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Sense, Step};
 use bosweep_engine::Points;
 use bosweep_model::{CandidatePrior, CandidatePriors, KernelGroup};
@@ -197,21 +198,7 @@ impl PeToy {
 }
 
 impl Problem for PeToy {
-    fn name(&self) -> &str {
-        "pe-toy"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: "pe-toy", domain: &self.domain, sense: Sense::Maximize);
 
     /// With `instance = 0`, f is drawn here: from the run's design stream, which every
     /// algorithm of a sweep replicate shares, so that the seed drives the function and
@@ -231,12 +218,7 @@ impl Problem for PeToy {
         rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
         let f = self.function.get_or_init(|| sample_function(rng))[Self::index(x[0])];
-        let values = (0..step.repeats())
-            .map(|_| {
-                let e: f64 = StandardNormal.sample(rng);
-                f + self.noise_std * e
-            })
-            .collect();
+        let values = gaussian_repeats(f, self.noise_std, step.repeats(), rng);
         Ok(Observation::new(values, None))
     }
 

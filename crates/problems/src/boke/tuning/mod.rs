@@ -178,21 +178,7 @@ impl TuningTask {
 }
 
 impl Problem for TuningTask {
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        self.parameters.clone()
-    }
+    problem_accessors!(self, name: self.name, domain: &self.domain, sense: Sense::Maximize);
 
     /// Deterministic: every repeat is the same cross-validated R².
     fn observe(
