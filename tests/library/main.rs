@@ -11,6 +11,7 @@ mod acquisition;
 mod batch;
 mod bo;
 mod boke;
+mod botorch_model;
 mod cmaes;
 mod coalesce;
 mod engine_reference;

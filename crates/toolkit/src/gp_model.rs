@@ -4,11 +4,13 @@
 
 use rand::RngExt;
 
+use bosweep_core::data::EngineError;
+
 use crate::algorithm::{AlgorithmError, AskContext, History};
 use crate::surrogate::{GpModel, ModelOptions};
 use bosweep_model::{
     Bounds as HyperBounds, FitChoice, FitMode, FitOptions, Kernel, KernelFamily, KernelKind,
-    NoiseSpec,
+    NoiseSpec, Prior,
 };
 
 bosweep_core::settings! {
@@ -26,6 +28,11 @@ bosweep_core::settings! {
             1e-8,
             1e8
         ),
+        /// BoTorch's `SingleTaskGP` has had no `ScaleKernel` since 0.12: its kernel's variance
+        /// is 1 on the standardised outputs.
+        outputscale: bool = true => (
+            "fit the signal variance (an outputscale); false keeps it at signal_var, as BoTorch's SingleTaskGP (no ScaleKernel since 0.12)"
+        ),
         noise_var: f64 = 1e-4 => (
             "initial (or fixed) noise variance, in standardised output units",
             1e-6,
@@ -35,6 +42,10 @@ bosweep_core::settings! {
             "lower bound of the fitted noise variance, in standardised output units (BoTorch: 1e-4)",
             1e-12,
             1.0
+        ),
+        /// BoTorch starts each fit at its priors' modes (its constraints' `initial_value`).
+        start_at_prior_mode: bool = false => (
+            "start the fit's lengthscales and noise variance at their priors' modes (BoTorch's initialisation; MAP fits), not at lengthscale and noise_var"
         ),
         fit_restarts: usize = 4 => (
             "random starts of the hyperparameter fit, besides the initial (or warm) one",
@@ -51,18 +62,56 @@ bosweep_core::settings! {
 }
 
 impl GpSettings {
-    /// BoTorch's default model, the one LogEI and qLogNEI run on in BoTorch: MAP under the
-    /// dimension-scaled priors (its default since 0.12) and its `GreaterThan(1e-4)` floor on
-    /// the standardised noise variance.
+    /// BoTorch's default model, `SingleTaskGP` as BoTorch 0.12 to 0.18 builds it, the one LogEI
+    /// and qLogNEI run on in BoTorch: an ARD squared-exponential (RBF) kernel with no outputscale
+    /// on the standardised outputs, a fitted constant mean, MAP under the dimension-scaled priors
+    /// (lengthscales LogNormal(√2 + ½ ln d, √3), at least 0.025; noise variance LogNormal(−4, 1),
+    /// at least 1e-4), the fit starting at the priors' modes.
     pub fn botorch() -> Self {
         Self::default()
+            .kernel(KernelFamily::SquaredExponential)
+            .outputscale(false)
             .fit(FitChoice::MapDimensionScaled)
+            .start_at_prior_mode(true)
             .min_noise_var(1e-4)
+    }
+
+    /// Where the fit in `dim` dimensions starts: the lengthscale and the noise variance, at
+    /// their priors' modes with `start_at_prior_mode` (where the fit has such a prior), else
+    /// `lengthscale` and `noise_var`.
+    fn start(&self, dim: usize) -> (f64, f64) {
+        let given = (self.lengthscale, self.noise_var);
+        match self.fit.mode(dim) {
+            FitMode::Map { priors } if self.start_at_prior_mode => {
+                let mode = |prior: Option<Prior>, otherwise: f64| {
+                    prior
+                        .and_then(|p| p.mode(priors.space))
+                        .unwrap_or(otherwise)
+                };
+                (
+                    mode(priors.lengthscale, given.0),
+                    mode(priors.noise_variance, given.1),
+                )
+            }
+            _ => given,
+        }
     }
 
     /// The covariance kernel, a rational-quadratic one with its shape `rq_alpha`.
     pub fn kernel_kind(&self) -> KernelKind {
         self.kernel.with_shape(self.rq_alpha)
+    }
+
+    /// The kernel a fit in `dim` dimensions starts from and the fit's options (seed 0), in
+    /// model units: what every step's fit uses, and what a check against another library's fit
+    /// of the same model on the same data needs.
+    pub fn fit_start(&self, dim: usize) -> Result<(Kernel, FitOptions), EngineError> {
+        let kernel = Kernel::new(
+            self.kernel_kind(),
+            vec![self.start(dim).0; dim],
+            self.signal_var,
+        )?;
+        Ok((kernel, self.fit_options(dim)))
     }
 
     /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
@@ -73,9 +122,10 @@ impl GpSettings {
         let base = FitOptions {
             mode: self.fit.mode(dim),
             noise: NoiseSpec::Fitted {
-                initial: self.noise_var,
+                initial: self.start(dim).1,
             },
             noise_bounds: HyperBounds::new(self.min_noise_var, defaults.noise_bounds.upper),
+            fit_signal_variance: self.outputscale,
             random_starts: self.fit_restarts,
             ..defaults
         };
@@ -100,10 +150,9 @@ pub fn fit_gp_model(
     ctx: &mut AskContext<'_>,
 ) -> Result<GpModel, AlgorithmError> {
     let dim = ctx.domain.dim();
-    let kernel = Kernel::new(gp.kernel_kind(), vec![gp.lengthscale; dim], gp.signal_var)?;
+    let (kernel, mut fit) = gp.fit_start(dim)?;
     let ys = history.ys();
     let constant = ys.iter().all(|y| *y == ys[0]);
-    let mut fit = gp.fit_options(dim);
     fit.seed = ctx.rng.random();
     if constant {
         // The likelihood of constant targets grows without bound as the variances shrink:

@@ -63,7 +63,7 @@ ei_method!(
 ei_method!(
     LogEi,
     "logei",
-    "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (dimension-scaled priors, noise variance ≥ 1e-4)"
+    "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (RBF kernel without outputscale, dimension-scaled priors, noise variance ≥ 1e-4)"
 );
 
 impl Method for QLogNei {

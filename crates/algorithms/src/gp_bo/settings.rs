@@ -80,9 +80,9 @@ batch_gp_settings! {
 batch_gp_settings! {
     /// Typed settings of LogEI (`logei`; Ament et al., NeurIPS 2023): log expected improvement
     /// over the best observation on BoTorch's default GP model, the configuration a BoTorch user
-    /// runs with `LogExpectedImprovement`: MAP hyperparameters under the dimension-scaled priors
-    /// (Hvarfner et al. 2024) and a noise-variance floor of 1e-4 ([`GpSettings::botorch`]),
-    /// maximised like [`Ei`].
+    /// runs with `LogExpectedImprovement`: `SingleTaskGP`'s RBF kernel with no outputscale, MAP
+    /// hyperparameters under the dimension-scaled priors (Hvarfner et al. 2024) and a
+    /// noise-variance floor of 1e-4 ([`GpSettings::botorch`]), maximised like [`Ei`].
     ///
     /// LogEI's value is [`LogExpectedImprovement`]'s, whose `ln h(z)` has Ament et al.'s
     /// branches (direct above the incumbent's neighbourhood; below, the Mills ratio without

@@ -1,6 +1,7 @@
 """BoTorch as a bosweep optimiser: ``python -m bosweep.adapters botorch``. At each ask a
-SingleTaskGP (BoTorch's defaults: Matérn-5/2 ARD kernel, outcome standardised; inputs
-normalised to the unit cube) is fitted by maximum marginal likelihood to every point told, and
+SingleTaskGP (BoTorch's defaults, which since 0.12 are an ARD RBF kernel with no outputscale
+and dimension-scaled log-normal priors, outcome standardised; inputs normalised to the unit
+cube) is fitted by ``fit_gpytorch_mll`` (MAP under those priors) to every point told, and
 qLogNoisyExpectedImprovement (Ament et al., 2023), with the pending points as ``X_pending``, is
 maximised by ``optimize_acqf`` (q = 1, 10 restarts from 512 raw samples). BoTorch maximises, so
 it takes y itself. Until two points are told, it draws uniformly in the box. Batch capable."""
