@@ -4,34 +4,13 @@
 //! exit status of `--fail-if-worse`; and "cannot conclude" with few pairs.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::common::{bosweep, stderr, stdout, succeeded};
+
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
-    result
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    crate::common::sandbox("compare", name)
 }
 
 /// A sweep of `random` (labelled `mine`, and `other` where `two_methods`) on `problems` with
@@ -57,7 +36,7 @@ fn sweep(
     let file = format!("{out}.toml");
     std::fs::write(dir.join(&file), config).unwrap();
     let result = bosweep(dir, &["sweep", &file, "--out", out, "--no-report"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
 }
 
 /// Copies the sweep `dir/from` to `dir/to`, adding `shift(problem, replicate)` to every step's
@@ -141,7 +120,7 @@ fn compare_known_differences_give_the_signed_rank_statistics_after_holm() {
         }
     });
     let result = bosweep(&dir, &["compare", "a", "b"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     assert!(
         stdout(&result).contains("12 paired runs"),
         "{}",
@@ -239,12 +218,7 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
         scale * (r + 1) as f64
     });
     let per_problem = bosweep(&dir, &["compare", "a", "worse", "--fail-if-worse"]);
-    assert_eq!(
-        per_problem.status.code(),
-        Some(0),
-        "{}",
-        stderr(&per_problem)
-    );
+    succeeded(&per_problem);
     let text = stdout(&per_problem);
     assert!(
         // Three problems Holm-corrected: 2/2ⁿ < 0.05/3 from seven pairs on.
@@ -311,7 +285,7 @@ fn compare_fail_if_worse_exits_1_only_when_b_is_significantly_worse() {
     assert_eq!(written[1]["verdict"], "B worse");
 
     let better = bosweep(&dir, &["compare", "a", "better", "--fail-if-worse"]);
-    assert_eq!(better.status.code(), Some(0), "{}", stderr(&better));
+    succeeded(&better);
     assert!(
         stdout(&better).contains("mine on branin: B better"),
         "{}",
@@ -342,7 +316,7 @@ fn compare_with_few_pairs_says_it_cannot_conclude() {
     sweep(&dir, "a", 3, 1, &["branin"], true);
     shifted_copy(&dir, "a", "b", |_, _| 1.0);
     let result = bosweep(&dir, &["compare", "a", "b", "--fail-if-worse"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     let text = stdout(&result);
     for algorithm in ["mine", "other"] {
         assert!(
@@ -373,7 +347,7 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
         .unwrap();
     std::fs::remove_file(gone).unwrap();
     let result = bosweep(&dir, &["compare", "a", "b"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     let text = stdout(&result);
     assert!(text.contains("2 paired runs"), "{text}");
     assert!(

@@ -5,9 +5,11 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use bosweep::sweep::{Parallel, RunConfig, RuntimeModel, TraceWriter, run};
+
+use crate::common::{bosweep, command, exited, stderr, succeeded};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -27,34 +29,7 @@ name = "branin"
 "#;
 
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-integrity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("sweep.toml"), CONFIG).unwrap();
-    dir
-}
-
-fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bosweep"));
-    command
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir);
-    command
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    let out = command(dir, args).output().unwrap();
-    assert!(
-        !stderr(&out).contains("panicked"),
-        "bosweep {args:?} panicked: {}",
-        stderr(&out)
-    );
-    out
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    crate::common::sweep_sandbox("integrity", name, CONFIG)
 }
 
 /// Runs `args`, which must exit with `code` and say `words` on stderr.
@@ -68,7 +43,7 @@ fn refused(dir: &Path, args: &[&str], code: i32, words: &str) -> String {
 
 fn sweep(dir: &Path, out: &str) {
     let result = bosweep(dir, &["sweep", "sweep.toml", "--out", out, "--no-report"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
 }
 
 /// The trace file names of a sweep directory, sorted.
@@ -131,8 +106,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
 
     // merge leaves the cut trace out, says so, and reports the run as missing.
     let out = bosweep(&dir, &["merge", "--out", "merged", "b"]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     assert!(err.contains(&format!("{name} {why}; not merged")), "{err}");
     assert!(err.contains("3 completed runs"), "{err}");
     assert!(!dir.join("merged/runs").join(&name).exists());
@@ -158,7 +132,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
         &dir,
         &["compare", "a", "b", "--metric", "cumulative-regret"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let compared = String::from_utf8_lossy(&out.stdout);
     assert!(compared.contains("4 paired runs"), "{compared}");
 }
@@ -168,7 +142,7 @@ fn an_archived_run_that_stops_short_of_its_budget_is_refused() {
     let dir = sandbox("archived-short");
     sweep(&dir, "s");
     let out = bosweep(&dir, &archive_create("s", "set", "s"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let runs = dir.join("set/runs.jsonl");
     let text = std::fs::read_to_string(&runs).unwrap();
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
@@ -223,7 +197,7 @@ fn two_runs_given_one_output_never_interleave() {
     );
     drop(holder);
     let out = bosweep(&dir, &args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 5);
 }
 
@@ -426,8 +400,7 @@ fn more_threads_than_runs_start_no_more_threads_than_runs() {
             "10000",
         ],
     );
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert!(
         err.contains(&format!(
@@ -453,12 +426,12 @@ fn a_set_given_twice_is_put_beside_the_sweep_once() {
     let dir = sandbox("set-twice");
     sweep(&dir, "s");
     let out = bosweep(&dir, &archive_create("s", "set", "mine"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let out = bosweep(
         &dir,
         &["report", "s", "--archive", "set", "--archive", "./set"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let report = std::fs::read_to_string(dir.join("s/report.md")).unwrap();
     assert_eq!(report.matches("| `mine` | 1 |").count(), 1, "{report}");
 }
@@ -524,7 +497,7 @@ fn variant(dir: &Path, name: &str, top: &str, labels: bool) {
             "--no-report",
         ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
 }
 
 #[test]
@@ -534,7 +507,7 @@ fn a_top_level_batch_is_on_every_label_and_runs_that_evaluate_differently_are_ne
     variant(&dir, "q4", "batch = 4", false);
     // The report names the batch, as it would had each table given it.
     let out = bosweep(&dir, &["report", "q4"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let summary = std::fs::read_to_string(dir.join("q4/summary.csv")).unwrap();
     assert!(summary.contains(",random[batch=4],"), "{summary}");
     assert!(
@@ -579,7 +552,7 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     let dir = sandbox("archive-pairing");
     sweep(&dir, "seq");
     let out = bosweep(&dir, &archive_create("seq", "set", "old"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     // Another budget: nothing to put beside the sweep.
     std::fs::write(
         dir.join("longer.toml"),
@@ -590,7 +563,7 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
         &dir,
         &["sweep", "longer.toml", "--out", "longer", "--no-report"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     refused(
         &dir,
         &["report", "longer", "--archive", "set"],
@@ -609,7 +582,7 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
         &["report", "reseeded", "--archive", "set"],
     ] {
         let out = bosweep(&dir, args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        succeeded(&out);
     }
     let report = std::fs::read_to_string(dir.join("reseeded/report.md")).unwrap();
     assert!(
@@ -639,7 +612,7 @@ fn a_trace_cut_short_is_not_exported_to_coco() {
     )
     .unwrap();
     let out = bosweep(&dir, &["sweep", "bbob.toml", "--out", "s", "--no-report"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let name = trace_names(&dir.join("s")).remove(0);
     drop_last_line(&dir.join("s/runs").join(&name));
     let err = refused(

@@ -1,28 +1,20 @@
 //! `bosweep run` and `bosweep list` from the command line: exit codes, messages, and traces that
 //! keep every completed evaluation when the objective fails.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::{exited, stderr, succeeded};
+
+/// Runs `bosweep --device cpu args…` in the test's working directory.
 fn bosweep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .arg("--device")
-        .arg("cpu")
-        .args(args)
-        .output()
-        .unwrap()
+    crate::common::bosweep(Path::new("."), args)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bosweep-cli-run-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn stderr(out: &Output) -> String {
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!text.contains("panicked"), "{text}");
-    text
 }
 
 /// The trace at `path`, a JSON value per line (the header first).
@@ -164,7 +156,7 @@ fn run_writes_a_trace_and_a_summary() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(
         summary.contains("recommended x = [") && summary.contains("simple regret = "),
@@ -321,8 +313,7 @@ fn failing_external_objective_keeps_completed_evaluations() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = exited(&out, 1);
     assert!(err.contains("exited with") && err.contains("7"), "{err}");
     let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 4, "header + 3 completed evaluations");
@@ -414,7 +405,7 @@ fn huge_objective_values_are_modelled_or_refused_by_name() {
         ])
     };
     let out = run(HUGE_RIGHT);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let text = std::fs::read_to_string(&trace).unwrap();
     assert!(text.contains("\"y\":1e+300"), "{text}");
     assert_eq!(text.lines().count(), 11);
@@ -422,8 +413,7 @@ fn huge_objective_values_are_modelled_or_refused_by_name() {
     let out = run(
         "read x; awk -v v=\"$(echo \"$x\" | tr -d '[]')\" 'BEGIN { if (v > 0.5) print 1.7e308; else print -1.7e308 }'",
     );
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = exited(&out, 1);
     assert!(
         err.contains("observed values range from -1.7e308 to 1.7e308")
             && err.contains("overflows f64")
@@ -449,8 +439,7 @@ fn a_closed_stdout_pipe_ends_output_quietly() {
     assert!(first.starts_with("Algorithms"), "{first}");
     // The reader is dropped here: the rest of the listing meets a closed pipe.
     let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     assert!(err.is_empty(), "{err}");
 }
 
@@ -505,8 +494,7 @@ fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = exited(&out, 2);
     assert!(
         err.contains("algorithm \"stableopt\" needs a contextual problem")
             && err.contains("problem \"branin\" is not one"),
@@ -603,7 +591,7 @@ fn external_objectives_leave_no_process_behind() {
     }
     // Answered, leaving a background process: the evaluation succeeds and the process goes.
     let out = run(&format!("{record}; echo 1"), "30");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     for pid in pids(&file) {
         assert!(
             gone(pid),
@@ -676,7 +664,7 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines[0]["header"]["workers"], 3);
     let finishes: Vec<f64> = lines[1..]
@@ -737,7 +725,7 @@ fn cmaes_runs_in_batches_from_the_command_line() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 61);
     let updated: Vec<&serde_json::Value> = lines[1..]

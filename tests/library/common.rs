@@ -2,10 +2,10 @@
 
 #![allow(dead_code)]
 
-use bosweep::algorithms;
+use bosweep::algorithms::{self, Algorithm};
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
 use bosweep::params::ParamValue;
-use bosweep::problems;
+use bosweep::problems::{self, Problem};
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -340,16 +340,8 @@ pub struct RunRequest<'a> {
 /// Runs `request` through the run loop on `engine` and returns the summary and the trace lines
 /// (header first).
 pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary, Vec<Value>) {
-    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("bosweep-runs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!(
-        "{unique}-{}-{}-{}.jsonl",
-        request.algo, request.problem, request.seed
-    ));
     let problem = problems::build(request.problem, &[]).unwrap();
     let mut algorithm = algorithms::build(request.algo, request.params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
     let config = RunConfig {
         budget: request.budget,
         init: request.init,
@@ -357,15 +349,31 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         design_seed: request.seed,
         parallel: Default::default(),
     };
-    let summary = run(
+    run_to_trace(
         problem.as_ref(),
         algorithm.as_mut(),
         request.algo,
         engine,
         &config,
-        &mut trace,
     )
-    .unwrap();
+}
+
+/// Runs `algorithm` (named `algo` in the trace) on `problem` with `config` on `engine`, through
+/// a trace file of its own that is removed afterwards, and returns the summary and the trace
+/// lines (header first): what every test of a whole run reads back.
+pub fn run_to_trace(
+    problem: &dyn Problem,
+    algorithm: &mut dyn Algorithm,
+    algo: &str,
+    engine: &dyn Engine,
+    config: &RunConfig,
+) -> (RunSummary, Vec<Value>) {
+    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("bosweep-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{unique}-{algo}-{}.jsonl", problem.name()));
+    let mut trace = TraceWriter::create(&path).unwrap();
+    let summary = run(problem, algorithm, algo, engine, config, &mut trace).unwrap();
     drop(trace);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
@@ -374,6 +382,12 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     (summary, lines)
+}
+
+/// The step lines of a trace, without its header.
+pub fn steps(mut lines: Vec<Value>) -> Vec<Value> {
+    lines.remove(0);
+    lines
 }
 
 /// The trace without the wall-clock fields, which are the only ones a rerun may change.

@@ -19,8 +19,8 @@ use bosweep::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use bosweep::model::{Kernel, KernelKind};
 use bosweep::problems::time_varying::{intel, toy};
 use bosweep::problems::{self, Domain, Problem, Step};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
-use common::{RunRequest, rng, traced_run};
+use bosweep::sweep::RunConfig;
+use common::{RunRequest, rng, run_to_trace, traced_run};
 use nalgebra::DMatrix;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -1075,11 +1075,6 @@ fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
         let problem = problems::build("pe-toy", &[]).unwrap();
         assert_eq!(f(problem.as_ref())[0], None, "drawn before the run");
         let mut algorithm = bosweep::algorithms::build(algo, &[]).unwrap();
-        let path = std::env::temp_dir().join(format!(
-            "bosweep-toy-instance-{}-{algo}-{seed}-{design_seed}.jsonl",
-            std::process::id()
-        ));
-        let mut trace = TraceWriter::create(&path).unwrap();
         let config = RunConfig {
             budget: 3,
             init: 0,
@@ -1087,16 +1082,7 @@ fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
             design_seed,
             parallel: Default::default(),
         };
-        run(
-            problem.as_ref(),
-            algorithm.as_mut(),
-            algo,
-            &engine,
-            &config,
-            &mut trace,
-        )
-        .unwrap();
-        std::fs::remove_file(&path).unwrap();
+        run_to_trace(problem.as_ref(), algorithm.as_mut(), algo, &engine, &config);
         f(problem.as_ref())
     };
     let first = drawn("random", 11, 5);

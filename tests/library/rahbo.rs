@@ -14,7 +14,7 @@ use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems;
 use bosweep::problems::rahbo::{BraninHetero, HeteroFunction, SineHetero, maximize_on_box};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use bosweep::sweep::RunConfig;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde_json::Value;
@@ -40,15 +40,8 @@ fn run_trace(
     problem_params: &[(&str, ParamValue)],
     (budget, init, seed): (usize, usize, u64),
 ) -> Vec<Value> {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!(
-        "bosweep-rahbo-{}-{unique}.jsonl",
-        std::process::id()
-    ));
     let problem = problems::build(problem, problem_params).unwrap();
     let mut algorithm = algorithms::build(algo, params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
     let config = RunConfig {
         budget,
         init,
@@ -56,22 +49,9 @@ fn run_trace(
         design_seed: seed,
         parallel: Default::default(),
     };
-    run(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        algo,
-        engine,
-        &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let (_, lines) =
+        common::run_to_trace(problem.as_ref(), algorithm.as_mut(), algo, engine, &config);
+    common::steps(lines)
 }
 
 fn xs(trace: &[Value]) -> Vec<Vec<f64>> {

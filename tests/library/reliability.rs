@@ -16,7 +16,7 @@ use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::{ParamKind, ParamValue};
 use bosweep::problems::{self, ProblemError};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use bosweep::sweep::RunConfig;
 use common::{RunRequest, required_parameters, runs_without_python, traced_run, without_timings};
 use serde_json::Value;
 
@@ -399,8 +399,6 @@ impl Algorithm for NearDuplicateUcb {
 #[test]
 fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
     let problem = problems::build("forrester", &[]).unwrap();
-    let path = std::env::temp_dir().join(format!("bosweep-jitter-{}.jsonl", std::process::id()));
-    let mut trace = TraceWriter::create(&path).unwrap();
     let mut algorithm = NearDuplicateUcb {
         xs: Vec::new(),
         ys: Vec::new(),
@@ -412,22 +410,13 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
         design_seed: 5,
         parallel: Default::default(),
     };
-    run(
+    let (_, lines) = common::run_to_trace(
         problem.as_ref(),
         &mut algorithm,
         "near-duplicate-ucb",
         &CpuEngine::new(),
         &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    );
     let mut warned = 0;
     for step in &lines[1..] {
         for key in ["x", "recommended_x"] {
@@ -444,7 +433,8 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
     }
     assert!(
         warned >= 3,
-        "{warned} steps carry a jitter warning:\n{text}"
+        "{warned} steps carry a jitter warning:\n{}",
+        Value::Array(lines)
     );
 }
 
