@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{bosweep, exited, stderr, succeeded};
+use crate::common::{bosweep, exited, run_args, stderr, succeeded};
 use crate::sweep::traces;
 use std::process::Output;
 
@@ -644,19 +644,12 @@ fn a_peer_whose_library_is_missing_refuses_the_sweep_up_front() {
 fn a_run_of_a_peer_without_its_interpreter_is_refused() {
     let result = bosweep(
         Path::new("."),
-        &[
-            "run",
-            "--algo",
+        &run_args(
             "nevergrad-cma",
-            "--problem",
             "branin",
-            "--budget",
             "4",
-            "--init",
-            "2",
-            "--param",
-            "python=/no/such/python",
-        ],
+            &["--init", "2", "--param", "python=/no/such/python"],
+        ),
     );
     let err = exited(&result, 2);
     assert!(

@@ -6,6 +6,8 @@ use std::process::Command;
 
 use bosweep::compute::GpuEngine;
 
+use crate::common::run_args;
+
 /// A scratch directory for one test, removed afterwards. The binary runs inside it, so messages
 /// name files exactly as the test wrote them (`train.csv`).
 struct Sandbox {
@@ -856,17 +858,7 @@ fn commands_without_a_login_session_print_no_error() {
     let sandbox = Sandbox::new("no-session");
     for args in [
         &["devices"][..],
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "3",
-            "--init",
-            "2",
-        ][..],
+        &run_args("random", "branin", "3", &["--init", "2"])[..],
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_bosweep"))
             .args(args)

@@ -69,3 +69,26 @@ pub(crate) fn exited(out: &Output, code: i32) -> String {
 pub(crate) fn succeeded(out: &Output) -> String {
     exited(out, 0)
 }
+
+/// The arguments of `bosweep run --algo ALGO --problem PROBLEM --budget BUDGET`, then `extra`:
+/// the run most command-line tests start, named once.
+pub(crate) fn run_args<'a>(
+    algo: &'a str,
+    problem: &'a str,
+    budget: &'a str,
+    extra: &[&'a str],
+) -> Vec<&'a str> {
+    [
+        &[
+            "run",
+            "--algo",
+            algo,
+            "--problem",
+            problem,
+            "--budget",
+            budget,
+        ][..],
+        extra,
+    ]
+    .concat()
+}

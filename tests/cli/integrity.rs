@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 
 use bosweep::sweep::{Parallel, RunConfig, RuntimeModel, TraceWriter, run};
 
-use crate::common::{bosweep, command, exited, stderr, succeeded};
+use crate::common::{bosweep, command, exited, run_args, stderr, succeeded};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -172,19 +172,12 @@ fn two_runs_given_one_output_never_interleave() {
     // Another process's writer holds the file, as a first `bosweep run --out same.jsonl` does.
     let holder = File::options().write(true).open(&path).unwrap();
     holder.lock().unwrap();
-    let args = [
-        "run",
-        "--algo",
+    let args = run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "4",
-        "--init",
-        "2",
-        "--out",
-        "same.jsonl",
-    ];
+        &["--init", "2", "--out", "same.jsonl"],
+    );
     refused(
         &dir,
         &args,
@@ -630,21 +623,19 @@ fn what_bosweep_checks_itself_comes_before_a_peers_python_check() {
     // NGOpt has no batch version: said at once, before any interpreter is asked.
     let err = refused(
         &dir,
-        &[
-            "run",
-            "--algo",
+        &run_args(
             "nevergrad-ngopt",
-            "--problem",
             "branin",
-            "--budget",
             "8",
-            "--init",
-            "4",
-            "--batch",
-            "4",
-            "--param",
-            "python=/no/such/python",
-        ],
+            &[
+                "--init",
+                "4",
+                "--batch",
+                "4",
+                "--param",
+                "python=/no/such/python",
+            ],
+        ),
         2,
         "--batch 4: algorithm nevergrad-ngopt proposes one point at a time",
     );

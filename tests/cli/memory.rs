@@ -3,7 +3,7 @@
 use bosweep::algorithms::{self, gp_memory_bytes};
 use bosweep::sweep::{MemoryEstimate, SweepConfig, human_bytes};
 
-use crate::common::{bosweep, exited, sandbox};
+use crate::common::{bosweep, exited, run_args, sandbox};
 
 /// Estimates at given sizes, in bytes (8 per real). A GP run holds 22 dense n × n matrices at
 /// n = budget (two fitted states, four buffers for each of the fit's five starts) and its grid
@@ -77,15 +77,7 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
     let dir = sandbox("memory", "impossible");
     let bosweep = |args: &[&str]| bosweep(&dir, args);
     // 22 · (3·10⁵)² reals are about 14 TiB: no machine has them.
-    let run = bosweep(&[
-        "run",
-        "--algo",
-        "gp-ucb",
-        "--problem",
-        "branin",
-        "--budget",
-        "300000",
-    ]);
+    let run = bosweep(&run_args("gp-ucb", "branin", "300000", &[]));
     let stderr = exited(&run, 2);
     assert!(
         stderr.contains("--budget") && stderr.contains("TiB of memory"),

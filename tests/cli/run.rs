@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{exited, stderr, succeeded};
+use crate::common::{exited, run_args, stderr, succeeded};
 
 /// Runs `bosweep --device cpu args…` in the test's working directory.
 fn bosweep(args: &[&str]) -> Output {
@@ -137,25 +137,23 @@ fn list_browses_by_kind_name_and_feature() {
 fn run_writes_a_trace_and_a_summary() {
     let dir = temp_dir("ok");
     let trace = dir.join("t.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "gp-ucb",
-        "--problem",
         "branin",
-        "--budget",
         "12",
-        "--init",
-        "5",
-        "--seed",
-        "1",
-        "--noise-std",
-        "0.1",
-        "--param",
-        "ucb_multiplier=1.5",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
+        &[
+            "--init",
+            "5",
+            "--seed",
+            "1",
+            "--noise-std",
+            "0.1",
+            "--param",
+            "ucb_multiplier=1.5",
+            "--out",
+            trace.to_str().unwrap(),
+        ],
+    ));
     succeeded(&out);
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -177,114 +175,62 @@ fn run_writes_a_trace_and_a_summary() {
 fn bad_run_input_exits_2_naming_the_problem() {
     let base = ["run", "--problem", "branin", "--budget", "5", "--init", "2"];
     let with = |extra: &[&'static str]| [&base[..], extra].concat();
-    expect_usage_error(
-        &with(&["--algo", "gp-ucbb"]),
-        "unknown algorithm \"gp-ucbb\"",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "bran",
-            "--budget",
-            "5",
-        ],
-        "unknown problem \"bran\"",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "ucb_multiplier"]),
-        "not of the form key=value",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "kappa=2"]),
-        "unknown parameter \"kappa\"",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "ucb_multiplier=-1"]),
-        "ucb_multiplier",
-    );
-    expect_usage_error(
-        &with(&["--algo", "random", "--noise-std", "-1"]),
-        "noise_std",
-    );
-    expect_usage_error(
-        &with(&["--algo", "random", "--problem-param", "dim=0"]),
-        "unknown parameter \"dim\"",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "ackley",
-            "--budget",
-            "5",
-            "--init",
-            "2",
-            "--problem-param",
-            "dim=0",
-        ],
-        "dim",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "3",
-            "--init",
-            "5",
-        ],
-        "init: value 5 exceeds the budget of 3",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "0",
-            "--init",
-            "0",
-        ],
-        "budget: value 0 (must be at least 1)",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--objective-cmd",
-            "echo 1",
-            "--bounds",
-            "0:1,2",
-            "--budget",
-            "3",
-        ],
-        "--bounds: entry 2",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--objective-cmd",
-            "echo 1",
-            "--bounds",
-            "1:0",
-            "--budget",
-            "3",
-        ],
-        "--bounds",
-    );
+    let echo = |bounds: &'static str| {
+        let command = ["run", "--algo", "random", "--objective-cmd", "echo 1"];
+        [&command[..], &["--bounds", bounds, "--budget", "3"]].concat()
+    };
+    let cases = [
+        (
+            with(&["--algo", "gp-ucbb"]),
+            "unknown algorithm \"gp-ucbb\"",
+        ),
+        (
+            run_args("random", "bran", "5", &[]),
+            "unknown problem \"bran\"",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "ucb_multiplier"]),
+            "not of the form key=value",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "kappa=2"]),
+            "unknown parameter \"kappa\"",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "ucb_multiplier=-1"]),
+            "ucb_multiplier",
+        ),
+        (
+            with(&["--algo", "random", "--noise-std", "-1"]),
+            "noise_std",
+        ),
+        (
+            with(&["--algo", "random", "--problem-param", "dim=0"]),
+            "unknown parameter \"dim\"",
+        ),
+        (
+            run_args(
+                "random",
+                "ackley",
+                "5",
+                &["--init", "2", "--problem-param", "dim=0"],
+            ),
+            "dim",
+        ),
+        (
+            run_args("random", "branin", "3", &["--init", "5"]),
+            "init: value 5 exceeds the budget of 3",
+        ),
+        (
+            run_args("random", "branin", "0", &["--init", "0"]),
+            "budget: value 0 (must be at least 1)",
+        ),
+        (echo("0:1,2"), "--bounds: entry 2"),
+        (echo("1:0"), "--bounds"),
+    ];
+    for (args, needle) in cases {
+        expect_usage_error(&args, needle);
+    }
 }
 
 /// An external objective that fails on its 4th call: the run stops with exit code 1 and the
@@ -358,19 +304,12 @@ fn external_objective_garbage_and_timeouts_exit_1() {
 
 #[test]
 fn unwritable_trace_exits_1() {
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "3",
-        "--init",
-        "1",
-        "--out",
-        "/nonexistent/dir/t.jsonl",
-    ]);
+        &["--init", "1", "--out", "/nonexistent/dir/t.jsonl"],
+    ));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
@@ -483,17 +422,12 @@ fn huge_and_tiny_numbers_print_in_scientific_notation() {
 #[test]
 fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
     let trace = temp_dir("incompatible").join("t.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "stableopt",
-        "--problem",
         "branin",
-        "--budget",
         "10",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
+        &["--out", trace.to_str().unwrap()],
+    ));
     let err = exited(&out, 2);
     assert!(
         err.contains("algorithm \"stableopt\" needs a contextual problem")
@@ -647,23 +581,21 @@ fn pids_written(file: &std::path::Path) -> usize {
 fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
     let dir = temp_dir("parallel");
     let trace = dir.join("w.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "9",
-        "--init",
-        "3",
-        "--workers",
-        "3",
-        "--runtime",
-        "lognormal:sigma=0.5",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
+        &[
+            "--init",
+            "3",
+            "--workers",
+            "3",
+            "--runtime",
+            "lognormal:sigma=0.5",
+            "--out",
+            trace.to_str().unwrap(),
+        ],
+    ));
     succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines[0]["header"]["workers"], 3);
@@ -712,19 +644,12 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
 fn cmaes_runs_in_batches_from_the_command_line() {
     let dir = temp_dir("cmaes");
     let trace = dir.join("cmaes.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "cmaes",
-        "--problem",
         "branin",
-        "--budget",
         "60",
-        "--batch",
-        "6",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
+        &["--batch", "6", "--out", trace.to_str().unwrap()],
+    ));
     succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 61);

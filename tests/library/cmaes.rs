@@ -9,7 +9,7 @@ use bosweep::problems;
 use bosweep::sweep::RunConfig;
 use serde_json::Value;
 
-use crate::common::{run_to_trace, steps};
+use crate::common::{self, run_to_trace, steps};
 
 /// Minimises `f` on `[lo, hi]^dim` by ask/tell, one point at a time: every asked point and the
 /// best value after each evaluation.
@@ -230,11 +230,7 @@ fn settings_are_the_registry_declaration() {
         .unwrap()
         .parameters()
     );
-    let err = Optimizer::builder(Cmaes::default().sigma0(0.0))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(Cmaes::default().sigma0(0.0));
     assert!(
         err.to_string()
             .starts_with("algorithm cmaes: parameter sigma0 = 0 is invalid"),

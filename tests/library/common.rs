@@ -2,10 +2,12 @@
 
 #![allow(dead_code)]
 
-use bosweep::algorithms::{self, Algorithm};
+use bosweep::algorithms::{
+    self, Algorithm, AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError,
+};
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
 use bosweep::params::ParamValue;
-use bosweep::problems::{self, Problem};
+use bosweep::problems::{self, Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -454,5 +456,117 @@ pub fn required_parameters(name: &str) -> Vec<(&'static str, ParamValue)> {
         )]
     } else {
         Vec::new()
+    }
+}
+
+/// The `q` points a batch asks for from an optimiser over the unit square built from `builder`
+/// (its settings, sense and seed) once it has been told `f` at its 6-point initial design: the
+/// batch tests' common start.
+pub fn batch_after_design(
+    builder: OptimizerBuilder,
+    f: impl Fn(&[f64]) -> f64,
+    q: usize,
+) -> Vec<Vec<f64>> {
+    let mut opt = builder
+        .bounds(&[(0.0, 1.0), (0.0, 1.0)])
+        .init(6)
+        .build()
+        .unwrap();
+    for x in opt.ask(6).unwrap() {
+        opt.tell(&x, f(&x)).unwrap();
+    }
+    opt.ask(q).unwrap()
+}
+
+/// The error an optimiser of `settings` over [0, 1] is refused with: how the settings tests see
+/// a parameter's check.
+pub fn build_error(settings: impl AlgorithmSettings + 'static) -> OptimizerError {
+    Optimizer::builder(settings)
+        .bounds(&[(0.0, 1.0)])
+        .build()
+        .err()
+        .unwrap()
+}
+
+/// Asserts that no two of `points` lie within `min_distance` of each other (Euclidean), naming
+/// `what` the points are where two do.
+pub fn assert_apart(points: &[Vec<f64>], min_distance: f64, what: &str) {
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[..i] {
+            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
+            assert!(
+                distance.sqrt() > min_distance,
+                "{what}: {a:?} within {min_distance} of {b:?}"
+            );
+        }
+    }
+}
+
+/// A noise-free maximisation problem whose points are a finite allowed set, for the tests of
+/// allowed sets: `objective` is observed exactly, and the set allowed at step `t` is
+/// `sets[t % sets.len()]` (one set for a fixed domain, several for a time-varying one).
+#[derive(Debug)]
+pub struct OnAllowedSet {
+    /// The problem's name in traces and messages.
+    pub name: &'static str,
+    /// The box around the sets.
+    pub domain: Domain,
+    /// The objective, observed without noise.
+    pub objective: fn(&[f64]) -> f64,
+    /// The allowed sets, taken in turn by the step number.
+    pub sets: Vec<Points>,
+    /// Whether the problem tells its optimum (the set's best point) or, like an unknown black
+    /// box, does not.
+    pub knows_optimum: bool,
+}
+
+impl Problem for OnAllowedSet {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        Sense::Maximize
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        Vec::new()
+    }
+
+    fn observe(
+        &self,
+        x: &[f64],
+        _step: &Step,
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Observation, ProblemError> {
+        Ok(Observation::new(vec![(self.objective)(x)], None))
+    }
+
+    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
+        Some((self.objective)(x))
+    }
+
+    fn optimum(&self, t: usize) -> Option<Optimum> {
+        if !self.knows_optimum {
+            return None;
+        }
+        let set = self.allowed_set(t).unwrap();
+        let best = (0..set.rows())
+            .map(|i| set.row(i))
+            .max_by(|a, b| (self.objective)(a).total_cmp(&(self.objective)(b)))
+            .unwrap()
+            .to_vec();
+        Some(Optimum {
+            value: (self.objective)(&best),
+            locations: vec![best],
+        })
+    }
+
+    fn allowed_set(&self, t: usize) -> Option<&Points> {
+        Some(&self.sets[t % self.sets.len()])
     }
 }

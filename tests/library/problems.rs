@@ -11,6 +11,8 @@ use bosweep::problems::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::common::OnAllowedSet;
+
 fn problem(name: &str, params: &[(&str, ParamValue)]) -> Box<dyn Problem> {
     problems::build(name, params).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
@@ -870,65 +872,19 @@ fn numbers_given_as_text_are_accepted() {
     assert_eq!(p.parameters()[1].1, ParamValue::Number(0.25));
 }
 
-/// A time-varying problem in the PE-GP-UCB style: the whole grid at odd `t`, its first half at
-/// even `t`.
-#[derive(Debug)]
-struct Alternating {
-    domain: Domain,
-    grid: Points,
-    half: Points,
-}
-
-impl Problem for Alternating {
-    fn name(&self) -> &str {
-        "alternating"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        Vec::new()
-    }
-
-    fn observe(
-        &self,
-        x: &[f64],
-        _step: &Step,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<Observation, ProblemError> {
-        Ok(Observation::new(vec![x[0]], None))
-    }
-
-    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
-        Some(x[0])
-    }
-
-    fn optimum(&self, t: usize) -> Option<Optimum> {
-        let set = self.allowed_set(t).unwrap();
-        let best = set.row(set.rows() - 1).to_vec();
-        Some(Optimum {
-            value: best[0],
-            locations: vec![best],
-        })
-    }
-
-    fn allowed_set(&self, t: usize) -> Option<&Points> {
-        Some(if t % 2 == 1 { &self.grid } else { &self.half })
-    }
-}
-
 #[test]
 fn evaluate_keeps_to_the_allowed_set_of_each_step() {
-    let p = Alternating {
+    // A time-varying problem in the PE-GP-UCB style: the whole grid at odd `t`, its first half
+    // at even `t`.
+    let p = OnAllowedSet {
+        name: "alternating",
         domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-        grid: Points::from_rows(&[[0.0], [0.25], [0.5], [0.75], [1.0]]).unwrap(),
-        half: Points::from_rows(&[[0.0], [0.25], [0.5]]).unwrap(),
+        objective: |x| x[0],
+        sets: vec![
+            Points::from_rows(&[[0.0], [0.25], [0.5]]).unwrap(),
+            Points::from_rows(&[[0.0], [0.25], [0.5], [0.75], [1.0]]).unwrap(),
+        ],
+        knows_optimum: true,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let at = |t| Step::new(t, 1).unwrap();

@@ -10,7 +10,7 @@ use bosweep::problems;
 use bosweep::sweep::{Parallel, RunConfig};
 use serde_json::Value;
 
-use crate::common::{gpu_f64, run_to_trace, steps, without_timings};
+use crate::common::{self, gpu_f64, run_to_trace, steps, without_timings};
 
 /// What one traced run is: its budget, initial design and seed, and its batches.
 #[derive(Clone, Copy)]
@@ -204,11 +204,7 @@ fn settings_are_the_registry_declaration() {
         .unwrap()
         .parameters()
     );
-    let err = Optimizer::builder(Turbo::default().length_min(0.9))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(Turbo::default().length_min(0.9));
     assert!(
         err.to_string()
             .contains("algorithm turbo: length_min = 0.9, length_init = 0.8"),
