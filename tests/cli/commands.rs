@@ -331,6 +331,17 @@ fn gaussian_kde(data: &[f64], weights: &[f64], h: f64, q: f64) -> f64 {
         / total
 }
 
+/// `bosweep kde` on the CPU with the sandbox's `data.csv` and `q.csv`.
+const KDE: [&str; 7] = [
+    "--device",
+    "cpu",
+    "kde",
+    "--data",
+    "data.csv",
+    "--queries",
+    "q.csv",
+];
+
 #[test]
 fn kde_matches_hand_computed_gaussian_density() {
     let sandbox = Sandbox::new("kde");
@@ -338,20 +349,11 @@ fn kde_matches_hand_computed_gaussian_density() {
         .write("data.csv", "x\n0\n1\n")
         .write("q.csv", "x\n0.5\n2\n")
         .write("w.csv", "w\n3\n1\n");
-    let base = [
-        "--device",
-        "cpu",
-        "kde",
-        "--data",
-        "data.csv",
-        "--queries",
-        "q.csv",
-    ];
     for (extra, weights) in [
         (&[][..], [1.0, 1.0]),
         (&["--weights", "w.csv"][..], [3.0, 1.0]),
     ] {
-        let args = [&base[..], &["--bandwidth", "0.5"], extra].concat();
+        let args = [&KDE[..], &["--bandwidth", "0.5"], extra].concat();
         let rows = parse_csv(&sandbox.run(&args).success().stdout, "density");
         for (row, q) in rows.iter().zip([0.5, 2.0]) {
             let want = gaussian_kde(&[0.0, 1.0], &weights, 0.5, q);
@@ -366,18 +368,7 @@ fn kde_bandwidth_rules_differ_and_scott_is_the_default() {
     sandbox
         .write("data.csv", "x\n0\n0.4\n1\n1.3\n2.5\n")
         .write("q.csv", "x\n0.7\n");
-    let density = |extra: &[&str]| {
-        let base = [
-            "--device",
-            "cpu",
-            "kde",
-            "--data",
-            "data.csv",
-            "--queries",
-            "q.csv",
-        ];
-        sandbox.run(&[&base[..], extra].concat()).success().stdout
-    };
+    let density = |extra: &[&str]| sandbox.run(&[&KDE[..], extra].concat()).success().stdout;
     let scott = density(&["--bandwidth", "scott"]);
     assert_ne!(scott, density(&["--bandwidth", "silverman"]));
     assert_eq!(scott, density(&[]));
@@ -557,16 +548,7 @@ fn kde_with(test: &str, flags: &[&str]) -> Outcome {
         .write("data.csv", "x\n0\n1\n2\n")
         .write("q.csv", "x\n0.5\n")
         .write("w.csv", "w\n1\n-2\n1\n");
-    let args = [
-        "--device",
-        "cpu",
-        "kde",
-        "--data",
-        "data.csv",
-        "--queries",
-        "q.csv",
-    ];
-    sandbox.run(&[&args[..], flags].concat())
+    sandbox.run(&[&KDE[..], flags].concat())
 }
 
 #[test]

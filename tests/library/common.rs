@@ -407,15 +407,16 @@ pub fn without_timings(lines: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Runs `algo` (with `params`) on `problem` on the CPU and returns the trace lines.
-pub fn cpu_trace(
+/// Runs `algo` (with `params`) on `problem` on the CPU and returns the summary and the trace
+/// lines (header first).
+pub fn cpu_run(
     algo: &str,
     params: &[(&str, ParamValue)],
     problem: &str,
     budget: usize,
     init: usize,
     seed: u64,
-) -> Vec<Value> {
+) -> (RunSummary, Vec<Value>) {
     let request = RunRequest {
         algo,
         params,
@@ -424,7 +425,18 @@ pub fn cpu_trace(
         init,
         seed,
     };
-    traced_run(&CpuEngine::new(), &request).1
+    traced_run(&CpuEngine::new(), &request)
+}
+
+/// The median of `v` (the mean of the middle two of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
 }
 
 /// Small acquisition grids for the GP algorithms, which keep debug-build runs short.

@@ -88,7 +88,7 @@ fn branin_and_hartmann_optima() {
 
 use bosweep::compute::CpuEngine;
 use bosweep::problems::ParamValue;
-use common::{RunRequest, traced_run};
+use common::cpu_run;
 
 /// Small optimiser settings for CI: T16's assertions hold with them (our calibration
 /// maximised the acquisition on a 1-D grid).
@@ -134,17 +134,7 @@ fn newsvendor_end_to_end() {
         let (mut early, mut late) = (0.0, 0.0);
         for seed in 100..105 {
             let params = light(algo, &[]);
-            let (_, lines) = traced_run(
-                &CpuEngine::new(),
-                &RunRequest {
-                    algo,
-                    params: &params,
-                    problem: "newsvendor",
-                    budget: 60,
-                    init: 10,
-                    seed,
-                },
-            );
+            let lines = cpu_run(algo, &params, "newsvendor", 60, 10, seed).1;
             let x = xs(&lines);
             let r = regrets(&lines);
             distance += x[50..].iter().map(|v| (v - x_star).abs()).sum::<f64>() / 10.0;
@@ -163,17 +153,7 @@ fn newsvendor_end_to_end() {
 fn drbo_with_zero_radius_is_sbo() {
     let run = |algo: &str, extra: &[(&'static str, f64)]| {
         let params = light("sbo-kde", extra);
-        let (_, lines) = traced_run(
-            &CpuEngine::new(),
-            &RunRequest {
-                algo,
-                params: &params,
-                problem: "newsvendor",
-                budget: 16,
-                init: 10,
-                seed: 3,
-            },
-        );
+        let lines = cpu_run(algo, &params, "newsvendor", 16, 10, 3).1;
         xs(&lines)
     };
     let sbo = run("sbo-kde", &[]);
@@ -190,17 +170,7 @@ fn drbo_with_zero_radius_is_sbo() {
 fn runs_are_reproducible_from_their_seed() {
     let run = |algo: &str, seed| {
         let params = light(algo, &[]);
-        let (_, lines) = traced_run(
-            &CpuEngine::new(),
-            &RunRequest {
-                algo,
-                params: &params,
-                problem: "ackley-ctx",
-                budget: 13,
-                init: 10,
-                seed,
-            },
-        );
+        let lines = cpu_run(algo, &params, "ackley-ctx", 13, 10, seed).1;
         common::without_timings(&lines)
     };
     for algo in ["drbo-kde", "stableopt", "drbo-mmd-minimax"] {
@@ -721,17 +691,7 @@ fn drbo_mmd_runs_on_the_newsvendor() {
             ("max_iters", 15.0.into()),
             ("grid_size", 25.0.into()),
         ];
-        let (_, lines) = traced_run(
-            &CpuEngine::new(),
-            &RunRequest {
-                algo: "drbo-mmd",
-                params: &params,
-                problem: "newsvendor",
-                budget: 14,
-                init: 10,
-                seed,
-            },
-        );
+        let lines = cpu_run("drbo-mmd", &params, "newsvendor", 14, 10, seed).1;
         lines
     };
     let lines = run(100);

@@ -16,7 +16,7 @@ use bosweep::params::ParamValue;
 use bosweep::problems::TestFunction;
 use bosweep::problems::functions::Branin;
 use bosweep::surrogate::OutputTransform;
-use common::{cpu_trace, fast_acquisition, without_timings};
+use common::{cpu_run, fast_acquisition, median, without_timings};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -161,16 +161,6 @@ fn mle_lengthscale(x: &Points, z: &[f64], seed: u64) -> f64 {
         .lengthscales()[0]
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
-}
-
 /// Check 11: on 1-D Matérn-5/2 sample paths (ℓ* = 0.2), ML-II fits at the same x′ on the
 /// nearest-neighbour pseudo-labels and on fresh noisy true labels (both standardised with the
 /// real y) agree better at n = 100 than at n = 25: the median over 20 seeds of
@@ -237,7 +227,7 @@ fn floats(v: &Value) -> Vec<f64> {
 fn mcmc_gp_ucb_samples_and_is_reproducible() {
     let mut params = fast_acquisition();
     params.push(("mcmc_burn_in", ParamValue::Number(20.0)));
-    let a = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let a = cpu_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3).1;
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_samples"], 10);
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_burn_in"], 20);
     let defaults = bosweep::algorithms::find("mcmc-gp-ucb").unwrap();
@@ -255,7 +245,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
             assert!((1e-3..=10.0).contains(&l), "{l}");
         }
     }
-    let b = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let b = cpu_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3).1;
     assert_eq!(without_timings(&a), without_timings(&b));
 }
 
@@ -264,7 +254,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
 #[test]
 fn a_gp_ucb_shrinks_lengthscales_monotonically() {
     let init = 4;
-    let lines = cpu_trace("a-gp-ucb", &fast_acquisition(), "deceptive", 16, init, 1);
+    let lines = cpu_run("a-gp-ucb", &fast_acquisition(), "deceptive", 16, init, 1).1;
     let mut previous = 1.0;
     for (i, s) in opt_steps(&lines).iter().enumerate() {
         let n = (init + i) as f64;
@@ -286,7 +276,7 @@ fn a_gp_ucb_shrinks_lengthscales_monotonically() {
 /// proposal whose posterior std is below κ = 0.1 leaves the bound shrunk.
 #[test]
 fn wang_de_freitas_bound_only_shrinks() {
-    let lines = cpu_trace("wang-de-freitas", &fast_acquisition(), "branin", 16, 4, 2);
+    let lines = cpu_run("wang-de-freitas", &fast_acquisition(), "branin", 16, 4, 2).1;
     let mut previous = 10.0;
     for s in opt_steps(&lines) {
         let e = &s["extra"];
@@ -313,7 +303,7 @@ fn portfolio_updates_only_the_pulled_arm() {
     ] {
         let mut params = fast_acquisition();
         params.push(("portfolio_arms", ParamValue::Text(arms.into())));
-        let lines = cpu_trace("portfolio", &params, "h1", 14, 4, 4);
+        let lines = cpu_run("portfolio", &params, "h1", 14, 4, 4).1;
         let opt = opt_steps(&lines);
         for (i, s) in opt.iter().enumerate() {
             let t = (i + 1) as f64;
