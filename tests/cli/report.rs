@@ -176,62 +176,42 @@ pub(crate) fn build_sweep(dir: &Path) -> Vec<RunSpec> {
     write_manifest(dir, runs.clone());
 
     let k = |v: f64| Some(v);
-    // branin × random: final simple regrets 0.5, 0.3, 0.1; cumulative 4, 3, 2.
-    write_trace(
-        dir,
-        &runs[0],
-        "minimize",
+    let branin: [&[S]; 5] = [
+        // branin × random: final simple regrets 0.5, 0.3, 0.1; cumulative 4, 3, 2.
         &[
             (1, k(2.0), k(2.0), 2.4, 0.0, 0.0),
             (2, k(1.0), k(3.0), 1.4, 0.0, 0.0),
             (3, k(0.8), k(3.5), 1.2, 0.1, 0.2),
             (4, k(0.5), k(4.0), 0.9, 0.1, 0.2),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[1],
-        "minimize",
         &[
             (1, k(1.5), k(1.5), 1.9, 0.0, 0.0),
             (2, k(1.0), k(2.5), 1.4, 0.0, 0.0),
             (3, k(0.3), k(2.8), 0.7, 0.1, 0.2),
             (4, k(0.3), k(3.0), 0.7, 0.1, 0.2),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[2],
-        "minimize",
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.1), k(2.0), 0.5, 0.1, 0.2),
         ],
-    );
-    // branin × gp-ucb: final simple regrets 0.01, 0.03; runs[5] missing.
-    write_trace(
-        dir,
-        &runs[3],
-        "minimize",
+        // branin × gp-ucb: final simple regrets 0.01, 0.03; runs[5] missing.
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.1), k(1.6), 0.5, 1.0, 0.5),
             (4, k(0.01), k(1.62), 0.41, 1.0, 0.5),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[4],
-        "minimize",
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.2), k(1.7), 0.6, 1.0, 0.5),
             (4, k(0.03), k(1.75), 0.43, 2.0, 0.5),
         ],
-    );
+    ];
+    for (run, steps) in runs.iter().zip(branin) {
+        write_trace(dir, run, "minimize", steps);
+    }
     // ext (maximize, regrets null): random best values 1 and 2, gp-ucb 3 and 2.
     let ext_steps = |finals: f64| -> Vec<S> {
         vec![

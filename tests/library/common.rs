@@ -582,3 +582,26 @@ impl Problem for OnAllowedSet {
         Some(&self.sets[t % self.sets.len()])
     }
 }
+
+/// The contextual problems of the SBO-KDE and DRBO-KDE paper (tested in
+/// `tests/library/sbo_drbo_kde.rs`), named once for that file and for the classic problems'
+/// tests, which leave them out.
+pub const CONTEXTUAL_PROBLEMS: [&str; 6] = [
+    "ackley-ctx",
+    "ackley-ctx4",
+    "branin-ctx",
+    "hartmann-ctx",
+    "hartmann-mixture-ctx",
+    "newsvendor",
+];
+
+/// The numbers of a JSON array (a trace's `x`, an algorithm's weights), which must all be
+/// numbers.
+pub fn numbers(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("{value} is not an array"))
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}

@@ -744,14 +744,7 @@ fn t11_regret_balancing_schedule_and_test() {
 #[test]
 fn t12_fully_bayesian_weights_by_hand() {
     let (_, logs) = run_noise_free(two_point_set(&[0.0, 1.0, 2.0]), Rule::FullyBayesian, 2);
-    let weights = |log: &StepLog| -> Vec<f64> {
-        log.extra["weights"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect()
-    };
+    let weights = |log: &StepLog| common::numbers(&log.extra["weights"]);
     let before = weights(&logs[0]);
     assert!(
         common::max_abs_diff(&before, &[1.0 / 3.0; 3]) < 1e-15,
@@ -789,12 +782,7 @@ fn t12_fully_bayesian_weights_and_acquisition() {
             .unwrap()
             .x;
         let extra = algo.extra();
-        let weights: Vec<f64> = extra["weights"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect();
+        let weights = common::numbers(&extra["weights"]);
         assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         if t == 1 {
             assert!(weights.iter().all(|w| (w - 1.0 / 11.0).abs() < 1e-15));

@@ -11,7 +11,7 @@ use bosweep::problems::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::OnAllowedSet;
+use crate::common::{CONTEXTUAL_PROBLEMS, OnAllowedSet};
 
 fn problem(name: &str, params: &[(&str, ParamValue)]) -> Box<dyn Problem> {
     problems::build(name, params).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -47,7 +47,8 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 /// scalable ones. Problems of other papers, tested in their own files (`tests/library/rahbo.rs`,
 /// `tests/library/pe_gp_ucb.rs`, `tests/library/sbo_drbo_kde.rs`, `tests/library/boke.rs` for
 /// BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
-/// contextual expectations. The checks here are of the classic test functions.
+/// contextual expectations (beside the contextual problems of [`CONTEXTUAL_PROBLEMS`]). The
+/// checks here are of the classic test functions.
 const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
     "branin-hetero",
@@ -55,21 +56,17 @@ const OTHER_PAPERS: &[&str] = &[
     "rf-tuning",
     "rf-tuning-boke",
     "xgb-tuning-boke",
-    "ackley-ctx",
-    "ackley-ctx4",
-    "branin-ctx",
-    "hartmann-ctx",
-    "hartmann-mixture-ctx",
-    "newsvendor",
     "portfolio",
 ];
 
-/// The classic test functions: the registry without [`OTHER_PAPERS`], the PE-GP-UCB paper's
-/// problems (whose real-data entry needs a local file), the user's `command` (tested in
-/// `tests/cli/command.rs`) and `callable` (a host program's function: the Python tests).
+/// The classic test functions: the registry without [`OTHER_PAPERS`], [`CONTEXTUAL_PROBLEMS`],
+/// the PE-GP-UCB paper's problems (whose real-data entry needs a local file), the user's
+/// `command` (tested in `tests/cli/command.rs`) and `callable` (a host program's function: the
+/// Python tests).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
         !OTHER_PAPERS.contains(&e.name)
+            && !CONTEXTUAL_PROBLEMS.contains(&e.name)
             && ![
                 "pe-toy",
                 "intel-temp-synthetic",
@@ -295,38 +292,29 @@ fn six_hump_camel_values() {
 
 #[test]
 fn hartmann_values() {
-    // Hartmann-3 at 0: r_i = Σ_j A_ij P_ij² = 2.68863033, 21.476972501, 16.89125353, 30.575104461;
-    // −Σ α_i e^{−r_i} = −(0.0679739775593 + 1.2 · 4.706e-10 + 3 · 4.615e-8 + 3.2 · 5.265e-14)
-    assert_close(
-        f("hartmann3", &[0.0; 3]),
-        -0.06797411659013468,
-        1e-15,
-        "h3(0)",
-    );
-    // at 0.5: r_i = 3.14293033, 2.172982501, 1.94095353, 5.205294461;
-    // −(0.0431561506705 + 0.136605107247 + 0.430700967177 + 0.0175597899763)
-    assert_close(
-        f("hartmann3", &[0.5; 3]),
-        -0.6280220150705942,
-        1e-15,
-        "h3(.5)",
-    );
-    // Hartmann-6 at 0: r_i = 9.469241603, 27.5130072665, 6.397242813, 12.376823883;
-    // −(7.71899258978e-5 + 1.35e-12 + 0.00499843445622 + 1.34885001917e-5)
-    assert_close(
-        f("hartmann6", &[0.0; 6]),
-        -0.00508911288366444,
-        1e-16,
-        "h6(0)",
-    );
-    // at 0.5: r_i = 2.820831603, 6.7040022665, 2.003352813, 4.391053883;
-    // −(0.0595563948331 + 0.00147119437262 + 0.404646867499 + 0.039640534998)
-    assert_close(
-        f("hartmann6", &[0.5; 6]),
-        -0.5053149917022332,
-        1e-15,
-        "h6(.5)",
-    );
+    for (name, x, want, tol, what) in [
+        // Hartmann-3 at 0: r_i = Σ_j A_ij P_ij² = 2.68863033, 21.476972501, 16.89125353,
+        // 30.575104461; −Σ α_i e^{−r_i} = −(0.0679739775593 + 1.2 · 4.706e-10 + 3 · 4.615e-8
+        // + 3.2 · 5.265e-14)
+        (
+            "hartmann3",
+            &[0.0; 3][..],
+            -0.06797411659013468,
+            1e-15,
+            "h3(0)",
+        ),
+        // at 0.5: r_i = 3.14293033, 2.172982501, 1.94095353, 5.205294461;
+        // −(0.0431561506705 + 0.136605107247 + 0.430700967177 + 0.0175597899763)
+        ("hartmann3", &[0.5; 3], -0.6280220150705942, 1e-15, "h3(.5)"),
+        // Hartmann-6 at 0: r_i = 9.469241603, 27.5130072665, 6.397242813, 12.376823883;
+        // −(7.71899258978e-5 + 1.35e-12 + 0.00499843445622 + 1.34885001917e-5)
+        ("hartmann6", &[0.0; 6], -0.00508911288366444, 1e-16, "h6(0)"),
+        // at 0.5: r_i = 2.820831603, 6.7040022665, 2.003352813, 4.391053883;
+        // −(0.0595563948331 + 0.00147119437262 + 0.404646867499 + 0.039640534998)
+        ("hartmann6", &[0.5; 6], -0.5053149917022332, 1e-15, "h6(.5)"),
+    ] {
+        assert_close(f(name, x), want, tol, what);
+    }
 }
 
 #[test]

@@ -55,17 +55,7 @@ fn run_trace(
 }
 
 fn xs(trace: &[Value]) -> Vec<Vec<f64>> {
-    trace
-        .iter()
-        .map(|l| {
-            l["x"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
-                .collect()
-        })
-        .collect()
+    trace.iter().map(|l| common::numbers(&l["x"])).collect()
 }
 
 fn num(v: f64) -> ParamValue {

@@ -399,14 +399,7 @@ fn names_build_and_bad_input_is_a_config_error() {
     for name in ["sbo-kde", "drbo-kde", "stableopt", "drbo-mmd-minimax"] {
         assert!(build_algorithm(name, &[]).is_ok(), "{name}");
     }
-    for name in [
-        "ackley-ctx",
-        "ackley-ctx4",
-        "branin-ctx",
-        "hartmann-ctx",
-        "hartmann-mixture-ctx",
-        "newsvendor",
-    ] {
+    for name in common::CONTEXTUAL_PROBLEMS {
         let p = problem(name);
         assert!(p.context_domain().is_some(), "{name}");
     }

@@ -10,7 +10,7 @@ use bosweep::problems;
 use bosweep::sweep::{Parallel, RunConfig};
 use serde_json::Value;
 
-use crate::common::{self, gpu_f64, run_to_trace, steps, without_timings};
+use crate::common::{self, gpu_f64, numbers, run_to_trace, steps, without_timings};
 
 /// What one traced run is: its budget, initial design and seed, and its batches.
 #[derive(Clone, Copy)]
@@ -49,15 +49,6 @@ fn traced(
         &config,
     );
     steps(lines)
-}
-
-fn numbers(value: &Value) -> Vec<f64> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
 }
 
 /// The lowest `y` (both problems are minimised) among the steps of `phase`.

@@ -16,7 +16,7 @@ use bosweep::params::ParamValue;
 use bosweep::problems::TestFunction;
 use bosweep::problems::functions::Branin;
 use bosweep::surrogate::OutputTransform;
-use common::{cpu_run, fast_acquisition, median, without_timings};
+use common::{cpu_run, fast_acquisition, median, numbers, without_timings};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -217,10 +217,6 @@ fn opt_steps(lines: &[Value]) -> Vec<&Value> {
     lines[1..].iter().filter(|s| s["phase"] == "opt").collect()
 }
 
-fn floats(v: &Value) -> Vec<f64> {
-    serde_json::from_value(v.clone()).unwrap()
-}
-
 /// The MCMC baseline keeps the paper's 200 burn-in sweeps and 10 samples (App. C) by default,
 /// averages its acquisition over the samples and is reproducible from its seed.
 #[test]
@@ -241,7 +237,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
     assert_eq!(opt.len(), 5);
     for s in &opt {
         assert_eq!(s["extra"]["mcmc_samples"], 10);
-        for l in floats(&s["extra"]["lengthscales"]) {
+        for l in numbers(&s["extra"]["lengthscales"]) {
             assert!((1e-3..=10.0).contains(&l), "{l}");
         }
     }
@@ -262,9 +258,9 @@ fn a_gp_ucb_shrinks_lengthscales_monotonically() {
         let g = e["agp_g"].as_f64().unwrap();
         assert!(g >= previous - 1e-15, "g fell at step {i}");
         assert!(g <= n.powf(0.4).sqrt() + 1e-12);
-        for (l, m) in floats(&e["lengthscales"])
+        for (l, m) in numbers(&e["lengthscales"])
             .iter()
-            .zip(floats(&e["map_lengthscales"]))
+            .zip(numbers(&e["map_lengthscales"]))
         {
             assert!((l - (m / g).max(1e-3)).abs() < 1e-12);
         }
@@ -282,7 +278,7 @@ fn wang_de_freitas_bound_only_shrinks() {
         let e = &s["extra"];
         let bound = e["wdf_bound"].as_f64().unwrap();
         assert!(bound <= previous + 1e-12);
-        for l in floats(&e["lengthscales"]) {
+        for l in numbers(&e["lengthscales"]) {
             assert!(l <= previous * (1.0 + 1e-9));
         }
         if e["wdf_std"].as_f64().unwrap() < 0.1 {
@@ -308,7 +304,7 @@ fn portfolio_updates_only_the_pulled_arm() {
         for (i, s) in opt.iter().enumerate() {
             let t = (i + 1) as f64;
             let e = &s["extra"];
-            let p = floats(&e["portfolio_probabilities"]);
+            let p = numbers(&e["portfolio_probabilities"]);
             assert_eq!(p.len(), k);
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             let gamma = ((k as f64) * (k as f64).ln() / ((std::f64::consts::E - 1.0) * t))
@@ -323,9 +319,9 @@ fn portfolio_updates_only_the_pulled_arm() {
                     .iter()
                     .position(|n| *n == before["portfolio_arm"].as_str().unwrap())
                     .unwrap();
-                let w0 = floats(&before["portfolio_log_weights"]);
-                let w1 = floats(&e["portfolio_log_weights"]);
-                let p0 = floats(&before["portfolio_probabilities"]);
+                let w0 = numbers(&before["portfolio_log_weights"]);
+                let w1 = numbers(&e["portfolio_log_weights"]);
+                let p0 = numbers(&before["portfolio_probabilities"]);
                 let g0 = ((k as f64) * (k as f64).ln() / ((std::f64::consts::E - 1.0) * (t - 1.0)))
                     .sqrt()
                     .min(1.0);
