@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{bosweep, exited, run_args, stderr, succeeded};
+use crate::common::{
+    assert_contains, bosweep, exited, file_containing, run_args, stderr, succeeded,
+};
 use crate::sweep::traces;
 use std::process::Output;
 
@@ -24,7 +26,7 @@ fn sweep(dir: &Path, config: &str, out: &str) -> Output {
 /// returns the stderr.
 fn failed_runs(dir: &Path, config: &str, count: usize, needles: &[&str]) -> String {
     let err = exited(&sweep(dir, config, "out"), 1);
-    assert!(err.contains(&format!("{count} run(s) failed")), "{err}");
+    assert_contains(&err, &[&format!("{count} run(s) failed")]);
     for needle in needles {
         assert!(err.contains(needle), "{needle}: {err}");
     }
@@ -100,8 +102,7 @@ bounds = "0:1, -1:1"
         traces(&dir.join("b")),
         "the same seed gave other traces"
     );
-    let report = std::fs::read_to_string(dir.join("a/report.md")).unwrap();
-    assert!(report.contains("4 of 4 runs completed"), "{report}");
+    file_containing(dir.join("a/report.md"), &["4 of 4 runs completed"]);
 }
 
 /// Issue 43: a command problem's label (`command[bounds=0:1, -5:5,cmd=…,sense=min,timeout=20]`)
@@ -192,10 +193,9 @@ timeout = 1
     assert_eq!(runs.len(), 1, "only the working command's run is complete");
     let lines = runs.values().next().unwrap();
     assert!(lines[1..].iter().all(|s| s["y"] == 0.25));
-    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
-    assert!(
-        report.contains("1 of 4 runs completed (3 missing)"),
-        "{report}"
+    file_containing(
+        dir.join("out/report.md"),
+        &["1 of 4 runs completed (3 missing)"],
     );
 }
 
@@ -291,7 +291,7 @@ fn bad_command_settings_are_refused_before_anything_runs_naming_them() {
         let result = sweep(&dir, &format!("{head}{settings}"), "out");
         let err = stderr(&result);
         assert_eq!(result.status.code(), Some(2), "{settings}: {err}");
-        assert!(err.contains("sweep.toml"), "{err}");
+        assert_contains(&err, &["sweep.toml"]);
         for needle in needles {
             assert!(err.contains(needle), "{settings}: {needle}: {err}");
         }
@@ -620,16 +620,15 @@ fn a_peer_whose_library_is_missing_refuses_the_sweep_up_front() {
     );
     let result = sweep(&dir, &config, "out");
     let err = exited(&result, 2);
-    assert!(
-        err.contains(&format!(
-            "algorithm \"optuna-tpe\" cannot run with the Python interpreter `{}`",
-            python.display()
-        )),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{} -m pip install 'optuna>=4'", python.display())),
-        "{err}"
+    assert_contains(
+        &err,
+        &[
+            &format!(
+                "algorithm \"optuna-tpe\" cannot run with the Python interpreter `{}`",
+                python.display()
+            ),
+            &format!("{} -m pip install 'optuna>=4'", python.display()),
+        ],
     );
     assert!(!dir.join("out").exists(), "the sweep started: {err}");
     assert_eq!(
@@ -652,10 +651,12 @@ fn a_run_of_a_peer_without_its_interpreter_is_refused() {
         ),
     );
     let err = exited(&result, 2);
-    assert!(
-        err.contains("algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start"),
-        "{err}"
+    assert_contains(
+        &err,
+        &[
+            "algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start",
+            "parameter python or BOSWEEP_PYTHON",
+        ],
     );
-    assert!(err.contains("parameter python or BOSWEEP_PYTHON"), "{err}");
     assert!(result.stdout.is_empty());
 }

@@ -92,3 +92,21 @@ pub(crate) fn run_args<'a>(
     ]
     .concat()
 }
+
+/// Asserts that `text` (a message, a report, a page) contains each of `needles`, showing the
+/// needle and the whole text where it does not.
+pub(crate) fn assert_contains(text: &str, needles: &[&str]) {
+    for needle in needles {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+}
+
+/// The text of the file at `path`, asserted to contain each of `needles` (see
+/// [`assert_contains`]).
+pub(crate) fn file_containing(path: impl AsRef<Path>, needles: &[&str]) -> String {
+    let path = path.as_ref();
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    assert_contains(&text, needles);
+    text
+}

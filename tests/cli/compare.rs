@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{bosweep, stderr, stdout, succeeded};
+use crate::common::{assert_contains, bosweep, file_containing, stderr, stdout, succeeded};
 
 fn sandbox(name: &str) -> PathBuf {
     crate::common::sandbox("compare", name)
@@ -227,9 +227,9 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
     );
     // Nine pairs, every one worse: each problem's ranks 1, 2, 3 all on A's side (W− = 3 · 6),
     // p = 2/2⁹.
-    assert!(
-        text.contains("mine over 3 problems (9 pairs): B worse (p Holm 0.003906)"),
-        "{text}"
+    assert_contains(
+        &text,
+        &["mine over 3 problems (9 pairs): B worse (p Holm 0.003906)"],
     );
     for gate in ["pooled", "either"] {
         let gated = bosweep(
@@ -243,11 +243,12 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
             stderr(&gated)
         );
     }
-    let md = std::fs::read_to_string(dir.join("worse/compare-vs-a/compare.md")).unwrap();
-    assert!(md.contains("## Over all problems"), "{md}");
-    assert!(
-        md.contains("| mine | 100% | 3 | 9 | 0 | 3 | 0 | 18 | 0.003906 | 0.003906 | **B worse** |"),
-        "{md}"
+    file_containing(
+        dir.join("worse/compare-vs-a/compare.md"),
+        &[
+            "## Over all problems",
+            "| mine | 100% | 3 | 9 | 0 | 3 | 0 | 18 | 0.003906 | 0.003906 | **B worse** |",
+        ],
     );
 }
 
@@ -319,11 +320,11 @@ fn compare_with_few_pairs_says_it_cannot_conclude() {
     succeeded(&result);
     let text = stdout(&result);
     for algorithm in ["mine", "other"] {
-        assert!(
-            text.contains(&format!(
+        assert_contains(
+            &text,
+            &[&format!(
                 "{algorithm} on branin: cannot conclude: 1 pair (at least 6 needed for p < 0.05)"
-            )),
-            "{text}"
+            )],
         );
     }
     let written = rows(&dir.join("b/compare-vs-a/compare.csv"));
@@ -349,7 +350,7 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
     let result = bosweep(&dir, &["compare", "a", "b"]);
     succeeded(&result);
     let text = stdout(&result);
-    assert!(text.contains("2 paired runs"), "{text}");
+    assert_contains(&text, &["2 paired runs"]);
     assert!(
         text.contains(
             "1 run without a partner, left out (1 not completed in B; listed in compare.md)"
@@ -357,10 +358,9 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
         "{text}"
     );
     // Every pair equal.
-    assert!(
-        text.contains("mine on branin: cannot conclude: 2 pairs"),
-        "{text}"
+    assert_contains(&text, &["mine on branin: cannot conclude: 2 pairs"]);
+    file_containing(
+        dir.join("b/compare-vs-a/compare.md"),
+        &["## Runs without a partner"],
     );
-    let markdown = std::fs::read_to_string(dir.join("b/compare-vs-a/compare.md")).unwrap();
-    assert!(markdown.contains("## Runs without a partner"), "{markdown}");
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{bosweep, exited, succeeded};
+use crate::common::{assert_contains, bosweep, exited, succeeded};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -73,7 +73,7 @@ fn bbob_runs_become_one_cocopp_folder_per_algorithm() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     succeeded(&out);
     // 2 functions × 2 instances × 2 replicates; Branin's runs are not bbob's.
-    assert!(stdout.contains("8 runs on bbob"), "{stdout}");
+    assert_contains(&stdout, &["8 runs on bbob"]);
 
     let alg = dir.join("coco/random");
     let mut entries: Vec<String> = std::fs::read_dir(&alg)
@@ -192,10 +192,7 @@ fn a_sweep_without_bbob_runs_is_refused() {
     succeeded(&run);
     let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
     let err = exited(&out, 2);
-    assert!(
-        err.contains("no completed run on the problem bbob"),
-        "{err}"
-    );
+    assert_contains(&err, &["no completed run on the problem bbob"]);
     assert!(!dir.join("coco").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -9,7 +9,9 @@ use std::process::{Command, Stdio};
 
 use bosweep::sweep::{Parallel, RunConfig, RuntimeModel, TraceWriter, run};
 
-use crate::common::{bosweep, command, exited, run_args, stderr, succeeded};
+use crate::common::{
+    assert_contains, bosweep, command, exited, file_containing, run_args, stderr, succeeded,
+};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -107,13 +109,14 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
     // merge leaves the cut trace out, says so, and reports the run as missing.
     let out = bosweep(&dir, &["merge", "--out", "merged", "b"]);
     let err = exited(&out, 0);
-    assert!(err.contains(&format!("{name} {why}; not merged")), "{err}");
-    assert!(err.contains("3 completed runs"), "{err}");
+    assert_contains(
+        &err,
+        &[&format!("{name} {why}; not merged"), "3 completed runs"],
+    );
     assert!(!dir.join("merged/runs").join(&name).exists());
-    let report = std::fs::read_to_string(dir.join("merged/report.md")).unwrap();
-    assert!(
-        report.contains("3 of 4 runs completed (1 missing)"),
-        "{report}"
+    file_containing(
+        dir.join("merged/report.md"),
+        &["3 of 4 runs completed (1 missing)"],
     );
 
     // A corrupted line is not merged either.
@@ -122,8 +125,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
     std::fs::write(&other, text.replacen("\"iter\":3,", "\"iter\":3,oops", 1)).unwrap();
     let out = bosweep(&dir, &["merge", "--out", "merged-again", "b"]);
     let err = stderr(&out);
-    assert!(err.contains("line 4: not a trace step"), "{err}");
-    assert!(err.contains("2 completed runs"), "{err}");
+    assert_contains(&err, &["line 4: not a trace step", "2 completed runs"]);
 
     // Resume moves both aside and runs them again; every reader then takes the sweep.
     sweep(&dir, "b");
@@ -134,7 +136,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
     );
     succeeded(&out);
     let compared = String::from_utf8_lossy(&out.stdout);
-    assert!(compared.contains("4 paired runs"), "{compared}");
+    assert_contains(&compared, &["4 paired runs"]);
 }
 
 #[test]
@@ -372,9 +374,9 @@ fn a_simulated_clock_that_overflows_is_an_error_naming_the_model() {
     )
     .unwrap_err()
     .to_string();
-    assert!(
-        error.contains("runtime \"constant:time=1e308\": the simulated clock overflowed at step 3"),
-        "{error}"
+    assert_contains(
+        &error,
+        &["runtime \"constant:time=1e308\": the simulated clock overflowed at step 3"],
     );
 }
 
@@ -395,12 +397,12 @@ fn more_threads_than_runs_start_no_more_threads_than_runs() {
     );
     let err = exited(&out, 0);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert!(
-        err.contains(&format!(
+    assert_contains(
+        &err,
+        &[&format!(
             "4 run(s) to do: {} worker threads, not 10000",
             cores.max(4)
-        )),
-        "{err}"
+        )],
     );
 }
 
@@ -501,11 +503,9 @@ fn a_top_level_batch_is_on_every_label_and_runs_that_evaluate_differently_are_ne
     // The report names the batch, as it would had each table given it.
     let out = bosweep(&dir, &["report", "q4"]);
     succeeded(&out);
-    let summary = std::fs::read_to_string(dir.join("q4/summary.csv")).unwrap();
-    assert!(summary.contains(",random[batch=4],"), "{summary}");
-    assert!(
-        summary.contains(",\"gp-ucb[batch=4,grid_size=64]\","),
-        "{summary}"
+    file_containing(
+        dir.join("q4/summary.csv"),
+        &[",random[batch=4],", ",\"gp-ucb[batch=4,grid_size=64]\","],
     );
     // So a sequential run and a batch run of one method are two algorithms to compare.
     refused(
@@ -577,10 +577,9 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
         let out = bosweep(&dir, args);
         succeeded(&out);
     }
-    let report = std::fs::read_to_string(dir.join("reseeded/report.md")).unwrap();
-    assert!(
-        report.contains("Only 0 of its 4 runs share this sweep's initial design"),
-        "{report}"
+    file_containing(
+        dir.join("reseeded/report.md"),
+        &["Only 0 of its 4 runs share this sweep's initial design"],
     );
     let comparisons = std::fs::read_to_string(dir.join("reseeded/comparisons.csv")).unwrap();
     let mut header = comparisons.lines().next().unwrap().split(',');

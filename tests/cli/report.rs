@@ -10,6 +10,8 @@ use bosweep::report::{
 use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord, TraceError};
 use serde_json::{Value, json};
 
+use crate::common::{assert_contains, file_containing};
+
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
 /// the test passes and kept for inspection when it fails (or when `BOSWEEP_KEEP_TEST_DIRS` is
 /// set, e.g. to look at the plots).
@@ -298,11 +300,12 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
     let (_, ranks) = read_csv(&dir.join("ranks.csv"));
     assert_eq!(ranks[0][..3], ["gp-ucb", "1", "1"]);
     assert!(close(num(&ranks[0][3]), 1.96), "{ranks:?}");
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("cannot conclude (< 6 pairs)"), "{report}");
-    assert!(
-        report.contains("With few problems the test is weak"),
-        "{report}"
+    file_containing(
+        dir.join("report.md"),
+        &[
+            "cannot conclude (< 6 pairs)",
+            "With few problems the test is weak",
+        ],
     );
     // The plots, the diagram and the page are drawn for a single pair too.
     for plot in [
@@ -344,8 +347,7 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
         dir.join("plots/runtime-distribution-simulated-time.png")
             .is_file()
     );
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("### At simulated time 2"), "{report}");
+    file_containing(dir.join("report.md"), &["### At simulated time 2"]);
 }
 
 /// Where the report compares cumulative regrets, the scores normalise those: on branin random
@@ -365,8 +367,7 @@ fn scores_follow_the_compared_regret() {
         close(num(&rows[0][2]), 100.0 * (1.0 - 1.685 / 3.0)),
         "{rows:?}"
     );
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("r its final cumulative regret"), "{report}");
+    file_containing(dir.join("report.md"), &["r its final cumulative regret"]);
 }
 
 #[test]
@@ -662,15 +663,13 @@ fn paired_tests_and_ranks_are_hand_computed() {
     assert_eq!(rows[0][..3], ["gp-ucb[ucb_multiplier=2]", "1", "2"]);
     assert_eq!(rows[1][..3], ["random", "2", "2"]);
     assert!(close(num(&rows[0][3]), 1.96 * 0.5f64.sqrt()));
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("## Across problems"), "{report}");
-    assert!(
-        report.contains("Paired tests against `gp-ucb[ucb_multiplier=2]`"),
-        "{report}"
-    );
-    assert!(
-        report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |"),
-        "{report}"
+    let report = file_containing(
+        dir.join("report.md"),
+        &[
+            "## Across problems",
+            "Paired tests against `gp-ucb[ucb_multiplier=2]`",
+            "| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |",
+        ],
     );
     // Issue 43: the report says how many replicates a verdict takes.
     assert!(
@@ -778,16 +777,14 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
     );
     assert!(close(num(&rows[1][6]), 6.25));
     assert_eq!(rows[1][12], "best");
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(
-        report.contains("(lowest mean final cumulative regret)"),
-        "{report}"
+    file_containing(
+        dir.join("report.md"),
+        &[
+            "(lowest mean final cumulative regret)",
+            "Wilcoxon signed-rank on the final cumulative regret",
+            "| **6.25** |",
+        ],
     );
-    assert!(
-        report.contains("Wilcoxon signed-rank on the final cumulative regret"),
-        "{report}"
-    );
-    assert!(report.contains("| **6.25** |"), "{report}");
 
     // The best value, though regrets are known: a − b = 0.05 + 0.01r, median 0.075.
     let value = ReportOptions {
@@ -827,8 +824,7 @@ fn the_config_names_the_metric_and_the_option_overrides_it() {
     let e = write_report(&dir).unwrap_err();
     assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
     let message = e.to_string();
-    assert!(message.contains("config.toml"), "{message}");
-    assert!(message.contains("unknown metric \"median\""), "{message}");
+    assert_contains(&message, &["config.toml", "unknown metric \"median\""]);
     assert!(!dir.join("summary.csv").exists());
 }
 
@@ -847,9 +843,9 @@ fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
     assert!(md.contains("## Problem `ext[dim=2]`"));
     // Tables: a header row and one row per algorithm.
     assert_eq!(md.matches("| algorithm | runs |").count(), 2, "{md}");
-    assert!(
-        md.contains("| `random` | 3 | 0.3 | 0.1155 | 0.3 | 0.1155 | 0.3 | 3 |"),
-        "{md}"
+    assert_contains(
+        &md,
+        &["| `random` | 3 | 0.3 | 0.1155 | 0.3 | 0.1155 | 0.3 | 3 |"],
     );
     // Best in bold: gp-ucb by the best evaluated regret on branin (noise-free: the default),
     // by best value (maximize) on ext.
@@ -859,9 +855,9 @@ fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
         ),
         "{md}"
     );
-    assert!(
-        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | – | – | **2.5** |"),
-        "{md}"
+    assert_contains(
+        &md,
+        &["| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | – | – | **2.5** |"],
     );
     assert!(!md.contains("**`random`**"), "{md}");
     assert!(md.contains("lowest mean final best evaluated regret"));
@@ -1078,7 +1074,7 @@ fn bad_jsonl_names_file_and_line_and_writes_nothing() {
         "{err:?}"
     );
     assert!(message.contains(&runs[3].trace_file()), "{message}");
-    assert!(message.contains("line 3"), "{message}");
+    assert_contains(&message, &["line 3"]);
     assert!(!dir.join("summary.csv").exists());
     assert!(!dir.join("report.md").exists());
 
@@ -1395,11 +1391,12 @@ fn ties_within_one_standard_error_are_marked() {
     let rank = header.iter().position(|h| h == "rank").unwrap();
     let ranks: Vec<&str> = rows.iter().map(|r| r[rank].as_str()).collect();
     assert_eq!(ranks, ["best", "tied", "", "best", ""]);
-    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.contains("| *`gp-ucb`* | 2 | *1.2* |"), "{md}");
-    assert!(
-        md.contains("Within one standard error of it: `gp-ucb`."),
-        "{md}"
+    let md = file_containing(
+        dir.join("report.md"),
+        &[
+            "| *`gp-ucb`* | 2 | *1.2* |",
+            "Within one standard error of it: `gp-ucb`.",
+        ],
     );
     assert_eq!(md.matches("Within one standard error").count(), 1, "{md}");
 }
@@ -1637,11 +1634,12 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
             .collect::<Vec<_>>(),
         [("gp-ucb[ucb_multiplier=2]", "1", "2"), ("random", "2", "2")]
     );
-    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.contains("### At simulated time 2.5"), "{md}");
-    assert!(
-        md.contains("1 completed run had no step by then and is left out."),
-        "{md}"
+    let md = file_containing(
+        dir.join("report.md"),
+        &[
+            "### At simulated time 2.5",
+            "1 completed run had no step by then and is left out.",
+        ],
     );
     assert!(md.contains("lowest mean best evaluated regret at simulated time 2.5"));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
@@ -1763,11 +1761,7 @@ fn bosweep_report_takes_the_time_and_refuses_a_bad_one() {
         let refused = report(bad);
         assert!(!refused.status.success());
         let stderr = String::from_utf8_lossy(&refused.stderr);
-        assert!(stderr.contains("--time"), "{stderr}");
-        assert!(
-            stderr.contains("positive finite simulated time"),
-            "{stderr}"
-        );
+        assert_contains(&stderr, &["--time", "positive finite simulated time"]);
     }
 }
 

@@ -8,7 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{bosweep, command, exited, succeeded};
+use crate::common::{assert_contains, bosweep, command, exited, file_containing, succeeded};
 
 const CONFIG: &str = r#"
 seed = 7
@@ -253,7 +253,7 @@ fn scheduler_variables_pick_the_shard_and_the_shards_merge_into_the_whole_sweep(
     let vars = [("JOB_COMPLETION_INDEX", "1".to_string())];
     let out = scheduled_sweep(&dir, "bad", &vars, &[]);
     let err = exited(&out, 2);
-    assert!(err.contains("BOSWEEP_SHARD_COUNT is not"), "{err}");
+    assert_contains(&err, &["BOSWEEP_SHARD_COUNT is not"]);
     let out = scheduled_sweep(&dir, "given", &vars, &["--shard", "0/2"]);
     succeeded(&out);
     assert_eq!(traces(&dir.join("given")), traces(&dir.join("pod-0")));
@@ -343,9 +343,9 @@ fn an_output_path_that_is_a_file_exits_2_saying_so() {
     std::fs::write(dir.join("results/sweep"), "a file").unwrap();
     let out = bosweep(&dir, &["sweep", "sweep.toml"]);
     let err = exited(&out, 2);
-    assert!(
-        err.contains("the default output directory results/sweep: the path is a file"),
-        "{err}"
+    assert_contains(
+        &err,
+        &["the default output directory results/sweep: the path is a file"],
     );
 }
 
@@ -411,9 +411,9 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
     stderr.read_to_string(&mut err).unwrap();
     let status = waiting.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
-    assert!(
-        err.contains("12 runs selected: 6 already complete, 6 completed now"),
-        "{err}"
+    assert_contains(
+        &err,
+        &["12 runs selected: 6 already complete, 6 completed now"],
     );
     assert_eq!(traces(&out_dir), full);
     // A clean release leaves an empty lock file.
@@ -432,8 +432,7 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
         &["sweep", "sweep.toml", "--out", "locked", "--no-report"],
     );
     let err = exited(&out, 0);
-    assert!(err.contains("(pid 4194303 on host gone"), "{err}");
-    assert!(err.contains("taking it over"), "{err}");
+    assert_contains(&err, &["(pid 4194303 on host gone", "taking it over"]);
     assert!(!err.contains("error"), "{err}");
 }
 
@@ -480,7 +479,7 @@ fn resume_redoes_traces_that_are_not_whole() {
         );
         assert!(runs.join(format!("{name}.invalid")).exists());
     }
-    assert!(err.contains("8 already complete, 4 completed now"), "{err}");
+    assert_contains(&err, &["8 already complete, 4 completed now"]);
     assert_eq!(traces(&dir.join("damaged")), full);
 }
 
@@ -524,9 +523,10 @@ fn resuming_on_another_device_is_refused_or_said() {
         err.contains("note:") && err.contains("the runs completed now use cpu (f64)"),
         "{err}"
     );
-    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
-    assert!(report.contains("Devices: `cpu (rayon, "), "{report}");
-    assert!(report.contains("(12 runs)."), "{report}");
+    file_containing(
+        dir.join("out/report.md"),
+        &["Devices: `cpu (rayon, ", "(12 runs)."],
+    );
 }
 
 #[test]
@@ -559,8 +559,7 @@ fn labels_change_what_reports_show_and_no_run() {
         assert!(summary.contains(shown), "{shown}: {summary}");
     }
     assert!(!summary.contains("gp-ucb"), "{summary}");
-    let report = std::fs::read_to_string(dir.join("labelled/report.md")).unwrap();
-    assert!(report.contains("## Problem `F`"), "{report}");
+    file_containing(dir.join("labelled/report.md"), &["## Problem `F`"]);
 
     for (bad, needles) in [
         (
@@ -608,10 +607,9 @@ fn the_config_and_the_report_command_choose_the_compared_metric() {
     succeeded(&out);
     // Two problems × two algorithms against each best.
     assert_eq!(compared_on(&dir.join("swept")), ["cumulative-regret"; 4]);
-    let report = std::fs::read_to_string(dir.join("swept/report.md")).unwrap();
-    assert!(
-        report.contains("(lowest mean final cumulative regret)"),
-        "{report}"
+    file_containing(
+        dir.join("swept/report.md"),
+        &["(lowest mean final cumulative regret)"],
     );
 
     let out = bosweep(&dir, &["report", "swept", "--metric", "best-value"]);
@@ -620,5 +618,5 @@ fn the_config_and_the_report_command_choose_the_compared_metric() {
 
     let out = bosweep(&dir, &["report", "swept", "--metric", "median"]);
     let err = exited(&out, 2);
-    assert!(err.contains("unknown metric \"median\""), "{err}");
+    assert_contains(&err, &["unknown metric \"median\""]);
 }
