@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::{
-    assert_contains, bosweep, exited, file_containing, run_args, stderr, succeeded,
+    assert_contains, bosweep, exited, file_containing, run_args, stderr, succeeded, sweep_config,
 };
 use crate::sweep::traces;
 use std::process::Output;
@@ -18,8 +18,7 @@ fn sandbox(name: &str) -> PathBuf {
 
 /// Sweeps `config`, written to `dir/sweep.toml`, into `dir/out`.
 fn sweep(dir: &Path, config: &str, out: &str) -> Output {
-    std::fs::write(dir.join("sweep.toml"), config).unwrap();
-    bosweep(dir, &["sweep", "sweep.toml", "--out", out])
+    sweep_config(dir, "sweep.toml", config, out, &[])
 }
 
 /// Sweeps `config` into `dir/out`, which must fail `count` runs naming each of `needles`, and
@@ -306,14 +305,15 @@ fn a_callable_objective_is_refused_by_the_command_line_naming_where_it_comes_fro
                   [[problem]]\nname = \"callable\"\nfunction = \"bowl\"\nbounds = \"0:1\"\n";
     let result = sweep(&dir, config, "out");
     let err = exited(&result, 2);
-    for needle in [
-        "sweep.toml",
-        "line 8",
-        "parameter function = \"bowl\": no function of this name is registered",
-        "bosweep.sweep(config, objectives={NAME: function})",
-    ] {
-        assert!(err.contains(needle), "{needle}: {err}");
-    }
+    assert_contains(
+        &err,
+        &[
+            "sweep.toml",
+            "line 8",
+            "parameter function = \"bowl\": no function of this name is registered",
+            "bosweep.sweep(config, objectives={NAME: function})",
+        ],
+    );
     assert!(!dir.join("out/runs").exists(), "something ran");
 }
 

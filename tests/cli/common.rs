@@ -110,3 +110,16 @@ pub(crate) fn file_containing(path: impl AsRef<Path>, needles: &[&str]) -> Strin
     assert_contains(&text, needles);
     text
 }
+
+/// Writes `config` to `dir/file` and runs `bosweep sweep file --out out extra…` on it: a test's
+/// own variant of a sweep configuration, swept.
+pub(crate) fn sweep_config(
+    dir: &Path,
+    file: &str,
+    config: &str,
+    out: &str,
+    extra: &[&str],
+) -> Output {
+    std::fs::write(dir.join(file), config).unwrap();
+    bosweep(dir, &[&["sweep", file, "--out", out][..], extra].concat())
+}

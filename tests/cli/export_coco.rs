@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::common::{assert_contains, bosweep, exited, succeeded};
+use crate::common::{assert_contains, bosweep, exited, succeeded, sweep_config};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -183,13 +183,14 @@ fn report_headings_name_the_bbob_function() {
 #[test]
 fn a_sweep_without_bbob_runs_is_refused() {
     let dir = sandbox("none");
-    std::fs::write(
-        dir.join("branin.toml"),
-        "seed = 1\nbudget = 3\ninit = 2\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n",
-    )
-    .unwrap();
-    let run = bosweep(&dir, &["sweep", "branin.toml", "--out", "s", "--no-report"]);
-    succeeded(&run);
+    let branin = "seed = 1\nbudget = 3\ninit = 2\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n";
+    succeeded(&sweep_config(
+        &dir,
+        "branin.toml",
+        branin,
+        "s",
+        &["--no-report"],
+    ));
     let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
     let err = exited(&out, 2);
     assert_contains(&err, &["no completed run on the problem bbob"]);

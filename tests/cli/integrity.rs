@@ -11,6 +11,7 @@ use bosweep::sweep::{Parallel, RunConfig, RuntimeModel, TraceWriter, run};
 
 use crate::common::{
     assert_contains, bosweep, command, exited, file_containing, run_args, stderr, succeeded,
+    sweep_config,
 };
 
 const CONFIG: &str = r#"
@@ -547,15 +548,8 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     let out = bosweep(&dir, &archive_create("seq", "set", "old"));
     succeeded(&out);
     // Another budget: nothing to put beside the sweep.
-    std::fs::write(
-        dir.join("longer.toml"),
-        CONFIG.replace("budget = 8", "budget = 10"),
-    )
-    .unwrap();
-    let out = bosweep(
-        &dir,
-        &["sweep", "longer.toml", "--out", "longer", "--no-report"],
-    );
+    let longer = CONFIG.replace("budget = 8", "budget = 10");
+    let out = sweep_config(&dir, "longer.toml", &longer, "longer", &["--no-report"]);
     succeeded(&out);
     refused(
         &dir,
@@ -565,18 +559,16 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     );
     // Other designs (another seed), the same budget: the set's runs join the tables but no
     // paired test pairs them.
-    std::fs::write(
-        dir.join("reseeded.toml"),
-        CONFIG.replace("seed = 3", "seed = 4"),
-    )
-    .unwrap();
-    for args in [
-        &["sweep", "reseeded.toml", "--out", "reseeded", "--no-report"][..],
-        &["report", "reseeded", "--archive", "set"],
-    ] {
-        let out = bosweep(&dir, args);
-        succeeded(&out);
-    }
+    let reseeded = CONFIG.replace("seed = 3", "seed = 4");
+    let out = sweep_config(
+        &dir,
+        "reseeded.toml",
+        &reseeded,
+        "reseeded",
+        &["--no-report"],
+    );
+    succeeded(&out);
+    succeeded(&bosweep(&dir, &["report", "reseeded", "--archive", "set"]));
     file_containing(
         dir.join("reseeded/report.md"),
         &["Only 0 of its 4 runs share this sweep's initial design"],
@@ -595,16 +587,17 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
 #[test]
 fn a_trace_cut_short_is_not_exported_to_coco() {
     let dir = sandbox("coco-cut");
-    std::fs::write(
-        dir.join("bbob.toml"),
-        CONFIG.replace(
-            "name = \"branin\"",
-            "name = \"bbob\"\nfunction = 1\ndim = 2",
-        ),
-    )
-    .unwrap();
-    let out = bosweep(&dir, &["sweep", "bbob.toml", "--out", "s", "--no-report"]);
-    succeeded(&out);
+    let bbob = CONFIG.replace(
+        "name = \"branin\"",
+        "name = \"bbob\"\nfunction = 1\ndim = 2",
+    );
+    succeeded(&sweep_config(
+        &dir,
+        "bbob.toml",
+        &bbob,
+        "s",
+        &["--no-report"],
+    ));
     let name = trace_names(&dir.join("s")).remove(0);
     drop_last_line(&dir.join("s/runs").join(&name));
     let err = refused(

@@ -3,7 +3,7 @@
 use bosweep::algorithms::{self, gp_memory_bytes};
 use bosweep::sweep::{MemoryEstimate, SweepConfig, human_bytes};
 
-use crate::common::{bosweep, exited, run_args, sandbox};
+use crate::common::{bosweep, exited, run_args, sandbox, sweep_config};
 
 /// Estimates at given sizes, in bytes (8 per real). A GP run holds 22 dense n × n matrices at
 /// n = budget (two fitted states, four buffers for each of the fit's five starts) and its grid
@@ -84,12 +84,8 @@ fn impossible_runs_and_sweeps_exit_2_before_starting() {
         "{stderr}"
     );
 
-    std::fs::write(
-        dir.join("huge.toml"),
-        "budget = 300000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n",
-    )
-    .unwrap();
-    let sweep = bosweep(&["sweep", "huge.toml", "--out", "huge-out"]);
+    let huge = "budget = 300000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n";
+    let sweep = sweep_config(&dir, "huge.toml", huge, "huge-out", &[]);
     let stderr = exited(&sweep, 2);
     assert!(
         stderr.contains("huge.toml") && stderr.contains("TiB of memory"),

@@ -356,10 +356,7 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
 fn scores_follow_the_compared_regret() {
     let dir = temp_dir("scores-cumulative");
     build_sweep(&dir);
-    let cumulative = ReportOptions {
-        metric: Some(Metric::CumulativeRegret),
-        ..ReportOptions::default()
-    };
+    let cumulative = comparing(Metric::CumulativeRegret);
     write_report_with(&dir, &cumulative).unwrap();
     let (_, rows) = read_csv(&dir.join("scores.csv"));
     assert_eq!(rows[0][0], "gp-ucb[ucb_multiplier=2]");
@@ -726,6 +723,14 @@ fn build_disagreeing_sweep(dir: &Path, config: &str) {
 }
 
 /// (best algorithm, comparisons.csv's one row) of a report on `dir`.
+/// The report options that compare `metric`, the others their defaults.
+fn comparing(metric: Metric) -> ReportOptions {
+    ReportOptions {
+        metric: Some(metric),
+        ..ReportOptions::default()
+    }
+}
+
 fn best_and_comparison(dir: &Path, options: &ReportOptions) -> (String, Vec<String>) {
     let summary = write_report_with(dir, options).unwrap();
     let best = summary.rows.iter().find(|r| r.best).unwrap();
@@ -756,10 +761,7 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
     check(&row, "b", "a", 0.125, "best-evaluated-regret");
 
     // Cumulative regret: a − b = 5 + 0.5r, median 6.25.
-    let cumulative = ReportOptions {
-        metric: Some(Metric::CumulativeRegret),
-        ..ReportOptions::default()
-    };
+    let cumulative = comparing(Metric::CumulativeRegret);
     let (best, row) = best_and_comparison(&dir, &cumulative);
     assert_eq!(best, "b");
     check(&row, "a", "b", 6.25, "cumulative-regret");
@@ -787,10 +789,7 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
     );
 
     // The best value, though regrets are known: a − b = 0.05 + 0.01r, median 0.075.
-    let value = ReportOptions {
-        metric: Some(Metric::BestValue),
-        ..ReportOptions::default()
-    };
+    let value = comparing(Metric::BestValue);
     let (best, row) = best_and_comparison(&dir, &value);
     assert_eq!(best, "b");
     check(&row, "a", "b", 0.075, "best-value");
@@ -808,10 +807,7 @@ fn the_config_names_the_metric_and_the_option_overrides_it() {
         (best.as_str(), row[10].as_str()),
         ("b", "cumulative-regret")
     );
-    let simple = ReportOptions {
-        metric: Some(Metric::SimpleRegret),
-        ..ReportOptions::default()
-    };
+    let simple = comparing(Metric::SimpleRegret);
     let (best, row) = best_and_comparison(&dir, &simple);
     assert_eq!(
         (best.as_str(), row[10].as_str()),
@@ -1660,15 +1656,22 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
     }
 }
 
-#[test]
-fn the_config_chooses_the_time_and_refuses_a_bad_one() {
-    let dir = temp_dir("time-config");
+/// The timed sweep in a fresh directory `name`, its config asking for the report at `time`
+/// (a TOML value, given as written).
+fn timed_sweep_at(name: &str, time: &str) -> TempDir {
+    let dir = temp_dir(name);
     build_timed_sweep(&dir);
     std::fs::write(
         dir.join("config.toml"),
-        format!("{CONFIG}\n[report]\ntime = 2.5\n"),
+        format!("{CONFIG}\n[report]\ntime = {time}\n"),
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn the_config_chooses_the_time_and_refuses_a_bad_one() {
+    let dir = timed_sweep_at("time-config", "2.5");
     write_report(&dir).unwrap();
     let (_, rows) = read_csv(&dir.join("summary-at-time.csv"));
     assert_eq!(rows[0][8], "2");
@@ -1686,24 +1689,19 @@ fn the_config_chooses_the_time_and_refuses_a_bad_one() {
         ("-1", "found -1"),
         ("\"x\"", "found \"x\""),
     ] {
-        let dir = temp_dir("time-bad");
-        build_timed_sweep(&dir);
-        std::fs::write(
-            dir.join("config.toml"),
-            format!("{CONFIG}\n[report]\ntime = {bad}\n"),
-        )
-        .unwrap();
+        let dir = timed_sweep_at("time-bad", bad);
         let e = write_report(&dir).unwrap_err();
         assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
         let message = e.to_string();
-        for part in [
-            "config.toml",
-            "[report] time",
-            "expected a positive finite simulated time",
-            found,
-        ] {
-            assert!(message.contains(part), "{part}: {message}");
-        }
+        assert_contains(
+            &message,
+            &[
+                "config.toml",
+                "[report] time",
+                "expected a positive finite simulated time",
+                found,
+            ],
+        );
         assert!(!dir.join("summary.csv").exists());
     }
 }

@@ -116,12 +116,13 @@ fn list_browses_by_kind_name_and_feature() {
     assert!(stdout(&["list", "problems", "--with", "batch"]).contains("about algorithms only"));
 
     let bbob = stdout(&["list", "bbob"]);
-    for line in [
-        "  8  f8 Rosenbrock, original",
-        " 24  f24 Lunacek bi-Rastrigin",
-    ] {
-        assert!(bbob.contains(line), "{line}: {bbob}");
-    }
+    assert_contains(
+        &bbob,
+        &[
+            "  8  f8 Rosenbrock, original",
+            " 24  f24 Lunacek bi-Rastrigin",
+        ],
+    );
     let ei = stdout(&["list", "ei"]);
     assert!(ei.starts_with("Algorithm (--algo ei):"), "{ei}");
     assert!(

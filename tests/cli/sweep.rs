@@ -8,7 +8,9 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{assert_contains, bosweep, command, exited, file_containing, succeeded};
+use crate::common::{
+    assert_contains, bosweep, command, exited, file_containing, stderr, succeeded, sweep_config,
+};
 
 const CONFIG: &str = r#"
 seed = 7
@@ -95,7 +97,7 @@ fn interrupted_and_resumed_sweep_equals_an_uninterrupted_one() {
         &dir,
         &["sweep", "sweep.toml", "--out", "resumed", "--no-report"],
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("6 already complete, 6 completed now"));
+    assert_contains(&stderr(&out), &["6 already complete, 6 completed now"]);
     assert_eq!(traces(&dir.join("resumed")), full);
 }
 
@@ -280,33 +282,19 @@ fn bad_configs_and_directories_exit_2_naming_the_problem() {
 
     // A directory of another config is refused, for sweeping and for merging.
     sweep(&dir, "first", &["--no-report"]);
-    std::fs::write(
-        dir.join("other.toml"),
-        CONFIG.replace("seed = 7", "seed = 8"),
-    )
-    .unwrap();
-    let out = bosweep(
+    let other = CONFIG.replace("seed = 7", "seed = 8");
+    let out = sweep_config(&dir, "other.toml", &other, "first", &["--no-report"]);
+    assert_contains(&exited(&out, 2), &["different config"]);
+    let out = sweep_config(
         &dir,
-        &["sweep", "other.toml", "--out", "first", "--no-report"],
+        "other.toml",
+        &other,
+        "second",
+        &["--no-report", "--shard", "0/4"],
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("different config"));
-    let other = bosweep(
-        &dir,
-        &[
-            "sweep",
-            "other.toml",
-            "--out",
-            "second",
-            "--no-report",
-            "--shard",
-            "0/4",
-        ],
-    );
-    assert_eq!(other.status.code(), Some(0));
+    succeeded(&out);
     let out = bosweep(&dir, &["merge", "--out", "merged", "first", "second"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to merge"));
+    assert_contains(&exited(&out, 2), &["refusing to merge"]);
     for shard in ["3/3", "1/0", "x"] {
         let out = bosweep(&dir, &["sweep", "sweep.toml", "--shard", shard]);
         assert_eq!(out.status.code(), Some(2), "--shard {shard}");
@@ -545,10 +533,14 @@ fn labels_change_what_reports_show_and_no_run() {
             "name = \"forrester\"\n",
             "name = \"forrester\"\nlabel = \"F\"\n",
         );
-    std::fs::write(dir.join("labelled.toml"), &labelled).unwrap();
     sweep(&dir, "plain", &[]);
-    let out = bosweep(&dir, &["sweep", "labelled.toml", "--out", "labelled"]);
-    succeeded(&out);
+    succeeded(&sweep_config(
+        &dir,
+        "labelled.toml",
+        &labelled,
+        "labelled",
+        &[],
+    ));
     assert_eq!(traces(&dir.join("labelled")), traces(&dir.join("plain")));
     let summary = std::fs::read_to_string(dir.join("labelled/summary.csv")).unwrap();
     for shown in [
@@ -602,9 +594,7 @@ fn compared_on(dir: &Path) -> Vec<String> {
 fn the_config_and_the_report_command_choose_the_compared_metric() {
     let dir = sandbox("metric");
     let config = format!("{CONFIG}\n[report]\nmetric = \"cumulative-regret\"\n");
-    std::fs::write(dir.join("metric.toml"), config).unwrap();
-    let out = bosweep(&dir, &["sweep", "metric.toml", "--out", "swept"]);
-    succeeded(&out);
+    succeeded(&sweep_config(&dir, "metric.toml", &config, "swept", &[]));
     // Two problems × two algorithms against each best.
     assert_eq!(compared_on(&dir.join("swept")), ["cumulative-regret"; 4]);
     file_containing(
