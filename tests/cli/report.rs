@@ -239,6 +239,13 @@ pub(crate) fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (header, rows)
 }
 
+/// The cells of columns `a` and `b` of every row, as pairs.
+fn cell_pairs(rows: &[Vec<String>], a: usize, b: usize) -> Vec<(&str, &str)> {
+    rows.iter()
+        .map(|r| (r[a].as_str(), r[b].as_str()))
+        .collect()
+}
+
 fn num(cell: &str) -> f64 {
     cell.parse()
         .unwrap_or_else(|_| panic!("{cell:?} is not a number"))
@@ -379,10 +386,7 @@ fn summary_csv_has_hand_computed_statistics() {
 
     let (header, rows) = read_csv(&dir.join("summary.csv"));
     assert_eq!(header, SUMMARY_COLUMNS);
-    let keys: Vec<(&str, &str)> = rows
-        .iter()
-        .map(|r| (r[0].as_str(), r[1].as_str()))
-        .collect();
+    let keys = cell_pairs(&rows, 0, 1);
     assert_eq!(
         keys,
         [
@@ -1824,10 +1828,7 @@ fn a_recommendation_that_lags_its_best_point_is_measured_both_ways() {
     let noisy_label = "branin[noise_std=0.1]";
     assert!(row(noisy_label, "b").best && !row(noisy_label, "a").best);
     let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
-    let metrics: Vec<(&str, &str)> = comparisons
-        .iter()
-        .map(|r| (r[0].as_str(), r[10].as_str()))
-        .collect();
+    let metrics = cell_pairs(&comparisons, 0, 10);
     assert_eq!(
         metrics,
         [

@@ -13,7 +13,7 @@ use bosweep::problems::Domain;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::OnAllowedSet;
+use crate::common::{TestProblem, observed_exactly};
 
 /// The objective of these tests: one smooth peak at (0.3, 0.6) of the unit square.
 fn peak(x: &[f64]) -> f64 {
@@ -79,15 +79,16 @@ fn batches_of_sixteen_are_distinct_and_repeat_with_their_seed() {
 
 /// The lattice {0, 0.25, …, 1}² (of `side` = 5) with the peak's values: a problem whose domain
 /// is a finite allowed set.
-fn lattice_problem(side: usize) -> OnAllowedSet {
+fn lattice_problem(side: usize) -> TestProblem {
     let step = 1.0 / (side - 1) as f64;
     let rows: Vec<[f64; 2]> = (0..side * side)
         .map(|i| [(i / side) as f64 * step, (i % side) as f64 * step])
         .collect();
-    OnAllowedSet {
+    TestProblem {
         name: "lattice",
         domain: Domain::cube(0.0, 1.0, 2).unwrap(),
-        objective: peak,
+        observe: observed_exactly,
+        objective: Some(peak),
         sets: vec![Points::from_rows(&rows).unwrap()],
         knows_optimum: false,
     }
@@ -259,18 +260,9 @@ fn batch_parameters_are_checked_and_named() {
         err.to_string(),
         "algorithm gp-ucb: parameter bucb_c = 11 is invalid (must be a number in [0, 10])"
     );
-    let typed = Ei::default()
-        .pending(PendingStrategy::LocalPenalization)
-        .build()
-        .unwrap()
-        .parameters();
-    let registry = algorithms::build("ei", &[("pending", "penalize".into())])
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry);
-    let typed = GpUcb::default().bucb_c(2.5).build().unwrap().parameters();
-    let registry = algorithms::build("gp-ucb", &[("bucb_c", 2.5.into())])
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry);
+    crate::common::same_parameters(
+        &Ei::default().pending(PendingStrategy::LocalPenalization),
+        &[("pending", "penalize".into())],
+    );
+    crate::common::same_parameters(&GpUcb::default().bucb_c(2.5), &[("bucb_c", 2.5.into())]);
 }

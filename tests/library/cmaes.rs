@@ -2,7 +2,7 @@
 //! ellipsoid, restarts with a doubled population on Rastrigin, a generation as a batch of
 //! `Optimizer::ask`, points inside the box, and its settings as the registry declares them.
 
-use bosweep::algorithms::{self, AlgorithmSettings, Cmaes, Optimizer};
+use bosweep::algorithms::{self, Cmaes, Optimizer};
 use bosweep::compute::CpuEngine;
 use bosweep::params::ParamValue;
 use bosweep::problems;
@@ -214,21 +214,14 @@ fn every_point_is_inside_the_box_when_the_optimum_sits_on_a_bound() {
 /// is refused naming the parameter.
 #[test]
 fn settings_are_the_registry_declaration() {
-    let typed = Cmaes::default().build().unwrap().parameters();
-    assert_eq!(typed, algorithms::build("cmaes", &[]).unwrap().parameters());
-    let changed = Cmaes::default().sigma0(0.1).popsize(16).ipop(false);
-    assert_eq!(
-        changed.build().unwrap().parameters(),
-        algorithms::build(
-            "cmaes",
-            &[
-                ("sigma0", 0.1.into()),
-                ("popsize", 16.0.into()),
-                ("ipop", "false".into())
-            ]
-        )
-        .unwrap()
-        .parameters()
+    common::same_parameters(&Cmaes::default(), &[]);
+    common::same_parameters(
+        &Cmaes::default().sigma0(0.1).popsize(16).ipop(false),
+        &[
+            ("sigma0", 0.1.into()),
+            ("popsize", 16.0.into()),
+            ("ipop", "false".into()),
+        ],
     );
     let err = common::build_error(Cmaes::default().sigma0(0.0));
     assert!(

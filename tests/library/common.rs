@@ -6,6 +6,7 @@ use bosweep::algorithms::{
     self, Algorithm, AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError,
 };
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
+use bosweep::model::{GpSpec, GpState, Kernel, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
@@ -514,25 +515,40 @@ pub fn assert_apart(points: &[Vec<f64>], min_distance: f64, what: &str) {
     }
 }
 
-/// A noise-free maximisation problem whose points are a finite allowed set, for the tests of
-/// allowed sets: `objective` is observed exactly, and the set allowed at step `t` is
-/// `sets[t % sets.len()]` (one set for a fixed domain, several for a time-varying one).
+/// A maximisation problem without parameters made of plain functions, for the tests of what the
+/// run loop and the optimisers do with a problem's answers: an exact objective over finite
+/// allowed sets, or an objective that fails the way an external command can.
 #[derive(Debug)]
-pub struct OnAllowedSet {
+pub struct TestProblem {
     /// The problem's name in traces and messages.
     pub name: &'static str,
-    /// The box around the sets.
+    /// The box of its points.
     pub domain: Domain,
-    /// The objective, observed without noise.
-    pub objective: fn(&[f64]) -> f64,
-    /// The allowed sets, taken in turn by the step number.
+    /// What an evaluation at `x` returns: [`observed_exactly`], or a failure.
+    pub observe: fn(&TestProblem, &[f64], &Step) -> Result<Observation, ProblemError>,
+    /// The noise-free objective, where the problem tells it (`None`: a black box).
+    pub objective: Option<fn(&[f64]) -> f64>,
+    /// The allowed sets, taken in turn by the step number `t` (`sets[t % sets.len()]`); none:
+    /// the whole box.
     pub sets: Vec<Points>,
-    /// Whether the problem tells its optimum (the set's best point) or, like an unknown black
-    /// box, does not.
+    /// Whether the problem tells its optimum (the allowed set's best point) or, like an unknown
+    /// black box, does not.
     pub knows_optimum: bool,
 }
 
-impl Problem for OnAllowedSet {
+/// A [`TestProblem`]'s objective at `x`, observed without noise.
+pub fn observed_exactly(
+    problem: &TestProblem,
+    x: &[f64],
+    _step: &Step,
+) -> Result<Observation, ProblemError> {
+    Ok(Observation::new(
+        vec![(problem.objective.unwrap())(x)],
+        None,
+    ))
+}
+
+impl Problem for TestProblem {
     fn name(&self) -> &str {
         self.name
     }
@@ -552,34 +568,32 @@ impl Problem for OnAllowedSet {
     fn observe(
         &self,
         x: &[f64],
-        _step: &Step,
+        step: &Step,
         _rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
-        Ok(Observation::new(vec![(self.objective)(x)], None))
+        (self.observe)(self, x, step)
     }
 
     fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
-        Some((self.objective)(x))
+        self.objective.map(|f| f(x))
     }
 
     fn optimum(&self, t: usize) -> Option<Optimum> {
-        if !self.knows_optimum {
-            return None;
-        }
+        let f = self.objective.filter(|_| self.knows_optimum)?;
         let set = self.allowed_set(t).unwrap();
         let best = (0..set.rows())
             .map(|i| set.row(i))
-            .max_by(|a, b| (self.objective)(a).total_cmp(&(self.objective)(b)))
+            .max_by(|a, b| f(a).total_cmp(&f(b)))
             .unwrap()
             .to_vec();
         Some(Optimum {
-            value: (self.objective)(&best),
+            value: f(&best),
             locations: vec![best],
         })
     }
 
     fn allowed_set(&self, t: usize) -> Option<&Points> {
-        Some(&self.sets[t % self.sets.len()])
+        (!self.sets.is_empty()).then(|| &self.sets[t % self.sets.len()])
     }
 }
 
@@ -604,4 +618,23 @@ pub fn numbers(value: &Value) -> Vec<f64> {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .collect()
+}
+
+/// A GP over `dim` inputs without data, whose posterior is its prior: mean `mean`, variance
+/// s²/`lambda` (its noise variance, 0.1, meets no point).
+pub fn prior_gp(kernel: Kernel, dim: usize, mean: f64, lambda: f64) -> GpState {
+    let spec = GpSpec::new(kernel, Noise::Homoscedastic(0.1))
+        .mean(mean)
+        .lambda(lambda);
+    GpState::fit(Points::empty(dim).unwrap(), &[], spec).unwrap()
+}
+
+/// The algorithm `settings` build, and the one the registry builds from `keys`, record the same
+/// parameters (the trace header's `algorithm_parameters`).
+pub fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamValue)]) {
+    let typed = settings.build().unwrap().parameters();
+    let registry = algorithms::build(settings.name(), keys)
+        .unwrap()
+        .parameters();
+    assert_eq!(typed, registry, "{}", settings.name());
 }

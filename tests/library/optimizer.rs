@@ -10,17 +10,7 @@ use bosweep::model::KernelFamily;
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Observation};
 
-use crate::common::{self, RunRequest, traced_run};
-
-/// The algorithm `settings` build, and the one the registry builds from `keys`, record the same
-/// parameters (the trace header's `algorithm_parameters`).
-fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamValue)]) {
-    let typed = settings.build().unwrap().parameters();
-    let registry = algorithms::build(settings.name(), keys)
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry, "{}", settings.name());
-}
+use crate::common::{self, RunRequest, same_parameters, traced_run};
 
 #[test]
 fn typed_settings_build_what_their_keys_build() {

@@ -6,12 +6,12 @@ use std::f64::consts::PI;
 
 use bosweep::compute::Points;
 use bosweep::problems::{
-    self, Domain, Observation, Optimum, ParamValue, Problem, ProblemError, Sense, Step,
+    self, Domain, Observation, ParamValue, Problem, ProblemError, Sense, Step,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::{CONTEXTUAL_PROBLEMS, OnAllowedSet};
+use crate::common::{CONTEXTUAL_PROBLEMS, TestProblem, observed_exactly};
 
 fn problem(name: &str, params: &[(&str, ParamValue)]) -> Box<dyn Problem> {
     problems::build(name, params).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -668,72 +668,45 @@ fn evaluate_rejects_points_it_cannot_take() {
     assert!(Step::new(1, 0).is_err());
 }
 
-/// An objective that fails the way an external command can: it errors, returns too few values,
-/// or returns NaN. `evaluate` reports each as an evaluation error.
-#[derive(Debug)]
-struct Flaky {
-    domain: Domain,
-    mode: u8,
-}
-
-impl Problem for Flaky {
-    fn name(&self) -> &str {
-        "flaky"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        Vec::new()
-    }
-
-    fn observe(
-        &self,
-        _x: &[f64],
-        step: &Step,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<Observation, ProblemError> {
-        match self.mode {
-            0 => Err(ProblemError::evaluation(
-                "command `./objective` exited with status 3",
-            )),
-            1 => Ok(Observation::new(vec![1.0], None)),
-            2 => Ok(Observation::new(vec![f64::NAN; step.repeats()], None)),
-            3 => Ok(Observation::new(vec![1.0; step.repeats()], Some(vec![0.5]))),
-            _ => Ok(Observation::new(vec![1.0, 3.0], None)),
-        }
-    }
-
-    fn objective_of_interest(&self, _x: &[f64], _t: usize) -> Option<f64> {
-        None
-    }
-
-    fn optimum(&self, _t: usize) -> Option<Optimum> {
-        None
-    }
-}
-
+/// Objectives that fail the way an external command can: they error, return too few values, or
+/// return NaN. `evaluate` reports each as an evaluation error.
 #[test]
 fn failing_objectives_surface_as_evaluation_errors() {
+    type Observe = fn(&TestProblem, &[f64], &Step) -> Result<Observation, ProblemError>;
+    let flaky = |observe: Observe| TestProblem {
+        name: "flaky",
+        domain: Domain::cube(0.0, 1.0, 1).unwrap(),
+        observe,
+        objective: None,
+        sets: Vec::new(),
+        knows_optimum: false,
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let step = Step::new(1, 2).unwrap();
-    let expect = [
-        "exited with status 3",
-        "1 values returned for 2 repeats",
-        "NaN",
-        "context",
+    let failures: [(Observe, &str); 4] = [
+        (
+            |_, _, _| {
+                Err(ProblemError::evaluation(
+                    "command `./objective` exited with status 3",
+                ))
+            },
+            "exited with status 3",
+        ),
+        (
+            |_, _, _| Ok(Observation::new(vec![1.0], None)),
+            "1 values returned for 2 repeats",
+        ),
+        (
+            |_, _, step| Ok(Observation::new(vec![f64::NAN; step.repeats()], None)),
+            "NaN",
+        ),
+        (
+            |_, _, step| Ok(Observation::new(vec![1.0; step.repeats()], Some(vec![0.5]))),
+            "context",
+        ),
     ];
-    for (mode, needle) in expect.into_iter().enumerate() {
-        let p: Box<dyn Problem> = Box::new(Flaky {
-            domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-            mode: mode as u8,
-        });
+    for (mode, (observe, needle)) in failures.into_iter().enumerate() {
+        let p: Box<dyn Problem> = Box::new(flaky(observe));
         match p.evaluate(&[0.5], &step, &mut rng) {
             Err(e @ ProblemError::Evaluation(_)) => {
                 let m = e.to_string();
@@ -745,10 +718,7 @@ fn failing_objectives_surface_as_evaluation_errors() {
             other => panic!("mode {mode}: expected an evaluation error, got {other:?}"),
         }
     }
-    let ok = Flaky {
-        domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-        mode: 4,
-    };
+    let ok = flaky(|_, _, _| Ok(Observation::new(vec![1.0, 3.0], None)));
     let obs = ok.evaluate(&[0.5], &step, &mut rng).unwrap();
     assert_eq!((obs.y, obs.repeats), (2.0, vec![1.0, 3.0]));
 }
@@ -864,10 +834,11 @@ fn numbers_given_as_text_are_accepted() {
 fn evaluate_keeps_to_the_allowed_set_of_each_step() {
     // A time-varying problem in the PE-GP-UCB style: the whole grid at odd `t`, its first half
     // at even `t`.
-    let p = OnAllowedSet {
+    let p = TestProblem {
         name: "alternating",
         domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-        objective: |x| x[0],
+        observe: observed_exactly,
+        objective: Some(|x| x[0]),
         sets: vec![
             Points::from_rows(&[[0.0], [0.25], [0.5]]).unwrap(),
             Points::from_rows(&[[0.0], [0.25], [0.5], [0.75], [1.0]]).unwrap(),

@@ -208,6 +208,25 @@ fn assert_names(message: &str, owner: &str, key: &str, value: &ParamValue) {
     }
 }
 
+/// Asserts that `build`, given the bad `value` of `owner`'s `key`, neither panicked nor was
+/// accepted but was refused with a configuration error naming owner, key and value;
+/// `config_message` is the message of an error that is a configuration error.
+fn assert_refused<E: std::fmt::Display>(
+    (owner, key, value): (&str, &str, &ParamValue),
+    build: impl FnOnce() -> Result<(), E> + std::panic::UnwindSafe,
+    config_message: impl Fn(&E) -> Option<&str>,
+) {
+    let outcome =
+        catch_unwind(build).unwrap_or_else(|_| panic!("{owner} {key} = {value} panicked"));
+    match outcome {
+        Err(e) => match config_message(&e) {
+            Some(message) => assert_names(message, owner, key, value),
+            None => panic!("{owner} {key} = {value}: not a config error: {e}"),
+        },
+        Ok(()) => panic!("{owner} {key} = {value} was accepted"),
+    }
+}
+
 #[test]
 fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value() {
     for entry in algorithms::registry() {
@@ -223,18 +242,14 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
             };
             for value in bad_values(&spec.kind) {
                 let given = with(&value);
-                let outcome = catch_unwind(|| entry.build(&given))
-                    .unwrap_or_else(|_| panic!("{} {} = {value} panicked", entry.name, spec.name));
-                match outcome {
-                    Err(AlgorithmError::Config(message)) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Err(e) => panic!(
-                        "{} {} = {value}: not a config error: {e}",
-                        entry.name, spec.name
-                    ),
-                    Ok(_) => panic!("{} {} = {value} was accepted", entry.name, spec.name),
-                }
+                assert_refused(
+                    (entry.name, spec.name, &value),
+                    || entry.build(&given).map(|_| ()),
+                    |e| match e {
+                        AlgorithmError::Config(message) => Some(message),
+                        _ => None,
+                    },
+                );
             }
             for value in edge_values(&spec.kind) {
                 let given = with(&value);
@@ -271,18 +286,14 @@ fn every_problem_parameter_rejects_bad_values_naming_problem_key_and_value() {
         for spec in entry.parameters {
             for value in bad_values(&spec.kind) {
                 let given = [(spec.name, value.clone())];
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()))
-                    .unwrap_or_else(|_| panic!("{} {} = {value} panicked", entry.name, spec.name));
-                match outcome {
-                    Err(ProblemError::Config(message)) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Err(e) => panic!(
-                        "{} {} = {value}: not a config error: {e}",
-                        entry.name, spec.name
-                    ),
-                    Ok(()) => panic!("{} {} = {value} was accepted", entry.name, spec.name),
-                }
+                assert_refused(
+                    (entry.name, spec.name, &value),
+                    || entry.build(&given).map(|_| ()),
+                    |e| match e {
+                        ProblemError::Config(message) => Some(message),
+                        _ => None,
+                    },
+                );
             }
             for value in edge_values(&spec.kind) {
                 let given = [(spec.name, value.clone())];
@@ -452,20 +463,17 @@ fn every_memory_estimate_is_positive_and_grows_with_the_budget() {
     }
     // Budget 10, dim 2. A GP on M points holds 22 M × M matrices and a grid of, by default,
     // max(1000·2, 2000) = 2000 points with 2 + 4 reals each (12 000 reals); 8 bytes a real.
-    let pseudo = |m: f64| {
-        algorithms::build("uhe-bo", &[("m_factor", ParamValue::Number(m))])
+    let estimate = |algo: &str, key: &'static str, value: f64| {
+        algorithms::build(algo, &[(key, ParamValue::Number(value))])
             .unwrap()
             .memory_bytes(10, 2)
     };
+    let pseudo = |m: f64| estimate("uhe-bo", "m_factor", m);
     // m_factor 100: M = 1000, 22·1000² + 12 000 = 22 012 000 reals → 176 096 000 B.
     assert_eq!(pseudo(100.0), 176_096_000);
     // m_factor 1: M = 10, 22·10² + 12 000 = 14 200 reals → 113 600 B.
     assert_eq!(pseudo(1.0), 113_600);
-    let samples = |s: f64| {
-        algorithms::build("mcmc-gp-ucb", &[("mcmc_samples", ParamValue::Number(s))])
-            .unwrap()
-            .memory_bytes(10, 2)
-    };
+    let samples = |s: f64| estimate("mcmc-gp-ucb", "mcmc_samples", s);
     // One kept sample: the GP alone, 14 200 reals → 113 600 B; each further sample one more
     // 10 × 10 factor: 101 samples add 100·100 = 10 000 reals → 24 200 · 8 = 193 600 B.
     assert_eq!(samples(1.0), 113_600);

@@ -3,7 +3,7 @@
 //! region once per batch; the GPU backend chooses what the CPU chooses; the typed settings are
 //! the registry's declaration.
 
-use bosweep::algorithms::{self, AlgorithmSettings, Optimizer, Turbo};
+use bosweep::algorithms::{self, Optimizer, Turbo};
 use bosweep::compute::{CpuEngine, Engine};
 use bosweep::params::ParamValue;
 use bosweep::problems;
@@ -183,17 +183,10 @@ fn the_gpu_backend_chooses_the_cpus_points() {
 /// are refused naming them.
 #[test]
 fn settings_are_the_registry_declaration() {
-    let typed = Turbo::default().build().unwrap().parameters();
-    assert_eq!(typed, algorithms::build("turbo", &[]).unwrap().parameters());
-    let changed = Turbo::default().n_candidates(300).length_max(1.2);
-    assert_eq!(
-        changed.build().unwrap().parameters(),
-        algorithms::build(
-            "turbo",
-            &[("n_candidates", 300.0.into()), ("length_max", 1.2.into())]
-        )
-        .unwrap()
-        .parameters()
+    common::same_parameters(&Turbo::default(), &[]);
+    common::same_parameters(
+        &Turbo::default().n_candidates(300).length_max(1.2),
+        &[("n_candidates", 300.0.into()), ("length_max", 1.2.into())],
     );
     let err = common::build_error(Turbo::default().length_min(0.9));
     assert!(
