@@ -14,7 +14,7 @@ use bosweep::algorithms::{self, AlgorithmEntry, AlgorithmError};
 use bosweep::algorithms::{Algorithm, AskContext, Feedback, Proposal};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
-use bosweep::params::{ParamKind, ParamValue};
+use bosweep::params::{ParamKind, ParamSpec, ParamValue};
 use bosweep::problems::{self, ProblemError};
 use bosweep::sweep::RunConfig;
 use common::{RunRequest, required_parameters, runs_without_python, traced_run, without_timings};
@@ -227,6 +227,38 @@ fn assert_refused<E: std::fmt::Display>(
     }
 }
 
+/// Checks `owner`'s parameter `spec` with its bad and its edge values, each built by `build`
+/// from `with(value)`: a bad value is refused naming owner, key and value (see
+/// [`assert_refused`]); an edge value is accepted or refused the same way, except by an owner
+/// that cannot be built here whatever its parameters (`unbuildable`), which names itself.
+fn check_values<E: std::fmt::Display>(
+    (owner, spec): (&str, &ParamSpec),
+    with: impl Fn(&ParamValue) -> Vec<(&'static str, ParamValue)>,
+    build: impl Fn(&[(&str, ParamValue)]) -> Result<(), E> + std::panic::RefUnwindSafe,
+    config_message: impl Fn(&E) -> Option<&str>,
+    unbuildable: impl Fn() -> bool,
+) {
+    let key = spec.name;
+    for value in bad_values(&spec.kind) {
+        let given = with(&value);
+        assert_refused((owner, key, &value), || build(&given), &config_message);
+    }
+    for value in edge_values(&spec.kind) {
+        let given = with(&value);
+        match catch_unwind(|| build(&given)) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => match config_message(&e) {
+                Some(message) if unbuildable() => {
+                    assert!(message.contains(owner), "{message}")
+                }
+                Some(message) => assert_names(message, owner, key, &value),
+                None => panic!("{owner} {key} = {value}: {e}"),
+            },
+            Err(_) => panic!("{owner} {key} = {value} panicked"),
+        }
+    }
+}
+
 #[test]
 fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value() {
     for entry in algorithms::registry() {
@@ -240,29 +272,16 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
                 given.push((spec.name, value.clone()));
                 given
             };
-            for value in bad_values(&spec.kind) {
-                let given = with(&value);
-                assert_refused(
-                    (entry.name, spec.name, &value),
-                    || entry.build(&given).map(|_| ()),
-                    |e| match e {
-                        AlgorithmError::Config(message) => Some(message),
-                        _ => None,
-                    },
-                );
-            }
-            for value in edge_values(&spec.kind) {
-                let given = with(&value);
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()));
-                match outcome {
-                    Ok(Ok(())) => {}
-                    Ok(Err(AlgorithmError::Config(message))) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Ok(Err(e)) => panic!("{} {} = {value}: {e}", entry.name, spec.name),
-                    Err(_) => panic!("{} {} = {value} panicked", entry.name, spec.name),
-                }
-            }
+            check_values(
+                (entry.name, spec),
+                with,
+                |given| entry.build(given).map(|_| ()),
+                |e| match e {
+                    AlgorithmError::Config(message) => Some(message),
+                    _ => None,
+                },
+                || false,
+            );
         }
         let unknown = [("no_such_parameter", ParamValue::Number(1.0))];
         match entry.build(&unknown) {
@@ -284,34 +303,18 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
 fn every_problem_parameter_rejects_bad_values_naming_problem_key_and_value() {
     for entry in problems::registry() {
         for spec in entry.parameters {
-            for value in bad_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
-                assert_refused(
-                    (entry.name, spec.name, &value),
-                    || entry.build(&given).map(|_| ()),
-                    |e| match e {
-                        ProblemError::Config(message) => Some(message),
-                        _ => None,
-                    },
-                );
-            }
-            for value in edge_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()));
-                match outcome {
-                    Ok(Ok(())) => {}
-                    // A problem that cannot be built here whatever its parameters (its data
-                    // are a local file) names itself; any other refusal names the value.
-                    Ok(Err(ProblemError::Config(message))) if entry.build(&[]).is_err() => {
-                        assert!(message.contains(entry.name), "{message}")
-                    }
-                    Ok(Err(ProblemError::Config(message))) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Ok(Err(e)) => panic!("{} {} = {value}: {e}", entry.name, spec.name),
-                    Err(_) => panic!("{} {} = {value} panicked", entry.name, spec.name),
-                }
-            }
+            check_values(
+                (entry.name, spec),
+                |value| vec![(spec.name, value.clone())],
+                |given| entry.build(given).map(|_| ()),
+                |e| match e {
+                    ProblemError::Config(message) => Some(message),
+                    _ => None,
+                },
+                // A problem that cannot be built here whatever its parameters (its data are a
+                // local file) names itself.
+                || entry.build(&[]).is_err(),
+            );
         }
     }
 }
