@@ -685,8 +685,7 @@ fn drbo_mmd_runs_on_the_newsvendor() {
             ("max_iters", 15.0.into()),
             ("grid_size", 25.0.into()),
         ];
-        let lines = cpu_run("drbo-mmd", &params, "newsvendor", 14, 10, seed).1;
-        lines
+        cpu_run("drbo-mmd", &params, "newsvendor", 14, 10, seed).1
     };
     let lines = run(100);
     for (n, line) in (10..14).zip(&lines[11..]) {
