@@ -17,6 +17,8 @@ use super::report::{
     CONFIG, S, build_sweep, read_csv, setting, spec, temp_dir, write_manifest, write_trace,
 };
 
+use crate::common::{assert_contains, file_containing};
+
 fn new_set(name: &str) -> NewSet {
     NewSet {
         name: name.into(),
@@ -173,16 +175,14 @@ fn a_report_beside_an_archive_names_the_set_and_reproduces_its_numbers() {
         "{scores:?}"
     );
 
-    let report = std::fs::read_to_string(mine.join("report.md")).unwrap();
-    assert!(
-        report.contains("## Archived results beside this sweep"),
-        "{report}"
+    file_containing(
+        mine.join("report.md"),
+        &[
+            "## Archived results beside this sweep",
+            "| `synthetic` | 1 | `0000000` | `unrecorded` |",
+            "| 6 | 1 | 6 of 6 |",
+        ],
     );
-    assert!(
-        report.contains("| `synthetic` | 1 | `0000000` | `unrecorded` |"),
-        "{report}"
-    );
-    assert!(report.contains("| 6 | 1 | 6 of 6 |"), "{report}");
     let html = std::fs::read_to_string(mine.join("report.html")).unwrap();
     assert!(html.contains("Archived results beside this sweep"));
 
@@ -249,24 +249,21 @@ fn a_broken_set_names_the_file_and_line() {
     lines[1] = lines[1].replacen("\"simple_regret\":[", "\"simple_regret\":[1.0,", 1);
     std::fs::write(&runs_path, lines.join("\n")).unwrap();
     let e = ArchivedSet::read(&set_dir).err().unwrap().to_string();
-    assert!(e.contains("runs.jsonl line 2: kept.simple_regret"), "{e}");
+    assert_contains(&e, &["runs.jsonl line 2: kept.simple_regret"]);
 
     lines[1] = "{\"run\": 3}".into();
     std::fs::write(&runs_path, lines.join("\n")).unwrap();
     let e = ArchivedSet::read(&set_dir).err().unwrap().to_string();
-    assert!(e.contains("runs.jsonl line 2:"), "{e}");
+    assert_contains(&e, &["runs.jsonl line 2:"]);
 
     lines[1] = text.lines().nth(1).unwrap().to_owned();
     lines.truncate(9);
     std::fs::write(&runs_path, lines.join("\n")).unwrap();
     let e = ArchivedSet::read(&set_dir).err().unwrap().to_string();
-    assert!(
-        e.contains("archive.toml: runs: 10 but runs.jsonl holds 9 runs"),
-        "{e}"
-    );
+    assert_contains(&e, &["archive.toml: runs: 10 but runs.jsonl holds 9 runs"]);
 
     let missing = open_set("no-such-set").err().unwrap().to_string();
-    assert!(missing.contains("bbob-baselines"), "{missing}");
+    assert_contains(&missing, &["bbob-baselines"]);
     assert!(set_dir.join(ARCHIVE_FILE).is_file());
 }
 
@@ -354,8 +351,5 @@ fn the_command_line_lists_shows_and_uses_the_shipped_sets() {
         .unwrap();
     assert_eq!(disjoint.status.code(), Some(2));
     let message = String::from_utf8(disjoint.stderr).unwrap();
-    assert!(
-        message.contains("ran none of this sweep's problems"),
-        "{message}"
-    );
+    assert_contains(&message, &["ran none of this sweep's problems"]);
 }

@@ -38,6 +38,8 @@ use std::process::{Command, Output, Stdio};
 
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
+use crate::common::assert_contains;
+
 /// The repository, whose Markdown is checked.
 fn repository() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -628,10 +630,7 @@ exit 3
         failure.starts_with("docs/synthetic-runnable.md:20: sh,runnable block failed"),
         "{failure}"
     );
-    assert!(
-        failure.contains("--- stdout (tail)\nfrom the first block\n"),
-        "{failure}"
-    );
+    assert_contains(&failure, &["--- stdout (tail)\nfrom the first block\n"]);
 
     let passing = &page[..page.find("```sh,runnable\ncat").unwrap()];
     assert_eq!(run_shell_blocks(file, passing), Ok(()));

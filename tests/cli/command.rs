@@ -4,37 +4,32 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{
+    assert_contains, bosweep, exited, file_containing, run_args, stderr, succeeded, sweep_config,
+};
 use crate::sweep::traces;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-command-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    crate::common::sandbox("command", name)
 }
 
+/// Sweeps `config`, written to `dir/sweep.toml`, into `dir/out`.
 fn sweep(dir: &Path, config: &str, out: &str) -> Output {
-    std::fs::write(dir.join("sweep.toml"), config).unwrap();
-    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu", "sweep", "sweep.toml", "--out", out])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
-    result
+    sweep_config(dir, "sweep.toml", config, out, &[])
 }
 
-/// Asserts that a sweep exited 0, showing its stderr where it did not.
-fn succeeded(result: &Output) {
-    assert_eq!(
-        result.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+/// Sweeps `config` into `dir/out`, which must fail `count` runs naming each of `needles`, and
+/// returns the stderr.
+fn failed_runs(dir: &Path, config: &str, count: usize, needles: &[&str]) -> String {
+    let err = exited(&sweep(dir, config, "out"), 1);
+    assert_contains(&err, &[&format!("{count} run(s) failed")]);
+    for needle in needles {
+        assert!(err.contains(needle), "{needle}: {err}");
+    }
+    err
 }
 
 /// `(x₀ − 0.3)² + (x₁ + 0.2)²` in awk (in every CI image), printed to 17 digits so that the
@@ -106,8 +101,7 @@ bounds = "0:1, -1:1"
         traces(&dir.join("b")),
         "the same seed gave other traces"
     );
-    let report = std::fs::read_to_string(dir.join("a/report.md")).unwrap();
-    assert!(report.contains("4 of 4 runs completed"), "{report}");
+    file_containing(dir.join("a/report.md"), &["4 of 4 runs completed"]);
 }
 
 /// Issue 43: a command problem's label (`command[bounds=0:1, -5:5,cmd=…,sense=min,timeout=20]`)
@@ -182,27 +176,25 @@ cmd = "sleep 60"
 bounds = "0:1"
 timeout = 1
 "#;
-    let result = sweep(&dir, config, "out");
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(1), "{err}");
-    assert!(err.contains("3 run(s) failed"), "{err}");
-    for needle in [
-        "`exit 3`",
-        "exited with exit status: 3",
-        "`sleep 60`",
-        "no answer within 1s",
-        "printed \"banana\", not a number",
-    ] {
-        assert!(err.contains(needle), "{needle}: {err}");
-    }
+    failed_runs(
+        &dir,
+        config,
+        3,
+        &[
+            "`exit 3`",
+            "exited with exit status: 3",
+            "`sleep 60`",
+            "no answer within 1s",
+            "printed \"banana\", not a number",
+        ],
+    );
     let runs = traces(&dir.join("out"));
     assert_eq!(runs.len(), 1, "only the working command's run is complete");
     let lines = runs.values().next().unwrap();
     assert!(lines[1..].iter().all(|s| s["y"] == 0.25));
-    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
-    assert!(
-        report.contains("1 of 4 runs completed (3 missing)"),
-        "{report}"
+    file_containing(
+        dir.join("out/report.md"),
+        &["1 of 4 runs completed (3 missing)"],
     );
 }
 
@@ -296,9 +288,9 @@ fn bad_command_settings_are_refused_before_anything_runs_naming_them() {
         ),
     ] {
         let result = sweep(&dir, &format!("{head}{settings}"), "out");
-        let err = String::from_utf8_lossy(&result.stderr);
+        let err = stderr(&result);
         assert_eq!(result.status.code(), Some(2), "{settings}: {err}");
-        assert!(err.contains("sweep.toml"), "{err}");
+        assert_contains(&err, &["sweep.toml"]);
         for needle in needles {
             assert!(err.contains(needle), "{settings}: {needle}: {err}");
         }
@@ -312,16 +304,16 @@ fn a_callable_objective_is_refused_by_the_command_line_naming_where_it_comes_fro
     let config = "seed = 1\nbudget = 6\ninit = 3\n\n[[algorithm]]\nname = \"random\"\n\n\
                   [[problem]]\nname = \"callable\"\nfunction = \"bowl\"\nbounds = \"0:1\"\n";
     let result = sweep(&dir, config, "out");
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(2), "{err}");
-    for needle in [
-        "sweep.toml",
-        "line 8",
-        "parameter function = \"bowl\": no function of this name is registered",
-        "bosweep.sweep(config, objectives={NAME: function})",
-    ] {
-        assert!(err.contains(needle), "{needle}: {err}");
-    }
+    let err = exited(&result, 2);
+    assert_contains(
+        &err,
+        &[
+            "sweep.toml",
+            "line 8",
+            "parameter function = \"bowl\": no function of this name is registered",
+            "bosweep.sweep(config, objectives={NAME: function})",
+        ],
+    );
     assert!(!dir.join("out/runs").exists(), "something ran");
 }
 
@@ -474,10 +466,7 @@ name = "branin"
         cmds.join(", "),
         toml_string(hangs[0].0)
     );
-    let result = sweep(&dir, &config, "out");
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(1), "{err}");
-    assert!(err.contains("6 run(s) failed"), "{err}");
+    let err = failed_runs(&dir, &config, 6, &[]);
     for (cmd, needle) in cases {
         let line = err
             .lines()
@@ -579,17 +568,16 @@ bounds = "0:1"
 timeout = 60
 "#
     );
-    let result = sweep(&dir, &config, "out");
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(1), "{err}");
-    assert!(err.contains("2 run(s) failed"), "{err}");
-    for needle in [
-        "`exit 3`",
-        "exited with exit status: 3",
-        "no answer within 1s",
-    ] {
-        assert!(err.contains(needle), "{needle}: {err}");
-    }
+    failed_runs(
+        &dir,
+        &config,
+        2,
+        &[
+            "`exit 3`",
+            "exited with exit status: 3",
+            "no answer within 1s",
+        ],
+    );
     let runs = traces(&dir.join("out"));
     assert_eq!(runs.len(), 1, "the rendezvous objective's run completes");
     let lines = runs.values().next().unwrap();
@@ -631,18 +619,16 @@ fn a_peer_whose_library_is_missing_refuses_the_sweep_up_front() {
         python.display()
     );
     let result = sweep(&dir, &config, "out");
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains(&format!(
-            "algorithm \"optuna-tpe\" cannot run with the Python interpreter `{}`",
-            python.display()
-        )),
-        "{err}"
-    );
-    assert!(
-        err.contains(&format!("{} -m pip install 'optuna>=4'", python.display())),
-        "{err}"
+    let err = exited(&result, 2);
+    assert_contains(
+        &err,
+        &[
+            &format!(
+                "algorithm \"optuna-tpe\" cannot run with the Python interpreter `{}`",
+                python.display()
+            ),
+            &format!("{} -m pip install 'optuna>=4'", python.display()),
+        ],
     );
     assert!(!dir.join("out").exists(), "the sweep started: {err}");
     assert_eq!(
@@ -655,32 +641,22 @@ fn a_peer_whose_library_is_missing_refuses_the_sweep_up_front() {
 /// the parameter and the environment variable that choose it.
 #[test]
 fn a_run_of_a_peer_without_its_interpreter_is_refused() {
-    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args([
-            "--device",
-            "cpu",
-            "run",
-            "--algo",
+    let result = bosweep(
+        Path::new("."),
+        &run_args(
             "nevergrad-cma",
-            "--problem",
             "branin",
-        ])
-        .args([
-            "--budget",
             "4",
-            "--init",
-            "2",
-            "--param",
-            "python=/no/such/python",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&result.stderr);
-    assert_eq!(result.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start"),
-        "{err}"
+            &["--init", "2", "--param", "python=/no/such/python"],
+        ),
     );
-    assert!(err.contains("parameter python or BOSWEEP_PYTHON"), "{err}");
+    let err = exited(&result, 2);
+    assert_contains(
+        &err,
+        &[
+            "algorithm \"nevergrad-cma\" cannot run with the Python interpreter `/no/such/python` (the parameter python or BOSWEEP_PYTHON names another): it could not start",
+            "parameter python or BOSWEEP_PYTHON",
+        ],
+    );
     assert!(result.stdout.is_empty());
 }

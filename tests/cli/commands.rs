@@ -6,6 +6,8 @@ use std::process::Command;
 
 use bosweep::compute::GpuEngine;
 
+use crate::common::run_args;
+
 /// A scratch directory for one test, removed afterwards. The binary runs inside it, so messages
 /// name files exactly as the test wrote them (`train.csv`).
 struct Sandbox {
@@ -329,6 +331,17 @@ fn gaussian_kde(data: &[f64], weights: &[f64], h: f64, q: f64) -> f64 {
         / total
 }
 
+/// `bosweep kde` on the CPU with the sandbox's `data.csv` and `q.csv`.
+const KDE: [&str; 7] = [
+    "--device",
+    "cpu",
+    "kde",
+    "--data",
+    "data.csv",
+    "--queries",
+    "q.csv",
+];
+
 #[test]
 fn kde_matches_hand_computed_gaussian_density() {
     let sandbox = Sandbox::new("kde");
@@ -336,20 +349,11 @@ fn kde_matches_hand_computed_gaussian_density() {
         .write("data.csv", "x\n0\n1\n")
         .write("q.csv", "x\n0.5\n2\n")
         .write("w.csv", "w\n3\n1\n");
-    let base = [
-        "--device",
-        "cpu",
-        "kde",
-        "--data",
-        "data.csv",
-        "--queries",
-        "q.csv",
-    ];
     for (extra, weights) in [
         (&[][..], [1.0, 1.0]),
         (&["--weights", "w.csv"][..], [3.0, 1.0]),
     ] {
-        let args = [&base[..], &["--bandwidth", "0.5"], extra].concat();
+        let args = [&KDE[..], &["--bandwidth", "0.5"], extra].concat();
         let rows = parse_csv(&sandbox.run(&args).success().stdout, "density");
         for (row, q) in rows.iter().zip([0.5, 2.0]) {
             let want = gaussian_kde(&[0.0, 1.0], &weights, 0.5, q);
@@ -364,18 +368,7 @@ fn kde_bandwidth_rules_differ_and_scott_is_the_default() {
     sandbox
         .write("data.csv", "x\n0\n0.4\n1\n1.3\n2.5\n")
         .write("q.csv", "x\n0.7\n");
-    let density = |extra: &[&str]| {
-        let base = [
-            "--device",
-            "cpu",
-            "kde",
-            "--data",
-            "data.csv",
-            "--queries",
-            "q.csv",
-        ];
-        sandbox.run(&[&base[..], extra].concat()).success().stdout
-    };
+    let density = |extra: &[&str]| sandbox.run(&[&KDE[..], extra].concat()).success().stdout;
     let scott = density(&["--bandwidth", "scott"]);
     assert_ne!(scott, density(&["--bandwidth", "silverman"]));
     assert_eq!(scott, density(&[]));
@@ -555,16 +548,7 @@ fn kde_with(test: &str, flags: &[&str]) -> Outcome {
         .write("data.csv", "x\n0\n1\n2\n")
         .write("q.csv", "x\n0.5\n")
         .write("w.csv", "w\n1\n-2\n1\n");
-    let args = [
-        "--device",
-        "cpu",
-        "kde",
-        "--data",
-        "data.csv",
-        "--queries",
-        "q.csv",
-    ];
-    sandbox.run(&[&args[..], flags].concat())
+    sandbox.run(&[&KDE[..], flags].concat())
 }
 
 #[test]
@@ -856,17 +840,7 @@ fn commands_without_a_login_session_print_no_error() {
     let sandbox = Sandbox::new("no-session");
     for args in [
         &["devices"][..],
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "3",
-            "--init",
-            "2",
-        ][..],
+        &run_args("random", "branin", "3", &["--init", "2"])[..],
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_bosweep"))
             .args(args)

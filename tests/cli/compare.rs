@@ -4,34 +4,13 @@
 //! exit status of `--fail-if-worse`; and "cannot conclude" with few pairs.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::common::{assert_contains, bosweep, file_containing, stderr, stdout, succeeded};
+
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-compare-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    let result = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&result.stderr).contains("panicked"));
-    result
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    crate::common::sandbox("compare", name)
 }
 
 /// A sweep of `random` (labelled `mine`, and `other` where `two_methods`) on `problems` with
@@ -57,7 +36,7 @@ fn sweep(
     let file = format!("{out}.toml");
     std::fs::write(dir.join(&file), config).unwrap();
     let result = bosweep(dir, &["sweep", &file, "--out", out, "--no-report"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
 }
 
 /// Copies the sweep `dir/from` to `dir/to`, adding `shift(problem, replicate)` to every step's
@@ -141,7 +120,7 @@ fn compare_known_differences_give_the_signed_rank_statistics_after_holm() {
         }
     });
     let result = bosweep(&dir, &["compare", "a", "b"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     assert!(
         stdout(&result).contains("12 paired runs"),
         "{}",
@@ -239,12 +218,7 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
         scale * (r + 1) as f64
     });
     let per_problem = bosweep(&dir, &["compare", "a", "worse", "--fail-if-worse"]);
-    assert_eq!(
-        per_problem.status.code(),
-        Some(0),
-        "{}",
-        stderr(&per_problem)
-    );
+    succeeded(&per_problem);
     let text = stdout(&per_problem);
     assert!(
         // Three problems Holm-corrected: 2/2ⁿ < 0.05/3 from seven pairs on.
@@ -253,9 +227,9 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
     );
     // Nine pairs, every one worse: each problem's ranks 1, 2, 3 all on A's side (W− = 3 · 6),
     // p = 2/2⁹.
-    assert!(
-        text.contains("mine over 3 problems (9 pairs): B worse (p Holm 0.003906)"),
-        "{text}"
+    assert_contains(
+        &text,
+        &["mine over 3 problems (9 pairs): B worse (p Holm 0.003906)"],
     );
     for gate in ["pooled", "either"] {
         let gated = bosweep(
@@ -269,11 +243,12 @@ fn compare_pools_the_problems_for_an_overall_verdict_and_gate() {
             stderr(&gated)
         );
     }
-    let md = std::fs::read_to_string(dir.join("worse/compare-vs-a/compare.md")).unwrap();
-    assert!(md.contains("## Over all problems"), "{md}");
-    assert!(
-        md.contains("| mine | 100% | 3 | 9 | 0 | 3 | 0 | 18 | 0.003906 | 0.003906 | **B worse** |"),
-        "{md}"
+    file_containing(
+        dir.join("worse/compare-vs-a/compare.md"),
+        &[
+            "## Over all problems",
+            "| mine | 100% | 3 | 9 | 0 | 3 | 0 | 18 | 0.003906 | 0.003906 | **B worse** |",
+        ],
     );
 }
 
@@ -311,7 +286,7 @@ fn compare_fail_if_worse_exits_1_only_when_b_is_significantly_worse() {
     assert_eq!(written[1]["verdict"], "B worse");
 
     let better = bosweep(&dir, &["compare", "a", "better", "--fail-if-worse"]);
-    assert_eq!(better.status.code(), Some(0), "{}", stderr(&better));
+    succeeded(&better);
     assert!(
         stdout(&better).contains("mine on branin: B better"),
         "{}",
@@ -342,14 +317,14 @@ fn compare_with_few_pairs_says_it_cannot_conclude() {
     sweep(&dir, "a", 3, 1, &["branin"], true);
     shifted_copy(&dir, "a", "b", |_, _| 1.0);
     let result = bosweep(&dir, &["compare", "a", "b", "--fail-if-worse"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     let text = stdout(&result);
     for algorithm in ["mine", "other"] {
-        assert!(
-            text.contains(&format!(
+        assert_contains(
+            &text,
+            &[&format!(
                 "{algorithm} on branin: cannot conclude: 1 pair (at least 6 needed for p < 0.05)"
-            )),
-            "{text}"
+            )],
         );
     }
     let written = rows(&dir.join("b/compare-vs-a/compare.csv"));
@@ -373,9 +348,9 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
         .unwrap();
     std::fs::remove_file(gone).unwrap();
     let result = bosweep(&dir, &["compare", "a", "b"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
     let text = stdout(&result);
-    assert!(text.contains("2 paired runs"), "{text}");
+    assert_contains(&text, &["2 paired runs"]);
     assert!(
         text.contains(
             "1 run without a partner, left out (1 not completed in B; listed in compare.md)"
@@ -383,10 +358,9 @@ fn compare_pairs_the_rest_and_names_the_runs_missing_on_one_side() {
         "{text}"
     );
     // Every pair equal.
-    assert!(
-        text.contains("mine on branin: cannot conclude: 2 pairs"),
-        "{text}"
+    assert_contains(&text, &["mine on branin: cannot conclude: 2 pairs"]);
+    file_containing(
+        dir.join("b/compare-vs-a/compare.md"),
+        &["## Runs without a partner"],
     );
-    let markdown = std::fs::read_to_string(dir.join("b/compare-vs-a/compare.md")).unwrap();
-    assert!(markdown.contains("## Runs without a partner"), "{markdown}");
 }

@@ -2,9 +2,10 @@
 //! and the data rows cocopp reads, checked against the sweep's own traces.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
+
+use crate::common::{assert_contains, bosweep, exited, succeeded, sweep_config};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -26,20 +27,7 @@ name = "branin"
 "#;
 
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-coco-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("sweep.toml"), CONFIG).unwrap();
-    dir
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    crate::common::sweep_sandbox("coco", name, CONFIG)
 }
 
 fn read(path: &Path) -> String {
@@ -80,22 +68,12 @@ fn traces(sweep: &Path, function: usize) -> Vec<(usize, Vec<(usize, f64)>)> {
 fn bbob_runs_become_one_cocopp_folder_per_algorithm() {
     let dir = sandbox("layout");
     let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s", "--no-report"]);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    succeeded(&run);
     let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     // 2 functions × 2 instances × 2 replicates; Branin's runs are not bbob's.
-    assert!(stdout.contains("8 runs on bbob"), "{stdout}");
+    assert_contains(&stdout, &["8 runs on bbob"]);
 
     let alg = dir.join("coco/random");
     let mut entries: Vec<String> = std::fs::read_dir(&alg)
@@ -191,12 +169,7 @@ fn bbob_runs_become_one_cocopp_folder_per_algorithm() {
 fn report_headings_name_the_bbob_function() {
     let dir = sandbox("titles");
     let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s"]);
-    assert_eq!(
-        run.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    succeeded(&run);
     let report = read(&dir.join("s/report.md"));
     for heading in [
         "## Problem `bbob[dim=2,function=1,instance=7]`: f1 Sphere\n",
@@ -210,20 +183,17 @@ fn report_headings_name_the_bbob_function() {
 #[test]
 fn a_sweep_without_bbob_runs_is_refused() {
     let dir = sandbox("none");
-    std::fs::write(
-        dir.join("branin.toml"),
-        "seed = 1\nbudget = 3\ninit = 2\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n",
-    )
-    .unwrap();
-    let run = bosweep(&dir, &["sweep", "branin.toml", "--out", "s", "--no-report"]);
-    assert_eq!(run.status.code(), Some(0));
+    let branin = "seed = 1\nbudget = 3\ninit = 2\n[[algorithm]]\nname = \"random\"\n[[problem]]\nname = \"branin\"\n";
+    succeeded(&sweep_config(
+        &dir,
+        "branin.toml",
+        branin,
+        "s",
+        &["--no-report"],
+    ));
     let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("no completed run on the problem bbob"),
-        "{err}"
-    );
+    let err = exited(&out, 2);
+    assert_contains(&err, &["no completed run on the problem bbob"]);
     assert!(!dir.join("coco").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -232,7 +202,7 @@ fn a_sweep_without_bbob_runs_is_refused() {
 fn a_malformed_or_non_finite_trace_is_refused_naming_it() {
     let dir = sandbox("bad");
     let run = bosweep(&dir, &["sweep", "sweep.toml", "--out", "s", "--no-report"]);
-    assert_eq!(run.status.code(), Some(0));
+    succeeded(&run);
     let bbob_trace = std::fs::read_dir(dir.join("s/runs"))
         .unwrap()
         .map(|e| e.unwrap().path())

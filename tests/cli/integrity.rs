@@ -5,9 +5,14 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use bosweep::sweep::{Parallel, RunConfig, RuntimeModel, TraceWriter, run};
+
+use crate::common::{
+    assert_contains, bosweep, command, exited, file_containing, run_args, stderr, succeeded,
+    sweep_config,
+};
 
 const CONFIG: &str = r#"
 seed = 3
@@ -27,34 +32,7 @@ name = "branin"
 "#;
 
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-integrity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("sweep.toml"), CONFIG).unwrap();
-    dir
-}
-
-fn command(dir: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_bosweep"));
-    command
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir);
-    command
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    let out = command(dir, args).output().unwrap();
-    assert!(
-        !stderr(&out).contains("panicked"),
-        "bosweep {args:?} panicked: {}",
-        stderr(&out)
-    );
-    out
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    crate::common::sweep_sandbox("integrity", name, CONFIG)
 }
 
 /// Runs `args`, which must exit with `code` and say `words` on stderr.
@@ -68,7 +46,7 @@ fn refused(dir: &Path, args: &[&str], code: i32, words: &str) -> String {
 
 fn sweep(dir: &Path, out: &str) {
     let result = bosweep(dir, &["sweep", "sweep.toml", "--out", out, "--no-report"]);
-    assert_eq!(result.status.code(), Some(0), "{}", stderr(&result));
+    succeeded(&result);
 }
 
 /// The trace file names of a sweep directory, sorted.
@@ -131,15 +109,15 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
 
     // merge leaves the cut trace out, says so, and reports the run as missing.
     let out = bosweep(&dir, &["merge", "--out", "merged", "b"]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains(&format!("{name} {why}; not merged")), "{err}");
-    assert!(err.contains("3 completed runs"), "{err}");
+    let err = exited(&out, 0);
+    assert_contains(
+        &err,
+        &[&format!("{name} {why}; not merged"), "3 completed runs"],
+    );
     assert!(!dir.join("merged/runs").join(&name).exists());
-    let report = std::fs::read_to_string(dir.join("merged/report.md")).unwrap();
-    assert!(
-        report.contains("3 of 4 runs completed (1 missing)"),
-        "{report}"
+    file_containing(
+        dir.join("merged/report.md"),
+        &["3 of 4 runs completed (1 missing)"],
     );
 
     // A corrupted line is not merged either.
@@ -148,8 +126,7 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
     std::fs::write(&other, text.replacen("\"iter\":3,", "\"iter\":3,oops", 1)).unwrap();
     let out = bosweep(&dir, &["merge", "--out", "merged-again", "b"]);
     let err = stderr(&out);
-    assert!(err.contains("line 4: not a trace step"), "{err}");
-    assert!(err.contains("2 completed runs"), "{err}");
+    assert_contains(&err, &["line 4: not a trace step", "2 completed runs"]);
 
     // Resume moves both aside and runs them again; every reader then takes the sweep.
     sweep(&dir, "b");
@@ -158,9 +135,9 @@ fn a_trace_cut_short_is_refused_by_every_reader_and_redone_by_resume() {
         &dir,
         &["compare", "a", "b", "--metric", "cumulative-regret"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let compared = String::from_utf8_lossy(&out.stdout);
-    assert!(compared.contains("4 paired runs"), "{compared}");
+    assert_contains(&compared, &["4 paired runs"]);
 }
 
 #[test]
@@ -168,7 +145,7 @@ fn an_archived_run_that_stops_short_of_its_budget_is_refused() {
     let dir = sandbox("archived-short");
     sweep(&dir, "s");
     let out = bosweep(&dir, &archive_create("s", "set", "s"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let runs = dir.join("set/runs.jsonl");
     let text = std::fs::read_to_string(&runs).unwrap();
     let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
@@ -198,19 +175,12 @@ fn two_runs_given_one_output_never_interleave() {
     // Another process's writer holds the file, as a first `bosweep run --out same.jsonl` does.
     let holder = File::options().write(true).open(&path).unwrap();
     holder.lock().unwrap();
-    let args = [
-        "run",
-        "--algo",
+    let args = run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "4",
-        "--init",
-        "2",
-        "--out",
-        "same.jsonl",
-    ];
+        &["--init", "2", "--out", "same.jsonl"],
+    );
     refused(
         &dir,
         &args,
@@ -223,7 +193,7 @@ fn two_runs_given_one_output_never_interleave() {
     );
     drop(holder);
     let out = bosweep(&dir, &args);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 5);
 }
 
@@ -405,9 +375,9 @@ fn a_simulated_clock_that_overflows_is_an_error_naming_the_model() {
     )
     .unwrap_err()
     .to_string();
-    assert!(
-        error.contains("runtime \"constant:time=1e308\": the simulated clock overflowed at step 3"),
-        "{error}"
+    assert_contains(
+        &error,
+        &["runtime \"constant:time=1e308\": the simulated clock overflowed at step 3"],
     );
 }
 
@@ -426,15 +396,14 @@ fn more_threads_than_runs_start_no_more_threads_than_runs() {
             "10000",
         ],
     );
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    assert!(
-        err.contains(&format!(
+    assert_contains(
+        &err,
+        &[&format!(
             "4 run(s) to do: {} worker threads, not 10000",
             cores.max(4)
-        )),
-        "{err}"
+        )],
     );
 }
 
@@ -453,12 +422,12 @@ fn a_set_given_twice_is_put_beside_the_sweep_once() {
     let dir = sandbox("set-twice");
     sweep(&dir, "s");
     let out = bosweep(&dir, &archive_create("s", "set", "mine"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let out = bosweep(
         &dir,
         &["report", "s", "--archive", "set", "--archive", "./set"],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     let report = std::fs::read_to_string(dir.join("s/report.md")).unwrap();
     assert_eq!(report.matches("| `mine` | 1 |").count(), 1, "{report}");
 }
@@ -524,7 +493,7 @@ fn variant(dir: &Path, name: &str, top: &str, labels: bool) {
             "--no-report",
         ],
     );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
 }
 
 #[test]
@@ -534,12 +503,10 @@ fn a_top_level_batch_is_on_every_label_and_runs_that_evaluate_differently_are_ne
     variant(&dir, "q4", "batch = 4", false);
     // The report names the batch, as it would had each table given it.
     let out = bosweep(&dir, &["report", "q4"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let summary = std::fs::read_to_string(dir.join("q4/summary.csv")).unwrap();
-    assert!(summary.contains(",random[batch=4],"), "{summary}");
-    assert!(
-        summary.contains(",\"gp-ucb[batch=4,grid_size=64]\","),
-        "{summary}"
+    succeeded(&out);
+    file_containing(
+        dir.join("q4/summary.csv"),
+        &[",random[batch=4],", ",\"gp-ucb[batch=4,grid_size=64]\","],
     );
     // So a sequential run and a batch run of one method are two algorithms to compare.
     refused(
@@ -579,18 +546,11 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     let dir = sandbox("archive-pairing");
     sweep(&dir, "seq");
     let out = bosweep(&dir, &archive_create("seq", "set", "old"));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     // Another budget: nothing to put beside the sweep.
-    std::fs::write(
-        dir.join("longer.toml"),
-        CONFIG.replace("budget = 8", "budget = 10"),
-    )
-    .unwrap();
-    let out = bosweep(
-        &dir,
-        &["sweep", "longer.toml", "--out", "longer", "--no-report"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let longer = CONFIG.replace("budget = 8", "budget = 10");
+    let out = sweep_config(&dir, "longer.toml", &longer, "longer", &["--no-report"]);
+    succeeded(&out);
     refused(
         &dir,
         &["report", "longer", "--archive", "set"],
@@ -599,22 +559,19 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
     );
     // Other designs (another seed), the same budget: the set's runs join the tables but no
     // paired test pairs them.
-    std::fs::write(
-        dir.join("reseeded.toml"),
-        CONFIG.replace("seed = 3", "seed = 4"),
-    )
-    .unwrap();
-    for args in [
-        &["sweep", "reseeded.toml", "--out", "reseeded", "--no-report"][..],
-        &["report", "reseeded", "--archive", "set"],
-    ] {
-        let out = bosweep(&dir, args);
-        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    }
-    let report = std::fs::read_to_string(dir.join("reseeded/report.md")).unwrap();
-    assert!(
-        report.contains("Only 0 of its 4 runs share this sweep's initial design"),
-        "{report}"
+    let reseeded = CONFIG.replace("seed = 3", "seed = 4");
+    let out = sweep_config(
+        &dir,
+        "reseeded.toml",
+        &reseeded,
+        "reseeded",
+        &["--no-report"],
+    );
+    succeeded(&out);
+    succeeded(&bosweep(&dir, &["report", "reseeded", "--archive", "set"]));
+    file_containing(
+        dir.join("reseeded/report.md"),
+        &["Only 0 of its 4 runs share this sweep's initial design"],
     );
     let comparisons = std::fs::read_to_string(dir.join("reseeded/comparisons.csv")).unwrap();
     let mut header = comparisons.lines().next().unwrap().split(',');
@@ -630,16 +587,17 @@ fn an_archive_set_beside_a_sweep_is_paired_only_on_its_designs_and_budget() {
 #[test]
 fn a_trace_cut_short_is_not_exported_to_coco() {
     let dir = sandbox("coco-cut");
-    std::fs::write(
-        dir.join("bbob.toml"),
-        CONFIG.replace(
-            "name = \"branin\"",
-            "name = \"bbob\"\nfunction = 1\ndim = 2",
-        ),
-    )
-    .unwrap();
-    let out = bosweep(&dir, &["sweep", "bbob.toml", "--out", "s", "--no-report"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let bbob = CONFIG.replace(
+        "name = \"branin\"",
+        "name = \"bbob\"\nfunction = 1\ndim = 2",
+    );
+    succeeded(&sweep_config(
+        &dir,
+        "bbob.toml",
+        &bbob,
+        "s",
+        &["--no-report"],
+    ));
     let name = trace_names(&dir.join("s")).remove(0);
     drop_last_line(&dir.join("s/runs").join(&name));
     let err = refused(
@@ -657,21 +615,19 @@ fn what_bosweep_checks_itself_comes_before_a_peers_python_check() {
     // NGOpt has no batch version: said at once, before any interpreter is asked.
     let err = refused(
         &dir,
-        &[
-            "run",
-            "--algo",
+        &run_args(
             "nevergrad-ngopt",
-            "--problem",
             "branin",
-            "--budget",
             "8",
-            "--init",
-            "4",
-            "--batch",
-            "4",
-            "--param",
-            "python=/no/such/python",
-        ],
+            &[
+                "--init",
+                "4",
+                "--batch",
+                "4",
+                "--param",
+                "python=/no/such/python",
+            ],
+        ),
         2,
         "--batch 4: algorithm nevergrad-ngopt proposes one point at a time",
     );

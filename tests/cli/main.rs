@@ -8,6 +8,7 @@ mod archive;
 mod book;
 mod command;
 mod commands;
+mod common;
 mod compare;
 mod export_coco;
 mod integrity;

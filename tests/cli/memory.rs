@@ -1,9 +1,9 @@
 //! Sweeps and runs that cannot fit in memory are refused up front, with the estimate.
 
-use std::process::Command;
-
 use bosweep::algorithms::{self, gp_memory_bytes};
 use bosweep::sweep::{MemoryEstimate, SweepConfig, human_bytes};
+
+use crate::common::{bosweep, exited, run_args, sandbox, sweep_config};
 
 /// Estimates at given sizes, in bytes (8 per real). A GP run holds 22 dense n × n matrices at
 /// n = budget (two fitted states, four buffers for each of the fit's five starts) and its grid
@@ -74,41 +74,19 @@ fn human_bytes_uses_binary_units() {
 
 #[test]
 fn impossible_runs_and_sweeps_exit_2_before_starting() {
-    let dir = std::env::temp_dir().join(format!("bosweep-memory-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let bosweep = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_bosweep"))
-            .args(["--device", "cpu"])
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .unwrap()
-    };
+    let dir = sandbox("memory", "impossible");
+    let bosweep = |args: &[&str]| bosweep(&dir, args);
     // 22 · (3·10⁵)² reals are about 14 TiB: no machine has them.
-    let run = bosweep(&[
-        "run",
-        "--algo",
-        "gp-ucb",
-        "--problem",
-        "branin",
-        "--budget",
-        "300000",
-    ]);
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    let run = bosweep(&run_args("gp-ucb", "branin", "300000", &[]));
+    let stderr = exited(&run, 2);
     assert!(
         stderr.contains("--budget") && stderr.contains("TiB of memory"),
         "{stderr}"
     );
 
-    std::fs::write(
-        dir.join("huge.toml"),
-        "budget = 300000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n",
-    )
-    .unwrap();
-    let sweep = bosweep(&["sweep", "huge.toml", "--out", "huge-out"]);
-    let stderr = String::from_utf8_lossy(&sweep.stderr);
-    assert_eq!(sweep.status.code(), Some(2), "{stderr}");
+    let huge = "budget = 300000\n[[algorithm]]\nname = \"ei\"\n[[problem]]\nname = \"branin\"\n";
+    let sweep = sweep_config(&dir, "huge.toml", huge, "huge-out", &[]);
+    let stderr = exited(&sweep, 2);
     assert!(
         stderr.contains("huge.toml") && stderr.contains("TiB of memory"),
         "{stderr}"

@@ -10,6 +10,8 @@ use bosweep::report::{
 use bosweep::sweep::{Manifest, Phase, RunSpec, Setting, SettingValue, StepRecord, TraceError};
 use serde_json::{Value, json};
 
+use crate::common::{assert_contains, file_containing};
+
 /// A fresh sweep directory (with `runs/`) under the system's temporary directory, removed when
 /// the test passes and kept for inspection when it fails (or when `BOSWEEP_KEEP_TEST_DIRS` is
 /// set, e.g. to look at the plots).
@@ -176,62 +178,42 @@ pub(crate) fn build_sweep(dir: &Path) -> Vec<RunSpec> {
     write_manifest(dir, runs.clone());
 
     let k = |v: f64| Some(v);
-    // branin × random: final simple regrets 0.5, 0.3, 0.1; cumulative 4, 3, 2.
-    write_trace(
-        dir,
-        &runs[0],
-        "minimize",
+    let branin: [&[S]; 5] = [
+        // branin × random: final simple regrets 0.5, 0.3, 0.1; cumulative 4, 3, 2.
         &[
             (1, k(2.0), k(2.0), 2.4, 0.0, 0.0),
             (2, k(1.0), k(3.0), 1.4, 0.0, 0.0),
             (3, k(0.8), k(3.5), 1.2, 0.1, 0.2),
             (4, k(0.5), k(4.0), 0.9, 0.1, 0.2),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[1],
-        "minimize",
         &[
             (1, k(1.5), k(1.5), 1.9, 0.0, 0.0),
             (2, k(1.0), k(2.5), 1.4, 0.0, 0.0),
             (3, k(0.3), k(2.8), 0.7, 0.1, 0.2),
             (4, k(0.3), k(3.0), 0.7, 0.1, 0.2),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[2],
-        "minimize",
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.1), k(2.0), 0.5, 0.1, 0.2),
         ],
-    );
-    // branin × gp-ucb: final simple regrets 0.01, 0.03; runs[5] missing.
-    write_trace(
-        dir,
-        &runs[3],
-        "minimize",
+        // branin × gp-ucb: final simple regrets 0.01, 0.03; runs[5] missing.
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.1), k(1.6), 0.5, 1.0, 0.5),
             (4, k(0.01), k(1.62), 0.41, 1.0, 0.5),
         ],
-    );
-    write_trace(
-        dir,
-        &runs[4],
-        "minimize",
         &[
             (1, k(1.0), k(1.0), 1.4, 0.0, 0.0),
             (2, k(0.5), k(1.5), 0.9, 0.0, 0.0),
             (3, k(0.2), k(1.7), 0.6, 1.0, 0.5),
             (4, k(0.03), k(1.75), 0.43, 2.0, 0.5),
         ],
-    );
+    ];
+    for (run, steps) in runs.iter().zip(branin) {
+        write_trace(dir, run, "minimize", steps);
+    }
     // ext (maximize, regrets null): random best values 1 and 2, gp-ucb 3 and 2.
     let ext_steps = |finals: f64| -> Vec<S> {
         vec![
@@ -255,6 +237,13 @@ pub(crate) fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
         .map(|rec| rec.unwrap().iter().map(String::from).collect())
         .collect();
     (header, rows)
+}
+
+/// The cells of columns `a` and `b` of every row, as pairs.
+fn cell_pairs(rows: &[Vec<String>], a: usize, b: usize) -> Vec<(&str, &str)> {
+    rows.iter()
+        .map(|r| (r[a].as_str(), r[b].as_str()))
+        .collect()
 }
 
 fn num(cell: &str) -> f64 {
@@ -318,11 +307,12 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
     let (_, ranks) = read_csv(&dir.join("ranks.csv"));
     assert_eq!(ranks[0][..3], ["gp-ucb", "1", "1"]);
     assert!(close(num(&ranks[0][3]), 1.96), "{ranks:?}");
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("cannot conclude (< 6 pairs)"), "{report}");
-    assert!(
-        report.contains("With few problems the test is weak"),
-        "{report}"
+    file_containing(
+        dir.join("report.md"),
+        &[
+            "cannot conclude (< 6 pairs)",
+            "With few problems the test is weak",
+        ],
     );
     // The plots, the diagram and the page are drawn for a single pair too.
     for plot in [
@@ -364,8 +354,7 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
         dir.join("plots/runtime-distribution-simulated-time.png")
             .is_file()
     );
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("### At simulated time 2"), "{report}");
+    file_containing(dir.join("report.md"), &["### At simulated time 2"]);
 }
 
 /// Where the report compares cumulative regrets, the scores normalise those: on branin random
@@ -374,10 +363,7 @@ fn one_algorithm_one_problem_one_seed_say_what_cannot_be_concluded() {
 fn scores_follow_the_compared_regret() {
     let dir = temp_dir("scores-cumulative");
     build_sweep(&dir);
-    let cumulative = ReportOptions {
-        metric: Some(Metric::CumulativeRegret),
-        ..ReportOptions::default()
-    };
+    let cumulative = comparing(Metric::CumulativeRegret);
     write_report_with(&dir, &cumulative).unwrap();
     let (_, rows) = read_csv(&dir.join("scores.csv"));
     assert_eq!(rows[0][0], "gp-ucb[ucb_multiplier=2]");
@@ -385,8 +371,7 @@ fn scores_follow_the_compared_regret() {
         close(num(&rows[0][2]), 100.0 * (1.0 - 1.685 / 3.0)),
         "{rows:?}"
     );
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("r its final cumulative regret"), "{report}");
+    file_containing(dir.join("report.md"), &["r its final cumulative regret"]);
 }
 
 #[test]
@@ -401,10 +386,7 @@ fn summary_csv_has_hand_computed_statistics() {
 
     let (header, rows) = read_csv(&dir.join("summary.csv"));
     assert_eq!(header, SUMMARY_COLUMNS);
-    let keys: Vec<(&str, &str)> = rows
-        .iter()
-        .map(|r| (r[0].as_str(), r[1].as_str()))
-        .collect();
+    let keys = cell_pairs(&rows, 0, 1);
     assert_eq!(
         keys,
         [
@@ -682,15 +664,13 @@ fn paired_tests_and_ranks_are_hand_computed() {
     assert_eq!(rows[0][..3], ["gp-ucb[ucb_multiplier=2]", "1", "2"]);
     assert_eq!(rows[1][..3], ["random", "2", "2"]);
     assert!(close(num(&rows[0][3]), 1.96 * 0.5f64.sqrt()));
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(report.contains("## Across problems"), "{report}");
-    assert!(
-        report.contains("Paired tests against `gp-ucb[ucb_multiplier=2]`"),
-        "{report}"
-    );
-    assert!(
-        report.contains("| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |"),
-        "{report}"
+    let report = file_containing(
+        dir.join("report.md"),
+        &[
+            "## Across problems",
+            "Paired tests against `gp-ucb[ucb_multiplier=2]`",
+            "| `random` | 2 | 0.38 | 3 | 0.5 | 0.5 | cannot conclude (< 6 pairs) |",
+        ],
     );
     // Issue 43: the report says how many replicates a verdict takes.
     assert!(
@@ -747,6 +727,14 @@ fn build_disagreeing_sweep(dir: &Path, config: &str) {
 }
 
 /// (best algorithm, comparisons.csv's one row) of a report on `dir`.
+/// The report options that compare `metric`, the others their defaults.
+fn comparing(metric: Metric) -> ReportOptions {
+    ReportOptions {
+        metric: Some(metric),
+        ..ReportOptions::default()
+    }
+}
+
 fn best_and_comparison(dir: &Path, options: &ReportOptions) -> (String, Vec<String>) {
     let summary = write_report_with(dir, options).unwrap();
     let best = summary.rows.iter().find(|r| r.best).unwrap();
@@ -777,10 +765,7 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
     check(&row, "b", "a", 0.125, "best-evaluated-regret");
 
     // Cumulative regret: a − b = 5 + 0.5r, median 6.25.
-    let cumulative = ReportOptions {
-        metric: Some(Metric::CumulativeRegret),
-        ..ReportOptions::default()
-    };
+    let cumulative = comparing(Metric::CumulativeRegret);
     let (best, row) = best_and_comparison(&dir, &cumulative);
     assert_eq!(best, "b");
     check(&row, "a", "b", 6.25, "cumulative-regret");
@@ -798,22 +783,17 @@ fn the_metric_picks_the_best_and_the_paired_tests() {
     );
     assert!(close(num(&rows[1][6]), 6.25));
     assert_eq!(rows[1][12], "best");
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(
-        report.contains("(lowest mean final cumulative regret)"),
-        "{report}"
+    file_containing(
+        dir.join("report.md"),
+        &[
+            "(lowest mean final cumulative regret)",
+            "Wilcoxon signed-rank on the final cumulative regret",
+            "| **6.25** |",
+        ],
     );
-    assert!(
-        report.contains("Wilcoxon signed-rank on the final cumulative regret"),
-        "{report}"
-    );
-    assert!(report.contains("| **6.25** |"), "{report}");
 
     // The best value, though regrets are known: a − b = 0.05 + 0.01r, median 0.075.
-    let value = ReportOptions {
-        metric: Some(Metric::BestValue),
-        ..ReportOptions::default()
-    };
+    let value = comparing(Metric::BestValue);
     let (best, row) = best_and_comparison(&dir, &value);
     assert_eq!(best, "b");
     check(&row, "a", "b", 0.075, "best-value");
@@ -831,10 +811,7 @@ fn the_config_names_the_metric_and_the_option_overrides_it() {
         (best.as_str(), row[10].as_str()),
         ("b", "cumulative-regret")
     );
-    let simple = ReportOptions {
-        metric: Some(Metric::SimpleRegret),
-        ..ReportOptions::default()
-    };
+    let simple = comparing(Metric::SimpleRegret);
     let (best, row) = best_and_comparison(&dir, &simple);
     assert_eq!(
         (best.as_str(), row[10].as_str()),
@@ -847,8 +824,7 @@ fn the_config_names_the_metric_and_the_option_overrides_it() {
     let e = write_report(&dir).unwrap_err();
     assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
     let message = e.to_string();
-    assert!(message.contains("config.toml"), "{message}");
-    assert!(message.contains("unknown metric \"median\""), "{message}");
+    assert_contains(&message, &["config.toml", "unknown metric \"median\""]);
     assert!(!dir.join("summary.csv").exists());
 }
 
@@ -867,9 +843,9 @@ fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
     assert!(md.contains("## Problem `ext[dim=2]`"));
     // Tables: a header row and one row per algorithm.
     assert_eq!(md.matches("| algorithm | runs |").count(), 2, "{md}");
-    assert!(
-        md.contains("| `random` | 3 | 0.3 | 0.1155 | 0.3 | 0.1155 | 0.3 | 3 |"),
-        "{md}"
+    assert_contains(
+        &md,
+        &["| `random` | 3 | 0.3 | 0.1155 | 0.3 | 0.1155 | 0.3 | 3 |"],
     );
     // Best in bold: gp-ucb by the best evaluated regret on branin (noise-free: the default),
     // by best value (maximize) on ext.
@@ -879,9 +855,9 @@ fn markdown_report_has_config_tables_best_plots_and_missing_runs() {
         ),
         "{md}"
     );
-    assert!(
-        md.contains("| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | – | – | **2.5** |"),
-        "{md}"
+    assert_contains(
+        &md,
+        &["| **`gp-ucb[ucb_multiplier=2]`** | 2 | – | – | – | – | – | – | **2.5** |"],
     );
     assert!(!md.contains("**`random`**"), "{md}");
     assert!(md.contains("lowest mean final best evaluated regret"));
@@ -1098,7 +1074,7 @@ fn bad_jsonl_names_file_and_line_and_writes_nothing() {
         "{err:?}"
     );
     assert!(message.contains(&runs[3].trace_file()), "{message}");
-    assert!(message.contains("line 3"), "{message}");
+    assert_contains(&message, &["line 3"]);
     assert!(!dir.join("summary.csv").exists());
     assert!(!dir.join("report.md").exists());
 
@@ -1415,11 +1391,12 @@ fn ties_within_one_standard_error_are_marked() {
     let rank = header.iter().position(|h| h == "rank").unwrap();
     let ranks: Vec<&str> = rows.iter().map(|r| r[rank].as_str()).collect();
     assert_eq!(ranks, ["best", "tied", "", "best", ""]);
-    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.contains("| *`gp-ucb`* | 2 | *1.2* |"), "{md}");
-    assert!(
-        md.contains("Within one standard error of it: `gp-ucb`."),
-        "{md}"
+    let md = file_containing(
+        dir.join("report.md"),
+        &[
+            "| *`gp-ucb`* | 2 | *1.2* |",
+            "Within one standard error of it: `gp-ucb`.",
+        ],
     );
     assert_eq!(md.matches("Within one standard error").count(), 1, "{md}");
 }
@@ -1657,11 +1634,12 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
             .collect::<Vec<_>>(),
         [("gp-ucb[ucb_multiplier=2]", "1", "2"), ("random", "2", "2")]
     );
-    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(md.contains("### At simulated time 2.5"), "{md}");
-    assert!(
-        md.contains("1 completed run had no step by then and is left out."),
-        "{md}"
+    let md = file_containing(
+        dir.join("report.md"),
+        &[
+            "### At simulated time 2.5",
+            "1 completed run had no step by then and is left out.",
+        ],
     );
     assert!(md.contains("lowest mean best evaluated regret at simulated time 2.5"));
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
@@ -1682,15 +1660,22 @@ fn a_timed_sweep_is_plotted_and_compared_at_a_simulated_time() {
     }
 }
 
-#[test]
-fn the_config_chooses_the_time_and_refuses_a_bad_one() {
-    let dir = temp_dir("time-config");
+/// The timed sweep in a fresh directory `name`, its config asking for the report at `time`
+/// (a TOML value, given as written).
+fn timed_sweep_at(name: &str, time: &str) -> TempDir {
+    let dir = temp_dir(name);
     build_timed_sweep(&dir);
     std::fs::write(
         dir.join("config.toml"),
-        format!("{CONFIG}\n[report]\ntime = 2.5\n"),
+        format!("{CONFIG}\n[report]\ntime = {time}\n"),
     )
     .unwrap();
+    dir
+}
+
+#[test]
+fn the_config_chooses_the_time_and_refuses_a_bad_one() {
+    let dir = timed_sweep_at("time-config", "2.5");
     write_report(&dir).unwrap();
     let (_, rows) = read_csv(&dir.join("summary-at-time.csv"));
     assert_eq!(rows[0][8], "2");
@@ -1708,24 +1693,19 @@ fn the_config_chooses_the_time_and_refuses_a_bad_one() {
         ("-1", "found -1"),
         ("\"x\"", "found \"x\""),
     ] {
-        let dir = temp_dir("time-bad");
-        build_timed_sweep(&dir);
-        std::fs::write(
-            dir.join("config.toml"),
-            format!("{CONFIG}\n[report]\ntime = {bad}\n"),
-        )
-        .unwrap();
+        let dir = timed_sweep_at("time-bad", bad);
         let e = write_report(&dir).unwrap_err();
         assert!(matches!(e, ReportError::Config { .. }), "{e:?}");
         let message = e.to_string();
-        for part in [
-            "config.toml",
-            "[report] time",
-            "expected a positive finite simulated time",
-            found,
-        ] {
-            assert!(message.contains(part), "{part}: {message}");
-        }
+        assert_contains(
+            &message,
+            &[
+                "config.toml",
+                "[report] time",
+                "expected a positive finite simulated time",
+                found,
+            ],
+        );
         assert!(!dir.join("summary.csv").exists());
     }
 }
@@ -1783,11 +1763,7 @@ fn bosweep_report_takes_the_time_and_refuses_a_bad_one() {
         let refused = report(bad);
         assert!(!refused.status.success());
         let stderr = String::from_utf8_lossy(&refused.stderr);
-        assert!(stderr.contains("--time"), "{stderr}");
-        assert!(
-            stderr.contains("positive finite simulated time"),
-            "{stderr}"
-        );
+        assert_contains(&stderr, &["--time", "positive finite simulated time"]);
     }
 }
 
@@ -1852,10 +1828,7 @@ fn a_recommendation_that_lags_its_best_point_is_measured_both_ways() {
     let noisy_label = "branin[noise_std=0.1]";
     assert!(row(noisy_label, "b").best && !row(noisy_label, "a").best);
     let (_, comparisons) = read_csv(&dir.join("comparisons.csv"));
-    let metrics: Vec<(&str, &str)> = comparisons
-        .iter()
-        .map(|r| (r[0].as_str(), r[10].as_str()))
-        .collect();
+    let metrics = cell_pairs(&comparisons, 0, 10);
     assert_eq!(
         metrics,
         [

@@ -1,28 +1,20 @@
 //! `bosweep run` and `bosweep list` from the command line: exit codes, messages, and traces that
 //! keep every completed evaluation when the objective fails.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::common::{assert_contains, exited, file_containing, run_args, stderr, succeeded};
+
+/// Runs `bosweep --device cpu args…` in the test's working directory.
 fn bosweep(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .arg("--device")
-        .arg("cpu")
-        .args(args)
-        .output()
-        .unwrap()
+    crate::common::bosweep(Path::new("."), args)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("bosweep-cli-run-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn stderr(out: &Output) -> String {
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!text.contains("panicked"), "{text}");
-    text
 }
 
 /// The trace at `path`, a JSON value per line (the header first).
@@ -90,7 +82,7 @@ fn list_browses_by_kind_name_and_feature() {
     ] {
         assert!(every.iter().any(|n| n == name), "{name}: {all}");
     }
-    assert!(all.contains("Algorithms (41;"), "{all}");
+    assert_contains(&all, &["Algorithms (41;"]);
 
     let batch = stdout(&["list", "algorithms", "--with", "batch"]);
     let batched = names(&batch);
@@ -124,12 +116,13 @@ fn list_browses_by_kind_name_and_feature() {
     assert!(stdout(&["list", "problems", "--with", "batch"]).contains("about algorithms only"));
 
     let bbob = stdout(&["list", "bbob"]);
-    for line in [
-        "  8  f8 Rosenbrock, original",
-        " 24  f24 Lunacek bi-Rastrigin",
-    ] {
-        assert!(bbob.contains(line), "{line}: {bbob}");
-    }
+    assert_contains(
+        &bbob,
+        &[
+            "  8  f8 Rosenbrock, original",
+            " 24  f24 Lunacek bi-Rastrigin",
+        ],
+    );
     let ei = stdout(&["list", "ei"]);
     assert!(ei.starts_with("Algorithm (--algo ei):"), "{ei}");
     assert!(
@@ -145,26 +138,24 @@ fn list_browses_by_kind_name_and_feature() {
 fn run_writes_a_trace_and_a_summary() {
     let dir = temp_dir("ok");
     let trace = dir.join("t.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "gp-ucb",
-        "--problem",
         "branin",
-        "--budget",
         "12",
-        "--init",
-        "5",
-        "--seed",
-        "1",
-        "--noise-std",
-        "0.1",
-        "--param",
-        "ucb_multiplier=1.5",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        &[
+            "--init",
+            "5",
+            "--seed",
+            "1",
+            "--noise-std",
+            "0.1",
+            "--param",
+            "ucb_multiplier=1.5",
+            "--out",
+            trace.to_str().unwrap(),
+        ],
+    ));
+    succeeded(&out);
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(
         summary.contains("recommended x = [") && summary.contains("simple regret = "),
@@ -185,114 +176,62 @@ fn run_writes_a_trace_and_a_summary() {
 fn bad_run_input_exits_2_naming_the_problem() {
     let base = ["run", "--problem", "branin", "--budget", "5", "--init", "2"];
     let with = |extra: &[&'static str]| [&base[..], extra].concat();
-    expect_usage_error(
-        &with(&["--algo", "gp-ucbb"]),
-        "unknown algorithm \"gp-ucbb\"",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "bran",
-            "--budget",
-            "5",
-        ],
-        "unknown problem \"bran\"",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "ucb_multiplier"]),
-        "not of the form key=value",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "kappa=2"]),
-        "unknown parameter \"kappa\"",
-    );
-    expect_usage_error(
-        &with(&["--algo", "gp-ucb", "--param", "ucb_multiplier=-1"]),
-        "ucb_multiplier",
-    );
-    expect_usage_error(
-        &with(&["--algo", "random", "--noise-std", "-1"]),
-        "noise_std",
-    );
-    expect_usage_error(
-        &with(&["--algo", "random", "--problem-param", "dim=0"]),
-        "unknown parameter \"dim\"",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "ackley",
-            "--budget",
-            "5",
-            "--init",
-            "2",
-            "--problem-param",
-            "dim=0",
-        ],
-        "dim",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "3",
-            "--init",
-            "5",
-        ],
-        "init: value 5 exceeds the budget of 3",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--problem",
-            "branin",
-            "--budget",
-            "0",
-            "--init",
-            "0",
-        ],
-        "budget: value 0 (must be at least 1)",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--objective-cmd",
-            "echo 1",
-            "--bounds",
-            "0:1,2",
-            "--budget",
-            "3",
-        ],
-        "--bounds: entry 2",
-    );
-    expect_usage_error(
-        &[
-            "run",
-            "--algo",
-            "random",
-            "--objective-cmd",
-            "echo 1",
-            "--bounds",
-            "1:0",
-            "--budget",
-            "3",
-        ],
-        "--bounds",
-    );
+    let echo = |bounds: &'static str| {
+        let command = ["run", "--algo", "random", "--objective-cmd", "echo 1"];
+        [&command[..], &["--bounds", bounds, "--budget", "3"]].concat()
+    };
+    let cases = [
+        (
+            with(&["--algo", "gp-ucbb"]),
+            "unknown algorithm \"gp-ucbb\"",
+        ),
+        (
+            run_args("random", "bran", "5", &[]),
+            "unknown problem \"bran\"",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "ucb_multiplier"]),
+            "not of the form key=value",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "kappa=2"]),
+            "unknown parameter \"kappa\"",
+        ),
+        (
+            with(&["--algo", "gp-ucb", "--param", "ucb_multiplier=-1"]),
+            "ucb_multiplier",
+        ),
+        (
+            with(&["--algo", "random", "--noise-std", "-1"]),
+            "noise_std",
+        ),
+        (
+            with(&["--algo", "random", "--problem-param", "dim=0"]),
+            "unknown parameter \"dim\"",
+        ),
+        (
+            run_args(
+                "random",
+                "ackley",
+                "5",
+                &["--init", "2", "--problem-param", "dim=0"],
+            ),
+            "dim",
+        ),
+        (
+            run_args("random", "branin", "3", &["--init", "5"]),
+            "init: value 5 exceeds the budget of 3",
+        ),
+        (
+            run_args("random", "branin", "0", &["--init", "0"]),
+            "budget: value 0 (must be at least 1)",
+        ),
+        (echo("0:1,2"), "--bounds: entry 2"),
+        (echo("1:0"), "--bounds"),
+    ];
+    for (args, needle) in cases {
+        expect_usage_error(&args, needle);
+    }
 }
 
 /// An external objective that fails on its 4th call: the run stops with exit code 1 and the
@@ -321,8 +260,7 @@ fn failing_external_objective_keeps_completed_evaluations() {
         "--out",
         trace.to_str().unwrap(),
     ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = exited(&out, 1);
     assert!(err.contains("exited with") && err.contains("7"), "{err}");
     let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 4, "header + 3 completed evaluations");
@@ -367,19 +305,12 @@ fn external_objective_garbage_and_timeouts_exit_1() {
 
 #[test]
 fn unwritable_trace_exits_1() {
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "3",
-        "--init",
-        "1",
-        "--out",
-        "/nonexistent/dir/t.jsonl",
-    ]);
+        &["--init", "1", "--out", "/nonexistent/dir/t.jsonl"],
+    ));
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
 }
 
@@ -414,16 +345,14 @@ fn huge_objective_values_are_modelled_or_refused_by_name() {
         ])
     };
     let out = run(HUGE_RIGHT);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let text = std::fs::read_to_string(&trace).unwrap();
-    assert!(text.contains("\"y\":1e+300"), "{text}");
+    succeeded(&out);
+    let text = file_containing(&trace, &["\"y\":1e+300"]);
     assert_eq!(text.lines().count(), 11);
     // Values of ±1.7e308: their spread is beyond f64.
     let out = run(
         "read x; awk -v v=\"$(echo \"$x\" | tr -d '[]')\" 'BEGIN { if (v > 0.5) print 1.7e308; else print -1.7e308 }'",
     );
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    let err = exited(&out, 1);
     assert!(
         err.contains("observed values range from -1.7e308 to 1.7e308")
             && err.contains("overflows f64")
@@ -449,8 +378,7 @@ fn a_closed_stdout_pipe_ends_output_quietly() {
     assert!(first.starts_with("Algorithms"), "{first}");
     // The reader is dropped here: the rest of the listing meets a closed pipe.
     let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     assert!(err.is_empty(), "{err}");
 }
 
@@ -460,10 +388,7 @@ fn a_closed_stdout_pipe_ends_output_quietly() {
 fn huge_and_tiny_numbers_print_in_scientific_notation() {
     let out = bosweep(&["list", "--long"]);
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        text.contains("min_noise_var = 1e-6  (a number in [1e-12, 1];"),
-        "{text}"
-    );
+    assert_contains(&text, &["min_noise_var = 1e-6  (a number in [1e-12, 1];"]);
     assert!(!text.contains("0.000000000001"), "{text}");
     let dir = temp_dir("scientific");
     let out = bosweep(&[
@@ -486,7 +411,7 @@ fn huge_and_tiny_numbers_print_in_scientific_notation() {
         dir.join("t.jsonl").to_str().unwrap(),
     ]);
     let summary = String::from_utf8(out.stdout).unwrap();
-    assert!(summary.contains("best value = 1e300"), "{summary}");
+    assert_contains(&summary, &["best value = 1e300"]);
 }
 
 /// Issue 15: `bosweep run` refuses an incompatible pair before writing anything, and `list`
@@ -494,19 +419,13 @@ fn huge_and_tiny_numbers_print_in_scientific_notation() {
 #[test]
 fn incompatible_run_is_refused_and_list_shows_what_each_algorithm_accepts() {
     let trace = temp_dir("incompatible").join("t.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "stableopt",
-        "--problem",
         "branin",
-        "--budget",
         "10",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
-    let err = stderr(&out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+        &["--out", trace.to_str().unwrap()],
+    ));
+    let err = exited(&out, 2);
     assert!(
         err.contains("algorithm \"stableopt\" needs a contextual problem")
             && err.contains("problem \"branin\" is not one"),
@@ -603,7 +522,7 @@ fn external_objectives_leave_no_process_behind() {
     }
     // Answered, leaving a background process: the evaluation succeeds and the process goes.
     let out = run(&format!("{record}; echo 1"), "30");
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    succeeded(&out);
     for pid in pids(&file) {
         assert!(
             gone(pid),
@@ -659,24 +578,22 @@ fn pids_written(file: &std::path::Path) -> usize {
 fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
     let dir = temp_dir("parallel");
     let trace = dir.join("w.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "random",
-        "--problem",
         "branin",
-        "--budget",
         "9",
-        "--init",
-        "3",
-        "--workers",
-        "3",
-        "--runtime",
-        "lognormal:sigma=0.5",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        &[
+            "--init",
+            "3",
+            "--workers",
+            "3",
+            "--runtime",
+            "lognormal:sigma=0.5",
+            "--out",
+            trace.to_str().unwrap(),
+        ],
+    ));
+    succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines[0]["header"]["workers"], 3);
     let finishes: Vec<f64> = lines[1..]
@@ -724,20 +641,13 @@ fn batch_and_workers_run_from_the_command_line_and_bad_settings_exit_2() {
 fn cmaes_runs_in_batches_from_the_command_line() {
     let dir = temp_dir("cmaes");
     let trace = dir.join("cmaes.jsonl");
-    let out = bosweep(&[
-        "run",
-        "--algo",
+    let out = bosweep(&run_args(
         "cmaes",
-        "--problem",
         "branin",
-        "--budget",
         "60",
-        "--batch",
-        "6",
-        "--out",
-        trace.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        &["--batch", "6", "--out", trace.to_str().unwrap()],
+    ));
+    succeeded(&out);
     let lines = trace_lines(&trace);
     assert_eq!(lines.len(), 61);
     let updated: Vec<&serde_json::Value> = lines[1..]

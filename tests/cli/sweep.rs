@@ -4,9 +4,13 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
+
+use crate::common::{
+    assert_contains, bosweep, command, exited, file_containing, stderr, succeeded, sweep_config,
+};
 
 const CONFIG: &str = r#"
 seed = 7
@@ -31,22 +35,7 @@ noise_std = 0.1
 "#;
 
 fn sandbox(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bosweep-sweep-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("sweep.toml"), CONFIG).unwrap();
-    dir
-}
-
-fn bosweep(dir: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    out
+    crate::common::sweep_sandbox("sweep", name, CONFIG)
 }
 
 fn sweep(dir: &Path, out: &str, extra: &[&str]) {
@@ -54,12 +43,7 @@ fn sweep(dir: &Path, out: &str, extra: &[&str]) {
         dir,
         &[&["sweep", "sweep.toml", "--out", out][..], extra].concat(),
     );
-    assert_eq!(
-        result.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&result.stderr)
-    );
+    succeeded(&result);
 }
 
 /// Every completed trace of a sweep directory, without the fields a rerun may change: the
@@ -113,7 +97,7 @@ fn interrupted_and_resumed_sweep_equals_an_uninterrupted_one() {
         &dir,
         &["sweep", "sweep.toml", "--out", "resumed", "--no-report"],
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("6 already complete, 6 completed now"));
+    assert_contains(&stderr(&out), &["6 already complete, 6 completed now"]);
     assert_eq!(traces(&dir.join("resumed")), full);
 }
 
@@ -151,17 +135,7 @@ fn sweep_killed_at_any_moment_then_resumed_loses_nothing() {
         let _ = std::fs::remove_file(dir.join("calls"));
         std::fs::write(dir.join("stop"), stop.to_string()).unwrap();
         std::fs::write(dir.join("gate"), "").unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-            .args([
-                "--device",
-                "cpu",
-                "sweep",
-                "sweep.toml",
-                "--out",
-                &out,
-                "--no-report",
-            ])
-            .current_dir(&dir)
+        let mut child = command(&dir, &["sweep", "sweep.toml", "--out", &out, "--no-report"])
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
@@ -219,30 +193,21 @@ fn merged_shards_equal_the_unsharded_sweep() {
         &dir,
         &["merge", "--out", "merged", "shard-0", "shard-1", "shard-2"],
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     assert_eq!(traces(&dir.join("merged")), traces(&dir.join("full")));
     assert!(dir.join("merged/summary.csv").exists() && dir.join("merged/report.md").exists());
 }
 
-/// `bosweep sweep sweep.toml --out OUT --no-report` with the scheduler variables `vars`.
-fn scheduled_sweep(dir: &Path, out: &str, vars: &[(&str, String)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args([
-            "--device",
-            "cpu",
-            "sweep",
-            "sweep.toml",
-            "--out",
-            out,
-            "--no-report",
-        ])
+/// `bosweep sweep sweep.toml --out OUT --no-report` with the scheduler variables `vars` and
+/// the further arguments `extra`.
+fn scheduled_sweep(dir: &Path, out: &str, vars: &[(&str, String)], extra: &[&str]) -> Output {
+    let args = [
+        &["sweep", "sweep.toml", "--out", out, "--no-report"][..],
+        extra,
+    ]
+    .concat();
+    command(dir, &args)
         .envs(vars.iter().map(|(k, v)| (k, v)))
-        .current_dir(dir)
         .output()
         .unwrap()
 }
@@ -258,9 +223,8 @@ fn scheduler_variables_pick_the_shard_and_the_shards_merge_into_the_whole_sweep(
             ("SLURM_ARRAY_TASK_MIN", "1".into()),
             ("SLURM_ARRAY_TASK_COUNT", "3".into()),
         ];
-        let out = scheduled_sweep(&dir, &format!("slurm-{id}"), &vars);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{err}");
+        let out = scheduled_sweep(&dir, &format!("slurm-{id}"), &vars, &[]);
+        let err = exited(&out, 0);
         assert!(
             err.contains(&format!("running shard {}/3 (SLURM job array", id - 1)),
             "{err}"
@@ -272,25 +236,15 @@ fn scheduler_variables_pick_the_shard_and_the_shards_merge_into_the_whole_sweep(
             ("JOB_COMPLETION_INDEX", index.to_string()),
             ("BOSWEEP_SHARD_COUNT", "2".into()),
         ];
-        let out = scheduled_sweep(&dir, &format!("pod-{index}"), &vars);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = scheduled_sweep(&dir, &format!("pod-{index}"), &vars, &[]);
+        succeeded(&out);
     }
     for (merged, parts) in [
         ("slurm", ["slurm-1", "slurm-2", "slurm-3"].as_slice()),
         ("pods", &["pod-0", "pod-1"]),
     ] {
         let out = bosweep(&dir, &[&["merge", "--out", merged][..], parts].concat());
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        succeeded(&out);
         assert_eq!(
             traces(&dir.join(merged)),
             traces(&dir.join("full")),
@@ -299,23 +253,11 @@ fn scheduler_variables_pick_the_shard_and_the_shards_merge_into_the_whole_sweep(
     }
     // --shard overrides; an inconsistent environment is a usage error naming the variable.
     let vars = [("JOB_COMPLETION_INDEX", "1".to_string())];
-    let out = scheduled_sweep(&dir, "bad", &vars);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("BOSWEEP_SHARD_COUNT is not"), "{err}");
-    let out = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args(["--device", "cpu", "sweep", "sweep.toml", "--out", "given"])
-        .args(["--shard", "0/2", "--no-report"])
-        .envs(vars.iter().map(|(k, v)| (k, v)))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = scheduled_sweep(&dir, "bad", &vars, &[]);
+    let err = exited(&out, 2);
+    assert_contains(&err, &["BOSWEEP_SHARD_COUNT is not"]);
+    let out = scheduled_sweep(&dir, "given", &vars, &["--shard", "0/2"]);
+    succeeded(&out);
     assert_eq!(traces(&dir.join("given")), traces(&dir.join("pod-0")));
 }
 
@@ -332,8 +274,7 @@ fn bad_configs_and_directories_exit_2_naming_the_problem() {
     let dir = sandbox("bad");
     std::fs::write(dir.join("bad.toml"), "budget = 10\ninit = 2\nreplicates = 1\n\n[[algorithm]]\nname = \"gp-ucb\"\nkappa = 2\n\n[[problem]]\nname = \"branin\"\n").unwrap();
     let out = bosweep(&dir, &["sweep", "bad.toml", "--out", "x"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = exited(&out, 2);
     assert!(
         err.contains("bad.toml") && err.contains("line 7") && err.contains("kappa"),
         "{err}"
@@ -341,33 +282,19 @@ fn bad_configs_and_directories_exit_2_naming_the_problem() {
 
     // A directory of another config is refused, for sweeping and for merging.
     sweep(&dir, "first", &["--no-report"]);
-    std::fs::write(
-        dir.join("other.toml"),
-        CONFIG.replace("seed = 7", "seed = 8"),
-    )
-    .unwrap();
-    let out = bosweep(
+    let other = CONFIG.replace("seed = 7", "seed = 8");
+    let out = sweep_config(&dir, "other.toml", &other, "first", &["--no-report"]);
+    assert_contains(&exited(&out, 2), &["different config"]);
+    let out = sweep_config(
         &dir,
-        &["sweep", "other.toml", "--out", "first", "--no-report"],
+        "other.toml",
+        &other,
+        "second",
+        &["--no-report", "--shard", "0/4"],
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("different config"));
-    let other = bosweep(
-        &dir,
-        &[
-            "sweep",
-            "other.toml",
-            "--out",
-            "second",
-            "--no-report",
-            "--shard",
-            "0/4",
-        ],
-    );
-    assert_eq!(other.status.code(), Some(0));
+    succeeded(&out);
     let out = bosweep(&dir, &["merge", "--out", "merged", "first", "second"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing to merge"));
+    assert_contains(&exited(&out, 2), &["refusing to merge"]);
     for shard in ["3/3", "1/0", "x"] {
         let out = bosweep(&dir, &["sweep", "sweep.toml", "--shard", shard]);
         assert_eq!(out.status.code(), Some(2), "--shard {shard}");
@@ -403,11 +330,10 @@ fn an_output_path_that_is_a_file_exits_2_saying_so() {
     std::fs::create_dir(dir.join("results")).unwrap();
     std::fs::write(dir.join("results/sweep"), "a file").unwrap();
     let out = bosweep(&dir, &["sweep", "sweep.toml"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("the default output directory results/sweep: the path is a file"),
-        "{err}"
+    let err = exited(&out, 2);
+    assert_contains(
+        &err,
+        &["the default output directory results/sweep: the path is a file"],
     );
 }
 
@@ -423,8 +349,7 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
     // This test process holds the lock, as a running sweep would.
     let held = SweepLock::acquire(&out_dir, WhenLocked::Refuse, |_| {}).unwrap();
     let out = bosweep(&dir, &["sweep", "sweep.toml", "--out", "locked"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = exited(&out, 2);
     assert!(
         err.contains("is in use by another sweep")
             && err.contains(&format!("pid {}", std::process::id()))
@@ -433,21 +358,20 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
     );
     assert!(!out_dir.join("manifest.json").exists());
     // --wait queues behind the holder: it says so on stderr, then blocks on the lock.
-    let mut waiting = Command::new(env!("CARGO_BIN_EXE_bosweep"))
-        .args([
-            "--device",
-            "cpu",
+    let mut waiting = command(
+        &dir,
+        &[
             "sweep",
             "sweep.toml",
             "--out",
             "locked",
             "--wait",
-        ])
-        .args(["--no-report"])
-        .current_dir(&dir)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+            "--no-report",
+        ],
+    )
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
     let mut stderr = BufReader::new(waiting.stderr.take().unwrap());
     let mut err = String::new();
     while !err.contains("waiting for the sweep that holds") {
@@ -475,9 +399,9 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
     stderr.read_to_string(&mut err).unwrap();
     let status = waiting.wait().unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
-    assert!(
-        err.contains("12 runs selected: 6 already complete, 6 completed now"),
-        "{err}"
+    assert_contains(
+        &err,
+        &["12 runs selected: 6 already complete, 6 completed now"],
     );
     assert_eq!(traces(&out_dir), full);
     // A clean release leaves an empty lock file.
@@ -495,10 +419,8 @@ fn a_locked_directory_refuses_or_queues_a_second_sweep() {
         &dir,
         &["sweep", "sweep.toml", "--out", "locked", "--no-report"],
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    assert!(err.contains("(pid 4194303 on host gone"), "{err}");
-    assert!(err.contains("taking it over"), "{err}");
+    let err = exited(&out, 0);
+    assert_contains(&err, &["(pid 4194303 on host gone", "taking it over"]);
     assert!(!err.contains("error"), "{err}");
 }
 
@@ -529,8 +451,7 @@ fn resume_redoes_traces_that_are_not_whole() {
         &dir,
         &["sweep", "sweep.toml", "--out", "damaged", "--no-report"],
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     for (name, reason) in [
         (&names[0], "line 10: not a trace step (EOF while parsing"),
         (
@@ -546,7 +467,7 @@ fn resume_redoes_traces_that_are_not_whole() {
         );
         assert!(runs.join(format!("{name}.invalid")).exists());
     }
-    assert!(err.contains("8 already complete, 4 completed now"), "{err}");
+    assert_contains(&err, &["8 already complete, 4 completed now"]);
     assert_eq!(traces(&dir.join("damaged")), full);
 }
 
@@ -567,8 +488,7 @@ fn resuming_on_another_device_is_refused_or_said() {
     let names: Vec<String> = traces(&dir.join("out")).keys().cloned().collect();
     std::fs::remove_file(dir.join("out/runs").join(&names[0])).unwrap();
     let out = bosweep(&dir, &["sweep", "sweep.toml", "--out", "out"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = exited(&out, 2);
     assert!(
         err.contains(
             "used gpu (H100, Vulkan, DiscreteGpu, F32), this invocation would use cpu (f64)"
@@ -586,15 +506,15 @@ fn resuming_on_another_device_is_refused_or_said() {
             "--allow-mixed-devices",
         ],
     );
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let err = exited(&out, 0);
     assert!(
         err.contains("note:") && err.contains("the runs completed now use cpu (f64)"),
         "{err}"
     );
-    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
-    assert!(report.contains("Devices: `cpu (rayon, "), "{report}");
-    assert!(report.contains("(12 runs)."), "{report}");
+    file_containing(
+        dir.join("out/report.md"),
+        &["Devices: `cpu (rayon, ", "(12 runs)."],
+    );
 }
 
 #[test]
@@ -613,15 +533,14 @@ fn labels_change_what_reports_show_and_no_run() {
             "name = \"forrester\"\n",
             "name = \"forrester\"\nlabel = \"F\"\n",
         );
-    std::fs::write(dir.join("labelled.toml"), &labelled).unwrap();
     sweep(&dir, "plain", &[]);
-    let out = bosweep(&dir, &["sweep", "labelled.toml", "--out", "labelled"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&sweep_config(
+        &dir,
+        "labelled.toml",
+        &labelled,
+        "labelled",
+        &[],
+    ));
     assert_eq!(traces(&dir.join("labelled")), traces(&dir.join("plain")));
     let summary = std::fs::read_to_string(dir.join("labelled/summary.csv")).unwrap();
     for shown in [
@@ -632,8 +551,7 @@ fn labels_change_what_reports_show_and_no_run() {
         assert!(summary.contains(shown), "{shown}: {summary}");
     }
     assert!(!summary.contains("gp-ucb"), "{summary}");
-    let report = std::fs::read_to_string(dir.join("labelled/report.md")).unwrap();
-    assert!(report.contains("## Problem `F`"), "{report}");
+    file_containing(dir.join("labelled/report.md"), &["## Problem `F`"]);
 
     for (bad, needles) in [
         (
@@ -650,8 +568,7 @@ fn labels_change_what_reports_show_and_no_run() {
     ] {
         std::fs::write(dir.join("bad.toml"), &bad).unwrap();
         let out = bosweep(&dir, &["sweep", "bad.toml", "--out", "bad"]);
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let err = exited(&out, 2);
         for needle in needles {
             assert!(err.contains(needle), "{needle}: {err}");
         }
@@ -677,20 +594,12 @@ fn compared_on(dir: &Path) -> Vec<String> {
 fn the_config_and_the_report_command_choose_the_compared_metric() {
     let dir = sandbox("metric");
     let config = format!("{CONFIG}\n[report]\nmetric = \"cumulative-regret\"\n");
-    std::fs::write(dir.join("metric.toml"), config).unwrap();
-    let out = bosweep(&dir, &["sweep", "metric.toml", "--out", "swept"]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&sweep_config(&dir, "metric.toml", &config, "swept", &[]));
     // Two problems × two algorithms against each best.
     assert_eq!(compared_on(&dir.join("swept")), ["cumulative-regret"; 4]);
-    let report = std::fs::read_to_string(dir.join("swept/report.md")).unwrap();
-    assert!(
-        report.contains("(lowest mean final cumulative regret)"),
-        "{report}"
+    file_containing(
+        dir.join("swept/report.md"),
+        &["(lowest mean final cumulative regret)"],
     );
 
     let out = bosweep(&dir, &["report", "swept", "--metric", "best-value"]);
@@ -698,7 +607,6 @@ fn the_config_and_the_report_command_choose_the_compared_metric() {
     assert_eq!(compared_on(&dir.join("swept")), ["best-value"; 4]);
 
     let out = bosweep(&dir, &["report", "swept", "--metric", "median"]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains("unknown metric \"median\""), "{err}");
+    let err = exited(&out, 2);
+    assert_contains(&err, &["unknown metric \"median\""]);
 }

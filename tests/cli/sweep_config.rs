@@ -10,6 +10,8 @@ use bosweep::sweep::{
     ConfigError, RunSpec, Setting, SettingValue, SweepConfig, config_hash, run_key, run_seed,
 };
 
+use crate::common::assert_contains;
+
 const EXAMPLE: &str = r#"seed = 1          # sweep seed
 replicates = 5
 budget = 40
@@ -299,8 +301,7 @@ fn an_unreadable_file_is_named() {
     let e = SweepConfig::load(&path).unwrap_err();
     assert_eq!(e.line, None);
     let message = e.to_string();
-    assert!(message.contains("missing.toml"), "{message}");
-    assert!(message.contains("cannot read"), "{message}");
+    assert_contains(&message, &["missing.toml", "cannot read"]);
 }
 
 #[test]

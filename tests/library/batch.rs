@@ -9,9 +9,11 @@ use bosweep::algorithms::{
 };
 use bosweep::compute::{CpuEngine, Points};
 use bosweep::params::ParamValue;
-use bosweep::problems::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use bosweep::problems::Domain;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use crate::common::{TestProblem, observed_exactly};
 
 /// The objective of these tests: one smooth peak at (0.3, 0.6) of the unit square.
 fn peak(x: &[f64]) -> f64 {
@@ -53,32 +55,14 @@ fn registered(settings: &dyn AlgorithmSettings) -> Registered {
         .fold(Registered::new(settings.name()), |r, (k, v)| r.with(k, v))
 }
 
-fn assert_distinct(points: &[Vec<f64>], what: &str) {
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[..i] {
-            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
-            assert!(distance.sqrt() > 1e-6, "{what}: {a:?} repeats {b:?}");
-        }
-    }
-}
-
 /// Sixteen points asked at once after the design on the unit square are pairwise distinct,
 /// inside the box, the same for the same seed; the first is the sequential step's, whatever the
 /// strategy.
 #[test]
 fn batches_of_sixteen_are_distinct_and_repeat_with_their_seed() {
     let batch = |settings: &dyn AlgorithmSettings, q: usize| {
-        let mut opt = Optimizer::builder(registered(settings))
-            .bounds(&[(0.0, 1.0), (0.0, 1.0)])
-            .maximize()
-            .seed(5)
-            .init(6)
-            .build()
-            .unwrap();
-        for x in opt.ask(6).unwrap() {
-            opt.tell(&x, peak(&x)).unwrap();
-        }
-        opt.ask(q).unwrap()
+        let builder = Optimizer::builder(registered(settings)).maximize().seed(5);
+        crate::common::batch_after_design(builder, peak, q)
     };
     for (what, settings) in every_batch_method() {
         let points = batch(settings.as_ref(), 16);
@@ -87,69 +71,26 @@ fn batches_of_sixteen_are_distinct_and_repeat_with_their_seed() {
             points.iter().flatten().all(|v| (0.0..=1.0).contains(v)),
             "{what}: {points:?}"
         );
-        assert_distinct(&points, &what);
+        crate::common::assert_apart(&points, 1e-6, &what);
         assert_eq!(batch(settings.as_ref(), 16), points, "{what}");
         assert_eq!(batch(settings.as_ref(), 1), points[..1], "{what}");
     }
 }
 
-/// The lattice {0, 0.25, …, 1}² with the peak's values: a problem whose domain is a finite
-/// allowed set.
-#[derive(Debug)]
-struct Lattice {
-    domain: Domain,
-    points: Points,
-}
-
-impl Lattice {
-    fn new(side: usize) -> Self {
-        let step = 1.0 / (side - 1) as f64;
-        let rows: Vec<[f64; 2]> = (0..side * side)
-            .map(|i| [(i / side) as f64 * step, (i % side) as f64 * step])
-            .collect();
-        Self {
-            domain: Domain::cube(0.0, 1.0, 2).unwrap(),
-            points: Points::from_rows(&rows).unwrap(),
-        }
-    }
-}
-
-impl Problem for Lattice {
-    fn name(&self) -> &str {
-        "lattice"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        Vec::new()
-    }
-
-    fn observe(
-        &self,
-        x: &[f64],
-        _step: &Step,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<Observation, ProblemError> {
-        Ok(Observation::new(vec![peak(x)], None))
-    }
-
-    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
-        Some(peak(x))
-    }
-
-    fn optimum(&self, _t: usize) -> Option<Optimum> {
-        None
-    }
-
-    fn allowed_set(&self, _t: usize) -> Option<&Points> {
-        Some(&self.points)
+/// The lattice {0, 0.25, …, 1}² (of `side` = 5) with the peak's values: a problem whose domain
+/// is a finite allowed set.
+fn lattice_problem(side: usize) -> TestProblem {
+    let step = 1.0 / (side - 1) as f64;
+    let rows: Vec<[f64; 2]> = (0..side * side)
+        .map(|i| [(i / side) as f64 * step, (i % side) as f64 * step])
+        .collect();
+    TestProblem {
+        name: "lattice",
+        domain: Domain::cube(0.0, 1.0, 2).unwrap(),
+        observe: observed_exactly,
+        objective: Some(peak),
+        sets: vec![Points::from_rows(&rows).unwrap()],
+        knows_optimum: false,
     }
 }
 
@@ -159,7 +100,7 @@ impl Problem for Lattice {
 fn batches_over_an_allowed_set_never_repeat_a_point() {
     let lattice = |settings: &dyn AlgorithmSettings, side: usize, init: usize| {
         let mut opt = Optimizer::builder(registered(settings))
-            .problem(Box::new(Lattice::new(side)))
+            .problem(Box::new(lattice_problem(side)))
             .seed(3)
             .init(init)
             .build()
@@ -169,14 +110,14 @@ fn batches_over_an_allowed_set_never_repeat_a_point() {
         }
         opt
     };
-    let set = Lattice::new(5).points;
+    let set = lattice_problem(5).sets.remove(0);
     // Random search too: its batch draws among the rows not pending.
     let random: (String, Box<dyn AlgorithmSettings>) =
         ("random".into(), Box::new(RandomSearchSettings::default()));
     for (what, settings) in every_batch_method().into_iter().chain([random]) {
         let points = lattice(settings.as_ref(), 5, 5).ask(20).unwrap();
         assert_eq!(points.len(), 20, "{what}");
-        assert_distinct(&points, &what);
+        crate::common::assert_apart(&points, 1e-6, &what);
         assert!(
             points
                 .iter()
@@ -314,27 +255,14 @@ fn the_believers_incumbent_counts_the_believed_values() {
 /// The batch parameters take the registry's checks and words.
 #[test]
 fn batch_parameters_are_checked_and_named() {
-    let err = Optimizer::builder(GpUcb::default().bucb_c(11.0))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = crate::common::build_error(GpUcb::default().bucb_c(11.0));
     assert_eq!(
         err.to_string(),
         "algorithm gp-ucb: parameter bucb_c = 11 is invalid (must be a number in [0, 10])"
     );
-    let typed = Ei::default()
-        .pending(PendingStrategy::LocalPenalization)
-        .build()
-        .unwrap()
-        .parameters();
-    let registry = algorithms::build("ei", &[("pending", "penalize".into())])
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry);
-    let typed = GpUcb::default().bucb_c(2.5).build().unwrap().parameters();
-    let registry = algorithms::build("gp-ucb", &[("bucb_c", 2.5.into())])
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry);
+    crate::common::same_parameters(
+        &Ei::default().pending(PendingStrategy::LocalPenalization),
+        &[("pending", "penalize".into())],
+    );
+    crate::common::same_parameters(&GpUcb::default().bucb_c(2.5), &[("bucb_c", 2.5.into())]);
 }

@@ -402,38 +402,7 @@ fn t8_normalised_kde_integrates_to_one() {
 // End-to-end runs through the run loop.
 
 use bosweep::params::ParamValue;
-use common::{RunRequest, traced_run};
-
-fn run(
-    algo: &str,
-    params: &[(&str, ParamValue)],
-    problem: &str,
-    budget: usize,
-    init: usize,
-    seed: u64,
-) -> (bosweep::sweep::RunSummary, Vec<serde_json::Value>) {
-    traced_run(
-        &CpuEngine::new(),
-        &RunRequest {
-            algo,
-            params,
-            problem,
-            budget,
-            init,
-            seed,
-        },
-    )
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
-}
+use common::{cpu_run as run, median};
 
 /// The optimisation steps of a trace with their data-set size t (= iter − 1).
 fn opt_steps(lines: &[serde_json::Value]) -> Vec<(usize, &serde_json::Value)> {

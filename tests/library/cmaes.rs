@@ -2,12 +2,14 @@
 //! ellipsoid, restarts with a doubled population on Rastrigin, a generation as a batch of
 //! `Optimizer::ask`, points inside the box, and its settings as the registry declares them.
 
-use bosweep::algorithms::{self, AlgorithmSettings, Cmaes, Optimizer};
+use bosweep::algorithms::{self, Cmaes, Optimizer};
 use bosweep::compute::CpuEngine;
 use bosweep::params::ParamValue;
 use bosweep::problems;
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use bosweep::sweep::RunConfig;
 use serde_json::Value;
+
+use crate::common::{self, run_to_trace, steps};
 
 /// Minimises `f` on `[lo, hi]^dim` by ask/tell, one point at a time: every asked point and the
 /// best value after each evaluation.
@@ -93,12 +95,8 @@ const ELLIPSOID_BOUND: usize = 4000;
 
 /// A run of `cmaes` on a problem built with `problem_params`: the trace's step lines.
 fn traced(problem_params: &[(&str, ParamValue)], budget: usize, seed: u64) -> Vec<Value> {
-    let dir = std::env::temp_dir().join(format!("bosweep-cmaes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{seed}.jsonl"));
     let problem = problems::build("bbob", problem_params).unwrap();
     let mut algorithm = algorithms::build("cmaes", &[]).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
     let config = RunConfig {
         budget,
         init: 10,
@@ -107,22 +105,14 @@ fn traced(problem_params: &[(&str, ParamValue)], budget: usize, seed: u64) -> Ve
         parallel: Default::default(),
     };
     let engine = CpuEngine::new();
-    run(
+    let (_, lines) = run_to_trace(
         problem.as_ref(),
         algorithm.as_mut(),
         "cmaes",
         &engine,
         &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    );
+    steps(lines)
 }
 
 /// On BBOB's Rastrigin (f3) in 4-d the runs stop in local optima and restart (seed 2: after
@@ -224,27 +214,16 @@ fn every_point_is_inside_the_box_when_the_optimum_sits_on_a_bound() {
 /// is refused naming the parameter.
 #[test]
 fn settings_are_the_registry_declaration() {
-    let typed = Cmaes::default().build().unwrap().parameters();
-    assert_eq!(typed, algorithms::build("cmaes", &[]).unwrap().parameters());
-    let changed = Cmaes::default().sigma0(0.1).popsize(16).ipop(false);
-    assert_eq!(
-        changed.build().unwrap().parameters(),
-        algorithms::build(
-            "cmaes",
-            &[
-                ("sigma0", 0.1.into()),
-                ("popsize", 16.0.into()),
-                ("ipop", "false".into())
-            ]
-        )
-        .unwrap()
-        .parameters()
+    common::same_parameters(&Cmaes::default(), &[]);
+    common::same_parameters(
+        &Cmaes::default().sigma0(0.1).popsize(16).ipop(false),
+        &[
+            ("sigma0", 0.1.into()),
+            ("popsize", 16.0.into()),
+            ("ipop", "false".into()),
+        ],
     );
-    let err = Optimizer::builder(Cmaes::default().sigma0(0.0))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(Cmaes::default().sigma0(0.0));
     assert!(
         err.to_string()
             .starts_with("algorithm cmaes: parameter sigma0 = 0 is invalid"),

@@ -2,10 +2,13 @@
 
 #![allow(dead_code)]
 
-use bosweep::algorithms;
+use bosweep::algorithms::{
+    self, Algorithm, AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError,
+};
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
+use bosweep::model::{GpSpec, GpState, Kernel, Noise};
 use bosweep::params::ParamValue;
-use bosweep::problems;
+use bosweep::problems::{self, Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -340,16 +343,8 @@ pub struct RunRequest<'a> {
 /// Runs `request` through the run loop on `engine` and returns the summary and the trace lines
 /// (header first).
 pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary, Vec<Value>) {
-    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("bosweep-runs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!(
-        "{unique}-{}-{}-{}.jsonl",
-        request.algo, request.problem, request.seed
-    ));
     let problem = problems::build(request.problem, &[]).unwrap();
     let mut algorithm = algorithms::build(request.algo, request.params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
     let config = RunConfig {
         budget: request.budget,
         init: request.init,
@@ -357,15 +352,31 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         design_seed: request.seed,
         parallel: Default::default(),
     };
-    let summary = run(
+    run_to_trace(
         problem.as_ref(),
         algorithm.as_mut(),
         request.algo,
         engine,
         &config,
-        &mut trace,
     )
-    .unwrap();
+}
+
+/// Runs `algorithm` (named `algo` in the trace) on `problem` with `config` on `engine`, through
+/// a trace file of its own that is removed afterwards, and returns the summary and the trace
+/// lines (header first): what every test of a whole run reads back.
+pub fn run_to_trace(
+    problem: &dyn Problem,
+    algorithm: &mut dyn Algorithm,
+    algo: &str,
+    engine: &dyn Engine,
+    config: &RunConfig,
+) -> (RunSummary, Vec<Value>) {
+    let unique = RUN_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("bosweep-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{unique}-{algo}-{}.jsonl", problem.name()));
+    let mut trace = TraceWriter::create(&path).unwrap();
+    let summary = run(problem, algorithm, algo, engine, config, &mut trace).unwrap();
     drop(trace);
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
@@ -374,6 +385,12 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     (summary, lines)
+}
+
+/// The step lines of a trace, without its header.
+pub fn steps(mut lines: Vec<Value>) -> Vec<Value> {
+    lines.remove(0);
+    lines
 }
 
 /// The trace without the wall-clock fields, which are the only ones a rerun may change.
@@ -391,15 +408,16 @@ pub fn without_timings(lines: &[Value]) -> Vec<Value> {
         .collect()
 }
 
-/// Runs `algo` (with `params`) on `problem` on the CPU and returns the trace lines.
-pub fn cpu_trace(
+/// Runs `algo` (with `params`) on `problem` on the CPU and returns the summary and the trace
+/// lines (header first).
+pub fn cpu_run(
     algo: &str,
     params: &[(&str, ParamValue)],
     problem: &str,
     budget: usize,
     init: usize,
     seed: u64,
-) -> Vec<Value> {
+) -> (RunSummary, Vec<Value>) {
     let request = RunRequest {
         algo,
         params,
@@ -408,7 +426,18 @@ pub fn cpu_trace(
         init,
         seed,
     };
-    traced_run(&CpuEngine::new(), &request).1
+    traced_run(&CpuEngine::new(), &request)
+}
+
+/// The median of `v` (the mean of the middle two of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
 }
 
 /// Small acquisition grids for the GP algorithms, which keep debug-build runs short.
@@ -441,4 +470,171 @@ pub fn required_parameters(name: &str) -> Vec<(&'static str, ParamValue)> {
     } else {
         Vec::new()
     }
+}
+
+/// The `q` points a batch asks for from an optimiser over the unit square built from `builder`
+/// (its settings, sense and seed) once it has been told `f` at its 6-point initial design: the
+/// batch tests' common start.
+pub fn batch_after_design(
+    builder: OptimizerBuilder,
+    f: impl Fn(&[f64]) -> f64,
+    q: usize,
+) -> Vec<Vec<f64>> {
+    let mut opt = builder
+        .bounds(&[(0.0, 1.0), (0.0, 1.0)])
+        .init(6)
+        .build()
+        .unwrap();
+    for x in opt.ask(6).unwrap() {
+        opt.tell(&x, f(&x)).unwrap();
+    }
+    opt.ask(q).unwrap()
+}
+
+/// The error an optimiser of `settings` over [0, 1] is refused with: how the settings tests see
+/// a parameter's check.
+pub fn build_error(settings: impl AlgorithmSettings + 'static) -> OptimizerError {
+    Optimizer::builder(settings)
+        .bounds(&[(0.0, 1.0)])
+        .build()
+        .err()
+        .unwrap()
+}
+
+/// Asserts that no two of `points` lie within `min_distance` of each other (Euclidean), naming
+/// `what` the points are where two do.
+pub fn assert_apart(points: &[Vec<f64>], min_distance: f64, what: &str) {
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[..i] {
+            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
+            assert!(
+                distance.sqrt() > min_distance,
+                "{what}: {a:?} within {min_distance} of {b:?}"
+            );
+        }
+    }
+}
+
+/// A maximisation problem without parameters made of plain functions, for the tests of what the
+/// run loop and the optimisers do with a problem's answers: an exact objective over finite
+/// allowed sets, or an objective that fails the way an external command can.
+#[derive(Debug)]
+pub struct TestProblem {
+    /// The problem's name in traces and messages.
+    pub name: &'static str,
+    /// The box of its points.
+    pub domain: Domain,
+    /// What an evaluation at `x` returns: [`observed_exactly`], or a failure.
+    pub observe: fn(&TestProblem, &[f64], &Step) -> Result<Observation, ProblemError>,
+    /// The noise-free objective, where the problem tells it (`None`: a black box).
+    pub objective: Option<fn(&[f64]) -> f64>,
+    /// The allowed sets, taken in turn by the step number `t` (`sets[t % sets.len()]`); none:
+    /// the whole box.
+    pub sets: Vec<Points>,
+    /// Whether the problem tells its optimum (the allowed set's best point) or, like an unknown
+    /// black box, does not.
+    pub knows_optimum: bool,
+}
+
+/// A [`TestProblem`]'s objective at `x`, observed without noise.
+pub fn observed_exactly(
+    problem: &TestProblem,
+    x: &[f64],
+    _step: &Step,
+) -> Result<Observation, ProblemError> {
+    Ok(Observation::new(
+        vec![(problem.objective.unwrap())(x)],
+        None,
+    ))
+}
+
+impl Problem for TestProblem {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        Sense::Maximize
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        Vec::new()
+    }
+
+    fn observe(
+        &self,
+        x: &[f64],
+        step: &Step,
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Observation, ProblemError> {
+        (self.observe)(self, x, step)
+    }
+
+    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
+        self.objective.map(|f| f(x))
+    }
+
+    fn optimum(&self, t: usize) -> Option<Optimum> {
+        let f = self.objective.filter(|_| self.knows_optimum)?;
+        let set = self.allowed_set(t).unwrap();
+        let best = (0..set.rows())
+            .map(|i| set.row(i))
+            .max_by(|a, b| f(a).total_cmp(&f(b)))
+            .unwrap()
+            .to_vec();
+        Some(Optimum {
+            value: f(&best),
+            locations: vec![best],
+        })
+    }
+
+    fn allowed_set(&self, t: usize) -> Option<&Points> {
+        (!self.sets.is_empty()).then(|| &self.sets[t % self.sets.len()])
+    }
+}
+
+/// The contextual problems of the SBO-KDE and DRBO-KDE paper (tested in
+/// `tests/library/sbo_drbo_kde.rs`), named once for that file and for the classic problems'
+/// tests, which leave them out.
+pub const CONTEXTUAL_PROBLEMS: [&str; 6] = [
+    "ackley-ctx",
+    "ackley-ctx4",
+    "branin-ctx",
+    "hartmann-ctx",
+    "hartmann-mixture-ctx",
+    "newsvendor",
+];
+
+/// The numbers of a JSON array (a trace's `x`, an algorithm's weights), which must all be
+/// numbers.
+pub fn numbers(value: &Value) -> Vec<f64> {
+    value
+        .as_array()
+        .unwrap_or_else(|| panic!("{value} is not an array"))
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+/// A GP over `dim` inputs without data, whose posterior is its prior: mean `mean`, variance
+/// s²/`lambda` (its noise variance, 0.1, meets no point).
+pub fn prior_gp(kernel: Kernel, dim: usize, mean: f64, lambda: f64) -> GpState {
+    let spec = GpSpec::new(kernel, Noise::Homoscedastic(0.1))
+        .mean(mean)
+        .lambda(lambda);
+    GpState::fit(Points::empty(dim).unwrap(), &[], spec).unwrap()
+}
+
+/// The algorithm `settings` build, and the one the registry builds from `keys`, record the same
+/// parameters (the trace header's `algorithm_parameters`).
+pub fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamValue)]) {
+    let typed = settings.build().unwrap().parameters();
+    let registry = algorithms::build(settings.name(), keys)
+        .unwrap()
+        .parameters();
+    assert_eq!(typed, registry, "{}", settings.name());
 }

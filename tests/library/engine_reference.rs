@@ -246,14 +246,7 @@ fn posterior_two_points_heteroscedastic_by_hand() {
 fn posterior_without_data_is_the_prior() {
     let cpu = CpuEngine::new();
     let kernel = Kernel::new(KernelKind::Matern32, vec![0.3, 0.3], 1.7).unwrap();
-    let gp = GpState::fit(
-        Points::empty(2).unwrap(),
-        &[],
-        GpSpec::new(kernel, Noise::Homoscedastic(0.1))
-            .mean(-0.4)
-            .lambda(0.5),
-    )
-    .unwrap();
+    let gp = prior_gp(kernel, 2, -0.4, 0.5);
     let cand = uniform_points(&mut rng(1), 300, 2, -1.0, 1.0);
     let post = cpu.posterior(&gp, &cand).unwrap();
     assert!(post.mean.iter().all(|&m| m == -0.4));

@@ -35,6 +35,19 @@ fn normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
+/// A fitting test's data: `n` uniform points of the unit cube of dimension `dim`, then a draw at
+/// them of a GP with kernel `truth`, noise variance `noise` and mean `mean`.
+fn sampled(
+    rng: &mut ChaCha8Rng,
+    (n, dim): (usize, usize),
+    truth: &Kernel,
+    (noise, mean): (f64, f64),
+) -> (Points, Vec<f64>) {
+    let x = uniform_points(rng, n, dim);
+    let y = sample_gp(rng, &x, truth, noise, mean);
+    (x, y)
+}
+
 /// A draw of `y = f(x) + ε` from `GP(mean, kernel) + N(0, noise)`, by Cholesky of the covariance.
 fn sample_gp(rng: &mut ChaCha8Rng, x: &Points, kernel: &Kernel, noise: f64, mean: f64) -> Vec<f64> {
     let n = x.rows();
@@ -346,8 +359,7 @@ fn mle_recovers_the_lengthscale_of_a_known_gp() {
             panic!()
         };
         assert!(s > 2e-3 && s < 5e-2, "noise {s}");
-        // The fitted point is a stationary point of the likelihood (interior optimum).
-        let g = log_marginal_likelihood(
+        let at_fit = log_marginal_likelihood(
             fit.state.train(),
             &y,
             &fit.kernel,
@@ -355,20 +367,12 @@ fn mle_recovers_the_lengthscale_of_a_known_gp() {
             fit.mean,
             1.0,
         )
-        .unwrap()
-        .gradient;
+        .unwrap();
+        // The fitted point is a stationary point of the likelihood (interior optimum).
+        let g = at_fit.gradient;
         assert!(g.log_lengthscales.iter().all(|v| v.abs() < 1e-3), "{g:?}");
         // The reported likelihood is the one of the returned hyperparameters.
-        let v = log_marginal_likelihood(
-            fit.state.train(),
-            &y,
-            &fit.kernel,
-            &fit.noise,
-            fit.mean,
-            1.0,
-        )
-        .unwrap()
-        .value;
+        let v = at_fit.value;
         assert!((v - fit.log_marginal_likelihood).abs() < 1e-9 * v.abs().max(1.0));
     }
 }
@@ -376,9 +380,8 @@ fn mle_recovers_the_lengthscale_of_a_known_gp() {
 #[test]
 fn fits_are_deterministic_for_a_seed() {
     let mut r = rng(5);
-    let x = uniform_points(&mut r, 40, 2);
     let truth = Kernel::new(KernelKind::Matern32, vec![0.4, 0.2], 1.0).unwrap();
-    let y = sample_gp(&mut r, &x, &truth, 1e-3, 0.0);
+    let (x, y) = sampled(&mut r, (40, 2), &truth, (1e-3, 0.0));
     let start = Kernel::new(KernelKind::Matern32, vec![1.0, 1.0], 1.0).unwrap();
     let a = fit_gp(x.clone(), &y, start.clone(), &mle_options(9)).unwrap();
     let b = fit_gp(x, &y, start, &mle_options(9)).unwrap();
@@ -396,9 +399,8 @@ fn fits_are_deterministic_for_a_seed() {
 #[test]
 fn likelihood_and_fits_do_not_depend_on_the_thread_count() {
     let mut r = rng(12);
-    let x = uniform_points(&mut r, 260, 3);
     let truth = Kernel::new(KernelKind::Matern52, vec![0.3, 0.5, 0.8], 1.0).unwrap();
-    let y = sample_gp(&mut r, &x, &truth, 1e-2, 0.3);
+    let (x, y) = sampled(&mut r, (260, 3), &truth, (1e-2, 0.3));
     let start = Kernel::new(KernelKind::Matern52, vec![0.2; 3], 1.0).unwrap();
     let in_pool = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -429,9 +431,8 @@ fn likelihood_and_fits_do_not_depend_on_the_thread_count() {
 #[test]
 fn warm_starts_begin_at_the_previous_optimum() {
     let mut r = rng(31);
-    let x = uniform_points(&mut r, 120, 2);
     let truth = Kernel::new(KernelKind::Matern52, vec![0.25, 0.6], 1.0).unwrap();
-    let y = sample_gp(&mut r, &x, &truth, 1e-3, 0.0);
+    let (x, y) = sampled(&mut r, (120, 2), &truth, (1e-3, 0.0));
     let start = Kernel::new(KernelKind::Matern52, vec![0.2; 2], 1.0).unwrap();
     let options = FitOptions {
         random_starts: 0,
@@ -579,9 +580,8 @@ fn previous_fits_convert_between_standardisations() {
 #[test]
 fn map_with_strong_priors_pulls_toward_the_prior_mode() {
     let mut r = rng(21);
-    let x = uniform_points(&mut r, 60, 1);
     let truth = Kernel::new(KernelKind::Matern52, vec![0.3], 1.0).unwrap();
-    let y = sample_gp(&mut r, &x, &truth, 1e-2, 0.0);
+    let (x, y) = sampled(&mut r, (60, 1), &truth, (1e-2, 0.0));
     let start = Kernel::new(KernelKind::Matern52, vec![0.5], 1.0).unwrap();
     let mle = fit_gp(x.clone(), &y, start.clone(), &mle_options(1)).unwrap();
     let mle_l = mle.kernel.lengthscales()[0];
@@ -732,9 +732,8 @@ fn degenerate_data_never_gives_nan() {
 #[test]
 fn fixed_parts_stay_fixed() {
     let mut r = rng(41);
-    let x = uniform_points(&mut r, 30, 1);
     let truth = Kernel::new(KernelKind::SquaredExponential, vec![0.3], 1.0).unwrap();
-    let y = sample_gp(&mut r, &x, &truth, 1e-2, 0.0);
+    let (x, y) = sampled(&mut r, (30, 1), &truth, (1e-2, 0.0));
     let noise: Vec<f64> = (0..30).map(|i| 0.01 + 0.001 * i as f64).collect();
     let options = FitOptions {
         noise: NoiseSpec::Fixed(Noise::PerPoint(noise.clone())),

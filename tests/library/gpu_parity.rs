@@ -245,14 +245,7 @@ fn posterior_all_kernels() {
         let gp = fit(&mut r, k, 100, 1e-6);
         compare_posterior(&gpu, &gp, &cand, "noise 1e-6");
         let k = random_kernel(&mut r, KernelKind::SquaredExponential, 3, None);
-        let gp = GpState::fit(
-            Points::empty(3).unwrap(),
-            &[],
-            GpSpec::new(k, Noise::Homoscedastic(0.1))
-                .mean(0.4)
-                .lambda(2.0),
-        )
-        .unwrap();
+        let gp = prior_gp(k, 3, 0.4, 2.0);
         let want = CpuEngine::new().posterior(&gp, &cand).unwrap();
         assert_eq!(gpu.posterior(&gp, &cand).unwrap(), want);
     }
@@ -266,16 +259,12 @@ fn posterior_batch_matches_single_calls() {
         let gps: Vec<GpState> = vec![
             random_gp(&mut r, KernelKind::SquaredExponential, 3, 65, 1e-2),
             random_gp(&mut r, KernelKind::Matern12, 3, 1, 1e-2),
-            GpState::fit(
-                Points::empty(3).unwrap(),
-                &[],
-                GpSpec::new(
-                    random_kernel(&mut r, KernelKind::Matern52, 3, None),
-                    Noise::Homoscedastic(0.1),
-                )
-                .mean(0.1),
-            )
-            .unwrap(),
+            prior_gp(
+                random_kernel(&mut r, KernelKind::Matern52, 3, None),
+                3,
+                0.1,
+                1.0,
+            ),
             random_gp(
                 &mut r,
                 KernelKind::RationalQuadratic { alpha: 2.5 },
@@ -392,14 +381,7 @@ fn pair_reduce_without_data() {
     let cpu = CpuEngine::new();
     for gpu in gpus() {
         let k = Kernel::new(KernelKind::Matern52, vec![0.3, 0.4, 0.5], 1.6).unwrap();
-        let gp = GpState::fit(
-            Points::empty(3).unwrap(),
-            &[],
-            GpSpec::new(k, Noise::Homoscedastic(0.1))
-                .mean(0.2)
-                .lambda(2.0),
-        )
-        .unwrap();
+        let gp = prior_gp(k, 3, 0.2, 2.0);
         let mut r = rng(4040);
         let dec = points_maybe_timed(&mut r, 65, 2, false);
         let ctx = points_maybe_timed(&mut r, 7, 1, false);

@@ -10,17 +10,7 @@ use bosweep::model::KernelFamily;
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Observation};
 
-use crate::common::{RunRequest, traced_run};
-
-/// The algorithm `settings` build, and the one the registry builds from `keys`, record the same
-/// parameters (the trace header's `algorithm_parameters`).
-fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamValue)]) {
-    let typed = settings.build().unwrap().parameters();
-    let registry = algorithms::build(settings.name(), keys)
-        .unwrap()
-        .parameters();
-    assert_eq!(typed, registry, "{}", settings.name());
-}
+use crate::common::{self, RunRequest, same_parameters, traced_run};
 
 #[test]
 fn typed_settings_build_what_their_keys_build() {
@@ -77,20 +67,12 @@ fn typed_values_out_of_range_get_the_registry_message() {
         },
         ..GpUcb::default()
     };
-    let err = Optimizer::builder(settings)
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(settings);
     assert_eq!(
         err.to_string(),
         "algorithm gp-ucb: parameter lengthscale = -1 is invalid (must be a number in [1e-6, 1000000])"
     );
-    let err = Optimizer::builder(Registered::new("nope"))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(Registered::new("nope"));
     assert!(
         err.to_string().starts_with("unknown algorithm \"nope\""),
         "{err}"
@@ -265,27 +247,15 @@ fn ask_hands_out_the_design_then_the_algorithms_batches() {
 fn gp_batches_spread_out_and_repeat_with_their_seed() {
     let f = |x: &[f64]| (x[0] - 0.3).powi(2) + (x[1] - 0.6).powi(2);
     let batch = |settings: GpUcb, q: usize| {
-        let mut opt = Optimizer::builder(settings)
-            .bounds(&[(0.0, 1.0), (0.0, 1.0)])
-            .seed(11)
-            .init(6)
-            .build()
-            .unwrap();
-        for x in opt.ask(6).unwrap() {
-            opt.tell(&x, f(&x)).unwrap();
-        }
-        opt.ask(q).unwrap()
+        common::batch_after_design(Optimizer::builder(settings).seed(11), f, q)
     };
     let settings = GpUcb::default().maximizer(|m| m.grid_size(512));
     let points = batch(settings.clone(), 4);
     assert_eq!(points.len(), 4);
-    for (i, a) in points.iter().enumerate() {
+    for a in &points {
         assert!(a.iter().all(|v| (0.0..=1.0).contains(v)), "{a:?}");
-        for b in &points[..i] {
-            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
-            assert!(distance.sqrt() > 1e-3, "{a:?} repeats {b:?}");
-        }
     }
+    common::assert_apart(&points, 1e-3, "a GP-UCB batch");
     assert_eq!(batch(settings.clone(), 4), points);
     // The batch's first point is the one a sequential ask chooses.
     assert_eq!(batch(settings, 1), points[..1]);

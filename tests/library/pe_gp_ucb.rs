@@ -13,14 +13,14 @@ use bosweep::algorithms::pe_gp_ucb::schedules::beta;
 use bosweep::algorithms::pe_gp_ucb::{
     PosteriorPath, PriorPosteriors, Rule, Settings, UnknownPriorSettings, UnknownPriorUcb,
 };
-use bosweep::algorithms::{Algorithm, AskContext, Feedback};
+use bosweep::algorithms::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{CandidatePrior, CandidatePriors, KernelGroup};
 use bosweep::model::{Kernel, KernelKind};
 use bosweep::problems::time_varying::{intel, toy};
 use bosweep::problems::{self, Domain, Problem, Step};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
-use common::{RunRequest, rng, traced_run};
+use bosweep::sweep::RunConfig;
+use common::{RunRequest, rng, run_to_trace, traced_run};
 use nalgebra::DMatrix;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
@@ -108,17 +108,7 @@ fn drive(
     for t in 1..=steps {
         let alive_before = algo.alive().to_vec();
         let set = allowed(t);
-        let proposal = algo
-            .ask(&mut AskContext {
-                engine,
-                reference: &CpuEngine::new(),
-                domain,
-                allowed: set.as_ref(),
-                t,
-                pending: &[],
-                rng: &mut r,
-            })
-            .unwrap();
+        let proposal = ask_at(algo, (engine, domain, set.as_ref()), t, &mut r).unwrap();
         let y = observe(&proposal.x, t, &mut r);
         algo.tell(&Feedback {
             x: &proposal.x,
@@ -145,6 +135,39 @@ fn selected(log: &StepLog) -> usize {
 
 fn number(log: &StepLog, key: &str) -> f64 {
     log.extra[key].as_f64().unwrap()
+}
+
+/// 50 candidates drawn uniformly from the unit square with `seed`, and the prior set over them
+/// of two stationary kernel groups (ℓ = 0.3 and 0.15, ε = 0.05) with `priors` up to `horizon`;
+/// with the generator, which goes on drawing.
+fn two_group_set(
+    seed: u64,
+    priors: &[(f64, usize)],
+    horizon: usize,
+) -> (ChaCha8Rng, Points, Arc<CandidatePriors>) {
+    let mut r = rng(seed);
+    let candidates = common::uniform_points(&mut r, 50, 2, 0.0, 1.0);
+    let set = stationary_set(&candidates, &[(0.3, 0.05), (0.15, 0.05)], priors, horizon);
+    (r, candidates, set)
+}
+
+/// `algo`'s proposal at step `t` on `engine` over `domain` (and the `allowed` set), nothing
+/// pending.
+fn ask_at(
+    algo: &mut dyn Algorithm,
+    (engine, domain, allowed): (&dyn Engine, &Domain, Option<&Points>),
+    t: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<Proposal, AlgorithmError> {
+    algo.ask(&mut AskContext {
+        engine,
+        reference: &CpuEngine::new(),
+        domain,
+        allowed,
+        t,
+        pending: &[],
+        rng,
+    })
 }
 
 /// One point, `k_s = 1`, ε = 0.19 (ρ = 0.9), R = 0.1, prior mean `m`: the posterior after
@@ -230,14 +253,7 @@ fn dense_posterior(
 #[test]
 fn incremental_equals_recomputation_over_200_steps() {
     let engine = CpuEngine::new();
-    let mut r = rng(7);
-    let candidates = common::uniform_points(&mut r, 50, 2, 0.0, 1.0);
-    let set = stationary_set(
-        &candidates,
-        &[(0.3, 0.05), (0.15, 0.05)],
-        &[(0.0, 0), (0.5, 0), (-0.5, 1)],
-        200,
-    );
+    let (mut r, candidates, set) = two_group_set(7, &[(0.0, 0), (0.5, 0), (-0.5, 1)], 200);
     let mut fast = PriorPosteriors::new(set.clone(), 0.1, PosteriorPath::Incremental).unwrap();
     let mut reference = PriorPosteriors::new(set, 0.1, PosteriorPath::Engine).unwrap();
     let all = [true; 3];
@@ -323,14 +339,7 @@ fn incremental_equals_dense_recomputation_for_an_empirical_covariance() {
 #[test]
 fn t3_fast_path_equals_reference_in_a_run() {
     let engine = CpuEngine::new();
-    let mut r = rng(3);
-    let candidates = common::uniform_points(&mut r, 50, 2, 0.0, 1.0);
-    let set = stationary_set(
-        &candidates,
-        &[(0.3, 0.05), (0.15, 0.05)],
-        &[(0.0, 0), (1.0, 0), (0.5, 1)],
-        40,
-    );
+    let (_, _, set) = two_group_set(3, &[(0.0, 0), (1.0, 0), (0.5, 1)], 40);
     let domain = Domain::cube(0.0, 1.0, 2).unwrap();
     let truth = |x: &[f64], t: usize| (4.0 * x[0]).sin() + x[1] - 0.01 * t as f64;
     let mut runs = [PosteriorPath::Incremental, PosteriorPath::Engine].map(|path| {
@@ -440,16 +449,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
     let domain = Domain::cube(0.0, 1.0, 1).unwrap();
     let engine = CpuEngine::new();
     let mut r = rng(0);
-    let x = algo
-        .ask(&mut AskContext {
-            engine: &engine,
-            reference: &CpuEngine::new(),
-            domain: &domain,
-            allowed: None,
-            t: 1,
-            pending: &[],
-            rng: &mut r,
-        })
+    let x = ask_at(&mut algo, (&engine, &domain, None), 1, &mut r)
         .unwrap()
         .x;
     algo.tell(&Feedback {
@@ -461,16 +461,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
     })
     .unwrap();
     assert_eq!(algo.alive(), &[false]);
-    let err = algo
-        .ask(&mut AskContext {
-            engine: &engine,
-            reference: &CpuEngine::new(),
-            domain: &domain,
-            allowed: None,
-            t: 2,
-            pending: &[],
-            rng: &mut r,
-        })
+    let err = ask_at(&mut algo, (&engine, &domain, None), 2, &mut r)
         .err()
         .unwrap();
     assert!(err.to_string().contains("eliminated"), "{err}");
@@ -744,14 +735,7 @@ fn t11_regret_balancing_schedule_and_test() {
 #[test]
 fn t12_fully_bayesian_weights_by_hand() {
     let (_, logs) = run_noise_free(two_point_set(&[0.0, 1.0, 2.0]), Rule::FullyBayesian, 2);
-    let weights = |log: &StepLog| -> Vec<f64> {
-        log.extra["weights"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect()
-    };
+    let weights = |log: &StepLog| common::numbers(&log.extra["weights"]);
     let before = weights(&logs[0]);
     assert!(
         common::max_abs_diff(&before, &[1.0 / 3.0; 3]) < 1e-15,
@@ -776,25 +760,16 @@ fn t12_fully_bayesian_weights_and_acquisition() {
     for t in 1..=25 {
         let mut copy = algo.posteriors().unwrap().clone();
         let allowed = problem.allowed_set(t).unwrap();
-        let x = algo
-            .ask(&mut AskContext {
-                engine: &engine,
-                reference: &CpuEngine::new(),
-                domain: problem.domain(),
-                allowed: Some(allowed),
-                t,
-                pending: &[],
-                rng: &mut r,
-            })
-            .unwrap()
-            .x;
+        let x = ask_at(
+            &mut algo,
+            (&engine, problem.domain(), Some(allowed)),
+            t,
+            &mut r,
+        )
+        .unwrap()
+        .x;
         let extra = algo.extra();
-        let weights: Vec<f64> = extra["weights"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_f64().unwrap())
-            .collect();
+        let weights = common::numbers(&extra["weights"]);
         assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         if t == 1 {
             assert!(weights.iter().all(|w| (w - 1.0 / 11.0).abs() < 1e-15));
@@ -886,15 +861,12 @@ fn the_candidate_priors_come_from_the_problem() {
         let mut algo = bosweep::algorithms::build("mle-gp-ucb", &[]).unwrap();
         algo.prepare(problem.as_ref()).unwrap();
         let mut r = rng(0);
-        algo.ask(&mut AskContext {
-            engine: &engine,
-            reference: &CpuEngine::new(),
-            domain: problem.domain(),
-            allowed: problem.allowed_set(1),
-            t: 1,
-            pending: &[],
-            rng: &mut r,
-        })
+        ask_at(
+            algo.as_mut(),
+            (&engine, problem.domain(), problem.allowed_set(1)),
+            1,
+            &mut r,
+        )
         .unwrap();
         let extra = algo.extra();
         let selected = extra["selected_prior"].as_u64().unwrap() as usize;
@@ -914,18 +886,14 @@ fn the_candidate_priors_come_from_the_problem() {
     assert!(err.contains("defines no candidate priors"), "{err}");
     let toy = problems::build("pe-toy", &[]).unwrap();
     let mut r = rng(0);
-    let err = algo
-        .ask(&mut AskContext {
-            engine: &engine,
-            reference: &CpuEngine::new(),
-            domain: toy.domain(),
-            allowed: toy.allowed_set(1),
-            t: 1,
-            pending: &[],
-            rng: &mut r,
-        })
-        .unwrap_err()
-        .to_string();
+    let err = ask_at(
+        algo.as_mut(),
+        (&engine, toy.domain(), toy.allowed_set(1)),
+        1,
+        &mut r,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("prepare"), "{err}");
 }
 
@@ -1075,11 +1043,6 @@ fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
         let problem = problems::build("pe-toy", &[]).unwrap();
         assert_eq!(f(problem.as_ref())[0], None, "drawn before the run");
         let mut algorithm = bosweep::algorithms::build(algo, &[]).unwrap();
-        let path = std::env::temp_dir().join(format!(
-            "bosweep-toy-instance-{}-{algo}-{seed}-{design_seed}.jsonl",
-            std::process::id()
-        ));
-        let mut trace = TraceWriter::create(&path).unwrap();
         let config = RunConfig {
             budget: 3,
             init: 0,
@@ -1087,16 +1050,7 @@ fn the_toy_instance_follows_the_design_seed_not_the_run_seed() {
             design_seed,
             parallel: Default::default(),
         };
-        run(
-            problem.as_ref(),
-            algorithm.as_mut(),
-            algo,
-            &engine,
-            &config,
-            &mut trace,
-        )
-        .unwrap();
-        std::fs::remove_file(&path).unwrap();
+        run_to_trace(problem.as_ref(), algorithm.as_mut(), algo, &engine, &config);
         f(problem.as_ref())
     };
     let first = drawn("random", 11, 5);

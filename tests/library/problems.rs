@@ -6,10 +6,12 @@ use std::f64::consts::PI;
 
 use bosweep::compute::Points;
 use bosweep::problems::{
-    self, Domain, Observation, Optimum, ParamValue, Problem, ProblemError, Sense, Step,
+    self, Domain, Observation, ParamValue, Problem, ProblemError, Sense, Step,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+use crate::common::{CONTEXTUAL_PROBLEMS, TestProblem, observed_exactly};
 
 fn problem(name: &str, params: &[(&str, ParamValue)]) -> Box<dyn Problem> {
     problems::build(name, params).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -45,7 +47,8 @@ fn config_error(name: &str, params: &[(&str, ParamValue)]) -> String {
 /// scalable ones. Problems of other papers, tested in their own files (`tests/library/rahbo.rs`,
 /// `tests/library/pe_gp_ucb.rs`, `tests/library/sbo_drbo_kde.rs`, `tests/library/boke.rs` for
 /// BOKE's tuning tasks): maximised mean-variance objectives, finite time-varying domains,
-/// contextual expectations. The checks here are of the classic test functions.
+/// contextual expectations (beside the contextual problems of [`CONTEXTUAL_PROBLEMS`]). The
+/// checks here are of the classic test functions.
 const OTHER_PAPERS: &[&str] = &[
     "sine-hetero",
     "branin-hetero",
@@ -53,21 +56,17 @@ const OTHER_PAPERS: &[&str] = &[
     "rf-tuning",
     "rf-tuning-boke",
     "xgb-tuning-boke",
-    "ackley-ctx",
-    "ackley-ctx4",
-    "branin-ctx",
-    "hartmann-ctx",
-    "hartmann-mixture-ctx",
-    "newsvendor",
     "portfolio",
 ];
 
-/// The classic test functions: the registry without [`OTHER_PAPERS`], the PE-GP-UCB paper's
-/// problems (whose real-data entry needs a local file), the user's `command` (tested in
-/// `tests/cli/command.rs`) and `callable` (a host program's function: the Python tests).
+/// The classic test functions: the registry without [`OTHER_PAPERS`], [`CONTEXTUAL_PROBLEMS`],
+/// the PE-GP-UCB paper's problems (whose real-data entry needs a local file), the user's
+/// `command` (tested in `tests/cli/command.rs`) and `callable` (a host program's function: the
+/// Python tests).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
         !OTHER_PAPERS.contains(&e.name)
+            && !CONTEXTUAL_PROBLEMS.contains(&e.name)
             && ![
                 "pe-toy",
                 "intel-temp-synthetic",
@@ -293,38 +292,29 @@ fn six_hump_camel_values() {
 
 #[test]
 fn hartmann_values() {
-    // Hartmann-3 at 0: r_i = Σ_j A_ij P_ij² = 2.68863033, 21.476972501, 16.89125353, 30.575104461;
-    // −Σ α_i e^{−r_i} = −(0.0679739775593 + 1.2 · 4.706e-10 + 3 · 4.615e-8 + 3.2 · 5.265e-14)
-    assert_close(
-        f("hartmann3", &[0.0; 3]),
-        -0.06797411659013468,
-        1e-15,
-        "h3(0)",
-    );
-    // at 0.5: r_i = 3.14293033, 2.172982501, 1.94095353, 5.205294461;
-    // −(0.0431561506705 + 0.136605107247 + 0.430700967177 + 0.0175597899763)
-    assert_close(
-        f("hartmann3", &[0.5; 3]),
-        -0.6280220150705942,
-        1e-15,
-        "h3(.5)",
-    );
-    // Hartmann-6 at 0: r_i = 9.469241603, 27.5130072665, 6.397242813, 12.376823883;
-    // −(7.71899258978e-5 + 1.35e-12 + 0.00499843445622 + 1.34885001917e-5)
-    assert_close(
-        f("hartmann6", &[0.0; 6]),
-        -0.00508911288366444,
-        1e-16,
-        "h6(0)",
-    );
-    // at 0.5: r_i = 2.820831603, 6.7040022665, 2.003352813, 4.391053883;
-    // −(0.0595563948331 + 0.00147119437262 + 0.404646867499 + 0.039640534998)
-    assert_close(
-        f("hartmann6", &[0.5; 6]),
-        -0.5053149917022332,
-        1e-15,
-        "h6(.5)",
-    );
+    for (name, x, want, tol, what) in [
+        // Hartmann-3 at 0: r_i = Σ_j A_ij P_ij² = 2.68863033, 21.476972501, 16.89125353,
+        // 30.575104461; −Σ α_i e^{−r_i} = −(0.0679739775593 + 1.2 · 4.706e-10 + 3 · 4.615e-8
+        // + 3.2 · 5.265e-14)
+        (
+            "hartmann3",
+            &[0.0; 3][..],
+            -0.06797411659013468,
+            1e-15,
+            "h3(0)",
+        ),
+        // at 0.5: r_i = 3.14293033, 2.172982501, 1.94095353, 5.205294461;
+        // −(0.0431561506705 + 0.136605107247 + 0.430700967177 + 0.0175597899763)
+        ("hartmann3", &[0.5; 3], -0.6280220150705942, 1e-15, "h3(.5)"),
+        // Hartmann-6 at 0: r_i = 9.469241603, 27.5130072665, 6.397242813, 12.376823883;
+        // −(7.71899258978e-5 + 1.35e-12 + 0.00499843445622 + 1.34885001917e-5)
+        ("hartmann6", &[0.0; 6], -0.00508911288366444, 1e-16, "h6(0)"),
+        // at 0.5: r_i = 2.820831603, 6.7040022665, 2.003352813, 4.391053883;
+        // −(0.0595563948331 + 0.00147119437262 + 0.404646867499 + 0.039640534998)
+        ("hartmann6", &[0.5; 6], -0.5053149917022332, 1e-15, "h6(.5)"),
+    ] {
+        assert_close(f(name, x), want, tol, what);
+    }
 }
 
 #[test]
@@ -678,72 +668,45 @@ fn evaluate_rejects_points_it_cannot_take() {
     assert!(Step::new(1, 0).is_err());
 }
 
-/// An objective that fails the way an external command can: it errors, returns too few values,
-/// or returns NaN. `evaluate` reports each as an evaluation error.
-#[derive(Debug)]
-struct Flaky {
-    domain: Domain,
-    mode: u8,
-}
-
-impl Problem for Flaky {
-    fn name(&self) -> &str {
-        "flaky"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        Vec::new()
-    }
-
-    fn observe(
-        &self,
-        _x: &[f64],
-        step: &Step,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<Observation, ProblemError> {
-        match self.mode {
-            0 => Err(ProblemError::evaluation(
-                "command `./objective` exited with status 3",
-            )),
-            1 => Ok(Observation::new(vec![1.0], None)),
-            2 => Ok(Observation::new(vec![f64::NAN; step.repeats()], None)),
-            3 => Ok(Observation::new(vec![1.0; step.repeats()], Some(vec![0.5]))),
-            _ => Ok(Observation::new(vec![1.0, 3.0], None)),
-        }
-    }
-
-    fn objective_of_interest(&self, _x: &[f64], _t: usize) -> Option<f64> {
-        None
-    }
-
-    fn optimum(&self, _t: usize) -> Option<Optimum> {
-        None
-    }
-}
-
+/// Objectives that fail the way an external command can: they error, return too few values, or
+/// return NaN. `evaluate` reports each as an evaluation error.
 #[test]
 fn failing_objectives_surface_as_evaluation_errors() {
+    type Observe = fn(&TestProblem, &[f64], &Step) -> Result<Observation, ProblemError>;
+    let flaky = |observe: Observe| TestProblem {
+        name: "flaky",
+        domain: Domain::cube(0.0, 1.0, 1).unwrap(),
+        observe,
+        objective: None,
+        sets: Vec::new(),
+        knows_optimum: false,
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let step = Step::new(1, 2).unwrap();
-    let expect = [
-        "exited with status 3",
-        "1 values returned for 2 repeats",
-        "NaN",
-        "context",
+    let failures: [(Observe, &str); 4] = [
+        (
+            |_, _, _| {
+                Err(ProblemError::evaluation(
+                    "command `./objective` exited with status 3",
+                ))
+            },
+            "exited with status 3",
+        ),
+        (
+            |_, _, _| Ok(Observation::new(vec![1.0], None)),
+            "1 values returned for 2 repeats",
+        ),
+        (
+            |_, _, step| Ok(Observation::new(vec![f64::NAN; step.repeats()], None)),
+            "NaN",
+        ),
+        (
+            |_, _, step| Ok(Observation::new(vec![1.0; step.repeats()], Some(vec![0.5]))),
+            "context",
+        ),
     ];
-    for (mode, needle) in expect.into_iter().enumerate() {
-        let p: Box<dyn Problem> = Box::new(Flaky {
-            domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-            mode: mode as u8,
-        });
+    for (mode, (observe, needle)) in failures.into_iter().enumerate() {
+        let p: Box<dyn Problem> = Box::new(flaky(observe));
         match p.evaluate(&[0.5], &step, &mut rng) {
             Err(e @ ProblemError::Evaluation(_)) => {
                 let m = e.to_string();
@@ -755,10 +718,7 @@ fn failing_objectives_surface_as_evaluation_errors() {
             other => panic!("mode {mode}: expected an evaluation error, got {other:?}"),
         }
     }
-    let ok = Flaky {
-        domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-        mode: 4,
-    };
+    let ok = flaky(|_, _, _| Ok(Observation::new(vec![1.0, 3.0], None)));
     let obs = ok.evaluate(&[0.5], &step, &mut rng).unwrap();
     assert_eq!((obs.y, obs.repeats), (2.0, vec![1.0, 3.0]));
 }
@@ -870,65 +830,20 @@ fn numbers_given_as_text_are_accepted() {
     assert_eq!(p.parameters()[1].1, ParamValue::Number(0.25));
 }
 
-/// A time-varying problem in the PE-GP-UCB style: the whole grid at odd `t`, its first half at
-/// even `t`.
-#[derive(Debug)]
-struct Alternating {
-    domain: Domain,
-    grid: Points,
-    half: Points,
-}
-
-impl Problem for Alternating {
-    fn name(&self) -> &str {
-        "alternating"
-    }
-
-    fn domain(&self) -> &Domain {
-        &self.domain
-    }
-
-    fn sense(&self) -> Sense {
-        Sense::Maximize
-    }
-
-    fn parameters(&self) -> Vec<(String, ParamValue)> {
-        Vec::new()
-    }
-
-    fn observe(
-        &self,
-        x: &[f64],
-        _step: &Step,
-        _rng: &mut ChaCha8Rng,
-    ) -> Result<Observation, ProblemError> {
-        Ok(Observation::new(vec![x[0]], None))
-    }
-
-    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
-        Some(x[0])
-    }
-
-    fn optimum(&self, t: usize) -> Option<Optimum> {
-        let set = self.allowed_set(t).unwrap();
-        let best = set.row(set.rows() - 1).to_vec();
-        Some(Optimum {
-            value: best[0],
-            locations: vec![best],
-        })
-    }
-
-    fn allowed_set(&self, t: usize) -> Option<&Points> {
-        Some(if t % 2 == 1 { &self.grid } else { &self.half })
-    }
-}
-
 #[test]
 fn evaluate_keeps_to_the_allowed_set_of_each_step() {
-    let p = Alternating {
+    // A time-varying problem in the PE-GP-UCB style: the whole grid at odd `t`, its first half
+    // at even `t`.
+    let p = TestProblem {
+        name: "alternating",
         domain: Domain::cube(0.0, 1.0, 1).unwrap(),
-        grid: Points::from_rows(&[[0.0], [0.25], [0.5], [0.75], [1.0]]).unwrap(),
-        half: Points::from_rows(&[[0.0], [0.25], [0.5]]).unwrap(),
+        observe: observed_exactly,
+        objective: Some(|x| x[0]),
+        sets: vec![
+            Points::from_rows(&[[0.0], [0.25], [0.5]]).unwrap(),
+            Points::from_rows(&[[0.0], [0.25], [0.5], [0.75], [1.0]]).unwrap(),
+        ],
+        knows_optimum: true,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     let at = |t| Step::new(t, 1).unwrap();

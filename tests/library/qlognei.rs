@@ -149,26 +149,14 @@ fn batches_spread_out_and_repeat_with_their_seed() {
         let settings = QLogNei::default()
             .maximizer(|m| m.grid_size(256))
             .mc_samples(128);
-        let mut opt = Optimizer::builder(settings)
-            .bounds(&[(0.0, 1.0), (0.0, 1.0)])
-            .seed(11)
-            .init(6)
-            .build()
-            .unwrap();
-        for x in opt.ask(6).unwrap() {
-            opt.tell(&x, f(&x)).unwrap();
-        }
-        opt.ask(q).unwrap()
+        common::batch_after_design(Optimizer::builder(settings).seed(11), f, q)
     };
     let points = batch(3);
     assert_eq!(points.len(), 3);
-    for (i, a) in points.iter().enumerate() {
+    for a in &points {
         assert!(a.iter().all(|v| (0.0..=1.0).contains(v)), "{a:?}");
-        for b in &points[..i] {
-            let distance = a.iter().zip(b).map(|(u, v)| (u - v).powi(2)).sum::<f64>();
-            assert!(distance.sqrt() > 1e-2, "{a:?} next to {b:?}");
-        }
     }
+    common::assert_apart(&points, 1e-2, "a qLogNEI batch");
     assert_eq!(batch(3), points);
     assert_eq!(batch(1), points[..1]);
 }

@@ -14,7 +14,7 @@ use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems;
 use bosweep::problems::rahbo::{BraninHetero, HeteroFunction, SineHetero, maximize_on_box};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use bosweep::sweep::RunConfig;
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use serde_json::Value;
@@ -31,24 +31,18 @@ fn column(values: &[f64]) -> Points {
     Points::new(values.to_vec(), 1).unwrap()
 }
 
-/// A run of `algo` (with `params`) on `problem` (with `problem_params`), its trace lines.
+/// A run of `algo` (with `params` over the [`fast`] settings) on `problem` (with
+/// `problem_params`), its trace lines.
 fn run_trace(
     engine: &dyn Engine,
     algo: &str,
-    params: &[(&str, ParamValue)],
+    params: &[(&'static str, ParamValue)],
     problem: &str,
     problem_params: &[(&str, ParamValue)],
     (budget, init, seed): (usize, usize, u64),
 ) -> Vec<Value> {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let unique = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let path = std::env::temp_dir().join(format!(
-        "bosweep-rahbo-{}-{unique}.jsonl",
-        std::process::id()
-    ));
     let problem = problems::build(problem, problem_params).unwrap();
-    let mut algorithm = algorithms::build(algo, params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
+    let mut algorithm = algorithms::build(algo, &fast(params)).unwrap();
     let config = RunConfig {
         budget,
         init,
@@ -56,36 +50,13 @@ fn run_trace(
         design_seed: seed,
         parallel: Default::default(),
     };
-    run(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        algo,
-        engine,
-        &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    let (_, lines) =
+        common::run_to_trace(problem.as_ref(), algorithm.as_mut(), algo, engine, &config);
+    common::steps(lines)
 }
 
 fn xs(trace: &[Value]) -> Vec<Vec<f64>> {
-    trace
-        .iter()
-        .map(|l| {
-            l["x"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_f64().unwrap())
-                .collect()
-        })
-        .collect()
+    trace.iter().map(|l| common::numbers(&l["x"])).collect()
 }
 
 fn num(v: f64) -> ParamValue {
@@ -414,14 +385,7 @@ fn regret_bookkeeping_and_trace_metrics() {
     let engine = CpuEngine::new();
     let problem = problems::build("sine-hetero", &[]).unwrap();
     let optimum = problem.optimum(1).unwrap().value;
-    let trace = run_trace(
-        &engine,
-        "rahbo",
-        &fast(&[]),
-        "sine-hetero",
-        &[],
-        (150, 5, 3),
-    );
+    let trace = run_trace(&engine, "rahbo", &[], "sine-hetero", &[], (150, 5, 3));
     assert_eq!(trace.len(), 15);
     let mut sum = 0.0;
     let mut previous = 0.0;
@@ -497,7 +461,7 @@ fn rahbo_at_alpha_zero_is_gp_ucb_with_plug_in_noise() {
         let rahbo = run_trace(
             &engine,
             "rahbo",
-            &fast(&[("alpha", num(0.0)), ("alpha_source", text("parameter"))]),
+            &[("alpha", num(0.0)), ("alpha_source", text("parameter"))],
             "branin-hetero",
             &[],
             (120, 6, seed),
@@ -505,7 +469,7 @@ fn rahbo_at_alpha_zero_is_gp_ucb_with_plug_in_noise() {
         let ucb = run_trace(
             &engine,
             "gp-ucb-hetero",
-            &fast(&[("gpucb_noise", text("ucb_var_over_k"))]),
+            &[("gpucb_noise", text("ucb_var_over_k"))],
             "branin-hetero",
             &[],
             (120, 6, seed),
@@ -523,7 +487,7 @@ fn known_constant_variance_is_gp_ucb_with_the_same_noise() {
     let known = run_trace(
         &engine,
         "rahbo-known-var",
-        &fast(&[]),
+        &[],
         "sine-hetero",
         &flat,
         (150, 5, 4),
@@ -531,11 +495,11 @@ fn known_constant_variance_is_gp_ucb_with_the_same_noise() {
     let ucb = run_trace(
         &engine,
         "gp-ucb-hetero",
-        &fast(&[
+        &[
             ("gpucb_noise", text("ucb_var_over_k")),
             ("rho2_min", num(0.01)),
             ("rho2_max", num(0.01)),
-        ]),
+        ],
         "sine-hetero",
         &flat,
         (150, 5, 4),
@@ -558,23 +522,18 @@ fn known_variance_needs_a_problem_that_knows_it() {
 fn runs_are_reproducible_for_every_method() {
     let engine = CpuEngine::new();
     for algo in ["rahbo", "rahbo-us", "rahbo-known-var", "gp-ucb-hetero"] {
-        let a = common::without_timings(&run_trace(
-            &engine,
-            algo,
-            &fast(&[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")]),
-            "sine-hetero",
-            &[],
-            (100, 5, 9),
-        ));
-        let b = common::without_timings(&run_trace(
-            &engine,
-            algo,
-            &fast(&[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")]),
-            "sine-hetero",
-            &[],
-            (100, 5, 9),
-        ));
-        assert_eq!(a, b, "{algo}");
+        let params = &[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")];
+        let run = || {
+            common::without_timings(&run_trace(
+                &engine,
+                algo,
+                params,
+                "sine-hetero",
+                &[],
+                (100, 5, 9),
+            ))
+        };
+        assert_eq!(run(), run(), "{algo}");
     }
 }
 
@@ -584,7 +543,7 @@ fn rahbo_us_samples_uncertainty_first() {
     let trace = run_trace(
         &engine,
         "rahbo-us",
-        &fast(&[("us_rounds", num(3.0))]),
+        &[("us_rounds", num(3.0))],
         "sine-hetero",
         &[],
         (110, 5, 5),
@@ -640,18 +599,11 @@ fn rahbo_prefers_the_quiet_maximum_of_sine() {
     let (mut rahbo_regret, mut ucb_regret) = (0.0, 0.0);
     let seeds = 4;
     for seed in 0..seeds {
-        let r = run_trace(
-            &engine,
-            "rahbo",
-            &fast(&[]),
-            "sine-hetero",
-            &[],
-            (250, 10, seed),
-        );
+        let r = run_trace(&engine, "rahbo", &[], "sine-hetero", &[], (250, 10, seed));
         let u = run_trace(
             &engine,
             "gp-ucb-hetero",
-            &fast(&[]),
+            &[],
             "sine-hetero",
             &[],
             (250, 10, seed),
@@ -729,19 +681,12 @@ fn rf_tuning_scores_folds_and_balanced_accuracy() {
 fn alpha_comes_from_the_problem_unless_told_otherwise() {
     let engine = CpuEngine::new();
     let problem = [("alpha", num(0.5))];
-    let from_problem = run_trace(
-        &engine,
-        "rahbo",
-        &fast(&[]),
-        "sine-hetero",
-        &problem,
-        (80, 5, 1),
-    );
+    let from_problem = run_trace(&engine, "rahbo", &[], "sine-hetero", &problem, (80, 5, 1));
     assert_eq!(from_problem.last().unwrap()["extra"]["alpha"], 0.5);
     let own = run_trace(
         &engine,
         "rahbo",
-        &fast(&[("alpha", num(2.0)), ("alpha_source", text("parameter"))]),
+        &[("alpha", num(2.0)), ("alpha_source", text("parameter"))],
         "sine-hetero",
         &problem,
         (80, 5, 1),
@@ -758,9 +703,9 @@ fn cpu_and_gpu_choose_the_same_points() {
     };
     let cpu = CpuEngine::new();
     for algo in ["rahbo", "rahbo-us"] {
-        let params = fast(&[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")]);
-        let a = run_trace(&cpu, algo, &params, "branin-hetero", &[], (100, 5, 7));
-        let b = run_trace(&gpu, algo, &params, "branin-hetero", &[], (100, 5, 7));
+        let params = &[("us_rounds", num(2.0))][..usize::from(algo == "rahbo-us")];
+        let a = run_trace(&cpu, algo, params, "branin-hetero", &[], (100, 5, 7));
+        let b = run_trace(&gpu, algo, params, "branin-hetero", &[], (100, 5, 7));
         assert_eq!(xs(&a), xs(&b), "{algo}");
     }
 }

@@ -14,9 +14,9 @@ use bosweep::algorithms::{self, AlgorithmEntry, AlgorithmError};
 use bosweep::algorithms::{Algorithm, AskContext, Feedback, Proposal};
 use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
-use bosweep::params::{ParamKind, ParamValue};
+use bosweep::params::{ParamKind, ParamSpec, ParamValue};
 use bosweep::problems::{self, ProblemError};
-use bosweep::sweep::{RunConfig, TraceWriter, run};
+use bosweep::sweep::RunConfig;
 use common::{RunRequest, required_parameters, runs_without_python, traced_run, without_timings};
 use serde_json::Value;
 
@@ -208,6 +208,57 @@ fn assert_names(message: &str, owner: &str, key: &str, value: &ParamValue) {
     }
 }
 
+/// Asserts that `build`, given the bad `value` of `owner`'s `key`, neither panicked nor was
+/// accepted but was refused with a configuration error naming owner, key and value;
+/// `config_message` is the message of an error that is a configuration error.
+fn assert_refused<E: std::fmt::Display>(
+    (owner, key, value): (&str, &str, &ParamValue),
+    build: impl FnOnce() -> Result<(), E> + std::panic::UnwindSafe,
+    config_message: impl Fn(&E) -> Option<&str>,
+) {
+    let outcome =
+        catch_unwind(build).unwrap_or_else(|_| panic!("{owner} {key} = {value} panicked"));
+    match outcome {
+        Err(e) => match config_message(&e) {
+            Some(message) => assert_names(message, owner, key, value),
+            None => panic!("{owner} {key} = {value}: not a config error: {e}"),
+        },
+        Ok(()) => panic!("{owner} {key} = {value} was accepted"),
+    }
+}
+
+/// Checks `owner`'s parameter `spec` with its bad and its edge values, each built by `build`
+/// from `with(value)`: a bad value is refused naming owner, key and value (see
+/// [`assert_refused`]); an edge value is accepted or refused the same way, except by an owner
+/// that cannot be built here whatever its parameters (`unbuildable`), which names itself.
+fn check_values<E: std::fmt::Display>(
+    (owner, spec): (&str, &ParamSpec),
+    with: impl Fn(&ParamValue) -> Vec<(&'static str, ParamValue)>,
+    build: impl Fn(&[(&str, ParamValue)]) -> Result<(), E> + std::panic::RefUnwindSafe,
+    config_message: impl Fn(&E) -> Option<&str>,
+    unbuildable: impl Fn() -> bool,
+) {
+    let key = spec.name;
+    for value in bad_values(&spec.kind) {
+        let given = with(&value);
+        assert_refused((owner, key, &value), || build(&given), &config_message);
+    }
+    for value in edge_values(&spec.kind) {
+        let given = with(&value);
+        match catch_unwind(|| build(&given)) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => match config_message(&e) {
+                Some(message) if unbuildable() => {
+                    assert!(message.contains(owner), "{message}")
+                }
+                Some(message) => assert_names(message, owner, key, &value),
+                None => panic!("{owner} {key} = {value}: {e}"),
+            },
+            Err(_) => panic!("{owner} {key} = {value} panicked"),
+        }
+    }
+}
+
 #[test]
 fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value() {
     for entry in algorithms::registry() {
@@ -221,33 +272,16 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
                 given.push((spec.name, value.clone()));
                 given
             };
-            for value in bad_values(&spec.kind) {
-                let given = with(&value);
-                let outcome = catch_unwind(|| entry.build(&given))
-                    .unwrap_or_else(|_| panic!("{} {} = {value} panicked", entry.name, spec.name));
-                match outcome {
-                    Err(AlgorithmError::Config(message)) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Err(e) => panic!(
-                        "{} {} = {value}: not a config error: {e}",
-                        entry.name, spec.name
-                    ),
-                    Ok(_) => panic!("{} {} = {value} was accepted", entry.name, spec.name),
-                }
-            }
-            for value in edge_values(&spec.kind) {
-                let given = with(&value);
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()));
-                match outcome {
-                    Ok(Ok(())) => {}
-                    Ok(Err(AlgorithmError::Config(message))) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Ok(Err(e)) => panic!("{} {} = {value}: {e}", entry.name, spec.name),
-                    Err(_) => panic!("{} {} = {value} panicked", entry.name, spec.name),
-                }
-            }
+            check_values(
+                (entry.name, spec),
+                with,
+                |given| entry.build(given).map(|_| ()),
+                |e| match e {
+                    AlgorithmError::Config(message) => Some(message),
+                    _ => None,
+                },
+                || false,
+            );
         }
         let unknown = [("no_such_parameter", ParamValue::Number(1.0))];
         match entry.build(&unknown) {
@@ -269,38 +303,18 @@ fn every_algorithm_parameter_rejects_bad_values_naming_algorithm_key_and_value()
 fn every_problem_parameter_rejects_bad_values_naming_problem_key_and_value() {
     for entry in problems::registry() {
         for spec in entry.parameters {
-            for value in bad_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()))
-                    .unwrap_or_else(|_| panic!("{} {} = {value} panicked", entry.name, spec.name));
-                match outcome {
-                    Err(ProblemError::Config(message)) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Err(e) => panic!(
-                        "{} {} = {value}: not a config error: {e}",
-                        entry.name, spec.name
-                    ),
-                    Ok(()) => panic!("{} {} = {value} was accepted", entry.name, spec.name),
-                }
-            }
-            for value in edge_values(&spec.kind) {
-                let given = [(spec.name, value.clone())];
-                let outcome = catch_unwind(|| entry.build(&given).map(|_| ()));
-                match outcome {
-                    Ok(Ok(())) => {}
-                    // A problem that cannot be built here whatever its parameters (its data
-                    // are a local file) names itself; any other refusal names the value.
-                    Ok(Err(ProblemError::Config(message))) if entry.build(&[]).is_err() => {
-                        assert!(message.contains(entry.name), "{message}")
-                    }
-                    Ok(Err(ProblemError::Config(message))) => {
-                        assert_names(&message, entry.name, spec.name, &value)
-                    }
-                    Ok(Err(e)) => panic!("{} {} = {value}: {e}", entry.name, spec.name),
-                    Err(_) => panic!("{} {} = {value} panicked", entry.name, spec.name),
-                }
-            }
+            check_values(
+                (entry.name, spec),
+                |value| vec![(spec.name, value.clone())],
+                |given| entry.build(given).map(|_| ()),
+                |e| match e {
+                    ProblemError::Config(message) => Some(message),
+                    _ => None,
+                },
+                // A problem that cannot be built here whatever its parameters (its data are a
+                // local file) names itself.
+                || entry.build(&[]).is_err(),
+            );
         }
     }
 }
@@ -399,8 +413,6 @@ impl Algorithm for NearDuplicateUcb {
 #[test]
 fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
     let problem = problems::build("forrester", &[]).unwrap();
-    let path = std::env::temp_dir().join(format!("bosweep-jitter-{}.jsonl", std::process::id()));
-    let mut trace = TraceWriter::create(&path).unwrap();
     let mut algorithm = NearDuplicateUcb {
         xs: Vec::new(),
         ys: Vec::new(),
@@ -412,22 +424,13 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
         design_seed: 5,
         parallel: Default::default(),
     };
-    run(
+    let (_, lines) = common::run_to_trace(
         problem.as_ref(),
         &mut algorithm,
         "near-duplicate-ucb",
         &CpuEngine::new(),
         &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    let lines: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    );
     let mut warned = 0;
     for step in &lines[1..] {
         for key in ["x", "recommended_x"] {
@@ -444,7 +447,8 @@ fn jitter_escalation_is_a_trace_warning_and_decisions_stay_finite() {
     }
     assert!(
         warned >= 3,
-        "{warned} steps carry a jitter warning:\n{text}"
+        "{warned} steps carry a jitter warning:\n{}",
+        Value::Array(lines)
     );
 }
 
@@ -462,20 +466,17 @@ fn every_memory_estimate_is_positive_and_grows_with_the_budget() {
     }
     // Budget 10, dim 2. A GP on M points holds 22 M × M matrices and a grid of, by default,
     // max(1000·2, 2000) = 2000 points with 2 + 4 reals each (12 000 reals); 8 bytes a real.
-    let pseudo = |m: f64| {
-        algorithms::build("uhe-bo", &[("m_factor", ParamValue::Number(m))])
+    let estimate = |algo: &str, key: &'static str, value: f64| {
+        algorithms::build(algo, &[(key, ParamValue::Number(value))])
             .unwrap()
             .memory_bytes(10, 2)
     };
+    let pseudo = |m: f64| estimate("uhe-bo", "m_factor", m);
     // m_factor 100: M = 1000, 22·1000² + 12 000 = 22 012 000 reals → 176 096 000 B.
     assert_eq!(pseudo(100.0), 176_096_000);
     // m_factor 1: M = 10, 22·10² + 12 000 = 14 200 reals → 113 600 B.
     assert_eq!(pseudo(1.0), 113_600);
-    let samples = |s: f64| {
-        algorithms::build("mcmc-gp-ucb", &[("mcmc_samples", ParamValue::Number(s))])
-            .unwrap()
-            .memory_bytes(10, 2)
-    };
+    let samples = |s: f64| estimate("mcmc-gp-ucb", "mcmc_samples", s);
     // One kept sample: the GP alone, 14 200 reals → 113 600 B; each further sample one more
     // 10 × 10 factor: 101 samples add 100·100 = 10 000 reals → 24 200 · 8 = 193 600 B.
     assert_eq!(samples(1.0), 113_600);

@@ -3,19 +3,14 @@
 //! region once per batch; the GPU backend chooses what the CPU chooses; the typed settings are
 //! the registry's declaration.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use bosweep::algorithms::{self, AlgorithmSettings, Optimizer, Turbo};
+use bosweep::algorithms::{self, Optimizer, Turbo};
 use bosweep::compute::{CpuEngine, Engine};
 use bosweep::params::ParamValue;
 use bosweep::problems;
-use bosweep::sweep::{Parallel, RunConfig, TraceWriter, run};
+use bosweep::sweep::{Parallel, RunConfig};
 use serde_json::Value;
 
-use crate::common::{gpu_f64, without_timings};
-
-/// Distinguishes the trace files of runs made by tests running at the same time.
-static RUNS: AtomicUsize = AtomicUsize::new(0);
+use crate::common::{self, gpu_f64, numbers, run_to_trace, steps, without_timings};
 
 /// What one traced run is: its budget, initial design and seed, and its batches.
 #[derive(Clone, Copy)]
@@ -34,12 +29,8 @@ fn traced(
     params: &[(&str, ParamValue)],
     setup: Setup,
 ) -> Vec<Value> {
-    let dir = std::env::temp_dir().join(format!("bosweep-turbo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.jsonl", RUNS.fetch_add(1, Ordering::Relaxed)));
     let problem = problems::build(problem, &[]).unwrap();
     let mut algorithm = algorithms::build("turbo", params).unwrap();
-    let mut trace = TraceWriter::create(&path).unwrap();
     let config = RunConfig {
         budget: setup.budget,
         init: setup.init,
@@ -50,31 +41,14 @@ fn traced(
             ..Parallel::default()
         },
     };
-    run(
+    let (_, lines) = run_to_trace(
         problem.as_ref(),
         algorithm.as_mut(),
         "turbo",
         engine,
         &config,
-        &mut trace,
-    )
-    .unwrap();
-    drop(trace);
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    text.lines()
-        .skip(1)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-fn numbers(value: &Value) -> Vec<f64> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
+    );
+    steps(lines)
 }
 
 /// The lowest `y` (both problems are minimised) among the steps of `phase`.
@@ -209,23 +183,12 @@ fn the_gpu_backend_chooses_the_cpus_points() {
 /// are refused naming them.
 #[test]
 fn settings_are_the_registry_declaration() {
-    let typed = Turbo::default().build().unwrap().parameters();
-    assert_eq!(typed, algorithms::build("turbo", &[]).unwrap().parameters());
-    let changed = Turbo::default().n_candidates(300).length_max(1.2);
-    assert_eq!(
-        changed.build().unwrap().parameters(),
-        algorithms::build(
-            "turbo",
-            &[("n_candidates", 300.0.into()), ("length_max", 1.2.into())]
-        )
-        .unwrap()
-        .parameters()
+    common::same_parameters(&Turbo::default(), &[]);
+    common::same_parameters(
+        &Turbo::default().n_candidates(300).length_max(1.2),
+        &[("n_candidates", 300.0.into()), ("length_max", 1.2.into())],
     );
-    let err = Optimizer::builder(Turbo::default().length_min(0.9))
-        .bounds(&[(0.0, 1.0)])
-        .build()
-        .err()
-        .unwrap();
+    let err = common::build_error(Turbo::default().length_min(0.9));
     assert!(
         err.to_string()
             .contains("algorithm turbo: length_min = 0.9, length_init = 0.8"),

@@ -11,7 +11,7 @@ use bosweep::compute::{CpuEngine, Engine, Points};
 use bosweep::model::{
     GpSpec, GpState, Kernel, KernelKind, Noise, PriorSpace, Priors, log_marginal_likelihood,
 };
-use common::{cpu_trace, fast_acquisition, without_timings};
+use common::{cpu_run, fast_acquisition, without_timings};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -177,7 +177,7 @@ fn posterior_and_ucb_on_the_toy_data_match_the_reference_values() {
 #[test]
 fn uhe_bo_follows_the_pair_schedule_and_is_reproducible() {
     let (init, budget) = (4, 15);
-    let a = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5);
+    let a = cpu_run("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5).1;
     let header = &a[0]["header"];
     assert_eq!(header["algorithm_parameters"]["ucb_beta"], 1.96);
     assert_eq!(header["algorithm_parameters"]["m_factor"], 2.0);
@@ -217,9 +217,9 @@ fn uhe_bo_follows_the_pair_schedule_and_is_reproducible() {
         previous_arm = arm;
         previous_weights = weights;
     }
-    let b = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5);
+    let b = cpu_run("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 5).1;
     assert_eq!(without_timings(&a), without_timings(&b));
-    let c = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 6);
+    let c = cpu_run("uhe-bo", &fast_acquisition(), "deceptive", budget, init, 6).1;
     assert_ne!(without_timings(&a)[1..], without_timings(&c)[1..]);
 }
 
@@ -230,7 +230,7 @@ fn variants_follow_their_arm_rules() {
     let (init, budget) = (4, 11);
     let t_total = budget - init;
     for (algo, arm) in [("ra-bo", 1), ("map-gp-ucb", 2)] {
-        let lines = cpu_trace(algo, &fast_acquisition(), "h1", budget, init, 2);
+        let lines = cpu_run(algo, &fast_acquisition(), "h1", budget, init, 2).1;
         let opt: Vec<&Value> = lines[1..].iter().filter(|s| s["phase"] == "opt").collect();
         assert_eq!(opt.len(), t_total);
         let random: Vec<usize> = opt
@@ -252,7 +252,7 @@ fn variants_follow_their_arm_rules() {
             assert!(opt[0]["extra"]["pseudo_points"].is_null());
         }
     }
-    let lines = cpu_trace("random-exp3", &fast_acquisition(), "h1", budget, init, 2);
+    let lines = cpu_run("random-exp3", &fast_acquisition(), "h1", budget, init, 2).1;
     let opt: Vec<&Value> = lines[1..].iter().filter(|s| s["phase"] == "opt").collect();
     for (i, s) in opt.iter().enumerate() {
         let t = i + 1;
@@ -270,7 +270,7 @@ fn variants_follow_their_arm_rules() {
 /// The recommendation is the observed point with the best observed value.
 #[test]
 fn recommendation_is_the_best_observation() {
-    let lines = cpu_trace("uhe-bo", &fast_acquisition(), "deceptive", 10, 4, 9);
+    let lines = cpu_run("uhe-bo", &fast_acquisition(), "deceptive", 10, 4, 9).1;
     let mut best = f64::NEG_INFINITY;
     let mut best_x = Value::Null;
     let sign = if lines[0]["header"]["sense"] == "minimize" {

@@ -16,7 +16,7 @@ use bosweep::params::ParamValue;
 use bosweep::problems::TestFunction;
 use bosweep::problems::functions::Branin;
 use bosweep::surrogate::OutputTransform;
-use common::{cpu_trace, fast_acquisition, without_timings};
+use common::{cpu_run, fast_acquisition, median, numbers, without_timings};
 use nalgebra::{DMatrix, DVector};
 use rand::RngExt;
 use rand_distr::{Distribution, StandardNormal};
@@ -161,16 +161,6 @@ fn mle_lengthscale(x: &Points, z: &[f64], seed: u64) -> f64 {
         .lengthscales()[0]
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        0.5 * (v[n / 2 - 1] + v[n / 2])
-    }
-}
-
 /// Check 11: on 1-D Matérn-5/2 sample paths (ℓ* = 0.2), ML-II fits at the same x′ on the
 /// nearest-neighbour pseudo-labels and on fresh noisy true labels (both standardised with the
 /// real y) agree better at n = 100 than at n = 25: the median over 20 seeds of
@@ -227,17 +217,13 @@ fn opt_steps(lines: &[Value]) -> Vec<&Value> {
     lines[1..].iter().filter(|s| s["phase"] == "opt").collect()
 }
 
-fn floats(v: &Value) -> Vec<f64> {
-    serde_json::from_value(v.clone()).unwrap()
-}
-
 /// The MCMC baseline keeps the paper's 200 burn-in sweeps and 10 samples (App. C) by default,
 /// averages its acquisition over the samples and is reproducible from its seed.
 #[test]
 fn mcmc_gp_ucb_samples_and_is_reproducible() {
     let mut params = fast_acquisition();
     params.push(("mcmc_burn_in", ParamValue::Number(20.0)));
-    let a = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let a = cpu_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3).1;
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_samples"], 10);
     assert_eq!(a[0]["header"]["algorithm_parameters"]["mcmc_burn_in"], 20);
     let defaults = bosweep::algorithms::find("mcmc-gp-ucb").unwrap();
@@ -251,11 +237,11 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
     assert_eq!(opt.len(), 5);
     for s in &opt {
         assert_eq!(s["extra"]["mcmc_samples"], 10);
-        for l in floats(&s["extra"]["lengthscales"]) {
+        for l in numbers(&s["extra"]["lengthscales"]) {
             assert!((1e-3..=10.0).contains(&l), "{l}");
         }
     }
-    let b = cpu_trace("mcmc-gp-ucb", &params, "branin", 10, 5, 3);
+    let b = cpu_run("mcmc-gp-ucb", &params, "branin", 10, 5, 3).1;
     assert_eq!(without_timings(&a), without_timings(&b));
 }
 
@@ -264,7 +250,7 @@ fn mcmc_gp_ucb_samples_and_is_reproducible() {
 #[test]
 fn a_gp_ucb_shrinks_lengthscales_monotonically() {
     let init = 4;
-    let lines = cpu_trace("a-gp-ucb", &fast_acquisition(), "deceptive", 16, init, 1);
+    let lines = cpu_run("a-gp-ucb", &fast_acquisition(), "deceptive", 16, init, 1).1;
     let mut previous = 1.0;
     for (i, s) in opt_steps(&lines).iter().enumerate() {
         let n = (init + i) as f64;
@@ -272,9 +258,9 @@ fn a_gp_ucb_shrinks_lengthscales_monotonically() {
         let g = e["agp_g"].as_f64().unwrap();
         assert!(g >= previous - 1e-15, "g fell at step {i}");
         assert!(g <= n.powf(0.4).sqrt() + 1e-12);
-        for (l, m) in floats(&e["lengthscales"])
+        for (l, m) in numbers(&e["lengthscales"])
             .iter()
-            .zip(floats(&e["map_lengthscales"]))
+            .zip(numbers(&e["map_lengthscales"]))
         {
             assert!((l - (m / g).max(1e-3)).abs() < 1e-12);
         }
@@ -286,13 +272,13 @@ fn a_gp_ucb_shrinks_lengthscales_monotonically() {
 /// proposal whose posterior std is below κ = 0.1 leaves the bound shrunk.
 #[test]
 fn wang_de_freitas_bound_only_shrinks() {
-    let lines = cpu_trace("wang-de-freitas", &fast_acquisition(), "branin", 16, 4, 2);
+    let lines = cpu_run("wang-de-freitas", &fast_acquisition(), "branin", 16, 4, 2).1;
     let mut previous = 10.0;
     for s in opt_steps(&lines) {
         let e = &s["extra"];
         let bound = e["wdf_bound"].as_f64().unwrap();
         assert!(bound <= previous + 1e-12);
-        for l in floats(&e["lengthscales"]) {
+        for l in numbers(&e["lengthscales"]) {
             assert!(l <= previous * (1.0 + 1e-9));
         }
         if e["wdf_std"].as_f64().unwrap() < 0.1 {
@@ -313,12 +299,12 @@ fn portfolio_updates_only_the_pulled_arm() {
     ] {
         let mut params = fast_acquisition();
         params.push(("portfolio_arms", ParamValue::Text(arms.into())));
-        let lines = cpu_trace("portfolio", &params, "h1", 14, 4, 4);
+        let lines = cpu_run("portfolio", &params, "h1", 14, 4, 4).1;
         let opt = opt_steps(&lines);
         for (i, s) in opt.iter().enumerate() {
             let t = (i + 1) as f64;
             let e = &s["extra"];
-            let p = floats(&e["portfolio_probabilities"]);
+            let p = numbers(&e["portfolio_probabilities"]);
             assert_eq!(p.len(), k);
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             let gamma = ((k as f64) * (k as f64).ln() / ((std::f64::consts::E - 1.0) * t))
@@ -333,9 +319,9 @@ fn portfolio_updates_only_the_pulled_arm() {
                     .iter()
                     .position(|n| *n == before["portfolio_arm"].as_str().unwrap())
                     .unwrap();
-                let w0 = floats(&before["portfolio_log_weights"]);
-                let w1 = floats(&e["portfolio_log_weights"]);
-                let p0 = floats(&before["portfolio_probabilities"]);
+                let w0 = numbers(&before["portfolio_log_weights"]);
+                let w1 = numbers(&e["portfolio_log_weights"]);
+                let p0 = numbers(&before["portfolio_probabilities"]);
                 let g0 = ((k as f64) * (k as f64).ln() / ((std::f64::consts::E - 1.0) * (t - 1.0)))
                     .sqrt()
                     .min(1.0);
