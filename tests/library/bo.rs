@@ -163,8 +163,9 @@ fn cpu_and_gpu_make_the_same_decisions() {
     }
 }
 
-/// LogEI is EI on BoTorch's default model: given EI's model (its fit and noise floor), a LogEI
-/// run makes EI's decisions step for step; with its own defaults it fits other hyperparameters.
+/// LogEI is EI on BoTorch's default model: given EI's model (its kernel, outputscale, fit, start
+/// and noise floor), a LogEI run makes EI's decisions step for step; with its own defaults it
+/// fits other hyperparameters.
 #[test]
 fn logei_is_ei_on_botorchs_default_model() {
     let cpu = CpuEngine::new();
@@ -184,7 +185,10 @@ fn logei_is_ei_on_botorchs_default_model() {
             .collect::<Vec<_>>()
     };
     let eis_model = [
+        ("kernel", ParamValue::Text("matern52".into())),
+        ("outputscale", ParamValue::Text("true".into())),
         ("fit", ParamValue::Text("map".into())),
+        ("start_at_prior_mode", ParamValue::Text("false".into())),
         ("min_noise_var", ParamValue::Number(1e-6)),
     ];
     let ei = run("ei", &[]);

@@ -4,7 +4,7 @@
 use super::{Ei, GpUcb, LogEi, QLogNei, UcbSchedule};
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
-use bosweep_model::FitChoice;
+use bosweep_model::{FitChoice, KernelFamily};
 use bosweep_toolkit::GpSettings;
 use bosweep_toolkit::pending::PendingStrategy;
 
@@ -23,15 +23,23 @@ fn defaults_are_the_papers_and_botorchs() {
     );
 }
 
-/// LogEI differs from EI in the model's defaults only: BoTorch's fit and noise floor.
+/// LogEI differs from EI in the model's defaults only: BoTorch's kernel without an outputscale,
+/// its fit, its start and its noise floor.
 #[test]
 fn logei_has_botorchs_model_defaults() {
     let (log_ei, ei) = (LogEi::default(), Ei::default());
     assert_eq!(log_ei.gp.fit, FitChoice::MapDimensionScaled);
     assert_eq!(log_ei.gp.min_noise_var, 1e-4);
     assert_eq!((ei.gp.fit, ei.gp.min_noise_var), (FitChoice::Map, 1e-6));
+    assert_eq!(
+        (ei.gp.kernel, ei.gp.outputscale, ei.gp.start_at_prior_mode),
+        (KernelFamily::Matern52, true, false)
+    );
     let ei_on_botorchs_model = GpSettings {
+        kernel: KernelFamily::SquaredExponential,
+        outputscale: false,
         fit: FitChoice::MapDimensionScaled,
+        start_at_prior_mode: true,
         min_noise_var: 1e-4,
         ..ei.gp.clone()
     };
