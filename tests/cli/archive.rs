@@ -323,7 +323,7 @@ fn the_command_line_lists_shows_and_uses_the_shipped_sets() {
         .unwrap();
     let text = String::from_utf8(show.stdout).unwrap();
     assert!(
-        text.contains("commit 56bdb11") && text.contains("algorithms (8): rahbo"),
+        text.contains("commit 77915a7") && text.contains("algorithms (8): rahbo"),
         "{text}"
     );
 

@@ -95,7 +95,7 @@ def test_a_shipped_archive_set_is_compared_as_a_sweep(tmp_path):
     result = bosweep.compare("baselines-rahbo", "baselines-rahbo", out=str(tmp_path / "c"))
     assert result["pairs"] == 40
     assert result["a_archive"] == result["b_archive"]
-    assert result["a_archive"].startswith("baselines-rahbo v2 (commit 56bdb11")
+    assert result["a_archive"].startswith("baselines-rahbo v3 (commit 77915a7")
     assert {row["median_difference"] for row in result["rows"]} == {0.0}
     with pytest.raises(bosweep.InputError, match="archive set"):
         bosweep.compare("baselines-rahbo", "baselines-rahbo")
