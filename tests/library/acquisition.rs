@@ -5,6 +5,7 @@
 #![allow(clippy::excessive_precision)]
 
 use crate::common;
+use crate::common::rel_err;
 
 use bosweep::acquisition::{
     Acquisition, BetaSchedule, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
@@ -16,10 +17,6 @@ use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::optim::lbfgsb::{self, LbfgsbOptions, Termination};
 use bosweep::stats::{h, log_h};
 use rand::RngExt;
-
-fn rel_err(a: f64, b: f64) -> f64 {
-    (a - b).abs() / b.abs().max(f64::MIN_POSITIVE)
-}
 
 // ---------------------------------------------------------------- h(z), log h(z)
 

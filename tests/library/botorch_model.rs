@@ -6,6 +6,8 @@
 //! hyperparameters (the two L-BFGS runs stop at their own tolerances); the bounds below leave a
 //! factor of about ten.
 
+use crate::common::rel_err;
+
 use bosweep::algorithms::GpSettings;
 use bosweep::compute::Points;
 use bosweep::model::Noise;
@@ -60,10 +62,6 @@ fn fit(case: &Case) -> GpModel {
     GpModel::fit(&Points::from_rows(&case.x).unwrap(), &case.y, kernel, &unit).unwrap()
 }
 
-fn relative(a: f64, b: f64) -> f64 {
-    (a - b).abs() / b.abs().max(1e-12)
-}
-
 #[test]
 fn the_model_is_botorchs_single_task_gp() {
     let gp = GpSettings::botorch();
@@ -75,7 +73,7 @@ fn the_model_is_botorchs_single_task_gp() {
             kernel
                 .lengthscales()
                 .iter()
-                .all(|l| relative(*l, mode) < 1e-12)
+                .all(|l| rel_err(*l, mode) < 1e-12)
         );
         assert_eq!(kernel.signal_variance(), 1.0);
     }
@@ -96,11 +94,11 @@ fn fits_the_hyperparameters_botorch_fits_on_fixed_data() {
             "d = {d}: log posterior {ours} below BoTorch's {theirs}"
         );
         assert!(
-            relative(ours, theirs) < 1e-6,
+            rel_err(ours, theirs) < 1e-6,
             "d = {d}: log posterior {ours}, BoTorch's {theirs}"
         );
         assert!(
-            relative(result.log_marginal_likelihood, case.log_marginal_likelihood) < 1e-4,
+            rel_err(result.log_marginal_likelihood, case.log_marginal_likelihood) < 1e-4,
             "d = {d}: log marginal likelihood {}, BoTorch's {}",
             result.log_marginal_likelihood,
             case.log_marginal_likelihood
@@ -113,7 +111,7 @@ fn fits_the_hyperparameters_botorch_fits_on_fixed_data() {
             .enumerate()
         {
             assert!(
-                relative(*l, *expected) < 1e-3,
+                rel_err(*l, *expected) < 1e-3,
                 "d = {d}: lengthscale {i} is {l}, BoTorch's {expected}"
             );
         }
@@ -129,7 +127,7 @@ fn fits_the_hyperparameters_botorch_fits_on_fixed_data() {
             );
         };
         assert!(
-            relative(noise, case.noise_variance) < 1e-3,
+            rel_err(noise, case.noise_variance) < 1e-3,
             "d = {d}: noise variance {noise}, BoTorch's {}",
             case.noise_variance
         );

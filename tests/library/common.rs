@@ -429,6 +429,12 @@ pub fn cpu_run(
     traced_run(&CpuEngine::new(), &request)
 }
 
+/// `|a − b| / |b|`, the relative error of `a` against the reference `b` (a zero reference
+/// makes any difference infinite).
+pub fn rel_err(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs().max(f64::MIN_POSITIVE)
+}
+
 /// The median of `v` (the mean of the middle two of an even count).
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

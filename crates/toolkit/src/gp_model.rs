@@ -76,21 +76,21 @@ impl GpSettings {
             .min_noise_var(1e-4)
     }
 
-    /// Where the fit in `dim` dimensions starts: the lengthscale and the noise variance, at
-    /// their priors' modes with `start_at_prior_mode` (where the fit has such a prior), else
-    /// `lengthscale` and `noise_var`.
-    fn start(&self, dim: usize) -> (f64, f64) {
+    /// Where a fit of `mode` starts: the lengthscale and the noise variance, at their priors'
+    /// modes with `start_at_prior_mode` (where the fit has such a prior), else `lengthscale` and
+    /// `noise_var`.
+    fn start(&self, mode: &FitMode) -> (f64, f64) {
         let given = (self.lengthscale, self.noise_var);
-        match self.fit.mode(dim) {
+        match mode {
             FitMode::Map { priors } if self.start_at_prior_mode => {
-                let mode = |prior: Option<Prior>, otherwise: f64| {
+                let at_mode = |prior: Option<Prior>, otherwise: f64| {
                     prior
                         .and_then(|p| p.mode(priors.space))
                         .unwrap_or(otherwise)
                 };
                 (
-                    mode(priors.lengthscale, given.0),
-                    mode(priors.noise_variance, given.1),
+                    at_mode(priors.lengthscale, given.0),
+                    at_mode(priors.noise_variance, given.1),
                 )
             }
             _ => given,
@@ -106,24 +106,21 @@ impl GpSettings {
     /// model units: what every step's fit uses, and what a check against another library's fit
     /// of the same model on the same data needs.
     pub fn fit_start(&self, dim: usize) -> Result<(Kernel, FitOptions), EngineError> {
-        let kernel = Kernel::new(
-            self.kernel_kind(),
-            vec![self.start(dim).0; dim],
-            self.signal_var,
-        )?;
-        Ok((kernel, self.fit_options(dim)))
+        let mode = self.fit.mode(dim);
+        let (lengthscale, noise_var) = self.start(&mode);
+        let kernel = Kernel::new(self.kernel_kind(), vec![lengthscale; dim], self.signal_var)?;
+        Ok((kernel, self.fit_options(mode, noise_var)))
     }
 
-    /// The fit of every step in `dim` dimensions, in model units (unit cube, standardised
-    /// outputs). The noise variance's floor is `min_noise_var` for every mode: BoTorch's 1e-4
-    /// keeps noise-free problems from being located precisely (docs/algorithms/baselines.md, "Why MAP is the default").
-    fn fit_options(&self, dim: usize) -> FitOptions {
+    /// The fit of every step, of `mode` with the noise variance starting at `noise_var`, in
+    /// model units (unit cube, standardised outputs). The noise variance's floor is
+    /// `min_noise_var` for every mode: BoTorch's 1e-4 keeps noise-free problems from being
+    /// located precisely (docs/algorithms/baselines.md, "Why MAP is the default").
+    fn fit_options(&self, mode: FitMode, noise_var: f64) -> FitOptions {
         let defaults = FitOptions::default();
         let base = FitOptions {
-            mode: self.fit.mode(dim),
-            noise: NoiseSpec::Fitted {
-                initial: self.start(dim).1,
-            },
+            mode,
+            noise: NoiseSpec::Fitted { initial: noise_var },
             noise_bounds: HyperBounds::new(self.min_noise_var, defaults.noise_bounds.upper),
             fit_signal_variance: self.outputscale,
             random_starts: self.fit_restarts,
