@@ -119,6 +119,8 @@ fn step_record(
         simple_regret: simple,
         model_seconds: 0.0,
         acq_seconds: 0.0,
+        grid_seconds: 0.0,
+        refine_seconds: 0.0,
         batch: None,
         worker: None,
         start: None,

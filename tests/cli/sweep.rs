@@ -60,8 +60,14 @@ pub(crate) fn traces(dir: &Path) -> BTreeMap<String, Vec<Value>> {
                 .map(|l| {
                     let mut v: Value = serde_json::from_str(l).unwrap();
                     if let Some(o) = v.as_object_mut() {
-                        o.remove("model_seconds");
-                        o.remove("acq_seconds");
+                        for field in [
+                            "model_seconds",
+                            "acq_seconds",
+                            "grid_seconds",
+                            "refine_seconds",
+                        ] {
+                            o.remove(field);
+                        }
                         if let Some(h) = o.get_mut("header").and_then(Value::as_object_mut) {
                             h.remove("device");
                         }

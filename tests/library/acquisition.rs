@@ -9,8 +9,8 @@ use crate::common::rel_err;
 
 use bosweep::acquisition::{
     Acquisition, BetaSchedule, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
-    MaximizeConfig, PosteriorAcquisition, PosteriorMean, SobolGrid, UpperConfidenceBound,
-    default_grid_size, maximize,
+    MaximizeConfig, PosteriorAcquisition, PosteriorMean, RefineGradient, SobolGrid,
+    UpperConfidenceBound, default_grid_size, maximize,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
@@ -685,9 +685,19 @@ fn maximizer_refines_the_posterior_mean_of_a_1d_gp() {
     assert!((m.x[0] - x_ref[0]).abs() < 2e-6);
     assert_eq!(m.counts.grid_points, 16);
     assert_eq!(m.counts.grid_calls, 1);
-    assert_eq!(m.counts.refine_points, 3 * m.counts.refine_calls);
+    // The posterior mean's analytic gradient: one point per gradient.
+    assert_eq!(m.counts.refine_points, m.counts.refine_calls);
     assert_eq!(m.starts.len(), 4);
     assert_eq!(m.starts[0].grid_index, m.grid_index);
+
+    // On central differences, 2d + 1 = 3 points per gradient, to the same maximum.
+    let central = MaximizeConfig {
+        gradient: RefineGradient::Central,
+        ..small_config(16)
+    };
+    let c = maximize(&acq, &engine, &CpuEngine::new(), &bounds, &central).unwrap();
+    assert_eq!(c.counts.refine_points, 3 * c.counts.refine_calls);
+    assert!((c.x[0] - x_ref[0]).abs() < 2e-6 && c.value >= v_ref - 1e-12);
 }
 
 #[test]
@@ -883,7 +893,8 @@ fn maximizer_works_in_256_dimensions() {
     assert_eq!(m.x.len(), d);
     assert!(bounds.contains(&m.x));
     assert!(m.value > m.grid_value);
-    assert_eq!(m.counts.refine_points, m.counts.refine_calls * (2 * d + 1));
+    // UCB's analytic gradient: one point per gradient, where central differences take 2d + 1.
+    assert_eq!(m.counts.refine_points, m.counts.refine_calls);
     assert_eq!(m.counts.grid_calls, 3);
 }
 

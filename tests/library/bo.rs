@@ -163,9 +163,10 @@ fn cpu_and_gpu_make_the_same_decisions() {
     }
 }
 
-/// LogEI is EI on BoTorch's default model: given EI's model (its kernel, outputscale, fit, start
-/// and noise floor), a LogEI run makes EI's decisions step for step; with its own defaults it
-/// fits other hyperparameters.
+/// LogEI is EI on BoTorch's default model and maximiser: given EI's model (its kernel,
+/// outputscale, fit, start and noise floor) and maximiser (its grid, starts and central
+/// differences), a LogEI run makes EI's decisions step for step; with its own defaults it fits
+/// other hyperparameters.
 #[test]
 fn logei_is_ei_on_botorchs_default_model() {
     let cpu = CpuEngine::new();
@@ -190,6 +191,9 @@ fn logei_is_ei_on_botorchs_default_model() {
         ("fit", ParamValue::Text("map".into())),
         ("start_at_prior_mode", ParamValue::Text("false".into())),
         ("min_noise_var", ParamValue::Number(1e-6)),
+        ("grid_size", ParamValue::Number(0.0)),
+        ("top_k", ParamValue::Number(8.0)),
+        ("gradient", ParamValue::Text("central".into())),
     ];
     let ei = run("ei", &[]);
     assert_eq!(run("logei", &eis_model), ei);

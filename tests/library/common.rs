@@ -400,8 +400,14 @@ pub fn without_timings(lines: &[Value]) -> Vec<Value> {
         .map(|l| {
             let mut l = l.clone();
             if let Some(o) = l.as_object_mut() {
-                o.remove("model_seconds");
-                o.remove("acq_seconds");
+                for field in [
+                    "model_seconds",
+                    "acq_seconds",
+                    "grid_seconds",
+                    "refine_seconds",
+                ] {
+                    o.remove(field);
+                }
             }
             l
         })

@@ -8,6 +8,7 @@
 mod common;
 
 mod acquisition;
+mod analytic_gradients;
 mod batch;
 mod bo;
 mod boke;

@@ -29,8 +29,8 @@ def cli(*args, cwd=None):
 
 def without_timings(lines):
     for line in lines:
-        line.pop("model_seconds", None)
-        line.pop("acq_seconds", None)
+        for field in ("model_seconds", "acq_seconds", "grid_seconds", "refine_seconds"):
+            line.pop(field, None)
         line.get("header", {}).pop("device", None)
     return lines
 

@@ -309,6 +309,8 @@ pub fn run_stoppable(
                 simple_regret: simple,
                 model_seconds: cost.model_seconds,
                 acq_seconds: cost.acq_seconds,
+                grid_seconds: cost.grid_seconds,
+                refine_seconds: cost.refine_seconds,
                 batch: done.batch,
                 worker: done.worker,
                 start: done.start,

@@ -65,6 +65,11 @@ pub struct StepCost {
     pub model_seconds: f64,
     /// Maximising the acquisition.
     pub acq_seconds: f64,
+    /// The part of `acq_seconds` spent evaluating the acquisition on the candidate grid (or
+    /// the allowed set) and choosing the starts; 0 where a method has no such stage.
+    pub grid_seconds: f64,
+    /// The part of `acq_seconds` spent refining the starts; 0 where a method has no such stage.
+    pub refine_seconds: f64,
 }
 
 /// The seconds of two spans together (a batch's ask and the tell of its value).
@@ -75,6 +80,8 @@ impl std::ops::Add for StepCost {
         Self {
             model_seconds: self.model_seconds + other.model_seconds,
             acq_seconds: self.acq_seconds + other.acq_seconds,
+            grid_seconds: self.grid_seconds + other.grid_seconds,
+            refine_seconds: self.refine_seconds + other.refine_seconds,
         }
     }
 }

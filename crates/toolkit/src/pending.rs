@@ -223,7 +223,7 @@ pub fn away_from_pending(best: Maximum, pending: &Points) -> Result<Vec<f64>, Al
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::acquisition::{EvaluationCounts, RefinedStart};
+    use crate::acquisition::{EvaluationCounts, RefinedStart, StageSeconds};
     use bosweep_core::optim::lbfgsb::Termination;
 
     fn start(start_x: [f64; 1], x: [f64; 1], value: f64) -> RefinedStart {
@@ -248,6 +248,7 @@ mod tests {
             grid_value: starts[0].start_value,
             starts,
             counts: EvaluationCounts::default(),
+            seconds: StageSeconds::default(),
         }
     }
 

@@ -108,7 +108,7 @@ impl GpBo {
     /// of `view`, the rule's value taken on `scale`) over the allowed set, or over the unit cube
     /// then mapped to the box; never at a pending point.
     fn maximize_rule<R: PosteriorAcquisition>(
-        &self,
+        &mut self,
         model: &GpModel,
         view: &PendingView,
         rule: R,
@@ -129,20 +129,24 @@ impl GpBo {
     /// unit cube then mapped to the box. A pending point is never proposed again: over the
     /// allowed set its rows are ruled out before the argmax; over the box, when the maximiser
     /// lands on one, the best refined start elsewhere wins, else the best start's grid point
-    /// elsewhere.
+    /// elsewhere. The step's cost records the grid's (over an allowed set, its evaluation's)
+    /// and the refinement's seconds.
     fn maximize_acquisition(
-        &self,
+        &mut self,
         acquisition: &dyn AcquisitionFunction,
         model: &GpModel,
         ctx: &mut AskContext<'_>,
     ) -> Result<Vec<f64>, AlgorithmError> {
         match ctx.allowed {
             Some(set) => {
+                let start = Instant::now();
                 let mut values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
                 if !ctx.pending.is_empty() {
                     rule_out_pending_rows(&mut values, set, ctx.pending)?;
                 }
-                Ok(set.row(ctx.engine.argmax(&values)?).to_vec())
+                let x = set.row(ctx.engine.argmax(&values)?).to_vec();
+                self.log.cost.grid_seconds += start.elapsed().as_secs_f64();
+                Ok(x)
             }
             None => {
                 let config = MaximizeConfig {
@@ -151,6 +155,8 @@ impl GpBo {
                 };
                 let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
                 let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
+                self.log.cost.grid_seconds += best.seconds.grid;
+                self.log.cost.refine_seconds += best.seconds.refine;
                 let x = if ctx.pending.is_empty() {
                     best.x
                 } else {

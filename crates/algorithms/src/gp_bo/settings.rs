@@ -2,8 +2,19 @@
 //! maximiser as shared groups.
 
 use bosweep_toolkit::GpSettings;
-use bosweep_toolkit::acquisition::MaximizerSettings;
+use bosweep_toolkit::acquisition::{MaximizerSettings, RefineGradient};
 use bosweep_toolkit::pending::PendingStrategy;
+
+/// The maximiser of the BoTorch baselines (`logei`, `qlognei`) as Ax configures BoTorch's
+/// `optimize_acqf`: 1024 raw candidates (a scrambled-Sobol grid here), the 20 best refined by
+/// L-BFGS-B on the acquisition's analytic gradient (BoTorch's autograd). GP-UCB and EI keep the
+/// larger grid, min(2^12·d, 2^20), and central differences, on which their studies ran.
+fn botorch_maximizer() -> MaximizerSettings {
+    MaximizerSettings::default()
+        .grid_size(1024)
+        .top_k(20)
+        .gradient(RefineGradient::Analytic)
+}
 
 bosweep_core::choices! {
     /// How GP-UCB's multiplier κ of σ is chosen.
@@ -17,17 +28,18 @@ bosweep_core::choices! {
 }
 
 /// The settings of a GP method that takes points while others are pending (`gp-ucb`, `ei`,
-/// `logei`): the GP model (with `$gp` its defaults) and the maximiser, the method's own `$extra`
-/// fields, then how a batch's later points account for the pending ones, declared once for all.
+/// `logei`): the GP model and the maximiser (with `$gp` and `$maximizer` their defaults), the
+/// method's own `$extra` fields, then how a batch's later points account for the pending ones,
+/// declared once for all.
 macro_rules! batch_gp_settings {
-    ($(#[$doc:meta])* $settings:ident, $gp:expr, { $($extra:tt)* }) => {
+    ($(#[$doc:meta])* $settings:ident, $gp:expr, $maximizer:expr, { $($extra:tt)* }) => {
         bosweep_core::settings! {
             $(#[$doc])*
             pub struct $settings {
                 /// The GP model and its fit.
                 gp: GpSettings = $gp => {},
                 /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-                maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+                maximizer: MaximizerSettings = $maximizer => {},
                 $($extra)*
                 pending: PendingStrategy = PendingStrategy::KrigingBeliever => (
                     "how a batch's later points account for the pending ones: believer: the Kriging believer (pending points conditioned on at their posterior mean; Ginsbourger et al. 2010); penalize: the acquisition times local penalisers around them (González et al. 2016)"
@@ -50,7 +62,7 @@ batch_gp_settings! {
     ///     .gp(|gp| gp.kernel(KernelFamily::Matern32));
     /// assert_eq!(settings.gp.kernel, KernelFamily::Matern32);
     /// ```
-    GpUcb, GpSettings::default(), {
+    GpUcb, GpSettings::default(), MaximizerSettings::default(), {
         beta_schedule: UcbSchedule = UcbSchedule::Constant => (
             "constant: κ = ucb_multiplier; srinivas: κ = √β_t, β_t = 2 ln(|D| t² π² / (6δ)), |D| the grid size"
         ),
@@ -74,7 +86,7 @@ batch_gp_settings! {
 batch_gp_settings! {
     /// Typed settings of EI (`ei`): expected improvement over the best observation, maximised
     /// as log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
-    Ei, GpSettings::default(), {}
+    Ei, GpSettings::default(), MaximizerSettings::default(), {}
 }
 
 batch_gp_settings! {
@@ -99,7 +111,7 @@ batch_gp_settings! {
     /// ```
     ///
     /// [`LogExpectedImprovement`]: bosweep_toolkit::acquisition::LogExpectedImprovement
-    LogEi, GpSettings::botorch(), {}
+    LogEi, GpSettings::botorch(), botorch_maximizer(), {}
 }
 
 bosweep_core::settings! {
@@ -116,7 +128,7 @@ bosweep_core::settings! {
         /// The GP model and its fit (BoTorch's defaults).
         gp: GpSettings = GpSettings::botorch() => {},
         /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = MaximizerSettings::default() => {},
+        maximizer: MaximizerSettings = botorch_maximizer() => {},
         mc_samples: usize = bosweep_toolkit::acquisition::MC_SAMPLES => (
             "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
             1,

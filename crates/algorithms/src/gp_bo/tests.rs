@@ -6,6 +6,7 @@ use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_model::{FitChoice, KernelFamily};
 use bosweep_toolkit::GpSettings;
+use bosweep_toolkit::acquisition::RefineGradient;
 use bosweep_toolkit::pending::PendingStrategy;
 
 #[test]
@@ -23,8 +24,9 @@ fn defaults_are_the_papers_and_botorchs() {
     );
 }
 
-/// LogEI differs from EI in the model's defaults only: BoTorch's kernel without an outputscale,
-/// its fit, its start and its noise floor.
+/// LogEI differs from EI in the defaults of its model (BoTorch's kernel without an outputscale,
+/// its fit, its start and its noise floor) and of its maximiser (Ax's 1024 raw candidates and 20
+/// restarts, on analytic gradients).
 #[test]
 fn logei_has_botorchs_model_defaults() {
     let (log_ei, ei) = (LogEi::default(), Ei::default());
@@ -44,7 +46,14 @@ fn logei_has_botorchs_model_defaults() {
         ..ei.gp.clone()
     };
     assert_eq!(log_ei.gp, ei_on_botorchs_model);
-    assert_eq!(log_ei.maximizer, ei.maximizer);
+    let eis_maximizer_as_botorchs = ei
+        .maximizer
+        .clone()
+        .grid_size(1024)
+        .top_k(20)
+        .gradient(RefineGradient::Analytic);
+    assert_eq!(log_ei.maximizer, eis_maximizer_as_botorchs);
+    assert_eq!(ei.maximizer.gradient, RefineGradient::Central);
     let changed = LogEi::default()
         .gp(|gp| gp.fit(FitChoice::Mle))
         .pending(PendingStrategy::LocalPenalization);

@@ -7,7 +7,7 @@ use super::settings::{Exp3PairSettings, PortfolioArms, RewardClip, UheGpSettings
 use std::time::Instant;
 
 use rand::RngExt;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, json};
 
 use super::estimators::{Estimate, MapFit, Proposal as UnitProposal, Step, Theta, ThetaEstimator};
 use bosweep_core::params::{ParamValue, Params};
@@ -273,13 +273,7 @@ impl UheBoRunner {
         ctx: &mut AskContext<'_>,
         acquisition: &dyn Acquisition,
     ) -> Result<UnitProposal, AlgorithmError> {
-        maximize_unit(
-            ctx,
-            acquisition,
-            &self.gp,
-            &self.history,
-            &mut self.log.extra,
-        )
+        maximize_unit(ctx, acquisition, &self.gp, &self.history, &mut self.log)
     }
 
     /// The acquisition of `rule` on `fitted`, maximised.
@@ -315,7 +309,7 @@ impl UheBoRunner {
                 }
                 let proposal = self.maximize_over(ctx, &GpAcquisition::new(state, ucb))?;
                 let (settings, history) = (&self.gp, &self.history);
-                let mut notes = Map::new();
+                let mut notes = StepLog::default();
                 let mut propose = |ctx: &mut AskContext<'_>, gp: &GpState| {
                     maximize_unit(
                         ctx,
@@ -332,7 +326,8 @@ impl UheBoRunner {
                     &mut propose,
                     &mut self.log.extra,
                 )?;
-                self.log.extra.extend(notes);
+                self.log.extra.extend(notes.extra);
+                self.log.cost = self.log.cost + notes.cost;
                 Ok(revised)
             }
         }
@@ -412,19 +407,22 @@ impl UheBoRunner {
 /// The maximiser of `acquisition` (problem coordinates, then unit cube): over the allowed
 /// set when there is one, else grid + L-BFGS-B (our choice), skipping candidates that duplicate
 /// an observed point (the best non-duplicate refined start, then the best grid point, then
-/// a uniform point). Notes a fallback to a uniform point in `extra`.
+/// a uniform point). Notes a fallback to a uniform point in the log's `extra`, and the grid's
+/// and the refinement's seconds in its cost.
 fn maximize_unit(
     ctx: &mut AskContext<'_>,
     acquisition: &dyn Acquisition,
     settings: &UheGpSettings,
     history: &History,
-    extra: &mut Map<String, Value>,
+    log: &mut StepLog,
 ) -> Result<UnitProposal, AlgorithmError> {
     let dim = ctx.domain.dim();
     if let Some(set) = ctx.allowed {
+        let start = Instant::now();
         let unit: Vec<Vec<f64>> = set.iter().map(|r| ctx.domain.to_unit(r)).collect();
         let values = acquisition.evaluate(ctx.engine, &Points::from_rows(&unit)?)?;
         let i = ctx.engine.argmax(&values)?;
+        log.cost.grid_seconds += start.elapsed().as_secs_f64();
         return Ok((set.row(i).to_vec(), unit[i].clone()));
     }
     let config = MaximizeConfig {
@@ -433,10 +431,13 @@ fn maximize_unit(
         top_k: settings.maximizer.top_k,
         refine: settings.maximizer.refine,
         max_iters: settings.maximizer.max_iters,
+        gradient: settings.maximizer.gradient,
         ..MaximizeConfig::default()
     };
     let unit = UnitBounds::cube(0.0, 1.0, dim)?;
     let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
+    log.cost.grid_seconds += best.seconds.grid;
+    log.cost.refine_seconds += best.seconds.refine;
     let mut candidates: Vec<(f64, &Vec<f64>)> =
         best.starts.iter().map(|s| (s.value, &s.x)).collect();
     candidates.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -461,7 +462,7 @@ fn maximize_unit(
     let u = match chosen {
         Some(u) => u,
         None => {
-            extra.insert("duplicate_fallback".into(), json!(true));
+            log.extra.insert("duplicate_fallback".into(), json!(true));
             (0..dim).map(|_| ctx.rng.random::<f64>()).collect()
         }
     };

@@ -5,7 +5,7 @@ use super::*;
 use crate::testing::resolve;
 use crate::{GammaSchedule, ThetaLoss};
 use bosweep_core::params::Settings;
-use bosweep_toolkit::acquisition::MaximizerSettings;
+use bosweep_toolkit::acquisition::{MaximizerSettings, RefineGradient};
 use bosweep_toolkit::{AlgorithmSettings, Optimizer};
 
 /// A GP-UCB step with every field away from its default.
@@ -22,6 +22,7 @@ fn changed_gp() -> UheGpSettings {
             top_k: 4,
             refine: false,
             max_iters: 30,
+            gradient: RefineGradient::Analytic,
         },
     }
 }

@@ -74,6 +74,14 @@ pub struct StepRecord {
     pub model_seconds: f64,
     /// Seconds the algorithm spent maximising its acquisition this step.
     pub acq_seconds: f64,
+    /// The part of `acq_seconds` spent on the candidate grid (or the allowed set); omitted
+    /// where the method has no grid stage.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub grid_seconds: f64,
+    /// The part of `acq_seconds` spent refining the grid's best points; omitted where the
+    /// method has no refinement.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub refine_seconds: f64,
     /// The synchronous batch the point was asked in (1-based); omitted for runs without
     /// batches.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,7 +123,7 @@ impl StepRecord {
     /// The fields as columns of a long table (the report's `steps.csv` and `steps.parquet`), in
     /// the trace's order: every field but the free-form objects `extra` and `warnings`, which
     /// have no column type. A field added to the record gets its column here.
-    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 20] = [
+    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 22] = [
         ("iter", TableColumn::Count(|s| Some(s.iter as u64))),
         ("phase", TableColumn::Text(|s| s.phase.as_str().to_owned())),
         ("x", TableColumn::Points(|s| Some(s.x.as_slice()))),
@@ -141,6 +149,11 @@ impl StepRecord {
             TableColumn::Real(|s| Some(s.model_seconds)),
         ),
         ("acq_seconds", TableColumn::Real(|s| Some(s.acq_seconds))),
+        ("grid_seconds", TableColumn::Real(|s| Some(s.grid_seconds))),
+        (
+            "refine_seconds",
+            TableColumn::Real(|s| Some(s.refine_seconds)),
+        ),
         ("batch", TableColumn::Count(|s| s.batch.map(|b| b as u64))),
         ("worker", TableColumn::Count(|s| s.worker.map(|w| w as u64))),
         ("start", TableColumn::Real(|s| s.start)),
@@ -149,6 +162,11 @@ impl StepRecord {
 
     /// The fields left out of [`Self::COLUMNS`].
     pub const UNTABULATED: [&'static str; 2] = ["extra", "warnings"];
+}
+
+/// Whether a seconds field is absent from the trace (a stage the method does not have).
+fn is_zero(seconds: &f64) -> bool {
+    *seconds == 0.0
 }
 
 /// Writes a trace to a file (or any writer), one JSON object per line.
@@ -238,6 +256,8 @@ mod tests {
             simple_regret: None,
             model_seconds: 0.5,
             acq_seconds: 0.25,
+            grid_seconds: 0.2,
+            refine_seconds: 0.05,
             batch: Some(3),
             worker: Some(2),
             start: Some(4.5),
@@ -252,7 +272,7 @@ mod tests {
         let line = serde_json::to_string(&record()).unwrap();
         assert_eq!(
             line,
-            r#"{"iter":2,"phase":"opt","x":[0.5,-1.0],"y":null,"repeats":1,"evals":2,"context":null,"t":2,"f":1.25,"best_value":1.25,"recommended_x":[0.5,-1.0],"instant_regret":null,"cumulative_regret":null,"simple_regret":null,"model_seconds":0.5,"acq_seconds":0.25,"batch":3,"worker":2,"start":4.5,"finish":6.0,"extra":{"arm":1},"warnings":["jitter 1e-6"]}"#
+            r#"{"iter":2,"phase":"opt","x":[0.5,-1.0],"y":null,"repeats":1,"evals":2,"context":null,"t":2,"f":1.25,"best_value":1.25,"recommended_x":[0.5,-1.0],"instant_regret":null,"cumulative_regret":null,"simple_regret":null,"model_seconds":0.5,"acq_seconds":0.25,"grid_seconds":0.2,"refine_seconds":0.05,"batch":3,"worker":2,"start":4.5,"finish":6.0,"extra":{"arm":1},"warnings":["jitter 1e-6"]}"#
         );
         let read: StepRecord = serde_json::from_str(&line).unwrap();
         assert_eq!(
@@ -263,9 +283,11 @@ mod tests {
             }
         );
 
-        // Without warnings or scheduling (one point at a time, untimed) the fields are left
-        // out, and a trace without `extra` reads as empty.
+        // Without warnings, stages or scheduling (one point at a time, untimed) the fields are
+        // left out, and a trace without `extra` reads as empty.
         let quiet = StepRecord {
+            grid_seconds: 0.0,
+            refine_seconds: 0.0,
             batch: None,
             worker: None,
             start: None,

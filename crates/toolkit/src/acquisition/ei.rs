@@ -1,7 +1,7 @@
 //! Analytic expected improvement, and its logarithm computed without underflow.
 
 use super::PosteriorAcquisition;
-use bosweep_core::stats::{H_IS_Z, h, log_h};
+use bosweep_core::stats::{H_IS_Z, h, log_h, normal_cdf, normal_log_cdf, normal_pdf};
 use bosweep_engine::EngineError;
 
 /// The variance floor applied before taking `σ` (as BoTorch's `min_var`): `σ ≥ 1e-6`, so that
@@ -76,6 +76,26 @@ impl PosteriorAcquisition for ExpectedImprovement {
             (sigma, Some(z)) => sigma * h(z),
         }
     }
+
+    /// `∂EI/∂μ = Φ(z)`, `∂EI/∂σ² = φ(z)/(2σ)` (0 where the variance floor holds σ).
+    fn value_with_slopes(&self, mean: f64, variance: f64) -> Option<(f64, f64, f64)> {
+        let value = self.value(mean, variance);
+        let floored = variance <= self.min_variance;
+        Some(
+            match standardise(mean, variance, self.best, self.min_variance) {
+                (_, None) => (value, if mean > self.best { 1.0 } else { 0.0 }, 0.0),
+                (_, Some(z)) if z > H_IS_Z => (value, 1.0, 0.0),
+                (sigma, Some(z)) => {
+                    let d_variance = if floored {
+                        0.0
+                    } else {
+                        normal_pdf(z) / (2.0 * sigma)
+                    };
+                    (value, normal_cdf(z), d_variance)
+                }
+            },
+        )
+    }
 }
 
 /// `ln EI` for **maximisation** (see [`ExpectedImprovement`]): `ln σ + ln h(z)`, with `ln h`
@@ -121,5 +141,29 @@ impl PosteriorAcquisition for LogExpectedImprovement {
             (_, Some(z)) if z > H_IS_Z => improvement.ln(),
             (sigma, Some(z)) => (sigma.ln() + log_h(z)).max(-f64::MAX),
         }
+    }
+
+    /// With `r = (ln h)'(z) = Φ(z)/h(z)` (from the logarithms, so that neither underflows):
+    /// `∂/∂μ = r/σ`, `∂/∂σ² = (1 − z r)/(2σ²)` (0 where the variance floor holds σ).
+    fn value_with_slopes(&self, mean: f64, variance: f64) -> Option<(f64, f64, f64)> {
+        let value = self.value(mean, variance);
+        let improvement = mean - self.ei.best;
+        let floored = variance <= self.ei.min_variance;
+        Some(
+            match standardise(mean, variance, self.ei.best, self.ei.min_variance) {
+                (_, None) if improvement > 0.0 => (value, 1.0 / improvement, 0.0),
+                (_, None) => (value, 0.0, 0.0),
+                (_, Some(z)) if z > H_IS_Z => (value, 1.0 / improvement, 0.0),
+                (sigma, Some(z)) => {
+                    let ratio = (normal_log_cdf(z) - log_h(z)).exp();
+                    let d_variance = if floored {
+                        0.0
+                    } else {
+                        (1.0 - z * ratio) / (2.0 * sigma * sigma)
+                    };
+                    (value, ratio / sigma, d_variance)
+                }
+            },
+        )
     }
 }

@@ -9,7 +9,8 @@
 //!   observed points, the pending ones and each candidate;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
-//!   ([`bosweep_core::optim::lbfgsb::minimize`]) on finite-difference gradients.
+//!   ([`bosweep_core::optim::lbfgsb::minimize`]) on the acquisition's analytic gradient
+//!   ([`Acquisition::analytic_gradient`]) or on central differences ([`RefineGradient`]).
 //!
 //! **Everything maximises.** For a minimisation problem the caller negates the targets before
 //! fitting (and the incumbent of EI), so that "larger acquisition is better" always holds.
@@ -23,8 +24,8 @@ mod ucb;
 
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use optimize::{
-    EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefinedStart, default_chunk_size,
-    maximize,
+    EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefineGradient, RefinedStart,
+    StageSeconds, default_chunk_size, maximize,
 };
 pub use penalized::{
     FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,
@@ -32,13 +33,13 @@ pub use penalized::{
 };
 pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
-    fatmax, log_fatplus, log_mean_exp, prune_baseline,
+    fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, prune_baseline,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};
 
 use bosweep_engine::{Engine, EngineError, Points, Posterior};
-use bosweep_model::GpState;
+use bosweep_model::{GpState, PointScratch};
 
 /// A function to maximise, evaluated on batches of candidates through an engine.
 ///
@@ -76,6 +77,13 @@ pub trait PosteriorAcquisition: Send + Sync {
     /// The value for posterior mean `mean` and variance `variance` (≥ 0).
     fn value(&self, mean: f64, variance: f64) -> f64;
 
+    /// The value with its slopes in the mean and in the variance, `(a, ∂a/∂μ, ∂a/∂σ²)`, where
+    /// the rule has them; `None` (the default): [`GpAcquisition`] has no analytic gradient and
+    /// the maximiser refines on central differences.
+    fn value_with_slopes(&self, _mean: f64, _variance: f64) -> Option<(f64, f64, f64)> {
+        None
+    }
+
     /// [`PosteriorAcquisition::value`] at every point of `posterior`.
     fn values(&self, posterior: &Posterior) -> Vec<f64> {
         posterior
@@ -94,6 +102,10 @@ pub struct PosteriorMean;
 impl PosteriorAcquisition for PosteriorMean {
     fn value(&self, mean: f64, _variance: f64) -> f64 {
         mean
+    }
+
+    fn value_with_slopes(&self, mean: f64, _variance: f64) -> Option<(f64, f64, f64)> {
+        Some((mean, 1.0, 0.0))
     }
 }
 
@@ -136,5 +148,39 @@ impl<R: PosteriorAcquisition> Acquisition for GpAcquisition<'_, R> {
             )));
         }
         Ok(self.rule.values(&engine.posterior(self.gp, candidates)?))
+    }
+
+    /// The chain rule through [`GpState::posterior_with_gradient`], on the CPU in f64, where
+    /// the rule has slopes ([`PosteriorAcquisition::value_with_slopes`]) and the kernel a
+    /// gradient ([`bosweep_model::Kernel::differentiable`]).
+    fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
+        let has_slopes = self.rule.value_with_slopes(0.0, 1.0).is_some();
+        Ok((has_slopes && self.gp.kernel().differentiable())
+            .then(|| Box::new(self) as Box<dyn AnalyticGradient + '_>))
+    }
+}
+
+impl<R: PosteriorAcquisition> AnalyticGradient for &GpAcquisition<'_, R> {
+    fn objective(&self) -> ValueGradient<'_> {
+        let mut scratch = PointScratch::default();
+        Box::new(move |x: &[f64]| {
+            let at = self.gp.posterior_with_gradient(x, &mut scratch)?;
+            let (value, d_mean, d_variance) = self
+                .rule
+                .value_with_slopes(at.mean, at.variance)
+                .ok_or_else(|| EngineError::invalid("acquisition: the rule has no slopes"))?;
+            let gradient: Vec<f64> = at
+                .mean_gradient
+                .iter()
+                .zip(&at.variance_gradient)
+                .map(|(m, v)| d_mean * m + d_variance * v)
+                .collect();
+            if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
+                return Err(EngineError::invalid(format!(
+                    "acquisition: NaN value or gradient at {x:?}"
+                )));
+            }
+            Ok((value, gradient))
+        })
     }
 }

@@ -1,5 +1,7 @@
 //! Grid-then-refine maximisation of an acquisition over a box.
 
+use std::time::Instant;
+
 use super::Acquisition;
 use super::sobol::{Bounds, SobolGrid, default_grid_size};
 use bosweep_core::optim::ascend_from_starts;
@@ -10,6 +12,18 @@ use bosweep_engine::{Engine, EngineError, Points};
 /// (`2^21 / d` points), between 1024 and 65536.
 pub fn default_chunk_size(dim: usize) -> usize {
     ((1usize << 21) / dim.max(1)).clamp(1024, 1 << 16)
+}
+
+bosweep_core::choices! {
+    /// The gradient the L-BFGS refinement ascends on.
+    pub enum RefineGradient {
+        /// The acquisition's analytic gradient where it has one
+        /// ([`Acquisition::analytic_gradient`]), one evaluation per gradient as BoTorch's
+        /// autograd gives it; central differences where it has none.
+        Analytic = "analytic",
+        /// Central differences: one engine call of `2d + 1` points per gradient.
+        Central = "central",
+    }
 }
 
 /// Settings of [`maximize`].
@@ -37,6 +51,8 @@ pub struct MaximizeConfig {
     pub memory: usize,
     /// Grid points per engine call; `None`: [`default_chunk_size`].
     pub chunk_size: Option<usize>,
+    /// The gradient the refinement ascends on.
+    pub gradient: RefineGradient,
 }
 
 impl Default for MaximizeConfig {
@@ -52,6 +68,7 @@ impl Default for MaximizeConfig {
             fd_step: 1e-6,
             memory: 10,
             chunk_size: None,
+            gradient: RefineGradient::Analytic,
         }
     }
 }
@@ -64,6 +81,9 @@ bosweep_core::settings! {
         top_k: usize = 8 => ("best grid points refined by L-BFGS-B", 1, 1024),
         refine: bool = true => ("refine the best grid points with bounded L-BFGS"),
         max_iters: usize = 100 => ("L-BFGS iterations per refined start", 1, 100_000),
+        gradient: RefineGradient = RefineGradient::Central => (
+            "what the refinement ascends on: analytic: the acquisition's own gradient (one posterior evaluation per gradient, as BoTorch's autograd; EI, LogEI, UCB and qLogNEI have one); central: central differences (2d + 1 evaluations per gradient)"
+        ),
     }
 }
 
@@ -75,6 +95,7 @@ impl MaximizerSettings {
             top_k: self.top_k,
             refine: self.refine,
             max_iters: self.max_iters,
+            gradient: self.gradient,
             ..MaximizeConfig::default()
         }
     }
@@ -121,6 +142,22 @@ impl EvaluationCounts {
     }
 }
 
+/// Wall-clock seconds of a maximisation's two stages, for a step's profile. They take no part in
+/// equality: two maximisations that agree to the last bit take different times.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageSeconds {
+    /// The grid pass and the choice of starts.
+    pub grid: f64,
+    /// The L-BFGS refinements.
+    pub refine: f64,
+}
+
+impl PartialEq for StageSeconds {
+    fn eq(&self, _other: &Self) -> bool {
+        true
+    }
+}
+
 /// The result of [`maximize`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Maximum {
@@ -138,6 +175,8 @@ pub struct Maximum {
     pub starts: Vec<RefinedStart>,
     /// The work it took.
     pub counts: EvaluationCounts,
+    /// The time it took.
+    pub seconds: StageSeconds,
 }
 
 fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
@@ -174,7 +213,8 @@ fn check_config(config: &MaximizeConfig) -> Result<(), EngineError> {
 /// 2. keeps the `top_k` largest with [`Engine::top_k`] (ties to the lowest grid index);
 /// 3. refines each start (in parallel) with [`bosweep_core::optim::lbfgsb::minimize`] on
 ///    `−acquisition` in the unit-cube coordinates of the box, with the acquisition's
-///    [`Acquisition::analytic_gradient`] where it has one (the contextual acquisitions), else
+///    [`Acquisition::analytic_gradient`] where it has one and `config.gradient` asks for it
+///    (the contextual acquisitions, EI, LogEI, UCB and qLogNEI), else
 ///    central-difference gradients: one engine call of
 ///    `2d + 1` points (`x`, then `x ∓ h e_i` per coordinate, clipped to the box, one-sided at a
 ///    bound) per gradient, on `refine_engine`: the run's f64 CPU reference engine
@@ -200,6 +240,7 @@ pub fn maximize(
             acquisition.dim()
         )));
     }
+    let grid_start = Instant::now();
     let size = config.grid_size.unwrap_or_else(|| default_grid_size(dim));
     let grid = SobolGrid::new(bounds.clone(), size, config.seed)?;
     let chunk = config.chunk_size.unwrap_or_else(|| default_chunk_size(dim));
@@ -224,6 +265,10 @@ pub fn maximize(
     let grid_index = top[0];
     let grid_x = grid.point(grid_index);
     let grid_value = values[grid_index];
+    let mut seconds = StageSeconds {
+        grid: grid_start.elapsed().as_secs_f64(),
+        refine: 0.0,
+    };
     if !config.refine {
         return Ok(Maximum {
             x: grid_x.clone(),
@@ -233,8 +278,10 @@ pub fn maximize(
             grid_value,
             starts: Vec::new(),
             counts,
+            seconds,
         });
     }
+    let refine_start = Instant::now();
 
     let (unit_lo, unit_hi): (Vec<f64>, Vec<f64>) = (0..dim)
         .map(|i| {
@@ -263,7 +310,10 @@ pub fn maximize(
             u0
         })
         .collect();
-    let analytic = acquisition.analytic_gradient()?;
+    let analytic = match config.gradient {
+        RefineGradient::Analytic => acquisition.analytic_gradient()?,
+        RefineGradient::Central => None,
+    };
     let ascents = match &analytic {
         Some(source) => ascend_from_starts(&unit_starts, &unit_lo, &unit_hi, &options, || {
             let mut objective = source.objective();
@@ -309,6 +359,7 @@ pub fn maximize(
         .iter()
         .enumerate()
         .fold(0, |b, (i, s)| if s.value > starts[b].value { i } else { b });
+    seconds.refine = refine_start.elapsed().as_secs_f64();
     Ok(Maximum {
         x: starts[best].x.clone(),
         value: starts[best].value,
@@ -317,6 +368,7 @@ pub fn maximize(
         grid_value,
         starts,
         counts,
+        seconds,
     })
 }
 

@@ -12,11 +12,11 @@
 use nalgebra::DMatrix;
 use rayon::prelude::*;
 
-use super::Acquisition;
 use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
+use super::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_core::stats::normal_quantile;
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, jittered_cholesky, largest_jitter};
+use bosweep_model::{GpState, PointScratch, jittered_cholesky, largest_jitter};
 
 /// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
 pub const TAU_RELU: f64 = 1e-6;
@@ -24,6 +24,68 @@ pub const TAU_RELU: f64 = 1e-6;
 pub const TAU_MAX: f64 = 1e-2;
 /// BoTorch's number of quasi-Monte Carlo samples of an MC acquisition.
 pub const MC_SAMPLES: usize = 512;
+
+/// The slope of [`log_fatplus`] in `x`: `g'(u) / (τ g(u))` with `u = x/τ`,
+/// `g(u) = softplus(u) + 0.1/(1 + u²)` and `g'(u) = sigmoid(u) − 0.2u/(1 + u²)²` (the softplus
+/// and sigmoid cut off beyond |u| = 40 as the value's are).
+pub fn log_fatplus_slope(x: f64, tau: f64) -> f64 {
+    let u = x / tau;
+    let (softplus, sigmoid) = if u < -40.0 {
+        (0.0, 0.0)
+    } else if u > 40.0 {
+        (u, 1.0)
+    } else {
+        let e = (-u.abs()).exp();
+        let sigmoid = if u >= 0.0 {
+            1.0 / (1.0 + e)
+        } else {
+            e / (1.0 + e)
+        };
+        (u.max(0.0) + e.ln_1p(), sigmoid)
+    };
+    let q = 1.0 + u * u;
+    (sigmoid - 0.2 * u / (q * q)) / (tau * (softplus + 0.1 / q))
+}
+
+/// The slope of [`fatmax`] in its first value, as autograd takes it through BoTorch's
+/// `fatmax` (the maximum `M` differentiated at its arg-max): with `u_i = (M − v_i)/τ`,
+/// `S = Σ p(u_i)` and `p'(u) = −2(2 + 2u)/(2 + 2u + u²)²`, it is
+/// `[v_0 is the maximum] (1 + Σ p'(u_i)/S) − p'(u_0)/S`; 1 for one value.
+pub fn fatmax_first_slope(values: &[f64], tau: f64) -> f64 {
+    if values.len() == 1 {
+        return 1.0;
+    }
+    let (arg_max, top) =
+        values
+            .iter()
+            .copied()
+            .enumerate()
+            .fold(
+                (0, f64::NEG_INFINITY),
+                |b, (i, v)| if v > b.1 { (i, v) } else { b },
+            );
+    if !top.is_finite() {
+        return if arg_max == 0 { 1.0 } else { 0.0 };
+    }
+    let (mut sum, mut slope_sum) = (0.0, 0.0);
+    let mut first_slope = 0.0;
+    for (i, v) in values.iter().enumerate() {
+        let u = (top - v) / tau;
+        let q = 2.0 + 2.0 * u + u * u;
+        sum += 2.0 / q;
+        let slope = -2.0 * (2.0 + 2.0 * u) / (q * q);
+        slope_sum += slope;
+        if i == 0 {
+            first_slope = slope;
+        }
+    }
+    let through_max = if arg_max == 0 {
+        1.0 + slope_sum / sum
+    } else {
+        0.0
+    };
+    through_max - first_slope / sum
+}
 
 /// `ln fatplus(x; τ)`, BoTorch's fat-tailed softplus `τ (softplus(x/τ) + 0.1/(1 + (x/τ)²))`: a
 /// smooth ReLU whose Cauchy tail keeps the logarithm finite (about `ln(0.1 τ³/x²)`) however far
@@ -281,6 +343,20 @@ impl Acquisition for QLogNoisyExpectedImprovement<'_> {
         self.gp.kernel().input_dim()
     }
 
+    /// Reparameterisation through the joint posterior's Cholesky factor, as BoTorch's autograd
+    /// differentiates it (the base samples fixed), on the CPU in f64; `None` for a kernel
+    /// without a gradient ([`bosweep_model::Kernel::differentiable`]).
+    fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
+        if !self.gp.kernel().differentiable() {
+            return Ok(None);
+        }
+        Ok(Some(Box::new(QLogNeiGradient {
+            acquisition: self,
+            fixed_solved: self.whitened.tr_mul(self.gp.linv()),
+            fixed_precision: self.chol_inverse.tr_mul(&self.chol_inverse),
+        })))
+    }
+
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
         if candidates.dim() != self.dim() {
             return Err(EngineError::invalid(format!(
@@ -290,6 +366,93 @@ impl Acquisition for QLogNoisyExpectedImprovement<'_> {
             )));
         }
         self.values(engine, candidates)
+    }
+}
+
+/// qLogNEI's value and gradient at one candidate: with the candidate's posterior mean `μ`, its
+/// covariance `c` with the fixed points, their factor's inverse `L_F⁻¹` and `σ_own² = σ² −
+/// ‖L_F⁻¹c‖²`, each sample's draw is `μ + cᵀ L_F⁻ᵀ z_F + σ_own z`, whose gradient in the
+/// candidate follows from `∇μ`, `∇σ²` and `∇c`; the value's slopes in the draws chain through
+/// the smoothed improvement, the smoothed maximum and the log-mean-exp.
+struct QLogNeiGradient<'q, 'a> {
+    acquisition: &'q QLogNoisyExpectedImprovement<'a>,
+    /// `k(X, F)ᵀ (K + λΣ)⁻¹` (fixed points × training points): `∇c = (J_F − this · J_X)/λ`.
+    fixed_solved: DMatrix<f64>,
+    /// `Σ_F⁻¹ = L_F⁻ᵀ L_F⁻¹`: `∇‖L_F⁻¹c‖² = 2 ∇cᵀ Σ_F⁻¹ c`.
+    fixed_precision: DMatrix<f64>,
+}
+
+impl AnalyticGradient for QLogNeiGradient<'_, '_> {
+    fn objective(&self) -> ValueGradient<'_> {
+        let q = self.acquisition;
+        let gp = q.gp;
+        let lambda = gp.lambda();
+        let samples = q.own.len();
+        let mut scratch = PointScratch::default();
+        let mut fixed_column = nalgebra::DVector::zeros(0);
+        let mut fixed_jacobian = DMatrix::zeros(0, 0);
+        let mut improvements = vec![0.0; 1 + q.pending_improvements.ncols()];
+        let mut per_sample = vec![0.0; samples];
+        let mut chain = vec![0.0; samples];
+        Box::new(move |x: &[f64]| {
+            let at = gp.posterior_with_gradient(x, &mut scratch)?;
+            gp.kernel()
+                .column_with_jacobian(&q.fixed, x, &mut fixed_column, &mut fixed_jacobian);
+            let covariance = (&fixed_column - q.whitened.tr_mul(&scratch.whitened)) / lambda;
+            let covariance_gradient =
+                (&fixed_jacobian - &self.fixed_solved * &scratch.jacobian) / lambda;
+            let precision_c = &self.fixed_precision * &covariance;
+            let explained = covariance.dot(&precision_c);
+            let own_variance = at.variance - explained;
+            let own_sd = own_variance.max(0.0).sqrt();
+            let correlated = q.lifted.tr_mul(&covariance);
+            for s in 0..samples {
+                let draw = at.mean + correlated[s] + own_sd * q.own[s];
+                improvements[0] = log_fatplus(draw - q.best[s], q.tau_relu);
+                for (slot, pending) in improvements[1..]
+                    .iter_mut()
+                    .zip(q.pending_improvements.row(s).iter())
+                {
+                    *slot = *pending;
+                }
+                per_sample[s] = fatmax(&improvements, q.tau_max);
+                chain[s] = fatmax_first_slope(&improvements, q.tau_max)
+                    * log_fatplus_slope(draw - q.best[s], q.tau_relu);
+            }
+            let value = log_mean_exp(&per_sample);
+            // ∂ value / ∂ draw_s: the log-mean-exp's weights times the chain above.
+            let top = per_sample.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let weights: Vec<f64> = per_sample.iter().map(|v| (v - top).exp()).collect();
+            let total: f64 = weights.iter().sum();
+            let slopes = nalgebra::DVector::from_iterator(
+                samples,
+                weights.iter().zip(&chain).map(|(w, c)| w / total * c),
+            );
+            let mean_weight: f64 = slopes.iter().sum();
+            let own_weight: f64 = slopes.iter().zip(&q.own).map(|(g, z)| g * z).sum();
+            // ∂ value / ∂c: through the correlated part and through σ_own.
+            let mut through_c = &q.lifted * &slopes;
+            let own_sd_slope = if own_sd > 0.0 {
+                own_weight / (2.0 * own_sd)
+            } else {
+                0.0
+            };
+            through_c.axpy(-2.0 * own_sd_slope, &precision_c, 1.0);
+            let gradient = covariance_gradient.tr_mul(&through_c);
+            let gradient: Vec<f64> = (0..x.len())
+                .map(|i| {
+                    mean_weight * at.mean_gradient[i]
+                        + own_sd_slope * at.variance_gradient[i]
+                        + gradient[i]
+                })
+                .collect();
+            if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
+                return Err(EngineError::invalid(format!(
+                    "qLogNEI: NaN value or gradient at {x:?}"
+                )));
+            }
+            Ok((value, gradient))
+        })
     }
 }
 

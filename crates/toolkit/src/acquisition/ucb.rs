@@ -56,6 +56,17 @@ impl PosteriorAcquisition for UpperConfidenceBound {
     fn value(&self, mean: f64, variance: f64) -> f64 {
         mean + self.multiplier * variance.max(0.0).sqrt()
     }
+
+    /// `∂/∂μ = 1`, `∂/∂σ² = κ/(2σ)` (0 where the variance is not positive).
+    fn value_with_slopes(&self, mean: f64, variance: f64) -> Option<(f64, f64, f64)> {
+        let sigma = variance.max(0.0).sqrt();
+        let d_variance = if sigma > 0.0 {
+            self.multiplier / (2.0 * sigma)
+        } else {
+            0.0
+        };
+        Some((self.value(mean, variance), 1.0, d_variance))
+    }
 }
 
 /// The confidence schedules `β_t` of Srinivas, Krause, Kakade & Seeger (2010), "Gaussian

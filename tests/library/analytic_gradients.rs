@@ -1,0 +1,174 @@
+//! The acquisitions' analytic gradients (what the `analytic` refinement ascends on) against
+//! central differences of their own values: EI, LogEI, UCB and the posterior mean on GPs of
+//! every differentiable kernel, qLogNEI with and without pending points on BoTorch's reference
+//! data, and the smoothing functions' slopes; the value beside each gradient is the grid's.
+
+use bosweep::acquisition::{
+    Acquisition, BaseSamples, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
+    PosteriorAcquisition, PosteriorMean, QLogNoisyExpectedImprovement, SobolGrid,
+    UpperConfidenceBound, fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope,
+};
+use bosweep::compute::{CpuEngine, Points};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+
+/// Central differences of `acquisition`'s values at `x`, step `h` per coordinate.
+fn central_differences(acquisition: &dyn Acquisition, x: &[f64], h: f64) -> Vec<f64> {
+    let engine = CpuEngine::new();
+    let mut rows = Vec::new();
+    for i in 0..x.len() {
+        for sign in [-1.0, 1.0] {
+            let mut p = x.to_vec();
+            p[i] += sign * h;
+            rows.push(p);
+        }
+    }
+    let v = acquisition
+        .evaluate(&engine, &Points::from_rows(&rows).unwrap())
+        .unwrap();
+    (0..x.len())
+        .map(|i| (v[2 * i + 1] - v[2 * i]) / (2.0 * h))
+        .collect()
+}
+
+/// The analytic value and gradient agree with the grid's value and with central differences
+/// at every point of `at`.
+fn assert_gradients_match(acquisition: &dyn Acquisition, at: &Points, h: f64, tolerance: f64) {
+    let engine = CpuEngine::new();
+    let source = acquisition
+        .analytic_gradient()
+        .unwrap()
+        .expect("a gradient");
+    let mut objective = source.objective();
+    let grid_values = acquisition.evaluate(&engine, at).unwrap();
+    for (i, grid_value) in grid_values.iter().enumerate() {
+        let x = at.row(i);
+        let (value, gradient) = objective(x).unwrap();
+        assert!(
+            (value - grid_value).abs() <= 1e-10 * grid_value.abs().max(1.0),
+            "value {value} vs the grid's {grid_value} at {x:?}"
+        );
+        let expected = central_differences(acquisition, x, h);
+        let scale = expected.iter().fold(1.0_f64, |m, g| m.max(g.abs()));
+        for (g, e) in gradient.iter().zip(&expected) {
+            assert!(
+                (g - e).abs() <= tolerance * scale,
+                "gradient {gradient:?} vs central differences {expected:?} at {x:?}"
+            );
+        }
+    }
+}
+
+fn gp(kind: KernelKind, dim: usize) -> GpState {
+    let train = SobolGrid::new(Bounds::cube(0.0, 1.0, dim).unwrap(), 14, 5)
+        .unwrap()
+        .all();
+    let y: Vec<f64> = train
+        .iter()
+        .map(|x| (3.0 * x[0]).sin() * (2.0 * x[1] + 0.5).cos() + 0.5 * x[0] * x[1])
+        .collect();
+    let lengthscales = (0..dim).map(|i| 0.3 + 0.1 * i as f64).collect();
+    let kernel = Kernel::new(kind, lengthscales, 1.7).unwrap();
+    GpState::fit(
+        train,
+        &y,
+        GpSpec::new(kernel, Noise::Homoscedastic(1e-4)).mean(0.2),
+    )
+    .unwrap()
+}
+
+fn probes(dim: usize) -> Points {
+    SobolGrid::new(Bounds::cube(0.02, 0.98, dim).unwrap(), 12, 17)
+        .unwrap()
+        .all()
+}
+
+fn check_rule<R: PosteriorAcquisition>(state: &GpState, rule: R, dim: usize) {
+    assert_gradients_match(&GpAcquisition::new(state, rule), &probes(dim), 1e-6, 1e-5);
+}
+
+#[test]
+fn posterior_rules_match_central_differences_for_every_differentiable_kernel() {
+    for kind in [
+        KernelKind::SquaredExponential,
+        KernelKind::Matern32,
+        KernelKind::Matern52,
+        KernelKind::RationalQuadratic { alpha: 0.7 },
+    ] {
+        for dim in [2, 5] {
+            let state = gp(kind, dim);
+            // Incumbents at the data's top and far above it (LogEI's asymptotic branch).
+            for best in [1.0, 6.0] {
+                check_rule(&state, LogExpectedImprovement::new(best).unwrap(), dim);
+                check_rule(&state, ExpectedImprovement::new(best).unwrap(), dim);
+            }
+            check_rule(
+                &state,
+                UpperConfidenceBound::with_multiplier(2.0).unwrap(),
+                dim,
+            );
+            check_rule(&state, PosteriorMean, dim);
+        }
+    }
+}
+
+/// Matérn-1/2 has no gradient at the data, so the maximiser keeps central differences.
+#[test]
+fn matern12_has_no_analytic_gradient() {
+    let state = gp(KernelKind::Matern12, 2);
+    let acquisition = GpAcquisition::new(&state, LogExpectedImprovement::new(1.0).unwrap());
+    assert!(acquisition.analytic_gradient().unwrap().is_none());
+}
+
+/// qLogNEI's reparameterised gradient on a Matérn-5/2 GP with seven observations, alone and
+/// with two pending points, at candidates around the data (where the smoothed improvements of
+/// some samples are near their kink and of others far below it).
+#[test]
+fn qlognei_matches_central_differences_with_and_without_pending_points() {
+    let dim = 2;
+    let state = gp(KernelKind::Matern52, dim);
+    let engine = CpuEngine::new();
+    let observed = state.train().clone();
+    let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
+    for pending in [Points::new(Vec::new(), dim).unwrap(), pending] {
+        let base = BaseSamples::sobol(256, observed.rows() + pending.rows() + 1, 11).unwrap();
+        let acquisition =
+            QLogNoisyExpectedImprovement::new(&state, &engine, &observed, &pending, &base).unwrap();
+        assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+    }
+}
+
+#[test]
+fn smoothing_slopes_match_central_differences() {
+    for tau in [1e-6, 1e-2, 1.0] {
+        for u in [-60.0, -35.0, -3.0, -0.5, 0.0, 0.4, 2.0, 45.0] {
+            let x = u * tau;
+            let h = 1e-6 * tau;
+            let expected = (log_fatplus(x + h, tau) - log_fatplus(x - h, tau)) / (2.0 * h);
+            let got = log_fatplus_slope(x, tau);
+            assert!(
+                (got - expected).abs() <= 1e-5 * expected.abs().max(1.0 / tau),
+                "τ {tau}, u {u}: {got} vs {expected}"
+            );
+        }
+    }
+    for values in [
+        vec![0.3],
+        vec![0.3, 0.1, -2.0],
+        vec![-0.05, 0.0, 0.02],
+        vec![1.0, 1.0 - 1e-3],
+    ] {
+        let tau = 1e-2;
+        let h = 1e-7;
+        let shifted = |delta: f64| {
+            let mut v = values.clone();
+            v[0] += delta;
+            fatmax(&v, tau)
+        };
+        let expected = (shifted(h) - shifted(-h)) / (2.0 * h);
+        let got = fatmax_first_slope(&values, tau);
+        assert!(
+            (got - expected).abs() <= 1e-6,
+            "{values:?}: {got} vs {expected}"
+        );
+    }
+}
