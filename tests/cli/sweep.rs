@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use bosweep::sweep::StepRecord;
 use serde_json::Value;
 
 use crate::common::{
@@ -60,12 +61,7 @@ pub(crate) fn traces(dir: &Path) -> BTreeMap<String, Vec<Value>> {
                 .map(|l| {
                     let mut v: Value = serde_json::from_str(l).unwrap();
                     if let Some(o) = v.as_object_mut() {
-                        for field in [
-                            "model_seconds",
-                            "acq_seconds",
-                            "grid_seconds",
-                            "refine_seconds",
-                        ] {
+                        for field in StepRecord::TIMINGS {
                             o.remove(field);
                         }
                         if let Some(h) = o.get_mut("header").and_then(Value::as_object_mut) {

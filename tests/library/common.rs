@@ -9,7 +9,7 @@ use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precisi
 use bosweep::model::{GpSpec, GpState, Kernel, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
-use bosweep::sweep::{RunConfig, RunSummary, TraceWriter, run};
+use bosweep::sweep::{RunConfig, RunSummary, StepRecord, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -400,12 +400,7 @@ pub fn without_timings(lines: &[Value]) -> Vec<Value> {
         .map(|l| {
             let mut l = l.clone();
             if let Some(o) = l.as_object_mut() {
-                for field in [
-                    "model_seconds",
-                    "acq_seconds",
-                    "grid_seconds",
-                    "refine_seconds",
-                ] {
+                for field in StepRecord::TIMINGS {
                     o.remove(field);
                 }
             }

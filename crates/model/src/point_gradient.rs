@@ -58,7 +58,7 @@ pub struct PointPosterior {
 }
 
 /// Buffers of [`GpState::posterior_with_gradient`], reused across the points of one ascent.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct PointScratch {
     /// `k_x`.
     pub column: DVector<f64>,
@@ -68,17 +68,6 @@ pub struct PointScratch {
     pub whitened: DVector<f64>,
     /// `(K + λΣ)⁻¹ k_x = L⁻ᵀ L⁻¹ k_x`.
     pub solved: DVector<f64>,
-}
-
-impl Default for PointScratch {
-    fn default() -> Self {
-        Self {
-            column: DVector::zeros(0),
-            jacobian: DMatrix::zeros(0, 0),
-            whitened: DVector::zeros(0),
-            solved: DVector::zeros(0),
-        }
-    }
 }
 
 impl GpState {

@@ -160,6 +160,14 @@ impl StepRecord {
         ("finish", TableColumn::Real(|s| s.finish)),
     ];
 
+    /// The wall-clock fields: the only ones a rerun on the CPU backend may change.
+    pub const TIMINGS: [&'static str; 4] = [
+        "model_seconds",
+        "acq_seconds",
+        "grid_seconds",
+        "refine_seconds",
+    ];
+
     /// The fields left out of [`Self::COLUMNS`].
     pub const UNTABULATED: [&'static str; 2] = ["extra", "warnings"];
 }

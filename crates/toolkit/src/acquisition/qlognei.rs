@@ -30,21 +30,32 @@ pub const MC_SAMPLES: usize = 512;
 /// and sigmoid cut off beyond |u| = 40 as the value's are).
 pub fn log_fatplus_slope(x: f64, tau: f64) -> f64 {
     let u = x / tau;
-    let (softplus, sigmoid) = if u < -40.0 {
-        (0.0, 0.0)
+    let sigmoid = if u < -40.0 {
+        0.0
     } else if u > 40.0 {
-        (u, 1.0)
+        1.0
     } else {
         let e = (-u.abs()).exp();
-        let sigmoid = if u >= 0.0 {
+        if u >= 0.0 {
             1.0 / (1.0 + e)
         } else {
             e / (1.0 + e)
-        };
-        (u.max(0.0) + e.ln_1p(), sigmoid)
+        }
     };
     let q = 1.0 + u * u;
-    (sigmoid - 0.2 * u / (q * q)) / (tau * (softplus + 0.1 / q))
+    (sigmoid - 0.2 * u / (q * q)) / (tau * (cut_softplus(u) + 0.1 / q))
+}
+
+/// `ln(1 + e^u)`, cut off beyond |u| = 40, where `ln(1 + e^{−|u|})` is below the last bit of
+/// `softplus + 0.1/(1 + u²)`.
+fn cut_softplus(u: f64) -> f64 {
+    if u < -40.0 {
+        0.0
+    } else if u > 40.0 {
+        u
+    } else {
+        u.max(0.0) + (-u.abs()).exp().ln_1p()
+    }
 }
 
 /// The slope of [`fatmax`] in its first value, as autograd takes it through BoTorch's
@@ -92,15 +103,7 @@ pub fn fatmax_first_slope(values: &[f64], tau: f64) -> f64 {
 /// below zero `x` lies.
 pub fn log_fatplus(x: f64, tau: f64) -> f64 {
     let u = x / tau;
-    // Beyond |u| = 40, `ln(1 + e^{−|u|})` is below the last bit of `softplus + 0.1/(1 + u²)`.
-    let softplus = if u < -40.0 {
-        0.0
-    } else if u > 40.0 {
-        u
-    } else {
-        u.max(0.0) + (-u.abs()).exp().ln_1p()
-    };
-    (tau * (softplus + 0.1 / (1.0 + u * u))).ln()
+    (tau * (cut_softplus(u) + 0.1 / (1.0 + u * u))).ln()
 }
 
 /// BoTorch's `fatmax` over `values` with temperature `τ`: `M + τ ln Σ_i p((M − v_i)/τ)`, `M` the
@@ -298,6 +301,18 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
         })
     }
 
+    /// Sample `s`'s smoothed log improvements at a candidate whose draw is `draw`: the
+    /// candidate's over the sample's best observed value first, then the pending points'.
+    fn fill_improvements(&self, s: usize, draw: f64, improvements: &mut [f64]) {
+        improvements[0] = log_fatplus(draw - self.best[s], self.tau_relu);
+        for (slot, pending) in improvements[1..]
+            .iter_mut()
+            .zip(self.pending_improvements.row(s).iter())
+        {
+            *slot = *pending;
+        }
+    }
+
     /// The value of every candidate, each joined to the pending points.
     fn values(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
         let kernel = self.gp.kernel();
@@ -322,13 +337,7 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
                     let own_sd = (posterior.variance[i] - explained).max(0.0).sqrt();
                     for (s, value) in per_sample.iter_mut().enumerate() {
                         let draw = posterior.mean[i] + correlated[(i, s)] + own_sd * self.own[s];
-                        improvements[0] = log_fatplus(draw - self.best[s], self.tau_relu);
-                        for (slot, pending) in improvements[1..]
-                            .iter_mut()
-                            .zip(self.pending_improvements.row(s).iter())
-                        {
-                            *slot = *pending;
-                        }
+                        self.fill_improvements(s, draw, improvements);
                         *value = fatmax(improvements, self.tau_max);
                     }
                     log_mean_exp(per_sample)
@@ -408,13 +417,7 @@ impl AnalyticGradient for QLogNeiGradient<'_, '_> {
             let correlated = q.lifted.tr_mul(&covariance);
             for s in 0..samples {
                 let draw = at.mean + correlated[s] + own_sd * q.own[s];
-                improvements[0] = log_fatplus(draw - q.best[s], q.tau_relu);
-                for (slot, pending) in improvements[1..]
-                    .iter_mut()
-                    .zip(q.pending_improvements.row(s).iter())
-                {
-                    *slot = *pending;
-                }
+                q.fill_improvements(s, draw, &mut improvements);
                 per_sample[s] = fatmax(&improvements, q.tau_max);
                 chain[s] = fatmax_first_slope(&improvements, q.tau_max)
                     * log_fatplus_slope(draw - q.best[s], q.tau_relu);
