@@ -86,6 +86,10 @@ fn instances() -> Vec<Box<dyn Problem>> {
         ("levy", 1),
         ("levy", 6),
         ("rosenbrock", 4),
+        ("griewank", 1),
+        ("griewank", 30),
+        ("hartmann6-embedded", 6),
+        ("hartmann6-embedded", 25),
         ("sphere", 6),
         ("styblinski-tang", 3),
         ("michalewicz", 1),
@@ -161,9 +165,11 @@ fn optima_match_the_literature() {
         ("six-hump-camel", 0.0, -1.0316284534898774, 1e-15),
         ("hartmann3", 0.0, -3.86278, 1e-5),
         ("hartmann6", 0.0, -3.3223680114155147, 1e-15),
+        ("hartmann6-embedded", 100.0, -3.3223680114155147, 1e-15),
         ("ackley", 7.0, 0.0, 0.0),
         ("levy", 7.0, 0.0, 0.0),
         ("rosenbrock", 7.0, 0.0, 0.0),
+        ("griewank", 7.0, 0.0, 0.0),
         ("sphere", 7.0, 0.0, 0.0),
         ("styblinski-tang", 7.0, -39.16616570377142 * 7.0, 1e-12),
         ("michalewicz", 2.0, -1.8013034100985537, 1e-14),
@@ -360,6 +366,45 @@ fn rosenbrock_values() {
 }
 
 #[test]
+fn griewank_values() {
+    // the origin: 0 − cos 0 + 1
+    assert_eq!(f("griewank", &[0.0, 0.0]), 0.0);
+    // (1, 2): 5/4000 − cos(1) cos(2/√2) + 1 = 0.00125 − 0.5403023058681398 · 0.1559436947653744 + 1
+    assert_close(
+        f("griewank", &[1.0, 2.0]),
+        0.9169932621326707,
+        1e-15,
+        "(1,2)",
+    );
+    // (100, −50, 3): 12509/4000 − cos(100) cos(−50/√2) cos(3/√3) + 1
+    assert_close(
+        f_dim("griewank", 3, &[100.0, -50.0, 3.0]),
+        4.030574007753727,
+        1e-14,
+        "(100,-50,3)",
+    );
+}
+
+#[test]
+fn hartmann6_embedded_is_hartmann6_in_its_first_six_coordinates() {
+    let embedded = problem("hartmann6-embedded", &[("dim", 9.0.into())]);
+    // Hartmann-6 at 0.5 (see `hartmann_values`), whatever the three inert coordinates hold
+    for inert in [[0.0; 3], [1.0; 3], [0.3, 0.9, 0.1]] {
+        let x: Vec<f64> = [0.5; 6].iter().chain(&inert).copied().collect();
+        assert_close(
+            embedded.objective_of_interest(&x, 1).unwrap(),
+            -0.5053149917022332,
+            1e-15,
+            "h6 at .5",
+        );
+    }
+    assert!(
+        config_error("hartmann6-embedded", &[("dim", 5.0.into())]).contains("5"),
+        "a dimension below 6 is refused"
+    );
+}
+
+#[test]
 fn sphere_values() {
     // 1 + 4 + 9
     assert_eq!(f_dim("sphere", 3, &[1.0, 2.0, 3.0]), 14.0);
@@ -489,9 +534,11 @@ fn registry_entries_are_complete() {
             "six-hump-camel",
             "hartmann3",
             "hartmann6",
+            "hartmann6-embedded",
             "ackley",
             "levy",
             "rosenbrock",
+            "griewank",
             "sphere",
             "styblinski-tang",
             "michalewicz",
@@ -504,7 +551,9 @@ fn registry_entries_are_complete() {
             "sprinkler"
         ]
     );
-    let dims = [1, 2, 2, 2, 3, 6, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8];
+    let dims = [
+        1, 2, 2, 2, 3, 6, 100, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 4, 6, 8,
+    ];
     for (e, d) in classic().zip(dims) {
         assert!(!e.description.is_empty());
         assert!(
@@ -542,7 +591,12 @@ fn standard_domains() {
     assert_eq!(bounds("ackley", &d3), (vec![-32.768; 3], vec![32.768; 3]));
     assert_eq!(bounds("levy", &d3), (vec![-10.0; 3], vec![10.0; 3]));
     assert_eq!(bounds("rosenbrock", &d3), (vec![-5.0; 3], vec![10.0; 3]));
+    assert_eq!(bounds("griewank", &d3), (vec![-600.0; 3], vec![600.0; 3]));
     assert_eq!(bounds("sphere", &d3), (vec![-5.12; 3], vec![5.12; 3]));
+    assert_eq!(
+        bounds("hartmann6-embedded", &[("dim", 8.0.into())]),
+        (vec![0.0; 8], vec![1.0; 8])
+    );
     assert_eq!(
         bounds("styblinski-tang", &d3),
         (vec![-5.0; 3], vec![5.0; 3])

@@ -5,8 +5,9 @@
 
 use super::entry::{Entry, NOISE_STD, noisy};
 use super::functions::{
-    Ackley, Branin, Deceptive, Forrester, GoldsteinPrice, H1, H1Form, Hartmann3, Hartmann6, Levy,
-    Michalewicz, Rosenbrock, SixHumpCamel, Sphere, StyblinskiTang,
+    Ackley, Branin, Deceptive, Forrester, GoldsteinPrice, Griewank, H1, H1Form, Hartmann3,
+    Hartmann6, Hartmann6Embedded, Levy, Michalewicz, Rosenbrock, SixHumpCamel, Sphere,
+    StyblinskiTang,
 };
 use super::{Problem, ProblemError};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue};
@@ -59,6 +60,15 @@ const DIM: IntegerParam = IntegerParam::new("dim", 2, 1, MAX_DIM, "dimension d")
 /// Rosenbrock's `d ≥ 2`.
 const ROSENBROCK_DIM: IntegerParam = IntegerParam::new("dim", 2, 2, MAX_DIM, "dimension d");
 
+/// The dimension `D` Hartmann-6 is embedded in: 100 by default, as SAASBO's and BAxUS's studies.
+const EMBEDDING_DIM: IntegerParam = IntegerParam::new(
+    "dim",
+    100,
+    6,
+    MAX_DIM,
+    "dimension D (the first six are active)",
+);
+
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
 const DIM_AND_NOISE: &[ParamSpec] = &[DIM.spec(), NOISE_STD.spec()];
 
@@ -109,6 +119,12 @@ static TEST_FUNCTIONS: &[Entry] = &[
         build: |p| Ok(noisy(Hartmann6::new(), p)),
     },
     Entry {
+        name: "hartmann6-embedded",
+        description: "Hartmann-6 in the first six coordinates of [0, 1]^D, the rest inert; min −3.322368",
+        parameters: &[EMBEDDING_DIM.spec(), NOISE_STD.spec()],
+        build: |p| Ok(noisy(Hartmann6Embedded::new(EMBEDDING_DIM.of(p))?, p)),
+    },
+    Entry {
         name: "ackley",
         description: "Ackley (a = 20, b = 0.2, c = 2π) on [−32.768, 32.768]^d; min 0 at the origin",
         parameters: DIM_AND_NOISE,
@@ -125,6 +141,12 @@ static TEST_FUNCTIONS: &[Entry] = &[
         description: "Rosenbrock on [−5, 10]^d, d ≥ 2; min 0 at (1, …, 1)",
         parameters: &[ROSENBROCK_DIM.spec(), NOISE_STD.spec()],
         build: |p| Ok(noisy(Rosenbrock::new(DIM.of(p))?, p)),
+    },
+    Entry {
+        name: "griewank",
+        description: "Griewank Σx²/4000 − Π cos(x_i/√i) + 1 on [−600, 600]^d; min 0 at the origin",
+        parameters: DIM_AND_NOISE,
+        build: |p| Ok(noisy(Griewank::new(DIM.of(p))?, p)),
     },
     Entry {
         name: "sphere",

@@ -2,6 +2,7 @@
 //! minimised, with the standard constants.
 
 use super::{Domain, Optimum, Sense, TestFunction};
+use crate::ProblemError;
 
 /// The weights `α_i` of the four terms (shared with the contextual Hartmann objective).
 pub(crate) const ALPHA: [f64; 4] = [1.0, 1.2, 3.0, 3.2];
@@ -140,5 +141,51 @@ impl TestFunction for Hartmann6 {
                 0.657_300_534_065_620_3,
             ]],
         })
+    }
+}
+
+/// Hartmann-6 embedded in `[0, 1]^D`, `D ≥ 6`: the value of [`Hartmann6`] at the first six
+/// coordinates, the other `D − 6` inert. SAASBO (Eriksson & Jankowiak 2021) and BAxUS
+/// (Papenmeier et al. 2022) test whether a method finds the few dimensions that matter on it.
+#[derive(Debug)]
+pub struct Hartmann6Embedded {
+    domain: Domain,
+}
+
+impl Hartmann6Embedded {
+    /// Hartmann-6 in the first six of `dim ≥ 6` coordinates; an error below 6.
+    pub fn new(dim: usize) -> Result<Self, ProblemError> {
+        if dim < 6 {
+            return Err(ProblemError::config(format!(
+                "hartmann6-embedded needs dimension ≥ 6, got {dim}"
+            )));
+        }
+        Ok(Self {
+            domain: Domain::cube(0.0, 1.0, dim)?,
+        })
+    }
+}
+
+impl TestFunction for Hartmann6Embedded {
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        Sense::Minimize
+    }
+
+    fn value(&self, x: &[f64]) -> f64 {
+        hartmann(&A6, &P6, &x[..6])
+    }
+
+    /// Hartmann-6's optimum; every point with those first six coordinates attains it, and the
+    /// location given puts the inert coordinates at the centre of the cube.
+    fn optimum(&self) -> Option<Optimum> {
+        let mut optimum = Hartmann6::new().optimum()?;
+        for location in &mut optimum.locations {
+            location.resize(self.domain.dim(), 0.5);
+        }
+        Some(optimum)
     }
 }

@@ -11,8 +11,8 @@ mod scalable;
 mod uhe;
 
 pub use classic::{Branin, Forrester, GoldsteinPrice, SixHumpCamel};
-pub use hartmann::{Hartmann3, Hartmann6};
-pub use scalable::{Ackley, Levy, Michalewicz, Rosenbrock, Sphere, StyblinskiTang};
+pub use hartmann::{Hartmann3, Hartmann6, Hartmann6Embedded};
+pub use scalable::{Ackley, Griewank, Levy, Michalewicz, Rosenbrock, Sphere, StyblinskiTang};
 pub use uhe::{Deceptive, H1, H1Form};
 
 use super::{Domain, Optimum, Sense};

@@ -136,6 +136,50 @@ impl TestFunction for Rosenbrock {
     }
 }
 
+/// Griewank: `Σ x_i²/4000 − Π_i cos(x_i/√i) + 1` (`i` from 1) on `[−600, 600]^d`, minimised;
+/// minimum 0 at the origin. Its many regular local minima sit on a bowl that, seen from far,
+/// is a sphere: the high-dimensional studies use it to tell global structure from local detail.
+#[derive(Debug)]
+pub struct Griewank {
+    domain: Domain,
+}
+
+impl Griewank {
+    /// Griewank in `dim ≥ 1` dimensions; an error for `dim = 0`.
+    pub fn new(dim: usize) -> Result<Self, ProblemError> {
+        Ok(Self {
+            domain: Domain::cube(-600.0, 600.0, dim)?,
+        })
+    }
+}
+
+impl TestFunction for Griewank {
+    fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    fn sense(&self) -> Sense {
+        Sense::Minimize
+    }
+
+    fn value(&self, x: &[f64]) -> f64 {
+        let squares = x.iter().map(|v| v * v).sum::<f64>() / 4000.0;
+        let cosines: f64 = x
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v / ((i + 1) as f64).sqrt()).cos())
+            .product();
+        squares - cosines + 1.0
+    }
+
+    fn optimum(&self) -> Option<Optimum> {
+        Some(Optimum {
+            value: 0.0,
+            locations: vec![vec![0.0; self.domain.dim()]],
+        })
+    }
+}
+
 /// Sphere: `Σ x_i²` on `[−5.12, 5.12]^d`, minimised; minimum 0 at the origin.
 #[derive(Debug)]
 pub struct Sphere {
