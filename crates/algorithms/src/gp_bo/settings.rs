@@ -7,8 +7,9 @@ use bosweep_toolkit::pending::PendingStrategy;
 
 /// The maximiser of the BoTorch baselines (`logei`, `qlognei`) as Ax configures BoTorch's
 /// `optimize_acqf`: 1024 raw candidates (a scrambled-Sobol grid here), the 20 best refined by
-/// L-BFGS-B on the acquisition's analytic gradient (BoTorch's autograd). GP-UCB and EI keep the
-/// larger grid, min(2^12·d, 2^20), and central differences, on which their studies ran.
+/// L-BFGS-B on the acquisition's analytic gradient (BoTorch's autograd). EI takes it too, so
+/// that EI and LogEI differ in their models only, as in Ament et al.'s comparison; GP-UCB keeps
+/// the larger grid, min(2^12·d, 2^20), and central differences, on which its studies ran.
 fn botorch_maximizer() -> MaximizerSettings {
     MaximizerSettings::default()
         .grid_size(1024)
@@ -85,8 +86,9 @@ batch_gp_settings! {
 
 batch_gp_settings! {
     /// Typed settings of EI (`ei`): expected improvement over the best observation, maximised
-    /// as log EI over a Sobol grid with L-BFGS refinement, the GP refitted at every step.
-    Ei, GpSettings::default(), MaximizerSettings::default(), {}
+    /// as log EI like [`LogEi`] (BoTorch's `optimize_acqf` as Ax configures it), the GP
+    /// refitted at every step.
+    Ei, GpSettings::default(), botorch_maximizer(), {}
 }
 
 batch_gp_settings! {

@@ -24,9 +24,9 @@ fn defaults_are_the_papers_and_botorchs() {
     );
 }
 
-/// LogEI differs from EI in the defaults of its model (BoTorch's kernel without an outputscale,
-/// its fit, its start and its noise floor) and of its maximiser (Ax's 1024 raw candidates and 20
-/// restarts, on analytic gradients).
+/// LogEI differs from EI in the defaults of its model only (BoTorch's kernel without an
+/// outputscale, its fit, its start and its noise floor); both take Ax's maximiser (1024 raw
+/// candidates and 20 restarts, on analytic gradients), which GP-UCB does not.
 #[test]
 fn logei_has_botorchs_model_defaults() {
     let (log_ei, ei) = (LogEi::default(), Ei::default());
@@ -46,14 +46,15 @@ fn logei_has_botorchs_model_defaults() {
         ..ei.gp.clone()
     };
     assert_eq!(log_ei.gp, ei_on_botorchs_model);
-    let eis_maximizer_as_botorchs = ei
-        .maximizer
+    assert_eq!(log_ei.maximizer, ei.maximizer);
+    let ucb = GpUcb::default().maximizer;
+    let ucbs_maximizer_as_botorchs = ucb
         .clone()
         .grid_size(1024)
         .top_k(20)
         .gradient(RefineGradient::Analytic);
-    assert_eq!(log_ei.maximizer, eis_maximizer_as_botorchs);
-    assert_eq!(ei.maximizer.gradient, RefineGradient::Central);
+    assert_eq!(ei.maximizer, ucbs_maximizer_as_botorchs);
+    assert_eq!(ucb.gradient, RefineGradient::Central);
     let changed = LogEi::default()
         .gp(|gp| gp.fit(FitChoice::Mle))
         .pending(PendingStrategy::LocalPenalization);
