@@ -80,20 +80,29 @@ impl KernelKind {
     /// The profile at scaled squared distance `r2` (value 1 at r2 = 0).
     pub fn profile(self, r2: f64) -> f64 {
         match self {
-            Self::SquaredExponential => (-0.5 * r2).exp(),
-            Self::Matern12 => (-r2.sqrt()).exp(),
+            Self::SquaredExponential => exp_of_negative(0.5 * r2),
+            Self::Matern12 => exp_of_negative(r2.sqrt()),
             Self::Matern32 => {
                 let s = (3.0 * r2.min(Self::MAX_SCALED_SQ_DISTANCE)).sqrt();
-                (1.0 + s) * (-s).exp()
+                (1.0 + s) * exp_of_negative(s)
             }
             Self::Matern52 => {
                 let r2 = r2.min(Self::MAX_SCALED_SQ_DISTANCE);
                 let s = (5.0 * r2).sqrt();
-                (1.0 + s + 5.0 * r2 / 3.0) * (-s).exp()
+                (1.0 + s + 5.0 * r2 / 3.0) * exp_of_negative(s)
             }
             Self::RationalQuadratic { alpha } => (1.0 + r2 / (2.0 * alpha)).powf(-alpha),
         }
     }
+}
+
+/// `e^{−s}`, equal to `(−s).exp()` bit for bit, without calling `exp` where the result is 0:
+/// `e^{−746}` is below half the least subnormal, so it rounds to 0, and libm's underflow path
+/// (which sets `errno`) took a tenth of a UHE-BO run whose small lengthscales put most pairs of
+/// points that far apart.
+#[inline]
+pub(crate) fn exp_of_negative(s: f64) -> f64 {
+    if s > 746.0 { 0.0 } else { (-s).exp() }
 }
 
 /// Multiplies the spatial kernel by `(1 − ε)^{|t − t'|/2}`, where `t` is the **last** input
@@ -278,4 +287,42 @@ pub fn scaled_coordinates(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exp_of_negative;
+
+    /// The shortcut is `exp` itself, bit for bit, on both sides of where it stops calling it.
+    #[test]
+    fn exp_of_negative_is_libms_exp_bit_for_bit() {
+        let mut s = 0.0;
+        while s < 760.0 {
+            assert_eq!(
+                exp_of_negative(s).to_bits(),
+                (-s).exp().to_bits(),
+                "s = {s}"
+            );
+            s += 0.0137;
+        }
+        for s in [
+            745.0,
+            745.1332191019411,
+            745.1332191019412,
+            746.0,
+            1e30,
+            f64::INFINITY,
+        ] {
+            assert_eq!(
+                exp_of_negative(s).to_bits(),
+                (-s).exp().to_bits(),
+                "s = {s}"
+            );
+        }
+        assert!(exp_of_negative(f64::NAN).is_nan());
+        assert!(
+            exp_of_negative(745.0) > 0.0,
+            "a subnormal still comes from exp"
+        );
+    }
 }

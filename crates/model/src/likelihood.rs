@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use super::dense;
 use super::gp::Noise;
-use super::kernel::{Kernel, KernelKind};
+use super::kernel::{Kernel, KernelKind, exp_of_negative};
 use bosweep_core::data::{EngineError, Points};
 
 const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
@@ -38,23 +38,23 @@ const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
 pub(crate) fn profile_and_slope(kind: KernelKind, r2: f64) -> (f64, f64) {
     match kind {
         KernelKind::SquaredExponential => {
-            let e = (-0.5 * r2).exp();
+            let e = exp_of_negative(0.5 * r2);
             (e, -0.5 * e)
         }
         KernelKind::Matern12 => {
             let r = r2.sqrt();
-            let e = (-r).exp();
+            let e = exp_of_negative(r);
             (e, if r2 > 0.0 { -0.5 * e / r } else { 0.0 })
         }
         KernelKind::Matern32 => {
             let s = (3.0 * r2.min(KernelKind::MAX_SCALED_SQ_DISTANCE)).sqrt();
-            let e = (-s).exp();
+            let e = exp_of_negative(s);
             ((1.0 + s) * e, -1.5 * e)
         }
         KernelKind::Matern52 => {
             let r2 = r2.min(KernelKind::MAX_SCALED_SQ_DISTANCE);
             let s = (5.0 * r2).sqrt();
-            let e = (-s).exp();
+            let e = exp_of_negative(s);
             ((1.0 + s + 5.0 * r2 / 3.0) * e, -(5.0 / 6.0) * (1.0 + s) * e)
         }
         KernelKind::RationalQuadratic { alpha } => {
