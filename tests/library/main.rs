@@ -10,6 +10,7 @@ mod common;
 mod acquisition;
 mod analytic_gradients;
 mod batch;
+mod baxus;
 mod bo;
 mod boke;
 mod botorch_model;

@@ -1,12 +1,13 @@
 //! The Bayesian-optimisation methods of bosweep, each a family folder over the toolkit
 //! (`bosweep-toolkit`, re-exported here whole so that one dependency gives both): the five
 //! papers' algorithms with their baselines (UHE-BO, BOKE, SBO/DRBO-KDE, RAHBO, PE-GP-UCB), the
-//! GP baselines (GP-UCB, EI, LogEI, qLogNEI), TuRBO, CMA-ES, a user's optimiser run as a command
-//! and the peer libraries, and the registry that finds them by name.
+//! GP baselines (GP-UCB, EI, LogEI, qLogNEI), TuRBO, BAxUS, CMA-ES, a user's optimiser run as a
+//! command and the peer libraries, and the registry that finds them by name.
 //!
 //! Each method is declared by its settings struct ([`Method`]); the registry lists each
 //! family's entries, built from those types.
 
+mod baxus;
 pub mod benchmark;
 pub mod boke;
 mod cmaes;
@@ -25,6 +26,7 @@ mod uhe_bo;
 
 pub use bosweep_toolkit::*;
 
+pub use baxus::Baxus;
 pub use boke::{Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb};
 pub use bosweep_model::FitChoice;
 pub use cmaes::Cmaes;

@@ -16,6 +16,7 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     super::gp_bo::ENTRIES,
     super::cmaes::ENTRIES,
     super::turbo::ENTRIES,
+    super::baxus::ENTRIES,
     uhe_bo::ENTRIES,
     super::rahbo::ENTRIES,
     pe_gp_ucb::ENTRIES,

@@ -1,16 +1,15 @@
 //! TuRBO-1 (`turbo`) behind the ask/tell interface.
 
-use super::candidates::perturbed_candidates;
+use super::candidates::candidate_count;
+use super::draws::{Draws, draws_memory_bytes};
 use super::settings::Turbo;
-use super::thompson::{JointPosterior, ThompsonBatch};
-use super::trust_region::{Change, RegionSchedule, TrustRegion};
+use super::trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
 use crate::boke::latin_hypercube;
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{Engine, Points};
-use bosweep_toolkit::fit_gp_model;
+use bosweep_engine::Engine;
 use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, gp_memory_bytes,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
 };
 use serde_json::{Map, json};
 use std::time::Instant;
@@ -28,10 +27,7 @@ impl Turbo {
 
     /// Candidates per step in `dim` dimensions.
     pub(super) fn candidates(&self, dim: usize) -> usize {
-        match self.n_candidates {
-            0 => (100 * dim).min(5000),
-            given => given,
-        }
+        candidate_count(self.n_candidates, dim)
     }
 }
 
@@ -48,14 +44,6 @@ struct Asked {
     x: Vec<f64>,
     restart: usize,
     role: Role,
-}
-
-/// The Thompson draws of the latest fit: the candidates (unit cube) and the batch's draws on
-/// them, valid while no value has been told since (`told` observations in all).
-struct Draws {
-    told: usize,
-    candidates: Points,
-    batch: ThompsonBatch,
 }
 
 /// TuRBO-1 behind the ask/tell interface (see the module documentation).
@@ -175,30 +163,24 @@ impl TurboAlgorithm {
     /// restart's data, candidates in the region around its best point, and their joint
     /// posterior.
     fn step_draws(&mut self, ctx: &mut AskContext<'_>) -> Result<&mut Draws, AlgorithmError> {
-        let reusable = !ctx.pending.is_empty()
-            && self
-                .draws
-                .as_ref()
-                .is_some_and(|d| d.told == self.history.len() && d.batch.has_unchosen());
-        if !reusable {
-            let start = Instant::now();
-            let model = fit_gp_model(&self.settings.gp, &self.data, self.model.as_ref(), ctx)?;
-            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
-            let start = Instant::now();
+        let told = self.history.len();
+        let pending = !ctx.pending.is_empty();
+        if !self.draws.as_ref().is_some_and(|d| d.serve(pending, told)) {
             let region = self.region.as_ref().expect("set at the first ask");
-            let centre = ctx.domain.to_unit(&self.data.best_x());
-            let bounds = region.bounds(&centre, model.state().kernel().lengthscales());
             let count = self.settings.candidates(ctx.domain.dim());
-            let candidates = perturbed_candidates(&centre, bounds, count, ctx.rng)?;
-            let posterior = JointPosterior::new(ctx.engine, model.state(), &candidates)?;
-            self.jitter = Some(posterior.jitter());
-            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+            let (draws, model) = Draws::fit(
+                &self.settings.gp,
+                &self.data,
+                self.model.as_ref(),
+                region,
+                count,
+                told,
+                ctx,
+                &mut self.log.cost,
+            )?;
+            self.jitter = Some(draws.jitter());
             self.model = Some(model);
-            self.draws = Some(Draws {
-                told: self.history.len(),
-                candidates,
-                batch: ThompsonBatch::new(posterior),
-            });
+            self.draws = Some(draws);
         }
         Ok(self.draws.as_mut().expect("set above"))
     }
@@ -209,16 +191,7 @@ impl TurboAlgorithm {
         if self.group.len() < self.batch {
             return;
         }
-        let ys = self.data.ys();
-        let batch_best = self
-            .group
-            .iter()
-            .map(|&i| ys[i])
-            .fold(f64::NEG_INFINITY, f64::max);
-        let best = (0..ys.len())
-            .filter(|i| !self.group.contains(i))
-            .map(|i| ys[i])
-            .fold(f64::NEG_INFINITY, f64::max);
+        let (batch_best, best) = group_bests(self.data.ys(), &self.group);
         self.group.clear();
         let region = self.region.as_mut().expect("the region asked these points");
         if region.update(batch_best, best, self.batch).change == Change::Restart {
@@ -250,8 +223,7 @@ impl Algorithm for TurboAlgorithm {
         self.batch = self.batch.max(ctx.pending.len() + 1);
         let draws = self.step_draws(ctx)?;
         let start = Instant::now();
-        let chosen = draws.batch.next(ctx.rng).expect("a candidate is left");
-        let x = ctx.domain.from_unit(draws.candidates.row(chosen));
+        let x = ctx.domain.from_unit(draws.next(ctx.rng));
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.asked.push(Asked {
             x: x.clone(),
@@ -308,11 +280,6 @@ impl Algorithm for TurboAlgorithm {
     /// A GP's (with no grid) plus the candidates' joint posterior: the covariance and its
     /// factor (`m × m` each) and the `n × m` cross-covariance, `m` the candidates per step.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let m = self.settings.candidates(dim) as u64;
-        let n = budget as u64;
-        let posterior = (2 * m)
-            .saturating_mul(m)
-            .saturating_add(m.saturating_mul(2 * n + dim as u64 + 2));
-        gp_memory_bytes(budget, dim, 0).saturating_add(posterior.saturating_mul(8))
+        draws_memory_bytes(self.settings.candidates(dim), budget, dim)
     }
 }

@@ -9,6 +9,15 @@ use rand_chacha::ChaCha8Rng;
 use bosweep_engine::{EngineError, Points};
 use bosweep_toolkit::acquisition::{Bounds, SobolGrid};
 
+/// Candidates per step in `dim` dimensions: `given`, or the reference's `min(100·d, 5000)` when
+/// it is 0 (BAxUS's reference keeps the rule, `d` its target dimension).
+pub(crate) fn candidate_count(given: usize, dim: usize) -> usize {
+    match given {
+        0 => (100 * dim).min(5000),
+        given => given,
+    }
+}
+
 /// The probability `min(20/d, 1)` that a candidate's coordinate is perturbed.
 pub(super) fn perturbation_probability(dim: usize) -> f64 {
     (20.0 / dim as f64).min(1.0)

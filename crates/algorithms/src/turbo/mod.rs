@@ -42,9 +42,12 @@
 //!
 //! The folder has every family's shape: `settings.rs` declares what a user sets, `methods.rs`
 //! turns it into the algorithm of `algorithm.rs`, and this module lists the registry's entry.
+//! The region (`trust_region.rs`), its candidates (`candidates.rs`), the Thompson draws
+//! (`thompson.rs`) and the step that joins them (`draws.rs`) serve BAxUS (`baxus`) too.
 
 mod algorithm;
 mod candidates;
+mod draws;
 mod methods;
 mod settings;
 #[cfg(test)]
@@ -54,7 +57,10 @@ mod trust_region;
 
 use bosweep_toolkit::AlgorithmEntry;
 
+pub(crate) use candidates::candidate_count;
+pub(crate) use draws::{Draws, draws_memory_bytes};
 pub use settings::Turbo;
+pub(crate) use trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
 
 /// The `turbo` registry entry.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Turbo>()];

@@ -1,10 +1,11 @@
 //! The trust region of TuRBO-1 (Eriksson et al., NeurIPS 2019, Section 2): a box around the
 //! best point whose base side length doubles after a run of successes, halves after a run of
-//! failures, and ends the restart once it falls below its minimum.
+//! failures, and ends the restart once it falls below its minimum. BAxUS (`baxus`) runs the same
+//! region in its embedding's target space, with its own failure tolerance.
 
 /// The side-length schedule's constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct RegionSchedule {
+pub(crate) struct RegionSchedule {
     /// Base side length of a new region.
     pub length_init: f64,
     /// Below this base side length the region restarts.
@@ -13,13 +14,15 @@ pub(super) struct RegionSchedule {
     pub length_max: f64,
     /// Consecutive successes that double the side length.
     pub success_tolerance: usize,
-    /// Consecutive failures that halve it; 0 for the paper's `⌈max(4/q, d/q)⌉`.
+    /// Consecutive failed batches that halve it; 0 for the region's own rule: the paper's
+    /// `⌈max(4/q, d/q)⌉` ([`TrustRegion::new`]), or BAxUS's per point in batches
+    /// ([`TrustRegion::with_point_tolerance`]).
     pub failure_tolerance: usize,
 }
 
 /// What one batch's outcome did to the region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Change {
+pub(crate) enum Change {
     /// The counters moved, the side length did not.
     Counted,
     /// A run of successes doubled the side length (up to the maximum).
@@ -33,7 +36,7 @@ pub(super) enum Change {
 
 /// The outcome of [`TrustRegion::update`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Outcome {
+pub(crate) struct Outcome {
     /// Whether the batch improved on the best value by the paper's relative rule.
     pub success: bool,
     /// What happened to the side length.
@@ -49,25 +52,55 @@ pub(super) fn improves(batch_best: f64, best: f64) -> bool {
 
 /// `⌈max(4/q, d/q)⌉`: the paper's failure tolerance for batches of `q` in `d` dimensions.
 pub(super) fn default_failure_tolerance(dim: usize, batch: usize) -> usize {
-    dim.max(4).div_ceil(batch.max(1))
+    batched_tolerance(dim.max(4), batch)
+}
+
+/// `⌈t/q⌉`: a tolerance of `t` failures one point at a time, counted in batches of `q` (each
+/// batch is one success or failure).
+fn batched_tolerance(points: usize, batch: usize) -> usize {
+    points.div_ceil(batch.max(1))
+}
+
+/// The best value of the `group` (indices into `ys`) and the best of the others: what
+/// [`TrustRegion::update`] compares, the group being the batch just told and the others the
+/// restart's data before it.
+pub(crate) fn group_bests(ys: &[f64], group: &[usize]) -> (f64, f64) {
+    let batch_best = group
+        .iter()
+        .map(|&i| ys[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let best = (0..ys.len())
+        .filter(|i| !group.contains(i))
+        .map(|i| ys[i])
+        .fold(f64::NEG_INFINITY, f64::max);
+    (batch_best, best)
 }
 
 /// The side length and the success and failure counters of the current region.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct TrustRegion {
+pub(crate) struct TrustRegion {
     schedule: RegionSchedule,
-    dim: usize,
+    /// The failures one point at a time that halve the side when the schedule gives no
+    /// tolerance: TuRBO's `max(4, d)`, or BAxUS's rule for its target dimension.
+    point_tolerance: usize,
     length: f64,
     successes: usize,
     failures: usize,
 }
 
 impl TrustRegion {
-    /// A new region in `dim` dimensions at `length_init`.
+    /// A new TuRBO region in `dim` dimensions at `length_init`: a schedule with no failure
+    /// tolerance halves after the paper's `⌈max(4/q, d/q)⌉` failed batches.
     pub fn new(schedule: RegionSchedule, dim: usize) -> Self {
+        Self::with_point_tolerance(schedule, default_failure_tolerance(dim, 1))
+    }
+
+    /// A new region at `length_init` that, when the schedule gives no failure tolerance, halves
+    /// after `points` failures one point at a time, `⌈points/q⌉` failed batches of `q`.
+    pub fn with_point_tolerance(schedule: RegionSchedule, points: usize) -> Self {
         Self {
             schedule,
-            dim,
+            point_tolerance: points,
             length: schedule.length_init,
             successes: 0,
             failures: 0,
@@ -92,7 +125,7 @@ impl TrustRegion {
     /// The failures that halve the side length for batches of `batch` points.
     pub fn failure_tolerance(&self, batch: usize) -> usize {
         match self.schedule.failure_tolerance {
-            0 => default_failure_tolerance(self.dim, batch),
+            0 => batched_tolerance(self.point_tolerance, batch),
             given => given,
         }
     }
@@ -119,7 +152,7 @@ impl TrustRegion {
             self.length /= 2.0;
             self.failures = 0;
             if self.length < self.schedule.length_min {
-                *self = Self::new(self.schedule, self.dim);
+                *self = Self::with_point_tolerance(self.schedule, self.point_tolerance);
                 Change::Restart
             } else {
                 Change::Shrunk
