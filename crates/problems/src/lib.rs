@@ -32,6 +32,7 @@ pub mod functions;
 mod noisy;
 pub mod rahbo;
 mod registry;
+pub mod rover;
 pub mod time_varying;
 
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};

@@ -9,6 +9,7 @@ use super::functions::{
     Hartmann6, Hartmann6Embedded, Levy, Michalewicz, Rosenbrock, SixHumpCamel, Sphere,
     StyblinskiTang,
 };
+use super::rover::Rover;
 use super::{Problem, ProblemError};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue};
 use bosweep_core::registry::Registry;
@@ -177,5 +178,11 @@ static TEST_FUNCTIONS: &[Entry] = &[
         description: "h1 of UHE-BO (maximised) on [−100, 100]²; max ≈ 2 at (8.6998, 6.7665)",
         parameters: &[H1_FORM.spec(), NOISE_STD.spec()],
         build: |p| Ok(noisy(H1::new(H1_FORM.of(p)), p)),
+    },
+    Entry {
+        name: "rover",
+        description: "60-D rover trajectory of Wang et al. 2018 (large domain, maximised) on [−0.1, 1.1]⁶⁰; max unknown, below 5; the reference's N(0, 1e-4) parameter jitter left out",
+        parameters: NOISE_ONLY,
+        build: |p| Ok(noisy(Rover::new(), p)),
     },
 ];
