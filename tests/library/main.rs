@@ -31,6 +31,7 @@ mod qlognei;
 mod rahbo;
 mod reliability;
 mod routing;
+mod saas_map;
 mod sbo_drbo_kde;
 mod turbo;
 mod uhe_bo;
