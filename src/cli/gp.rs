@@ -48,11 +48,12 @@ pub struct PredictArgs {
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     rq_alpha: f64,
     /// Hyperparameters: `map` (BoTorch's Gamma priors), `map-dsp` (BoTorch's dimension-scaled
-    /// priors) and `mle` (ML-II) fit them, starting from the given values, with inputs
+    /// priors), `map-saas` (the SAAS prior of BoTorch's MAP SAAS model, its global shrinkage
+    /// fitted too) and `mle` (ML-II) fit them, starting from the given values, with inputs
     /// normalised to the training data's bounding box and outputs standardised, and print the
     /// fitted values and the log marginal likelihood (original units) to stderr; `fixed` uses
     /// the values given.
-    #[arg(long, default_value_t, value_name = "map|map-dsp|mle|fixed")]
+    #[arg(long, default_value_t, value_name = "map|map-dsp|map-saas|mle|fixed")]
     fit: FitChoice,
     /// Output CSV file (default: stdout).
     #[arg(long, value_name = "FILE")]

@@ -640,7 +640,7 @@ fn gp_predict_fits_hyperparameters_and_reports_them() {
         2,
         &[
             "--fit",
-            "unknown fit mode \"mcmc\" (expected one of map, map-dsp, mle, fixed)",
+            "unknown fit mode \"mcmc\" (expected one of map, map-dsp, map-saas, mle, fixed)",
         ],
     );
     // Case and near misses are refused too, never taken for another mode.

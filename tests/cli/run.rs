@@ -82,7 +82,7 @@ fn list_browses_by_kind_name_and_feature() {
     ] {
         assert!(every.iter().any(|n| n == name), "{name}: {all}");
     }
-    assert_contains(&all, &["Algorithms (42;"]);
+    assert_contains(&all, &["Algorithms (43;"]);
 
     let batch = stdout(&["list", "algorithms", "--with", "batch"]);
     let batched = names(&batch);

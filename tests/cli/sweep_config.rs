@@ -571,7 +571,7 @@ fn parameters_are_checked_against_the_registry() {
             "algorithm \"gp-ucb\"",
             "fit",
             "mlee",
-            "one of map, map-dsp, mle, fixed",
+            "one of map, map-dsp, map-saas, mle, fixed",
         ],
     );
     assert_rejected(

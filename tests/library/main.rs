@@ -32,6 +32,7 @@ mod rahbo;
 mod reliability;
 mod routing;
 mod rover;
+mod saas_map;
 mod sbo_drbo_kde;
 mod turbo;
 mod uhe_bo;

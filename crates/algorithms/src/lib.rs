@@ -32,7 +32,7 @@ pub use bosweep_model::FitChoice;
 pub use cmaes::Cmaes;
 pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
-pub use gp_bo::{Acquisition, Ei, GpBo, GpUcb, LogEi, QLogNei, UcbSchedule};
+pub use gp_bo::{Acquisition, Ei, GpBo, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 pub use pe_gp_ucb::{
     FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,
 };

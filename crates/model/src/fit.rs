@@ -4,8 +4,9 @@
 //! # Parameters and bounds
 //!
 //! The optimiser moves an unconstrained vector `u`: one entry per lengthscale, then (where they
-//! are fitted) the signal variance, the homoscedastic noise variance and the constant mean. A
-//! positive hyperparameter `h` with bounds `[lo, hi]` is `h = exp(g(u))` with the *softplus box*
+//! are fitted) the SAAS prior's global shrinkage τ, the signal variance, the homoscedastic noise
+//! variance and the constant mean. A positive hyperparameter `h` with bounds `[lo, hi]` (τ's are
+//! its prior's, [`SaasPrior::bounds`]) is `h = exp(g(u))` with the *softplus box*
 //!
 //! ```text
 //! g(u) = a + τ·[softplus((u − a)/τ) − softplus((u − b)/τ)],   a = ln lo, b = ln hi, τ = 0.5
@@ -22,16 +23,16 @@
 //! # Objective
 //!
 //! `J(u) = −[ln p(y | θ) + ln p(θ)] / n` (the log prior only for [`FitMode::Map`], in the space its
-//! [`Priors::space`] says), with the analytic gradient of [`super::likelihood`] chained through
-//! `g'(u)`. Dividing by `n` keeps the first L-BFGS step (along `−∇J`, unit length) of order one
-//! in log space for any data size.
+//! [`Priors::space`] says: [`Priors::log_density`]), with the analytic gradient of
+//! [`super::likelihood`] chained through `g'(u)`. Dividing by `n` keeps the first L-BFGS step
+//! (along `−∇J`, unit length) of order one in log space for any data size.
 //!
 //! # Starts and failures
 //!
-//! Start 0 is the given kernel's hyperparameters, the initial noise and the target average as
-//! mean, each clipped into its bounds; `random_starts` more draw every log-parameter uniformly from
-//! `[ln(h₀/spread), ln(h₀·spread)] ∩ [ln lo, ln hi]` with a `ChaCha8Rng` seeded from `seed`, in a
-//! fixed order, so a fit is reproducible. Starts run in parallel, each deterministic, and the best
+//! Start 0 is the given kernel's hyperparameters, the initial noise, the target average as mean
+//! and τ's [`SaasPrior::initial`], each clipped into its bounds; `random_starts` more draw every
+//! log-parameter uniformly from `[ln(h₀/spread), ln(h₀·spread)] ∩ [ln lo, ln hi]` with a
+//! `ChaCha8Rng` seeded from `seed`, in a fixed order, so a fit is reproducible. Starts run in parallel, each deterministic, and the best
 //! objective wins (ties to the lower start index), so the result does not depend on the thread
 //! count. [`FitOptions::warm_start`] replaces start 0 by given hyperparameters (the previous BO
 //! step's optimum), which at large n is where the new optimum is.
@@ -54,7 +55,9 @@ use super::gp::check_inputs;
 use super::gp::{GpSpec, GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
 use super::likelihood::{Workspace, evaluate, evaluate_in};
+use super::log_prior::{LogHyperparameters, LogPrior};
 use super::priors::Priors;
+use super::saas_prior::SaasPrior;
 use bosweep_core::data::{EngineError, Points};
 
 /// Softness τ of the softplus box (in units of log-parameter).
@@ -91,7 +94,7 @@ impl Bounds {
         Self { lower, upper }
     }
 
-    fn validate(&self, what: &str) -> Result<(), EngineError> {
+    pub(crate) fn validate(&self, what: &str) -> Result<(), EngineError> {
         if !(self.lower.is_finite()
             && self.upper.is_finite()
             && self.lower > 0.0
@@ -175,7 +178,9 @@ pub struct FitOptions {
 }
 
 /// Hyperparameters to start a fit from (each clipped into its bounds; fixed quantities ignore
-/// theirs).
+/// theirs). A SAAS prior's global shrinkage τ starts at [`SaasPrior::initial`] all the same:
+/// under BoTorch's SAAS prior its MAP estimate is its lower bound whatever the data (see
+/// [`SaasPrior`]), so a previous value says nothing a fresh start does not.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WarmStart {
     /// One lengthscale per input dimension.
@@ -261,6 +266,8 @@ pub struct FitResult {
     pub noise: Noise,
     /// The fitted (or fixed) constant prior mean.
     pub mean: f64,
+    /// The fitted global shrinkage τ of a SAAS prior ([`Priors::saas`]); `None` without one.
+    pub shrinkage: Option<f64>,
     /// `ln p(y | θ)` at the fitted hyperparameters (exact: without jitter whenever `K + λΣ`
     /// factorises, else that of the jittered factor the state holds).
     pub log_marginal_likelihood: f64,
@@ -353,6 +360,7 @@ pub fn fit_gp(
                 kernel,
                 noise: initial_noise,
                 mean: initial_mean,
+                shrinkage: None,
                 log_marginal_likelihood: lml,
                 log_prior: 0.0,
                 log_posterior: lml,
@@ -415,8 +423,9 @@ pub fn fit_gp(
             .lambda(problem.lambda),
     )?;
     let lml = exact_lml(&state);
-    let log_prior = problem.log_prior(&point).0;
+    let log_prior = problem.log_prior(&point)?.value;
     Ok(FitResult {
+        shrinkage: point.log_shrinkage.map(|(phi, _)| phi.exp()),
         kernel: point.kernel,
         noise: point.noise,
         mean: point.mean,
@@ -449,11 +458,12 @@ fn exact_lml(state: &GpState) -> f64 {
 }
 
 /// `softplus(x) = ln(1 + eˣ)` without overflow.
-fn softplus(x: f64) -> f64 {
+pub(crate) fn softplus(x: f64) -> f64 {
     x.max(0.0) + (-x.abs()).exp().ln_1p()
 }
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function `1 / (1 + e⁻ˣ)`, the derivative of [`softplus`], without overflow.
+pub(crate) fn sigmoid(x: f64) -> f64 {
     if x >= 0.0 {
         1.0 / (1.0 + (-x).exp())
     } else {
@@ -511,8 +521,9 @@ struct Point {
     kernel: Kernel,
     noise: Noise,
     mean: f64,
-    /// `(φ, dφ/du)` of the lengthscales, then of the signal variance and noise where fitted.
+    /// `(φ, dφ/du)` of the lengthscales, then of τ, the signal variance and noise where fitted.
     log_lengthscales: Vec<(f64, f64)>,
+    log_shrinkage: Option<(f64, f64)>,
     log_signal_variance: Option<(f64, f64)>,
     log_noise_variance: Option<(f64, f64)>,
 }
@@ -528,6 +539,8 @@ struct Problem {
     n: f64,
     dims: usize,
     ls_box: SoftBox,
+    /// The SAAS prior's τ: its box and start, where the priors have one.
+    shrinkage: Option<(SoftBox, SaasPrior)>,
     s2_box: SoftBox,
     noise_box: SoftBox,
     /// Fixed values, where not fitted.
@@ -555,6 +568,10 @@ impl Problem {
             NoiseSpec::Fitted { initial } => (None, options.noise_bounds.clip(*initial)),
             NoiseSpec::Fixed(noise) => (Some(noise.clone()), 1.0),
         };
+        let shrinkage = priors
+            .as_ref()
+            .and_then(|p| p.saas)
+            .map(|saas| (SoftBox::new(saas.bounds), saas));
         Self {
             n: train.rows() as f64,
             train,
@@ -565,6 +582,7 @@ impl Problem {
             priors,
             dims: kernel.spatial_dim(),
             ls_box: SoftBox::new(options.lengthscale_bounds),
+            shrinkage,
             s2_box: SoftBox::new(options.signal_variance_bounds),
             noise_box: SoftBox::new(options.noise_bounds),
             fixed_s2: (!options.fit_signal_variance).then_some(kernel.signal_variance()),
@@ -622,6 +640,14 @@ impl Problem {
                 let phi = if s == 0 { first.ln() } else { draw(*l, ls_b) };
                 u.push(self.ls_box.inverse(phi));
             }
+            if let Some((tau_box, saas)) = &self.shrinkage {
+                let phi = if s == 0 {
+                    saas.initial.ln()
+                } else {
+                    draw(saas.initial, saas.bounds)
+                };
+                u.push(tau_box.inverse(phi));
+            }
             if self.fixed_s2.is_none() {
                 let phi = if s == 0 {
                     first_s2.ln()
@@ -652,6 +678,10 @@ impl Problem {
         let log_lengthscales: Vec<(f64, f64)> = (0..self.dims)
             .map(|_| self.ls_box.forward(next()))
             .collect();
+        let log_shrinkage = self
+            .shrinkage
+            .as_ref()
+            .map(|(tau_box, _)| tau_box.forward(next()));
         let log_signal_variance = self.fixed_s2.is_none().then(|| self.s2_box.forward(next()));
         let log_noise_variance = self
             .fixed_noise
@@ -679,37 +709,25 @@ impl Problem {
             noise,
             mean,
             log_lengthscales,
+            log_shrinkage,
             log_signal_variance,
             log_noise_variance,
         })
     }
 
-    /// `ln p(θ)` and its derivatives with respect to the log-parameters (lengthscales, then signal
-    /// variance and noise where fitted), zero without priors.
-    fn log_prior(&self, p: &Point) -> (f64, Vec<f64>, f64, f64) {
-        let Some(priors) = &self.priors else {
-            return (0.0, vec![0.0; self.dims], 0.0, 0.0);
-        };
-        let mut total = 0.0;
-        let mut d_ls = Vec::with_capacity(self.dims);
-        for (phi, _) in &p.log_lengthscales {
-            let (v, g) = Priors::term(&priors.lengthscale, *phi, priors.space);
-            total += v;
-            d_ls.push(g);
-        }
-        let mut d_s2 = 0.0;
-        if let Some((phi, _)) = p.log_signal_variance {
-            let (v, g) = Priors::term(&priors.signal_variance, phi, priors.space);
-            total += v;
-            d_s2 = g;
-        }
-        let mut d_noise = 0.0;
-        if let Some((phi, _)) = p.log_noise_variance {
-            let (v, g) = Priors::term(&priors.noise_variance, phi, priors.space);
-            total += v;
-            d_noise = g;
-        }
-        (total, d_ls, d_s2, d_noise)
+    /// `ln p(θ)` and its derivatives with respect to the fitted coordinates, zero without
+    /// priors (ML-II: the default [`Priors`] are flat and have no SAAS prior, so no τ is fitted).
+    fn log_prior(&self, p: &Point) -> Result<LogPrior, EngineError> {
+        let flat = Priors::default();
+        let priors = self.priors.as_ref().unwrap_or(&flat);
+        let log_lengthscales: Vec<f64> = p.log_lengthscales.iter().map(|(phi, _)| *phi).collect();
+        priors.log_density(&LogHyperparameters {
+            log_lengthscales: &log_lengthscales,
+            log_shrinkage: p.log_shrinkage.map(|(phi, _)| phi),
+            log_signal_variance: p.log_signal_variance.map(|(phi, _)| phi),
+            log_noise_variance: p.log_noise_variance.map(|(phi, _)| phi),
+            mean: self.fixed_mean.is_none().then_some(p.mean),
+        })
     }
 
     /// `J(u)` and `∇J(u)`; `None` where the factorisation fails or anything is not finite.
@@ -728,22 +746,26 @@ impl Problem {
             self.lambda,
             true,
         )?;
-        let (lp, d_ls, d_s2, d_noise) = self.log_prior(&p);
+        let lp = self.log_prior(&p).ok()?;
         let scale = -1.0 / self.n;
         let mut grad = Vec::with_capacity(u.len());
         for (d, (_, dphi)) in p.log_lengthscales.iter().enumerate() {
-            grad.push(scale * (lml.gradient.log_lengthscales[d] + d_ls[d]) * dphi);
+            grad.push(scale * (lml.gradient.log_lengthscales[d] + lp.log_lengthscales[d]) * dphi);
+        }
+        if let Some((_, dphi)) = p.log_shrinkage {
+            // τ enters the prior only.
+            grad.push(scale * lp.log_shrinkage * dphi);
         }
         if let Some((_, dphi)) = p.log_signal_variance {
-            grad.push(scale * (lml.gradient.log_signal_variance + d_s2) * dphi);
+            grad.push(scale * (lml.gradient.log_signal_variance + lp.log_signal_variance) * dphi);
         }
         if let Some((_, dphi)) = p.log_noise_variance {
-            grad.push(scale * (lml.gradient.log_noise_variance + d_noise) * dphi);
+            grad.push(scale * (lml.gradient.log_noise_variance + lp.log_noise_variance) * dphi);
         }
         if self.fixed_mean.is_none() {
-            grad.push(scale * lml.gradient.mean);
+            grad.push(scale * (lml.gradient.mean + lp.mean));
         }
-        let cost = scale * (lml.value + lp);
+        let cost = scale * (lml.value + lp.value);
         (cost.is_finite() && grad.iter().all(|g| g.is_finite())).then_some((cost, grad))
     }
 
@@ -779,5 +801,55 @@ impl Problem {
             result.x,
             result.evaluations as u64,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The MAP-SAAS objective's gradient, τ and the mean's prior included, is that of its value.
+    #[test]
+    fn the_saas_objective_gradient_matches_central_differences() {
+        let rows: Vec<Vec<f64>> = (0..12)
+            .map(|i| {
+                let t = i as f64;
+                vec![
+                    (0.37 * t).fract(),
+                    (0.61 * t + 0.2).fract(),
+                    (0.13 * t).fract(),
+                ]
+            })
+            .collect();
+        let targets: Vec<f64> = rows.iter().map(|r| (4.0 * r[0]).sin() + r[1]).collect();
+        let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; 3], 2.0).unwrap();
+        let priors = Priors::botorch_saas();
+        let options = FitOptions {
+            mode: FitMode::Map {
+                priors: priors.clone(),
+            },
+            noise: NoiseSpec::Fitted { initial: 0.05 },
+            ..FitOptions::default()
+        };
+        let rows = Points::from_rows(&rows).unwrap();
+        let problem = Problem::new(rows, &targets, kernel, &options, Some(priors), 0.3);
+        // Lengthscales, τ, signal variance, noise, mean: away from every bound.
+        let u = [-0.4, 0.2, 1.1, -2.5, 0.3, -3.0, 0.25];
+        let mut workspace = Workspace::default();
+        let (_, grad) = problem.objective(&mut workspace, &u).unwrap();
+        assert_eq!(grad.len(), u.len());
+        let h = 1e-6;
+        for i in 0..u.len() {
+            let (mut up, mut down) = (u, u);
+            up[i] += h;
+            down[i] -= h;
+            let cost = |v: &[f64]| problem.objective(&mut Workspace::default(), v).unwrap().0;
+            let numeric = (cost(&up) - cost(&down)) / (2.0 * h);
+            assert!(
+                (grad[i] - numeric).abs() < 1e-7 * numeric.abs().max(1.0),
+                "coordinate {i}: analytic {}, numeric {numeric}",
+                grad[i]
+            );
+        }
     }
 }

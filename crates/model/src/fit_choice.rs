@@ -17,6 +17,9 @@ pub enum FitChoice {
     Map,
     /// MAP with BoTorch's dimension-scaled priors ([`Priors::botorch_dimension_scaled`]).
     MapDimensionScaled,
+    /// MAP with the SAAS prior of BoTorch's MAP SAAS model ([`Priors::botorch_saas`]), its
+    /// global shrinkage fitted with the other hyperparameters.
+    MapSaas,
     /// ML-II: the log marginal likelihood alone.
     Mle,
     /// The given values, unchanged.
@@ -30,15 +33,22 @@ impl bosweep_core::params::Choice for FitChoice {
 
 impl FitChoice {
     /// Every fit, in the order of [`FitChoice::NAMES`].
-    pub const ALL: [Self; 4] = [Self::Map, Self::MapDimensionScaled, Self::Mle, Self::Fixed];
+    pub const ALL: [Self; 5] = [
+        Self::Map,
+        Self::MapDimensionScaled,
+        Self::MapSaas,
+        Self::Mle,
+        Self::Fixed,
+    ];
     /// The names users give, in the order of [`FitChoice::ALL`].
-    pub const NAMES: [&'static str; 4] = ["map", "map-dsp", "mle", "fixed"];
+    pub const NAMES: [&'static str; 5] = ["map", "map-dsp", "map-saas", "mle", "fixed"];
 
     /// The name users give this fit.
     pub const fn name(self) -> &'static str {
         match self {
             Self::Map => "map",
             Self::MapDimensionScaled => "map-dsp",
+            Self::MapSaas => "map-saas",
             Self::Mle => "mle",
             Self::Fixed => "fixed",
         }
@@ -52,6 +62,9 @@ impl FitChoice {
             },
             Self::MapDimensionScaled => FitMode::Map {
                 priors: Priors::botorch_dimension_scaled(dim),
+            },
+            Self::MapSaas => FitMode::Map {
+                priors: Priors::botorch_saas(),
             },
             Self::Mle => FitMode::Mle,
             Self::Fixed => FitMode::Fixed,
@@ -111,7 +124,10 @@ mod tests {
         for text in ["MLE", "ml", "", "map "] {
             assert_eq!(
                 text.parse::<FitChoice>().unwrap_err().to_string(),
-                format!("unknown fit mode \"{text}\" (expected one of map, map-dsp, mle, fixed)")
+                format!(
+                    "unknown fit mode \"{text}\" (expected one of map, map-dsp, map-saas, mle, \
+                     fixed)"
+                )
             );
         }
     }
@@ -128,6 +144,12 @@ mod tests {
             FitChoice::MapDimensionScaled.mode(3),
             FitMode::Map {
                 priors: Priors::botorch_dimension_scaled(3)
+            }
+        );
+        assert_eq!(
+            FitChoice::MapSaas.mode(3),
+            FitMode::Map {
+                priors: Priors::botorch_saas()
             }
         );
         assert_eq!(FitChoice::Mle.mode(3), FitMode::Mle);

@@ -1,5 +1,6 @@
-//! Priors on the positive GP hyperparameters (lengthscales, signal variance, noise variance) for
-//! MAP fitting, evaluated in the log-parameter space the optimiser works in.
+//! Priors on the positive GP hyperparameters (lengthscales, signal variance, noise variance, the
+//! SAAS prior's global shrinkage) and on the constant mean for MAP fitting, evaluated in the
+//! log-parameter space the optimiser works in.
 //!
 //! A prior is a density `p(h)` on the parameter `h > 0`. The optimiser moves `φ = ln h`; the log
 //! prior it adds to the log marginal likelihood is either
@@ -14,7 +15,12 @@
 
 use bosweep_core::data::EngineError;
 
+use super::fit::{sigmoid, softplus};
+use super::saas_prior::SaasPrior;
+
 const HALF_LN_2PI: f64 = 0.918_938_533_204_672_7;
+/// `ln 2 − ln π`, the half-Cauchy density's constant besides its scale.
+const LN_2_OVER_PI: f64 = -0.451_582_705_289_454_9;
 
 /// A density on one positive hyperparameter `h`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +38,12 @@ pub enum Prior {
         mu: f64,
         /// The standard deviation `σ` of `ln h`.
         sigma: f64,
+    },
+    /// Half-Cauchy with scale `s`: `ln p(h) = ln 2 − ln π − ln s − ln(1 + (h/s)²)` (PyTorch's
+    /// `HalfCauchy`, GPyTorch's `HalfCauchyPrior`): the SAAS prior's shrinkage densities.
+    HalfCauchy {
+        /// The scale `s` (the median).
+        scale: f64,
     },
 }
 
@@ -66,11 +78,22 @@ impl Prior {
         Ok(Self::LogNormal { mu, sigma })
     }
 
+    /// Half-Cauchy with scale `scale`, positive and finite.
+    pub fn half_cauchy(scale: f64) -> Result<Self, EngineError> {
+        if !(scale.is_finite() && scale > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "half-Cauchy prior needs a positive finite scale, got {scale}"
+            )));
+        }
+        Ok(Self::HalfCauchy { scale })
+    }
+
     /// Checks the parameters of a prior built directly from the enum.
     pub fn validate(&self) -> Result<(), EngineError> {
         match *self {
             Self::Gamma { shape, rate } => Self::gamma(shape, rate).map(|_| ()),
             Self::LogNormal { mu, sigma } => Self::log_normal(mu, sigma).map(|_| ()),
+            Self::HalfCauchy { scale } => Self::half_cauchy(scale).map(|_| ()),
         }
     }
 
@@ -88,6 +111,9 @@ impl Prior {
     ///   parameter space: `(a − 1) φ` instead of `a φ`.
     /// * Log-normal, log-parameter space: `−ln σ − ½ ln 2π − (φ − μ)²/(2σ²)`, derivative
     ///   `−(φ − μ)/σ²`; parameter space: one `−φ` more (derivative `−1` more).
+    /// * Half-Cauchy, parameter space: with `t = φ − ln s`, `ln 2 − ln π − ln s − softplus(2t)`
+    ///   (`ln(1 + (h/s)²)` without overflow), derivative `−2 σ(2t)` (`σ` the logistic
+    ///   function); log-parameter space: one `φ` more (derivative `1` more).
     pub fn log_density_log_space(&self, phi: f64, space: PriorSpace) -> (f64, f64) {
         let jac = match space {
             PriorSpace::LogParameter => 0.0,
@@ -104,12 +130,17 @@ impl Prior {
                 let value = -sigma.ln() - HALF_LN_2PI - 0.5 * z * z + jac * phi;
                 (value, -z / sigma + jac)
             }
+            Self::HalfCauchy { scale } => {
+                let t = 2.0 * (phi - scale.ln());
+                let value = LN_2_OVER_PI - scale.ln() - softplus(t) + (1.0 + jac) * phi;
+                (value, 1.0 + jac - 2.0 * sigmoid(t))
+            }
         }
     }
 
     /// The value of `h` that maximises the log prior in `space` (where the MAP estimate goes when
-    /// the data say nothing). `None` where there is no maximiser (Gamma with shape ≤ 1 in
-    /// parameter space: the density is largest at `h → 0`).
+    /// the data say nothing). `None` where there is no maximiser (Gamma with shape ≤ 1 and
+    /// half-Cauchy in parameter space: the density is largest at `h → 0`).
     pub fn mode(&self, space: PriorSpace) -> Option<f64> {
         match (*self, space) {
             (Self::Gamma { shape, rate }, PriorSpace::LogParameter) => Some(shape / rate),
@@ -120,21 +151,67 @@ impl Prior {
             (Self::LogNormal { mu, sigma }, PriorSpace::Parameter) => {
                 Some((mu - sigma * sigma).exp())
             }
+            // The density of φ, h/(s² + h²) up to a constant, peaks at h = s; the density of h
+            // itself decreases from h = 0.
+            (Self::HalfCauchy { scale }, PriorSpace::LogParameter) => Some(scale),
+            (Self::HalfCauchy { .. }, PriorSpace::Parameter) => None,
         }
     }
 }
 
-/// The priors of a MAP fit: one prior shared by every lengthscale, one on the signal variance and
-/// one on the noise variance (used only when the noise variance is fitted). `None` is a flat
-/// prior on `ln h` (nothing added).
+/// `m ~ N(μ, σ²)` on the constant mean, which is not log-transformed (it may be any real), so
+/// its density is the same in either [`PriorSpace`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NormalPrior {
+    /// The mean `μ`.
+    pub mu: f64,
+    /// The standard deviation `σ`.
+    pub sigma: f64,
+}
+
+impl NormalPrior {
+    /// `N(mu, sigma²)`; `mu` finite, `sigma` positive and finite.
+    pub fn new(mu: f64, sigma: f64) -> Result<Self, EngineError> {
+        if !(mu.is_finite() && sigma.is_finite() && sigma > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "normal prior needs finite mu and positive finite sigma, got ({mu}, {sigma})"
+            )));
+        }
+        Ok(Self { mu, sigma })
+    }
+
+    /// Checks the parameters of a prior built directly from the struct.
+    pub fn validate(&self) -> Result<(), EngineError> {
+        Self::new(self.mu, self.sigma).map(|_| ())
+    }
+
+    /// `ln p(m) = −ln σ − ½ ln 2π − (m − μ)²/(2σ²)` and its derivative `−(m − μ)/σ²`.
+    pub fn log_density(&self, m: f64) -> (f64, f64) {
+        let z = (m - self.mu) / self.sigma;
+        (
+            -self.sigma.ln() - HALF_LN_2PI - 0.5 * z * z,
+            -z / self.sigma,
+        )
+    }
+}
+
+/// The priors of a MAP fit: one prior shared by every lengthscale and/or the SAAS prior on them,
+/// one on the signal variance and one on the noise variance (each used only when that variance
+/// is fitted), and one on the constant mean (used only when the mean is fitted). `None` is a flat
+/// prior (nothing added).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Priors {
     /// On every lengthscale.
     pub lengthscale: Option<Prior>,
+    /// The SAAS prior on the lengthscales jointly with its global shrinkage τ, a hyperparameter
+    /// it adds to the fit.
+    pub saas: Option<SaasPrior>,
     /// On the signal variance.
     pub signal_variance: Option<Prior>,
     /// On the noise variance.
     pub noise_variance: Option<Prior>,
+    /// On the constant mean.
+    pub mean: Option<NormalPrior>,
     /// Whether the densities are of the log parameters or of the parameters.
     pub space: PriorSpace,
 }
@@ -159,6 +236,7 @@ impl Priors {
                 rate: 0.05,
             }),
             space: PriorSpace::Parameter,
+            ..Self::default()
         }
     }
 
@@ -183,6 +261,29 @@ impl Priors {
                 sigma: 1.0,
             }),
             space: PriorSpace::Parameter,
+            ..Self::default()
+        }
+    }
+
+    /// BoTorch's MAP SAAS model (`get_map_saas_model` in `botorch/models/map_saas.py`, 0.18.1):
+    /// the SAAS prior of [`SaasPrior::botorch`] on the lengthscales, no prior on the outputscale,
+    /// noise Gamma(0.9, 10) (`get_gaussian_likelihood_with_gamma_prior`), the constant mean
+    /// N(0, 1) (`get_mean_module_with_normal_prior`), as densities of the parameters like
+    /// `fit_gpytorch_mll`. Pair with lengthscales in [0.01, 1e4], an outputscale in [1e-2, 1e4]
+    /// and noise in [1e-4, 1].
+    pub fn botorch_saas() -> Self {
+        Self {
+            saas: Some(SaasPrior::botorch()),
+            noise_variance: Some(Prior::Gamma {
+                shape: 0.9,
+                rate: 10.0,
+            }),
+            mean: Some(NormalPrior {
+                mu: 0.0,
+                sigma: 1.0,
+            }),
+            space: PriorSpace::Parameter,
+            ..Self::default()
         }
     }
 
@@ -199,10 +300,12 @@ impl Priors {
             signal_variance: Some(g),
             noise_variance: Some(g),
             space: PriorSpace::LogParameter,
+            ..Self::default()
         }
     }
 
-    /// Checks every prior's parameters (finite, positive where they must be).
+    /// Checks every prior's parameters (finite, positive where they must be, the SAAS prior's
+    /// shrinkage bounds and start).
     pub fn validate(&self) -> Result<(), EngineError> {
         for p in [
             &self.lengthscale,
@@ -213,6 +316,12 @@ impl Priors {
         .flatten()
         {
             p.validate()?;
+        }
+        if let Some(saas) = &self.saas {
+            saas.validate()?;
+        }
+        if let Some(mean) = &self.mean {
+            mean.validate()?;
         }
         Ok(())
     }
@@ -264,6 +373,65 @@ mod tests {
         assert!((ln_gamma(1e-3) - 999.423_772_484_595_5f64.ln()).abs() < 1e-12);
         // Γ(1.1) = 0.9513507698668732
         assert!((ln_gamma(1.1) - 0.951_350_769_866_873_2f64.ln()).abs() < 1e-14);
+    }
+
+    #[test]
+    fn half_cauchy_density_and_slope_match_hand_computed_values() {
+        // HC(0.1) at h = 0.05: ln(2/π) − ln 0.1 − ln 1.25; d/dφ = −2 (h/s)² / (1 + (h/s)²) =
+        // −2 · 0.25 / 1.25 = −0.4.
+        let p = Prior::half_cauchy(0.1).unwrap();
+        let phi = 0.05f64.ln();
+        let (value, slope) = p.log_density_log_space(phi, PriorSpace::Parameter);
+        assert!((value - 1.627_858_836_390_381).abs() < 1e-14, "{value}");
+        assert!((slope + 0.4).abs() < 1e-14, "{slope}");
+        assert!((p.log_density(0.05) - value).abs() < 1e-15);
+        // The density of φ adds φ and 1.
+        let (value_log, slope_log) = p.log_density_log_space(phi, PriorSpace::LogParameter);
+        assert!((value_log - value - phi).abs() < 1e-14);
+        assert!((slope_log - 0.6).abs() < 1e-14);
+        // HC(1) at h = 3: ln(2/π) − ln 10; d/dφ = −2 · 9/10.
+        let p = Prior::half_cauchy(1.0).unwrap();
+        let (value, slope) = p.log_density_log_space(3f64.ln(), PriorSpace::Parameter);
+        assert!((value + 2.754_167_798_283_501).abs() < 1e-14, "{value}");
+        assert!((slope + 1.8).abs() < 1e-14, "{slope}");
+        // Far in the tail (h² overflows): ln(2/π) − 2 ln h, slope −2.
+        let (value, slope) = p.log_density_log_space(1e200f64.ln(), PriorSpace::Parameter);
+        assert!((value + 921.485_619_902_907_7).abs() < 1e-10, "{value}");
+        assert_eq!(slope, -2.0);
+        // Near 0 the density of h is flat at ln(2/π) − ln s.
+        let (value, slope) = p.log_density_log_space(-400.0, PriorSpace::Parameter);
+        assert!((value - (2.0 / std::f64::consts::PI).ln()).abs() < 1e-15);
+        assert_eq!(slope, 0.0);
+        assert_eq!(p.log_density(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn half_cauchy_modes_and_bad_scales() {
+        let p = Prior::half_cauchy(0.1).unwrap();
+        assert_eq!(p.mode(PriorSpace::Parameter), None);
+        assert_eq!(p.mode(PriorSpace::LogParameter), Some(0.1));
+        for scale in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let error = Prior::half_cauchy(scale).unwrap_err().to_string();
+            assert!(
+                error.contains("half-Cauchy prior needs a positive finite scale"),
+                "{error}"
+            );
+            assert!(Prior::HalfCauchy { scale }.validate().is_err());
+        }
+    }
+
+    #[test]
+    fn normal_mean_prior_density_and_slope() {
+        // N(0, 1) at 0.3: −½ ln 2π − 0.045, slope −0.3; N(1, 2) at −1: −ln 2 − ½ ln 2π − ½.
+        let p = NormalPrior::new(0.0, 1.0).unwrap();
+        let (value, slope) = p.log_density(0.3);
+        assert!((value + HALF_LN_2PI + 0.045).abs() < 1e-15);
+        assert!((slope + 0.3).abs() < 1e-15);
+        let (value, slope) = NormalPrior::new(1.0, 2.0).unwrap().log_density(-1.0);
+        assert!((value + 2f64.ln() + HALF_LN_2PI + 0.5).abs() < 1e-15);
+        assert!((slope - 0.5).abs() < 1e-15);
+        assert!(NormalPrior::new(0.0, 0.0).is_err());
+        assert!(NormalPrior::new(f64::NAN, 1.0).is_err());
     }
 
     #[test]

@@ -19,7 +19,8 @@ enum Model {
 }
 
 /// A GP on `x` (n × d) and `y` (n): `fit` = "map" (BoTorch's Gamma priors, the default),
-/// "map-dsp" (dimension-scaled priors), "mle" (ML-II) or "fixed" (the given `lengthscale`,
+/// "map-dsp" (dimension-scaled priors), "map-saas" (the SAAS prior of BoTorch's MAP SAAS
+/// model), "mle" (ML-II) or "fixed" (the given `lengthscale`,
 /// `signal_var` and `noise_var`); where fitted, the given values are the starting point.
 /// `kernel` is one of se, matern12, matern32, matern52, rq.
 #[pyclass(name = "GP", module = "bosweep")]

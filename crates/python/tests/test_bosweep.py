@@ -185,7 +185,7 @@ def test_bad_input_raises_with_the_messages_of_the_command_line():
     with pytest.raises(ValueError, match="y: 2 values for the 3 rows of x"):
         bosweep.GP(x, np.zeros(2))
     with pytest.raises(ValueError, match=r'fit: unknown fit mode "MLE" \(expected one of map, '
-                       r'map-dsp, mle, fixed\)'):
+                       r'map-dsp, map-saas, mle, fixed\)'):
         bosweep.GP(np.random.default_rng(0).random((5, 2)), np.arange(5.0), fit="MLE")
     with pytest.raises(ValueError, match="x: 3 columns, the GP was fitted on 2"):
         bosweep.GP(np.random.default_rng(0).random((5, 2)), np.arange(5.0)).predict(np.zeros((1, 3)))

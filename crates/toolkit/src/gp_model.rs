@@ -20,7 +20,7 @@ bosweep_core::settings! {
         kernel: KernelFamily = KernelFamily::Matern52 => ("covariance kernel (ARD lengthscales)"),
         rq_alpha: f64 = 1.0 => ("shape of the rational-quadratic kernel", 1e-6, 1e6),
         fit: FitChoice = FitChoice::Map => (
-            "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), or fixed at the initial values"
+            "hyperparameters: ML-II, MAP with BoTorch's Gamma priors, MAP with BoTorch's dimension-scaled priors (Hvarfner et al. 2024), MAP with the SAAS prior of BoTorch's MAP SAAS model (Eriksson and Jankowiak 2021), or fixed at the initial values"
         ),
         lengthscale: f64 = 0.2 => ("initial (or fixed) lengthscale, in unit-cube units", 1e-6, 1e6),
         signal_var: f64 = 1.0 => (
@@ -74,6 +74,28 @@ impl GpSettings {
             .fit(FitChoice::MapDimensionScaled)
             .start_at_prior_mode(true)
             .min_noise_var(1e-4)
+    }
+
+    /// BoTorch's MAP SAAS model as `get_fitted_map_saas_model` builds and fits it (BoTorch
+    /// 0.18.1, `botorch/models/map_saas.py` and `botorch/fit.py`): a Matérn-5/2 ARD kernel times
+    /// a fitted outputscale (no prior, in [1e-2, 1e4], starting at 10), the SAAS prior on the
+    /// lengthscales (in [0.01, 1e4], starting at 1) with its global shrinkage (in [1e-3, 10],
+    /// starting at 0.1), noise variance Gamma(0.9, 10) in [1e-4, 1] starting at 1e-2, a constant
+    /// mean N(0, 1) starting at the standardised outputs' average, 0 ([`Priors::botorch_saas`]);
+    /// one L-BFGS run from those values at every step, with no random or warm start.
+    ///
+    /// [`Priors::botorch_saas`]: bosweep_model::Priors::botorch_saas
+    pub fn saas_map() -> Self {
+        Self::default()
+            .kernel(KernelFamily::Matern52)
+            .fit(FitChoice::MapSaas)
+            .outputscale(true)
+            .signal_var(10.0)
+            .lengthscale(1.0)
+            .noise_var(1e-2)
+            .min_noise_var(1e-4)
+            .fit_restarts(0)
+            .warm_start(false)
     }
 
     /// Where a fit of `mode` starts: the lengthscale and the noise variance, at their priors'
@@ -130,6 +152,13 @@ impl GpSettings {
             // BoTorch's `GreaterThan(2.5e-2)` on the dimension-scaled lengthscales.
             FitChoice::MapDimensionScaled => FitOptions {
                 lengthscale_bounds: HyperBounds::new(0.025, base.lengthscale_bounds.upper),
+                ..base
+            },
+            // `add_saas_prior`'s and `get_map_saas_model`'s `LogTransformedInterval`s.
+            FitChoice::MapSaas => FitOptions {
+                lengthscale_bounds: HyperBounds::new(0.01, 1e4),
+                signal_variance_bounds: HyperBounds::new(1e-2, 1e4),
+                noise_bounds: HyperBounds::new(self.min_noise_var, 1.0),
                 ..base
             },
             _ => base,

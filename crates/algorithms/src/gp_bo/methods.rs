@@ -6,7 +6,7 @@ use bosweep_toolkit::optimizer::Method;
 use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
 
 use super::algorithm::{Acquisition, GpBo};
-use super::settings::{Ei, GpUcb, LogEi, QLogNei, UcbSchedule};
+use super::settings::{Ei, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 
 impl GpUcb {
     fn acquisition(&self) -> Acquisition {
@@ -66,21 +66,39 @@ ei_method!(
     "LogEI (Ament et al. 2023): log expected improvement on BoTorch's default GP model (RBF kernel without outputscale, dimension-scaled priors, noise variance ≥ 1e-4)"
 );
 
-impl Method for QLogNei {
-    const NAME: &'static str = "qlognei";
-    const DESCRIPTION: &'static str = "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly";
-    const REQUIRES: Requirement = Requirement::Any;
+/// A qLogNEI method (`qlognei`, `saasbo-map`): the two differ in their settings' model defaults
+/// only.
+macro_rules! qlognei_method {
+    ($settings:ident, $name:literal, $description:literal) => {
+        impl Method for $settings {
+            const NAME: &'static str = $name;
+            const DESCRIPTION: &'static str = $description;
+            const REQUIRES: Requirement = Requirement::Any;
 
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let acquisition = Acquisition::QLogNoisyExpectedImprovement {
-            samples: self.mc_samples,
-            prune: self.prune_baseline,
-        };
-        Ok(Box::new(GpBo::new(
-            params,
-            self.gp,
-            &self.maximizer,
-            acquisition,
-        )))
-    }
+            fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+                let acquisition = Acquisition::QLogNoisyExpectedImprovement {
+                    samples: self.mc_samples,
+                    prune: self.prune_baseline,
+                };
+                Ok(Box::new(GpBo::new(
+                    params,
+                    self.gp,
+                    &self.maximizer,
+                    acquisition,
+                )))
+            }
+        }
+    };
 }
+
+qlognei_method!(
+    QLogNei,
+    "qlognei",
+    "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly"
+);
+
+qlognei_method!(
+    SaasboMap,
+    "saasbo-map",
+    "SAASBO (Eriksson and Jankowiak 2021) with BoTorch's MAP SAAS model in place of NUTS: qLogNEI on a Matérn-5/2 GP whose lengthscales carry the SAAS prior (τ/ℓ² ~ HalfCauchy(1), τ ~ HalfCauchy(0.1)), all hyperparameters fitted jointly by MAP"
+);

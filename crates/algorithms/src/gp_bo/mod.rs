@@ -16,7 +16,7 @@ mod tests;
 use bosweep_toolkit::AlgorithmEntry;
 
 pub use algorithm::{Acquisition, GpBo};
-pub use settings::{Ei, GpUcb, LogEi, QLogNei, UcbSchedule};
+pub use settings::{Ei, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 
 /// The GP baselines, in listing order.
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
@@ -24,4 +24,5 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry::of::<Ei>(),
     AlgorithmEntry::of::<LogEi>(),
     AlgorithmEntry::of::<QLogNei>(),
+    AlgorithmEntry::of::<SaasboMap>(),
 ];

@@ -116,7 +116,31 @@ batch_gp_settings! {
     LogEi, GpSettings::botorch(), botorch_maximizer(), {}
 }
 
-bosweep_core::settings! {
+/// The settings of a qLogNEI method (`qlognei`, `saasbo-map`): the GP model (with `$gp` its
+/// defaults) and BoTorch's maximiser and sampling, declared once for both.
+macro_rules! qlognei_settings {
+    ($(#[$doc:meta])* $settings:ident, $gp:expr) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            pub struct $settings {
+                /// The GP model and its fit.
+                gp: GpSettings = $gp => {},
+                /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
+                maximizer: MaximizerSettings = botorch_maximizer() => {},
+                mc_samples: usize = bosweep_toolkit::acquisition::MC_SAMPLES => (
+                    "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
+                    1,
+                    65_536
+                ),
+                prune_baseline: bool = true => (
+                    "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)"
+                ),
+            }
+        }
+    };
+}
+
+qlognei_settings! {
     /// Typed settings of qLogNEI (`qlognei`; Ament et al., NeurIPS 2023): BoTorch's default
     /// acquisition, `qLogNoisyExpectedImprovement`, on BoTorch's default GP model (as
     /// [`LogEi`]). The joint posterior of the observed points (pruned to those that could be
@@ -126,18 +150,24 @@ bosweep_core::settings! {
     /// averaged over the samples in log space. A batch is built point by point, each new point
     /// maximising the joint value with the earlier ones pending (BoTorch's sequential greedy
     /// optimisation), so pending points need no believer or penaliser.
-    pub struct QLogNei {
-        /// The GP model and its fit (BoTorch's defaults).
-        gp: GpSettings = GpSettings::botorch() => {},
-        /// The Sobol grid and L-BFGS refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = botorch_maximizer() => {},
-        mc_samples: usize = bosweep_toolkit::acquisition::MC_SAMPLES => (
-            "quasi-Monte Carlo samples of the joint posterior (fixed within a step)",
-            1,
-            65_536
-        ),
-        prune_baseline: bool = true => (
-            "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)"
-        ),
-    }
+    QLogNei, GpSettings::botorch()
+}
+
+qlognei_settings! {
+    /// Typed settings of SAASBO with a MAP model (`saasbo-map`; Eriksson and Jankowiak, UAI
+    /// 2021): BoTorch's SAASBO loop, qLogNEI as [`QLogNei`] computes and maximises it, on
+    /// BoTorch's MAP SAAS model in place of the fully Bayesian one fitted by NUTS: a Matérn-5/2
+    /// kernel with an outputscale, the SAAS prior on the lengthscales with its global shrinkage
+    /// fitted jointly, as `get_fitted_map_saas_model` builds and fits it
+    /// ([`GpSettings::saas_map`]).
+    ///
+    /// ```
+    /// use bosweep_algorithms::{QLogNei, SaasboMap};
+    /// use bosweep_model::FitChoice;
+    ///
+    /// let settings = SaasboMap::default();
+    /// assert_eq!(settings.gp.fit, FitChoice::MapSaas);
+    /// assert_eq!(settings.maximizer, QLogNei::default().maximizer);
+    /// ```
+    SaasboMap, GpSettings::saas_map()
 }

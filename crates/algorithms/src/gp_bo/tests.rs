@@ -1,7 +1,7 @@
 //! The typed settings of GP-UCB and EI: their defaults, and round trips through the registry with
 //! the batch parameters changed.
 
-use super::{Ei, GpUcb, LogEi, QLogNei, UcbSchedule};
+use super::{Ei, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_model::{FitChoice, KernelFamily};
@@ -59,6 +59,39 @@ fn logei_has_botorchs_model_defaults() {
         .gp(|gp| gp.fit(FitChoice::Mle))
         .pending(PendingStrategy::LocalPenalization);
     assert_eq!(LogEi::read(&resolve(&changed)), changed);
+}
+
+/// SAASBO-MAP is qLogNEI with BoTorch's sampling and maximiser on the MAP SAAS model: a
+/// Matérn-5/2 kernel with an outputscale, the SAAS fit, BoTorch's starts (lengthscales 1,
+/// outputscale 10, noise 1e-2, its floor 1e-4) and one fit from them at every step.
+#[test]
+fn saasbo_map_is_qlognei_on_botorchs_map_saas_model() {
+    let (saas, q) = (SaasboMap::default(), QLogNei::default());
+    assert_eq!(saas.maximizer, q.maximizer);
+    assert_eq!(
+        (saas.mc_samples, saas.prune_baseline),
+        (q.mc_samples, q.prune_baseline)
+    );
+    let gp = &saas.gp;
+    assert_eq!(
+        (gp.kernel, gp.fit),
+        (KernelFamily::Matern52, FitChoice::MapSaas)
+    );
+    assert!(gp.outputscale);
+    assert_eq!(
+        (
+            gp.lengthscale,
+            gp.signal_var,
+            gp.noise_var,
+            gp.min_noise_var
+        ),
+        (1.0, 10.0, 1e-2, 1e-4)
+    );
+    assert_eq!((gp.fit_restarts, gp.warm_start), (0, false));
+    let changed = SaasboMap::default()
+        .mc_samples(128)
+        .gp(|gp| gp.fit_restarts(2));
+    assert_eq!(SaasboMap::read(&resolve(&changed)), changed);
 }
 
 #[test]
