@@ -2,6 +2,7 @@
 //! a hardware adapter exists, the GPU backend (f32). `bosweep bench` reports the same operations as
 //! throughput tables; these give statistically robust timings for comparing changes.
 
+use bosweep::acquisition::PosteriorPaths;
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, PairReduction, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -168,6 +169,26 @@ fn top_k(c: &mut Criterion) {
     group.finish();
 }
 
+fn sample_path_maxima(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut group = c.benchmark_group("sample_path_maxima");
+    group.sample_size(10);
+    let state = gp(&mut rng, 100, 20);
+    let paths = PosteriorPaths::draw(&state, 1024, 1, &mut rng).unwrap();
+    for m in [1 << 12, 1 << 14, 1 << 16] {
+        let cand = points(&mut rng, m, 20);
+        group.throughput(Throughput::Elements(m as u64));
+        for (name, engine) in engines() {
+            group.bench_with_input(
+                BenchmarkId::new(name, format!("n100_d20_F1024_m{m}")),
+                &cand,
+                |b, cand| b.iter(|| paths.maxima(engine.as_ref(), cand, &[]).unwrap()),
+            );
+        }
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     posterior,
@@ -175,6 +196,7 @@ criterion_group!(
     cross_covariance,
     pair_reduce,
     density_and_regression,
-    top_k
+    top_k,
+    sample_path_maxima
 );
 criterion_main!(benches);

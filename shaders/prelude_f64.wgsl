@@ -24,3 +24,32 @@ fn r_log(x: real) -> real {
     y = y + x * r_exp(-y) - 1.0;
     return y;
 }
+
+// cos(x) for |x| below about 1e6 (SPIR-V has no f64 cos either): x = k·π/2 + r, |r| ≤ π/4, by
+// Cody–Waite with π/2 in three parts (fdlibm's; the first has 33 bits, so k·part is exact),
+// then cos r or sin r by its Taylor polynomial (degrees 16 and 17, truncation below 1e-17 on
+// that interval), chosen and signed by k mod 4.
+fn r_cos(x: real) -> real {
+    let k = floor(x * 0.63661977236758134 + 0.5);
+    let r = ((x - k * 1.57079632673412561417e+00) - k * 6.07710050630396597660e-11)
+        - k * 2.02226624871116645580e-21;
+    let r2 = r * r;
+    var c: real = 1.0;
+    var s: real = 1.0;
+    for (var i = 8; i >= 1; i--) {
+        c = 1.0 - c * r2 / f64((2 * i - 1) * (2 * i));
+        s = 1.0 - s * r2 / f64((2 * i) * (2 * i + 1));
+    }
+    s = r * s;
+    let q = i32(k) & 3;
+    if (q == 0) {
+        return c;
+    }
+    if (q == 1) {
+        return -s;
+    }
+    if (q == 2) {
+        return -c;
+    }
+    return s;
+}

@@ -9,7 +9,8 @@ use bosweep::compute::Engine;
 #[derive(clap::Args, Debug, Clone)]
 pub struct BenchArgs {
     /// Problem sizes: quick (seconds, any backend), standard (the CPU targets) or large (the
-    /// real-GPU sizes: posterior n=2048 d=20 m=2^20, KDE n=4096 d=8 m=2^20).
+    /// real-GPU sizes: posterior n=2048 d=20 m=2^20, KDE n=4096 d=8 m=2^20, sample paths
+    /// n=100 d=20 F=1024 m=2^16 and 2^20).
     #[arg(long, default_value = "standard")]
     pub preset: String,
     /// Comma-separated operations to run (default: all).

@@ -396,6 +396,15 @@ impl Engine for Spy {
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, bosweep::compute::EngineError> {
         self.cpu.top_k(values, k)
     }
+    fn sample_path_maxima(
+        &self,
+        paths: &bosweep::compute::SamplePaths<'_>,
+        candidates: &bosweep::compute::Points,
+        excluded: &[usize],
+    ) -> Result<Vec<bosweep::compute::PathMaximum>, bosweep::compute::EngineError> {
+        self.check_query("sample paths", paths.train.rows(), candidates.rows());
+        self.cpu.sample_path_maxima(paths, candidates, excluded)
+    }
 }
 
 /// A problem each algorithm runs on, and the evaluations per step.

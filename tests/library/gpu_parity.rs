@@ -1,8 +1,10 @@
 //! GPU backend against the CPU reference, for every operation, kernel kind and precision.
 use crate::common;
 
+use bosweep::acquisition::PosteriorPaths;
 use bosweep::compute::{
     CpuEngine, Engine, EngineError, GpuEngine, GpuOptions, PairReduction, Points, Precision,
+    SamplePaths,
 };
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
 use common::*;
@@ -35,6 +37,9 @@ const KR_WEIGHT: (f64, f64) = (1e-5, 5e-14);
 const CHUNK_VAR: (f64, f64) = (1e-6, 2e-15);
 /// Chunked vs unchunked pair reductions (through σ only). Measured 1.2e-8, 2.8e-17.
 const CHUNK_PAIR: (f64, f64) = (3e-7, 5e-16);
+/// Sample-path maxima, `|Δf| / (|m| + √(2s²/F) ‖w‖₁ + s² ‖v‖₁)` per path (the largest value
+/// a path's terms could sum to). Measured 3.8e-7 (f32), 1.5e-16 (f64).
+const PATHS: (f64, f64) = (1e-5, 5e-15);
 /// Excess of the variance at training points over its exact upper bound σ² + jitter/λ, relative
 /// to s², with σ² = 1e-8: cancellation in s² − ‖L⁻¹k‖². Measured 2.0e-5 (f32), 3.6e-16 (f64).
 const TRAIN_VAR: (f64, f64) = (5e-4, 1e-14);
@@ -1009,5 +1014,124 @@ fn overflowing_scaled_distances_give_the_prior() {
             };
             assert!(prior(&got, tol), "{kind:?} {:?}: {got:?}", gpu.precision());
         }
+    }
+}
+
+/// Per path of `paths`, the scale of its values' rounding errors: `|m| + √(2s²/F) ‖w_s‖₁ +
+/// s² ‖v_s‖₁`, the largest magnitude its terms could sum to.
+fn path_scales(paths: &SamplePaths<'_>) -> Vec<f64> {
+    let s = paths.paths;
+    let column_sum = |values: &[f64], p: usize| -> f64 {
+        values.iter().skip(p).step_by(s).map(|v| v.abs()).sum()
+    };
+    (0..s)
+        .map(|p| {
+            paths.mean.abs()
+                + paths.amplitude() * column_sum(paths.prior_weights, p)
+                + paths.kernel.signal_variance() * column_sum(paths.update_weights, p)
+        })
+        .collect()
+}
+
+/// Sample-path maxima of GPs fitted with each kernel that has a spectral density, paths drawn
+/// by the toolkit's sampler: each path's maximum within [`PATHS`] of the CPU's, at the same
+/// candidate wherever the CPU's best and second-best values are further apart than that
+/// tolerance; with some candidates excluded (the CPU's best of path 0 among them). Sizes span
+/// one candidate, a partial workgroup, several workgroups and path groups (four paths a
+/// group: 5 paths leave one group partial), and 20 dimensions.
+#[test]
+fn sample_path_maxima_match_cpu() {
+    let cpu = CpuEngine::new();
+    for gpu in gpus() {
+        let mut r = rng(2024);
+        let mut worst = 0.0f64;
+        let mut compared = 0;
+        // (candidates, dimensions, features, training points, paths)
+        let sizes = [
+            (1, 1, 1, 0, 1),
+            (100, 2, 16, 5, 1),
+            (1000, 3, 64, 20, 5),
+            (2000, 20, 256, 40, 2),
+        ];
+        for (m, d, features, n, s) in sizes {
+            for kind in [
+                KernelKind::SquaredExponential,
+                KernelKind::Matern32,
+                KernelKind::Matern52,
+            ] {
+                let kernel = random_kernel(&mut r, kind, d, None);
+                let gp = fit(&mut r, kernel, n, 1e-3);
+                let paths = PosteriorPaths::draw(&gp, features, s, &mut r).unwrap();
+                let inputs = paths.inputs();
+                let scales = path_scales(&inputs);
+                let candidates = points_maybe_timed(&mut r, m, d, false);
+                let want = cpu.sample_path_maxima(&inputs, &candidates, &[]).unwrap();
+                let mut excluded = vec![want[0].index];
+                excluded.extend((0..m).step_by(7).filter(|&i| i != want[0].index));
+                excluded.truncate(m - 1);
+                for excluded in [&[][..], &excluded[..]] {
+                    let want = cpu
+                        .sample_path_maxima(&inputs, &candidates, excluded)
+                        .unwrap();
+                    let got = gpu
+                        .sample_path_maxima(&inputs, &candidates, excluded)
+                        .unwrap();
+                    assert_eq!(got.len(), s);
+                    for p in 0..s {
+                        let err = (got[p].value - want[p].value).abs() / scales[p];
+                        worst = worst.max(err);
+                        let mut without_best = excluded.to_vec();
+                        without_best.push(want[p].index);
+                        let gap = if without_best.len() < m {
+                            let second = cpu
+                                .sample_path_maxima(&inputs, &candidates, &without_best)
+                                .unwrap()[p];
+                            (want[p].value - second.value) / scales[p]
+                        } else {
+                            f64::INFINITY
+                        };
+                        let tol = match gpu.precision() {
+                            Precision::F32 => PATHS.0,
+                            Precision::F64 => PATHS.1,
+                        };
+                        if gap > tol {
+                            compared += 1;
+                            assert_eq!(
+                                got[p].index, want[p].index,
+                                "{kind:?} m{m} d{d} path {p}: gap {gap:e}"
+                            );
+                        }
+                        assert!(!excluded.contains(&got[p].index));
+                    }
+                }
+            }
+        }
+        // 54 (path, case) pairs in all; with these seeds every one is compared.
+        assert!(
+            compared >= 50,
+            "only {compared} arg-maxima were far enough apart to compare"
+        );
+        check(&gpu, "sample-path maxima", worst, PATHS);
+    }
+}
+
+/// A 4096-byte binding cap splits the candidates into chunks (about 340 of 3 coordinates in
+/// f32): the chunks' partial maxima are merged on the device into exactly the one-chunk result.
+#[test]
+fn chunked_sample_path_maxima_match_default() {
+    for (full, small) in engine_pairs(4096) {
+        let mut r = rng(2025);
+        let kernel = random_kernel(&mut r, KernelKind::Matern52, 3, None);
+        let gp = fit(&mut r, kernel, 20, 1e-3);
+        let paths = PosteriorPaths::draw(&gp, 64, 5, &mut r).unwrap();
+        let candidates = points_maybe_timed(&mut r, 1500, 3, false);
+        let excluded = [3, 700, 1499];
+        assert_eq!(
+            small
+                .sample_path_maxima(&paths.inputs(), &candidates, &excluded)
+                .unwrap(),
+            full.sample_path_maxima(&paths.inputs(), &candidates, &excluded)
+                .unwrap()
+        );
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::common;
 
+use bosweep::acquisition::PosteriorPaths;
 use bosweep::compute::{
     CostModel, CpuEngine, Engine, LADDERS, Placement, Points, Precision, RoutedEngine, Work,
     calibrate,
@@ -112,4 +113,35 @@ fn a_calibration_times_both_backends_and_fits_a_model_the_router_reads_back() {
             _ => assert_eq!(a, b),
         }
     }
+}
+
+/// Sample-path maxima are routed by the posterior family's crossover: under the default one a
+/// TuRBO step's call (2000 candidates, 1024 features, 100 training points in 20-D: 4.5e7
+/// units) stays on the CPU, bit for bit the CPU's result, where 2^16 candidates (1.5e9 units)
+/// would go to the GPU.
+#[test]
+fn small_sample_path_calls_stay_on_the_cpu() {
+    let Some(gpu) = gpu(Precision::F32) else {
+        return;
+    };
+    let routed = RoutedEngine::new(Box::new(gpu), CostModel::default());
+    let cpu = CpuEngine::new();
+    let model = gp(100, 20, 6);
+    let paths = PosteriorPaths::draw(&model, 1024, 1, &mut rng(7)).unwrap();
+    let few = candidates(2000, 20, 8);
+    let work = Work::sample_paths(&paths.inputs(), &few);
+    assert_eq!(work.units, 2000.0 * 1124.0 * 20.0);
+    assert_eq!(routed.placement(&work), Some(Placement::Cpu));
+    assert_eq!(
+        routed
+            .sample_path_maxima(&paths.inputs(), &few, &[3])
+            .unwrap(),
+        cpu.sample_path_maxima(&paths.inputs(), &few, &[3]).unwrap()
+    );
+    assert_eq!(routed.calls(), (1, 0));
+    let many = candidates(1 << 16, 20, 9);
+    assert_eq!(
+        routed.placement(&Work::sample_paths(&paths.inputs(), &many)),
+        Some(Placement::Gpu)
+    );
 }

@@ -17,11 +17,12 @@ use bosweep_engine::{
     CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
 };
 use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
+use bosweep_toolkit::acquisition::PosteriorPaths;
 use bosweep_toolkit::{AlgorithmError, AskContext, Feedback};
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.
-pub const OPERATIONS: [&str; 11] = [
+pub const OPERATIONS: [&str; 12] = [
     "cross-covariance",
     "posterior",
     "posterior-batch",
@@ -31,6 +32,7 @@ pub const OPERATIONS: [&str; 11] = [
     "kernel-regression",
     "nearest",
     "top-k",
+    "sample-paths",
     "gp-ucb-step",
     "batch-ask",
 ];
@@ -42,7 +44,8 @@ pub enum Preset {
     Quick,
     /// The CPU target sizes of the engine issue (posterior n = 1000, d = 10, m = 100 000).
     Standard,
-    /// The real-GPU sizes: posterior n = 2048, d = 20, m = 2^20; KDE n = 4096, d = 8, m = 2^20.
+    /// The real-GPU sizes: posterior n = 2048, d = 20, m = 2^20; KDE n = 4096, d = 8, m = 2^20;
+    /// sample paths n = 100, d = 20, F = 1024, m = 2^16 and 2^20.
     Large,
 }
 
@@ -69,6 +72,10 @@ struct Sizes {
     regression: (usize, usize, usize),
     nearest: (usize, usize, usize),
     top_k: (usize, usize),
+    /// (n, d, features F, paths S) of the sample-path maxima (a Thompson step's call), and the
+    /// candidates m measured.
+    paths: (usize, usize, usize, usize),
+    paths_m: &'static [usize],
     /// Observations n of the GP-UCB step measured (on Hartmann-6, d = 6).
     bo_steps: &'static [usize],
     /// Observations n before the batch ask of q = [`BATCH`] points measured (Hartmann-6).
@@ -99,6 +106,8 @@ impl Preset {
                 regression: (512, 4, 4096),
                 nearest: (512, 4, 4096),
                 top_k: (1 << 16, 16),
+                paths: (100, 20, 1024, 1),
+                paths_m: &[1 << 12],
                 bo_steps: &[50],
                 batch_asks: &[50],
             },
@@ -111,6 +120,8 @@ impl Preset {
                 regression: (2000, 4, 65_536),
                 nearest: (2000, 4, 65_536),
                 top_k: (1 << 22, 64),
+                paths: (100, 20, 1024, 1),
+                paths_m: &[1 << 12, 1 << 14, 1 << 16],
                 bo_steps: &[100, 500, 1000],
                 batch_asks: &[100, 500],
             },
@@ -123,6 +134,8 @@ impl Preset {
                 regression: (4096, 8, 1 << 20),
                 nearest: (4096, 8, 1 << 20),
                 top_k: (1 << 22, 64),
+                paths: (100, 20, 1024, 1),
+                paths_m: &[1 << 16, 1 << 20],
                 bo_steps: &[100, 500, 1000],
                 batch_asks: &[100, 500],
             },
@@ -197,6 +210,13 @@ fn flops_posterior(n: usize, d: usize) -> f64 {
 /// gradient's accumulation.
 fn flops_pair_gradient(n: usize, d: usize) -> f64 {
     n as f64 * (flops_kernel(d) + 6.0) + 2.0 * (n * n) as f64
+}
+
+/// Flops of one sample path at one candidate: per feature the phase `ωᵀx + b` (2d) and its
+/// cosine (counted as 10) and the weighted sum (2); per training point a kernel value and the
+/// update's multiply-add.
+fn flops_sample_path(features: usize, n: usize, d: usize) -> f64 {
+    features as f64 * (2 * d + 12) as f64 + n as f64 * (flops_kernel(d) + 2.0)
 }
 
 /// Runs the operations named in `only` (all when empty) at `preset` sizes on `engine`.
@@ -374,6 +394,22 @@ pub fn run(
         let values: Vec<f64> = (0..len).map(|_| rng.random::<f64>()).collect();
         let secs = time(repeats, || engine.top_k(&values, k))?;
         record("top-k", format!("len={len} k={k}"), secs, len, None);
+    }
+    if wanted("sample-paths") {
+        let (n, d, features, s) = sz.paths;
+        let gp = random_gp(&mut rng, n, d)?;
+        let paths = PosteriorPaths::draw(&gp, features, s, &mut rng)?;
+        for &m in sz.paths_m {
+            let cand = points(&mut rng, m, d);
+            let secs = time(repeats, || paths.maxima(engine, &cand, &[]))?;
+            record(
+                "sample-paths",
+                format!("n={n} d={d} m={m} F={features} S={s}"),
+                secs,
+                m * s,
+                Some((m * s) as f64 * flops_sample_path(features, n, d)),
+            );
+        }
     }
     if wanted("gp-ucb-step") {
         for &n in sz.bo_steps {

@@ -1,7 +1,7 @@
 //! Argument-consistency checks shared by both backends, so that both reject the same inputs
 //! with the same messages.
 
-use super::{EngineError, PairReduction, Points};
+use super::{EngineError, PairReduction, Points, SamplePaths};
 use bosweep_model::{GpState, Kernel, scaled_coordinates};
 
 fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
@@ -182,4 +182,84 @@ pub fn values(values: &[f64]) -> Result<(), EngineError> {
         Some(i) => Err(EngineError::invalid(format!("value {i} is NaN"))),
         None => Ok(()),
     }
+}
+
+/// `what` has `got` values, `want` expected, every one finite.
+fn finite_values(what: &str, values: &[f64], want: usize) -> Result<(), EngineError> {
+    if values.len() != want {
+        return Err(EngineError::invalid(format!(
+            "{} {what} given, expected {want}",
+            values.len()
+        )));
+    }
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(i) => Err(EngineError::invalid(format!(
+            "{what} value {i} is {} (must be finite)",
+            values[i]
+        ))),
+        None => Ok(()),
+    }
+}
+
+pub fn sample_paths(
+    paths: &SamplePaths<'_>,
+    candidates: &Points,
+    excluded: &[usize],
+) -> Result<(), EngineError> {
+    let kernel = paths.kernel;
+    if !SamplePaths::supports(kernel.kind()) {
+        return Err(EngineError::invalid(format!(
+            "sample paths need a kernel with a spectral density (se, matern32 or matern52), \
+             not {:?}",
+            kernel.kind()
+        )));
+    }
+    if kernel.time_decay().is_some() {
+        return Err(EngineError::invalid(
+            "sample paths take a kernel without time decay",
+        ));
+    }
+    let (features, dim, n, s) = (
+        paths.features(),
+        paths.dim(),
+        paths.train.rows(),
+        paths.paths,
+    );
+    if features == 0 || s == 0 {
+        return Err(EngineError::invalid(format!(
+            "sample paths need at least one feature and one path (got {features} features, \
+             {s} paths)"
+        )));
+    }
+    dims_match("frequencies", paths.frequencies.dim(), dim)?;
+    counts_match(paths.frequencies.rows(), "frequencies", features, "phases")?;
+    dims_match("training inputs", paths.train.dim(), dim)?;
+    dims_match("candidates", candidates.dim(), dim)?;
+    finite_values("phases", paths.phases, features)?;
+    finite_values("prior weights", paths.prior_weights, features * s)?;
+    finite_values("update weights", paths.update_weights, n * s)?;
+    if !paths.mean.is_finite() {
+        return Err(EngineError::invalid(format!(
+            "the prior mean is {} (must be finite)",
+            paths.mean
+        )));
+    }
+    scaled_coordinates("candidates", kernel, candidates, 0)?;
+    scaled_coordinates("training inputs", kernel, paths.train, 0)?;
+    let m = candidates.rows();
+    if let Some(&i) = excluded.iter().find(|&&i| i >= m) {
+        return Err(EngineError::invalid(format!(
+            "excluded candidate {i} of {m}"
+        )));
+    }
+    let mut distinct = excluded.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() >= m {
+        return Err(EngineError::invalid(format!(
+            "no candidate left to maximise over ({m} candidates, {} excluded)",
+            distinct.len()
+        )));
+    }
+    Ok(())
 }

@@ -9,8 +9,8 @@
 use nalgebra::DMatrix;
 
 use super::{
-    DeviceUse, Engine, EngineError, KernelRegression, Operation, PairReduction, Placement, Points,
-    Posterior, Work,
+    DeviceUse, Engine, EngineError, KernelRegression, Operation, PairReduction, PathMaximum,
+    Placement, Points, Posterior, SamplePaths, Work,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -190,6 +190,17 @@ impl<L: EngineLayer> Engine for L {
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
         self.dispatch(&[], &Work::selection(values.len()), |e| e.top_k(values, k))
+    }
+
+    fn sample_path_maxima(
+        &self,
+        paths: &SamplePaths<'_>,
+        candidates: &Points,
+        excluded: &[usize],
+    ) -> Result<Vec<PathMaximum>, EngineError> {
+        self.dispatch(&[], &Work::sample_paths(paths, candidates), |e| {
+            e.sample_path_maxima(paths, candidates, excluded)
+        })
     }
 
     fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {

@@ -12,6 +12,7 @@ mod failover;
 #[cfg(feature = "gpu")]
 mod gpu;
 mod layer;
+mod paths;
 mod precision;
 mod route;
 mod tv;
@@ -27,6 +28,7 @@ pub use failover::FailoverEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::{GpuEngine, GpuOptions};
 pub use layer::EngineLayer;
+pub use paths::{PathMaximum, SamplePaths};
 pub use precision::Precision;
 pub use route::{
     Calibration, CostLine, CostModel, DEFAULT_CROSSOVER, Family, LADDERS, Ladder, Operation,
@@ -223,6 +225,19 @@ pub trait Engine: Send + Sync {
     /// Indices of the `k` largest values, largest first; ties go to the lowest index.
     /// Fewer than `k` when there are fewer values. NaN values are rejected.
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError>;
+
+    /// For each of the `S` sample paths of `paths`, its largest value over the candidates not
+    /// in `excluded` and that candidate's row (the lowest among ties): Thompson sampling over
+    /// `m` candidates with no `m × m` matrix ([`SamplePaths`]). Backends reduce where they
+    /// evaluate, so only `S` results come back from a GPU, never `m × S` values. Refuses kernels
+    /// without a spectral density, excluded rows out of range, and a call that leaves no
+    /// candidate.
+    fn sample_path_maxima(
+        &self,
+        paths: &SamplePaths<'_>,
+        candidates: &Points,
+        excluded: &[usize],
+    ) -> Result<Vec<PathMaximum>, EngineError>;
 
     /// Index of the largest value (lowest index among ties).
     fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {

@@ -10,7 +10,8 @@ use super::schedule::{SplitSchedule, initial_target_dim};
 use super::settings::Baxus;
 use crate::boke::latin_hypercube;
 use crate::turbo::{
-    Change, Draws, RegionSchedule, TrustRegion, candidate_count, draws_memory_bytes, group_bests,
+    Change, Draws, RegionSchedule, Sampling, TrustRegion, candidate_count, draws_memory_bytes,
+    group_bests,
 };
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
@@ -29,6 +30,15 @@ impl Baxus {
             length_max: self.length_max,
             success_tolerance: self.success_tolerance,
             failure_tolerance: 0,
+        }
+    }
+
+    /// Thompson sampling over the candidates of a step in a `dim`-dimensional target space.
+    fn sampling(&self, dim: usize) -> Sampling {
+        Sampling {
+            sampler: self.sampler,
+            candidates: candidate_count(self.n_candidates, dim),
+            features: self.n_features,
         }
     }
 }
@@ -212,13 +222,12 @@ impl Search {
                 pending: &[],
                 rng: &mut *ctx.rng,
             };
-            let count = candidate_count(settings.n_candidates, self.target.dim());
             let (draws, model) = Draws::fit(
                 &settings.gp,
                 &self.data,
                 self.model.as_ref(),
                 &self.region,
-                count,
+                settings.sampling(self.target.dim()),
                 told,
                 &mut target,
                 cost,
@@ -229,7 +238,7 @@ impl Search {
         }
         let start = Instant::now();
         let draws = self.draws.as_mut().expect("set above");
-        let z = draws.next(ctx.rng).to_vec();
+        let z = draws.next(ctx.engine, ctx.rng)?.to_vec();
         cost.acq_seconds += start.elapsed().as_secs_f64();
         Ok(z)
     }
@@ -427,13 +436,9 @@ impl Algorithm for BaxusAlgorithm {
         self.run_budget = Some(budget);
     }
 
-    /// TuRBO's at the largest target space, the input dimension: a GP and the candidates'
-    /// joint posterior.
+    /// TuRBO's at the largest target space, the input dimension: a GP and its sampler's draws
+    /// over a step's candidates.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        draws_memory_bytes(
-            candidate_count(self.settings.n_candidates, dim),
-            budget,
-            dim,
-        )
+        draws_memory_bytes(self.settings.sampling(dim), budget, dim)
     }
 }

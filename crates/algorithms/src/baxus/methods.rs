@@ -2,6 +2,7 @@
 
 use super::algorithm::BaxusAlgorithm;
 use super::settings::Baxus;
+use crate::turbo::check_sampling;
 use bosweep_core::params::Params;
 use bosweep_toolkit::Requirement;
 use bosweep_toolkit::optimizer::Method;
@@ -12,8 +13,9 @@ impl Method for Baxus {
     const DESCRIPTION: &'static str = "BAxUS (Papenmeier et al. 2022): TuRBO-1 in a sparse random embedding whose target dimensions split as the trust region collapses, up to the input dimension";
     const REQUIRES: Requirement = Requirement::Continuous;
 
-    /// The side lengths in increasing order.
+    /// The side lengths in increasing order, and no more candidates than the sampler takes.
     fn check(&self) -> Result<(), AlgorithmError> {
+        check_sampling(Self::NAME, self.sampler, self.n_candidates)?;
         if self.length_min <= self.length_init && self.length_init <= self.length_max {
             return Ok(());
         }

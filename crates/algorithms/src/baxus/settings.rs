@@ -1,6 +1,8 @@
 //! What a user sets for BAxUS (`baxus`).
 
+use crate::turbo::{MAX_CANDIDATES, ThompsonSampler};
 use bosweep_toolkit::GpSettings;
+use bosweep_toolkit::acquisition::DEFAULT_PATH_FEATURES;
 
 bosweep_core::settings! {
     /// Typed settings of BAxUS (`baxus`).
@@ -30,9 +32,17 @@ bosweep_core::settings! {
             1_000_000
         ),
         n_candidates: usize = 0 => (
-            "Thompson-sampling candidates per step (0: min(100·d, 5000), d the target dimension); the joint posterior over them is an n_candidates² matrix",
+            "Thompson-sampling candidates per step (0: min(100·d, 5000), d the target dimension); with sampler = exact the joint posterior over them is an n_candidates² matrix and at most 20 000 are taken, with pathwise up to 2^20",
             0,
-            20_000
+            MAX_CANDIDATES
+        ),
+        sampler: ThompsonSampler = ThompsonSampler::Exact => (
+            "how sample paths over the candidates are drawn: exact (their joint posterior, O(n_candidates³) on the CPU) or pathwise (random Fourier features updated by Matheron's rule, maximised by the engine in O(n_candidates·(n_features + n)·d))"
+        ),
+        n_features: usize = DEFAULT_PATH_FEATURES => (
+            "random Fourier features per pathwise sample path (BoTorch's default); read only with sampler = pathwise",
+            1,
+            65_536
         ),
         length_init: f64 = 0.8 => ("base side length L of a new trust region, in unit-cube units of the target space", 1e-9, 10.0),
         length_min: f64 = 0.0078125 => ("split (or, at the input dimension, restart) when L falls below this (default 0.5^7)", 1e-12, 10.0),

@@ -2,6 +2,7 @@
 
 use super::candidates::candidate_count;
 use super::draws::{Draws, draws_memory_bytes};
+use super::sampling::Sampling;
 use super::settings::Turbo;
 use super::trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
 use crate::boke::latin_hypercube;
@@ -28,6 +29,15 @@ impl Turbo {
     /// Candidates per step in `dim` dimensions.
     pub(super) fn candidates(&self, dim: usize) -> usize {
         candidate_count(self.n_candidates, dim)
+    }
+
+    /// Thompson sampling over the candidates of a step in `dim` dimensions.
+    fn sampling(&self, dim: usize) -> Sampling {
+        Sampling {
+            sampler: self.sampler,
+            candidates: self.candidates(dim),
+            features: self.n_features,
+        }
     }
 }
 
@@ -167,13 +177,13 @@ impl TurboAlgorithm {
         let pending = !ctx.pending.is_empty();
         if !self.draws.as_ref().is_some_and(|d| d.serve(pending, told)) {
             let region = self.region.as_ref().expect("set at the first ask");
-            let count = self.settings.candidates(ctx.domain.dim());
+            let sampling = self.settings.sampling(ctx.domain.dim());
             let (draws, model) = Draws::fit(
                 &self.settings.gp,
                 &self.data,
                 self.model.as_ref(),
                 region,
-                count,
+                sampling,
                 told,
                 ctx,
                 &mut self.log.cost,
@@ -223,7 +233,7 @@ impl Algorithm for TurboAlgorithm {
         self.batch = self.batch.max(ctx.pending.len() + 1);
         let draws = self.step_draws(ctx)?;
         let start = Instant::now();
-        let x = ctx.domain.from_unit(draws.next(ctx.rng));
+        let x = ctx.domain.from_unit(draws.next(ctx.engine, ctx.rng)?);
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.asked.push(Asked {
             x: x.clone(),
@@ -277,9 +287,9 @@ impl Algorithm for TurboAlgorithm {
         self.params.to_list()
     }
 
-    /// A GP's (with no grid) plus the candidates' joint posterior: the covariance and its
-    /// factor (`m × m` each) and the `n × m` cross-covariance, `m` the candidates per step.
+    /// A GP's (with no grid) plus its sampler's draws over the candidates of a step
+    /// ([`draws_memory_bytes`]).
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        draws_memory_bytes(self.settings.candidates(dim), budget, dim)
+        draws_memory_bytes(self.settings.sampling(dim), budget, dim)
     }
 }

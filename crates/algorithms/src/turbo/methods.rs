@@ -1,6 +1,7 @@
 //! How TuRBO-1 (`turbo`)'s settings become the algorithm.
 
 use super::algorithm::TurboAlgorithm;
+use super::sampling::check_sampling;
 use super::settings::Turbo;
 use bosweep_core::params::Params;
 use bosweep_toolkit::Requirement;
@@ -12,8 +13,9 @@ impl Method for Turbo {
     const DESCRIPTION: &'static str = "TuRBO-1 (Eriksson et al. 2019): Thompson sampling from a GP in one trust region that doubles or halves on success or failure, restarted when it collapses";
     const REQUIRES: Requirement = Requirement::Continuous;
 
-    /// The side lengths in increasing order.
+    /// The side lengths in increasing order, and no more candidates than the sampler takes.
     fn check(&self) -> Result<(), AlgorithmError> {
+        check_sampling(Self::NAME, self.sampler, self.n_candidates)?;
         if self.length_min <= self.length_init && self.length_init <= self.length_max {
             return Ok(());
         }

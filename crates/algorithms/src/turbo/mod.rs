@@ -11,13 +11,17 @@
 //!   lengthscales over their mean rescaled to geometric mean 1, clipped to the cube;
 //! - `n_candidates` scrambled-Sobol candidates in the region, each coordinate kept at the
 //!   centre's value unless perturbed (probability `min(20/d, 1)`, at least one per candidate);
-//! - the next point is the arg-max of a sample path of the GP's joint posterior over the
-//!   candidates (Thompson sampling).
+//! - the next point is the arg-max of a sample path of the GP's posterior over the candidates
+//!   (Thompson sampling), drawn from their joint posterior (`sampler = exact`, the default and
+//!   the reference's way) or by pathwise conditioning, random Fourier features updated by
+//!   Matheron's rule and maximised by the engine (`sampler = pathwise`, `sampling.rs`), which
+//!   needs no `m × m` matrix and so takes up to 2^20 candidates.
 //!
 //! How it maps to ask/tell and batches:
-//! - a batch's asks on the same told data share one fitted model, one candidate set and one
-//!   factorised joint posterior; each ask draws one more independent path from it and takes
-//!   its arg-max among the candidates not chosen yet, so a batch never holds a point twice;
+//! - a batch's asks on the same told data share one fitted model, one candidate set and (exact
+//!   sampler) one factorised joint posterior; each ask draws one more independent path and
+//!   takes its arg-max among the candidates not chosen yet, so a batch never holds a point
+//!   twice;
 //! - the batch size `q` is learnt from the asks: one more than the most points ever pending at
 //!   an ask (a synchronous batch's last ask has `q − 1` pending; with `w` asynchronous workers
 //!   every ask after the first round has `w − 1`). The region's counters update once per `q`
@@ -43,12 +47,15 @@
 //! The folder has every family's shape: `settings.rs` declares what a user sets, `methods.rs`
 //! turns it into the algorithm of `algorithm.rs`, and this module lists the registry's entry.
 //! The region (`trust_region.rs`), its candidates (`candidates.rs`), the Thompson draws
-//! (`thompson.rs`) and the step that joins them (`draws.rs`) serve BAxUS (`baxus`) too.
+//! (`thompson.rs`, `pathwise.rs`) and the step that joins them (`draws.rs`) serve BAxUS
+//! (`baxus`) too.
 
 mod algorithm;
 mod candidates;
 mod draws;
 mod methods;
+mod pathwise;
+mod sampling;
 mod settings;
 #[cfg(test)]
 mod tests;
@@ -59,6 +66,8 @@ use bosweep_toolkit::AlgorithmEntry;
 
 pub(crate) use candidates::candidate_count;
 pub(crate) use draws::{Draws, draws_memory_bytes};
+pub use sampling::ThompsonSampler;
+pub(crate) use sampling::{MAX_CANDIDATES, Sampling, check_sampling};
 pub use settings::Turbo;
 pub(crate) use trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
 

@@ -5,9 +5,11 @@
 
 mod density;
 mod pairs;
+mod paths;
 mod posterior;
 mod scaled;
 mod simd;
+mod trig;
 
 pub use self::pairs::{PairGradient, PairPosterior, PairScratch};
 
@@ -18,7 +20,8 @@ use self::density::{Kde, Regression};
 use self::posterior::{BLOCK, BlockPosterior};
 use self::scaled::KernelRows;
 use super::{
-    Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, checks, worst_case_tv,
+    Engine, EngineError, KernelRegression, PairReduction, PathMaximum, Points, Posterior,
+    SamplePaths, checks, worst_case_tv,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -267,6 +270,15 @@ impl Engine for CpuEngine {
             }
             best.1
         }))
+    }
+
+    fn sample_path_maxima(
+        &self,
+        paths: &SamplePaths<'_>,
+        candidates: &Points,
+        excluded: &[usize],
+    ) -> Result<Vec<PathMaximum>, EngineError> {
+        paths::sample_path_maxima(paths, candidates, excluded)
     }
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {

@@ -275,6 +275,22 @@ pub fn read_u32(ctx: &GpuContext, slots: &mut Slots, len: usize) -> Result<Vec<u
     Ok(bytemuck::pod_collect_to_vec(&bytes))
 }
 
+/// Waits for all submitted work and returns the readback buffer's first `reals` values and the
+/// `words` u32 that follow them.
+pub fn read_reals_then_u32(
+    ctx: &GpuContext,
+    slots: &mut Slots,
+    reals: usize,
+    words: usize,
+) -> Result<(Vec<f64>, Vec<u32>), EngineError> {
+    let real_bytes = reals * ctx.precision.bytes();
+    let bytes = read_bytes(ctx, slots, (real_bytes + words * 4) as u64)?;
+    Ok((
+        decode(&bytes[..real_bytes], ctx.precision),
+        bytemuck::pod_collect_to_vec(&bytes[real_bytes..]),
+    ))
+}
+
 fn read_bytes(ctx: &GpuContext, slots: &mut Slots, bytes: u64) -> Result<Vec<u8>, EngineError> {
     if bytes == 0 {
         return Ok(Vec::new());

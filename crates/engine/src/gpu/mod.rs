@@ -9,7 +9,7 @@
 //! one pass over the device (`pass.rs`).
 //!
 //! One file per operation (`cross_covariance.rs`, `posterior.rs`, `pairs.rs`, `kde.rs`,
-//! `kernel_regression.rs`, `nearest.rs`, `top_k.rs`); `params.rs` declares each shader's
+//! `kernel_regression.rs`, `nearest.rs`, `top_k.rs`, `paths.rs`); `params.rs` declares each shader's
 //! parameter block once, for the host and (generated into its prelude) for the shader.
 
 mod batch;
@@ -23,6 +23,7 @@ mod nearest;
 mod pairs;
 mod params;
 mod pass;
+mod paths;
 mod posterior;
 mod shaders;
 mod source;
@@ -40,7 +41,8 @@ use self::context::GpuContext;
 use self::gp_upload::chunk_size;
 use self::pass::{Call, Output};
 use super::{
-    DeviceUse, Engine, EngineError, KernelRegression, PairReduction, Points, Posterior, Precision,
+    DeviceUse, Engine, EngineError, KernelRegression, PairReduction, PathMaximum, Points,
+    Posterior, Precision, SamplePaths,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -294,5 +296,14 @@ impl Engine for GpuEngine {
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {
         self.run_alone(|| top_k::run(self, values, k))
+    }
+
+    fn sample_path_maxima(
+        &self,
+        paths: &SamplePaths<'_>,
+        candidates: &Points,
+        excluded: &[usize],
+    ) -> Result<Vec<PathMaximum>, EngineError> {
+        self.run_alone(|| paths::run(self, paths, candidates, excluded))
     }
 }

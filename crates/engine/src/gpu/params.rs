@@ -168,6 +168,42 @@ shader_params! {
     }
 }
 
+shader_params! {
+    /// `path_maxima.wgsl`: sample paths at a chunk of candidates and each workgroup's best
+    /// candidate per path.
+    PathMaximaParams for PathMaxima {
+        /// Candidates in this chunk.
+        count,
+        dim,
+        features,
+        /// Training points.
+        n,
+        /// Paths in all (the weights' row length).
+        paths,
+        /// Global index of the chunk's first candidate.
+        first,
+        /// Length of the sorted list of excluded candidates.
+        excluded,
+        /// Partial bests per path, over all chunks.
+        groups_total,
+        /// First partial best of this chunk.
+        group_offset,
+        kind;
+        mean,
+        /// √(2 s² / F).
+        amplitude,
+        signal_var,
+    }
+}
+
+shader_params! {
+    /// `path_reduce.wgsl`: each path's best of its partial bests.
+    PathReduceParams for PathReduce {
+        /// Partial bests per path.
+        groups;
+    }
+}
+
 /// The WGSL declaration of `P`'s block: its fields, padded to the common layout.
 fn wgsl_struct<P: ShaderParams>() -> String {
     assert!(P::INTS.len() <= PARAM_U32S && P::REALS.len() <= PARAM_REALS);
@@ -200,6 +236,8 @@ pub fn wgsl_params(shader: Shader) -> String {
         Shader::KernelRegression => wgsl_struct::<KernelRegressionParams>(),
         Shader::Nearest => wgsl_struct::<NearestParams>(),
         Shader::TopK => wgsl_struct::<TopKParams>(),
+        Shader::PathMaxima => wgsl_struct::<PathMaximaParams>(),
+        Shader::PathReduce => wgsl_struct::<PathReduceParams>(),
     }
 }
 

@@ -12,10 +12,12 @@ pub enum Shader {
     KernelRegression,
     Nearest,
     TopK,
+    PathMaxima,
+    PathReduce,
 }
 
 impl Shader {
-    pub const ALL: [Shader; 9] = [
+    pub const ALL: [Shader; 11] = [
         Self::CrossCovariance,
         Self::PairCovariance,
         Self::PosteriorQuad,
@@ -25,6 +27,8 @@ impl Shader {
         Self::KernelRegression,
         Self::Nearest,
         Self::TopK,
+        Self::PathMaxima,
+        Self::PathReduce,
     ];
 
     pub fn name(self) -> &'static str {
@@ -38,6 +42,8 @@ impl Shader {
             Self::KernelRegression => "kernel_regression",
             Self::Nearest => "nearest",
             Self::TopK => "top_k",
+            Self::PathMaxima => "path_maxima",
+            Self::PathReduce => "path_reduce",
         }
     }
 
@@ -53,11 +59,16 @@ impl Shader {
             Self::KernelRegression => include_str!("../../../../shaders/kernel_regression.wgsl"),
             Self::Nearest => include_str!("../../../../shaders/nearest.wgsl"),
             Self::TopK => include_str!("../../../../shaders/top_k.wgsl"),
+            Self::PathMaxima => include_str!("../../../../shaders/path_maxima.wgsl"),
+            Self::PathReduce => include_str!("../../../../shaders/path_reduce.wgsl"),
         }
     }
 
     /// Whether the shader calls the shared kernel profiles.
     pub(super) fn uses_kernel_profile(self) -> bool {
-        matches!(self, Self::CrossCovariance | Self::PairCovariance)
+        matches!(
+            self,
+            Self::CrossCovariance | Self::PairCovariance | Self::PathMaxima
+        )
     }
 }

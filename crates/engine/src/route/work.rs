@@ -4,7 +4,7 @@
 
 use bosweep_model::GpState;
 
-use crate::Points;
+use crate::{Points, SamplePaths};
 
 /// The engine's operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,13 +25,17 @@ pub enum Operation {
     Nearest,
     /// [`crate::Engine::top_k`] (and `argmax`).
     TopK,
+    /// [`crate::Engine::sample_path_maxima`].
+    SamplePathMaxima,
 }
 
 /// Operations whose time grows alike with their units, each timed by one cost line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Family {
     /// Kernel evaluations against a GP's training points and the triangular solves behind
-    /// a posterior variance: cross-covariances, posteriors and context-pair reductions.
+    /// a posterior variance: cross-covariances, posteriors and context-pair reductions; and
+    /// sample paths, whose features and kernel columns are the same per-candidate sweep over
+    /// a fixed set of points (without the solve).
     Posterior,
     /// One kernel per (data point, query) pair: KDE, kernel regression, nearest neighbours.
     PointPairs,
@@ -60,7 +64,8 @@ impl Operation {
             Operation::CrossCovariance
             | Operation::Posterior
             | Operation::PairReduce
-            | Operation::PairValues => Family::Posterior,
+            | Operation::PairValues
+            | Operation::SamplePathMaxima => Family::Posterior,
             Operation::KdeDensity | Operation::KernelRegression | Operation::Nearest => {
                 Family::PointPairs
             }
@@ -118,6 +123,16 @@ impl Work {
         }
     }
 
+    /// `S` sample paths at `m` candidates: `m·S·(F + n)·d`, a cross-covariance of the
+    /// candidates against the `F` features and `n` training points per path.
+    pub fn sample_paths(paths: &SamplePaths<'_>, candidates: &Points) -> Self {
+        let per_candidate = (paths.features() + paths.train.rows()) * candidates.dim();
+        Self {
+            operation: Operation::SamplePathMaxima,
+            units: candidates.rows() as f64 * paths.paths as f64 * per_candidate as f64,
+        }
+    }
+
     /// A pass over `len` values.
     pub fn selection(len: usize) -> Self {
         Self {
@@ -167,5 +182,20 @@ mod tests {
             (60.0, Family::PointPairs)
         );
         assert_eq!(Work::selection(11).units, 11.0);
+        // 2 paths of 4 features through the 5 training points, at 7 candidates in 3-D.
+        let (frequencies, phases) = (points(4, 3), [0.0; 4]);
+        let paths = SamplePaths {
+            kernel: gp.kernel(),
+            frequencies: &frequencies,
+            phases: &phases,
+            prior_weights: &[0.0; 8],
+            train: gp.train(),
+            update_weights: &[0.0; 10],
+            mean: 0.0,
+            paths: 2,
+        };
+        let work = Work::sample_paths(&paths, &candidates);
+        assert_eq!(work.units, 7.0 * 2.0 * (4.0 + 5.0) * 3.0);
+        assert_eq!(work.operation.family(), Family::Posterior);
     }
 }

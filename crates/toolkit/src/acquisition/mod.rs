@@ -6,7 +6,8 @@
 //!   variance: [`UpperConfidenceBound`], [`ExpectedImprovement`], [`LogExpectedImprovement`],
 //!   [`PosteriorMean`]; [`LocallyPenalized`] wraps any of them with the local penalisers of a
 //!   batch's pending points; [`QLogNoisyExpectedImprovement`] samples the joint posterior of the
-//!   observed points, the pending ones and each candidate;
+//!   observed points, the pending ones and each candidate; [`PosteriorPaths`] draws Thompson
+//!   sampling's paths by pathwise conditioning, for the engine to maximise over candidates;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
 //!   ([`bosweep_core::optim::lbfgsb::minimize`]) on the acquisition's analytic gradient
@@ -17,6 +18,7 @@
 
 mod ei;
 mod optimize;
+mod pathwise;
 mod penalized;
 mod qlognei;
 mod sobol;
@@ -27,6 +29,7 @@ pub use optimize::{
     EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefineGradient, RefinedStart,
     StageSeconds, default_chunk_size, maximize,
 };
+pub use pathwise::{DEFAULT_PATH_FEATURES, PosteriorPaths};
 pub use penalized::{
     FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,
     PenaltyCentre, log_softplus, mean_lipschitz,
