@@ -56,6 +56,7 @@ use super::gp::{GpSpec, GpState, Noise};
 use super::kernel::{Kernel, KernelKind};
 use super::likelihood::{Workspace, evaluate, evaluate_in};
 use super::log_prior::{LogHyperparameters, LogPrior};
+use super::log_space::{Bounds, sigmoid, softplus};
 use super::priors::Priors;
 use super::saas_prior::SaasPrior;
 use bosweep_core::data::{EngineError, Points};
@@ -77,40 +78,6 @@ pub enum FitMode {
         /// The priors on the hyperparameters.
         priors: Priors,
     },
-}
-
-/// A closed interval `[lower, upper]` for a positive hyperparameter (`0 < lower ≤ upper`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Bounds {
-    /// The smallest value, positive.
-    pub lower: f64,
-    /// The largest value, at least `lower`.
-    pub upper: f64,
-}
-
-impl Bounds {
-    /// `[lower, upper]`; checked when a fit uses it.
-    pub const fn new(lower: f64, upper: f64) -> Self {
-        Self { lower, upper }
-    }
-
-    pub(crate) fn validate(&self, what: &str) -> Result<(), EngineError> {
-        if !(self.lower.is_finite()
-            && self.upper.is_finite()
-            && self.lower > 0.0
-            && self.lower <= self.upper)
-        {
-            return Err(EngineError::invalid(format!(
-                "{what} bounds [{}, {}] must satisfy 0 < lower ≤ upper < ∞",
-                self.lower, self.upper
-            )));
-        }
-        Ok(())
-    }
-
-    fn clip(&self, v: f64) -> f64 {
-        v.clamp(self.lower, self.upper)
-    }
 }
 
 /// The observation noise: fitted (one homoscedastic variance) or fixed.
@@ -455,21 +422,6 @@ fn exact_lml(state: &GpState) -> f64 {
         false,
     )
     .map_or_else(|| state.log_marginal_likelihood(), |v| v.value)
-}
-
-/// `softplus(x) = ln(1 + eˣ)` without overflow.
-pub(crate) fn softplus(x: f64) -> f64 {
-    x.max(0.0) + (-x.abs()).exp().ln_1p()
-}
-
-/// The logistic function `1 / (1 + e⁻ˣ)`, the derivative of [`softplus`], without overflow.
-pub(crate) fn sigmoid(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
 }
 
 /// The softplus box of the module docs on `[a, b]` (log bounds): value and derivative.

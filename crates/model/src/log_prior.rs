@@ -105,7 +105,7 @@ impl Priors {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::priors::{NormalPrior, Prior, PriorSpace};
+    use crate::prior::{NormalPrior, Prior, PriorSpace};
 
     #[test]
     fn botorchs_saas_priors_add_up_term_by_term() {

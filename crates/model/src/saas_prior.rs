@@ -57,8 +57,8 @@
 
 use bosweep_core::data::EngineError;
 
-use super::fit::Bounds;
-use super::priors::{Prior, PriorSpace};
+use super::log_space::Bounds;
+use super::prior::{Prior, PriorSpace};
 
 /// The SAAS prior and the global shrinkage `τ` it brings to a fit (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
