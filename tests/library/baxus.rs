@@ -2,14 +2,13 @@
 //! split their target space as the trust region collapses; over five seeds their median beats
 //! random search's; the typed settings are the registry's declaration.
 
-use bosweep::algorithms::{self, Baxus};
+use bosweep::algorithms::Baxus;
 use bosweep::compute::CpuEngine;
 use bosweep::params::ParamValue;
 use bosweep::problems;
-use bosweep::sweep::RunConfig;
 use serde_json::Value;
 
-use crate::common::{self, median, numbers, run_to_trace, steps, without_timings};
+use crate::common::{self, RunRequest, median, numbers, seeded_run, steps, without_timings};
 
 /// Ackley's dimension, the budget and the initial design of every run here.
 const DIM: usize = 30;
@@ -19,22 +18,15 @@ const INIT: usize = 10;
 /// A run of `algo` with `params` on Ackley in 30 dimensions from `seed`: the trace's step lines.
 fn traced(algo: &str, params: &[(&str, ParamValue)], seed: u64) -> Vec<Value> {
     let problem = problems::build("ackley", &[("dim", ParamValue::Number(DIM as f64))]).unwrap();
-    let mut algorithm = algorithms::build(algo, params).unwrap();
-    let config = RunConfig {
+    let request = RunRequest {
+        algo,
+        params,
+        problem: "ackley",
         budget: BUDGET,
         init: INIT,
         seed,
-        design_seed: seed,
-        parallel: Default::default(),
     };
-    let (_, lines) = run_to_trace(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        algo,
-        &CpuEngine::new(),
-        &config,
-    );
-    steps(lines)
+    steps(seeded_run(problem.as_ref(), &CpuEngine::new(), &request).1)
 }
 
 /// 500 candidates where the default takes min(100·d, 5000), up to 3000 at d = 30: the joint

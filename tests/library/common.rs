@@ -344,6 +344,16 @@ pub struct RunRequest<'a> {
 /// (header first).
 pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary, Vec<Value>) {
     let problem = problems::build(request.problem, &[]).unwrap();
+    seeded_run(problem.as_ref(), engine, request)
+}
+
+/// [`traced_run`] on a `problem` already built (with parameters of its own); the request's
+/// problem name is not read.
+pub fn seeded_run(
+    problem: &dyn Problem,
+    engine: &dyn Engine,
+    request: &RunRequest<'_>,
+) -> (RunSummary, Vec<Value>) {
     let mut algorithm = algorithms::build(request.algo, request.params).unwrap();
     let config = RunConfig {
         budget: request.budget,
@@ -352,13 +362,7 @@ pub fn traced_run(engine: &dyn Engine, request: &RunRequest<'_>) -> (RunSummary,
         design_seed: request.seed,
         parallel: Default::default(),
     };
-    run_to_trace(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        request.algo,
-        engine,
-        &config,
-    )
+    run_to_trace(problem, algorithm.as_mut(), request.algo, engine, &config)
 }
 
 /// Runs `algorithm` (named `algo` in the trace) on `problem` with `config` on `engine`, through

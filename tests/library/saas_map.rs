@@ -5,9 +5,9 @@
 //! start reaches an objective at least as high and the same two dimensions. Runs on
 //! `hartmann6-embedded` repeat from their seed and beat random search.
 
-use crate::common::{self, median, rel_err, run_to_trace, steps, without_timings};
+use crate::common::{self, RunRequest, median, rel_err, seeded_run, steps, without_timings};
 
-use bosweep::algorithms::{self, GpSettings, SaasboMap};
+use bosweep::algorithms::{GpSettings, SaasboMap};
 use bosweep::compute::{CpuEngine, Points};
 use bosweep::model::{
     FitMode, Kernel, KernelKind, LogHyperparameters, Noise, Priors, log_marginal_likelihood,
@@ -15,7 +15,6 @@ use bosweep::model::{
 use bosweep::params::ParamValue;
 use bosweep::problems;
 use bosweep::surrogate::{GpModel, ModelOptions};
-use bosweep::sweep::RunConfig;
 use serde_json::Value;
 
 /// The reference: the data and what BoTorch fitted on them (model units: inputs in the unit
@@ -215,22 +214,15 @@ fn traced(algo: &str, params: &[(&str, ParamValue)], seed: u64) -> Vec<Value> {
         &[("dim", ParamValue::Number(DIM as f64))],
     )
     .unwrap();
-    let mut algorithm = algorithms::build(algo, params).unwrap();
-    let config = RunConfig {
+    let request = RunRequest {
+        algo,
+        params,
+        problem: "hartmann6-embedded",
         budget: BUDGET,
         init: INIT,
         seed,
-        design_seed: seed,
-        parallel: Default::default(),
     };
-    let (_, lines) = run_to_trace(
-        problem.as_ref(),
-        algorithm.as_mut(),
-        algo,
-        &CpuEngine::new(),
-        &config,
-    );
-    steps(lines)
+    steps(seeded_run(problem.as_ref(), &CpuEngine::new(), &request).1)
 }
 
 /// The lowest value of a run (Hartmann-6 is minimised).

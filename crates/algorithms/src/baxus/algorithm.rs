@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Map, json};
+use serde_json::json;
 
 use super::embedding::Embedding;
 use super::schedule::{SplitSchedule, initial_target_dim};
@@ -325,27 +325,14 @@ impl BaxusAlgorithm {
         let Some(search) = &self.search else {
             return;
         };
-        let region = &search.region;
-        let mut extra = Map::new();
-        extra.insert("target_dim".into(), json!(search.embedding.target_dim()));
-        extra.insert("length".into(), json!(region.length()));
-        extra.insert("successes".into(), json!(region.successes()));
-        extra.insert("failures".into(), json!(region.failures()));
-        extra.insert(
-            "failure_tolerance".into(),
-            json!(region.failure_tolerance(search.batch)),
+        let mut extra = search.region.record(
+            &self.log.extra,
+            (search.batch, search.restarts),
+            phase,
+            search.jitter,
         );
-        extra.insert("batch".into(), json!(search.batch));
+        extra.insert("target_dim".into(), json!(search.embedding.target_dim()));
         extra.insert("splits".into(), json!(search.splits));
-        extra.insert("restarts".into(), json!(search.restarts));
-        if let Some(phase) = phase {
-            extra.insert("phase".into(), json!(phase));
-        } else if let Some(phase) = self.log.extra.get("phase") {
-            extra.insert("phase".into(), phase.clone());
-        }
-        if let Some(jitter) = search.jitter {
-            extra.insert("jitter".into(), json!(jitter));
-        }
         self.log.extra = extra;
     }
 }

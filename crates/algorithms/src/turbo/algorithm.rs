@@ -12,7 +12,6 @@ use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
 };
-use serde_json::{Map, json};
 use std::time::Instant;
 
 impl Turbo {
@@ -119,33 +118,20 @@ impl TurboAlgorithm {
         }
     }
 
-    /// The trace's `extra`: the region's side `length`, its `successes` and `failures`
-    /// counters, the `failure_tolerance` at the batch size `batch` learnt so far, `restarts`
-    /// so far, the `phase` of the last ask (`design` or `region`) and the Cholesky `jitter` of
-    /// the latest joint posterior. Empty before the first ask.
+    /// The trace's `extra`, [`TrustRegion::record`]'s: the region's side `length`, its
+    /// `successes` and `failures` counters, the `failure_tolerance` at the batch size `batch`
+    /// learnt so far, `restarts` so far, the `phase` of the last ask (`design` or `region`) and
+    /// the Cholesky `jitter` of the latest joint posterior. Empty before the first ask.
     fn record(&mut self, phase: Option<&str>) {
         let Some(region) = &self.region else {
             return;
         };
-        let mut extra = Map::new();
-        extra.insert("length".into(), json!(region.length()));
-        extra.insert("successes".into(), json!(region.successes()));
-        extra.insert("failures".into(), json!(region.failures()));
-        extra.insert(
-            "failure_tolerance".into(),
-            json!(region.failure_tolerance(self.batch)),
+        self.log.extra = region.record(
+            &self.log.extra,
+            (self.batch, self.restarts),
+            phase,
+            self.jitter,
         );
-        extra.insert("batch".into(), json!(self.batch));
-        extra.insert("restarts".into(), json!(self.restarts));
-        if let Some(phase) = phase {
-            extra.insert("phase".into(), json!(phase));
-        } else if let Some(phase) = self.log.extra.get("phase") {
-            extra.insert("phase".into(), phase.clone());
-        }
-        if let Some(jitter) = self.jitter {
-            extra.insert("jitter".into(), json!(jitter));
-        }
-        self.log.extra = extra;
     }
 
     /// The next design point of the restart, if any is left: a restart's Latin hypercube, or

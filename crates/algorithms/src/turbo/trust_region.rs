@@ -3,6 +3,8 @@
 //! failures, and ends the restart once it falls below its minimum. BAxUS (`baxus`) runs the same
 //! region in its embedding's target space, with its own failure tolerance.
 
+use serde_json::{Map, Value, json};
+
 /// The side-length schedule's constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct RegionSchedule {
@@ -166,6 +168,39 @@ impl TrustRegion {
     /// The region around `centre` (unit cube) as `(lower, upper)`: side `L · w_i` in coordinate
     /// `i`, clipped to `[0, 1]`, where `w = ℓ / mean(ℓ)` rescaled to geometric mean 1 (so the
     /// volume is `L^d` before clipping), `ℓ` the GP's lengthscales in unit-cube units.
+    /// The trace's `extra` of a step in this region: its side `length`, its `successes` and
+    /// `failures` counters, the `failure_tolerance` at the batch size `batch` learnt so far,
+    /// the `restarts` so far, the `phase` of the last ask (`design` or `region`; the previous
+    /// record's when this step asked nothing) and the Cholesky `jitter` of the latest draws.
+    /// TuRBO and BAxUS log this, BAxUS with its own fields beside it.
+    pub fn record(
+        &self,
+        previous: &Map<String, Value>,
+        (batch, restarts): (usize, usize),
+        phase: Option<&str>,
+        jitter: Option<f64>,
+    ) -> Map<String, Value> {
+        let mut extra = Map::new();
+        extra.insert("length".into(), json!(self.length()));
+        extra.insert("successes".into(), json!(self.successes()));
+        extra.insert("failures".into(), json!(self.failures()));
+        extra.insert(
+            "failure_tolerance".into(),
+            json!(self.failure_tolerance(batch)),
+        );
+        extra.insert("batch".into(), json!(batch));
+        extra.insert("restarts".into(), json!(restarts));
+        if let Some(phase) = phase {
+            extra.insert("phase".into(), json!(phase));
+        } else if let Some(phase) = previous.get("phase") {
+            extra.insert("phase".into(), phase.clone());
+        }
+        if let Some(jitter) = jitter {
+            extra.insert("jitter".into(), json!(jitter));
+        }
+        extra
+    }
+
     pub fn bounds(&self, centre: &[f64], lengthscales: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let weights = side_weights(lengthscales);
         centre
