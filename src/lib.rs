@@ -6,7 +6,7 @@
 //!
 //! | module | crate | holds |
 //! |---|---|---|
-//! | [`data`], [`stats`], [`optim`], [`io`], [`params`], [`process`] | `bosweep-core` | point sets and errors, statistics, the multi-start L-BFGS-B ascent, strict CSV input, typed parameters, process groups |
+//! | [`data`], [`stats`], [`pareto`], [`optim`], [`io`], [`params`], [`process`] | `bosweep-core` | point sets and errors, statistics, multi-objective indicators, the multi-start L-BFGS-B ascent, strict CSV input, typed parameters, process groups |
 //! | [`model`] | `bosweep-model` | kernels, GP factorisation and fitting, KDE bandwidths, smoothing kernels |
 //! | [`compute`] | `bosweep-engine` | the [`compute::Engine`] trait, its rayon f64 CPU backend and its wgpu GPU backend (feature `gpu`) |
 //! | [`problems`] | `bosweep-problems` | test functions and problem kinds |
@@ -17,7 +17,7 @@
 
 pub use bosweep_algorithms as algorithms;
 pub use bosweep_algorithms::{acquisition, surrogate};
-pub use bosweep_core::{data, io, optim, params, process, stats};
+pub use bosweep_core::{data, io, optim, params, pareto, process, stats};
 pub use bosweep_engine as compute;
 pub use bosweep_model as model;
 pub use bosweep_problems as problems;

@@ -28,7 +28,7 @@ const MODULE_LAYERS: &[(&str, &[&str])] = &[
     (
         "core",
         &[
-            "data", "stats", "optim", "io", "params", "process", "registry",
+            "data", "stats", "pareto", "optim", "io", "params", "process", "registry",
         ],
     ),
     ("toolkit", &["surrogate", "acquisition", "algorithm", "*"]),

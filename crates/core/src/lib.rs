@@ -3,6 +3,9 @@
 //! - [`data`]: point sets and the errors batch operations return, with the blame that maps each
 //!   error to an exit code.
 //! - [`stats`]: summaries and the standard normal.
+//! - [`pareto`]: multi-objective indicators: dominance and non-dominated sorting, exact
+//!   hypervolume and contributions, box decompositions for expected hypervolume improvement,
+//!   IGD, IGD⁺ and the additive ε.
 //! - [`optim`]: L-BFGS-B and the parallel multi-start ascent every maximiser uses.
 //! - [`io`]: strict numeric CSV input with messages that point at the bad cell.
 //! - [`params`]: typed algorithm and problem parameters.
@@ -13,6 +16,7 @@ pub mod data;
 pub mod io;
 pub mod optim;
 pub mod params;
+pub mod pareto;
 pub mod process;
 pub mod registry;
 pub mod stats;
