@@ -6,7 +6,9 @@ use super::output::to_stdout;
 use super::{CliError, GlobalArgs};
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
-use bosweep::problems::{self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, parse_bounds};
+use bosweep::problems::{
+    self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, declared_objectives, parse_bounds,
+};
 use bosweep::sweep::{Parallel, PrepareError, PreparedRun, RunConfig, StopSignal, TraceWriter};
 
 /// Options of `bosweep run`.
@@ -35,6 +37,23 @@ pub struct RunArgs {
     /// Whether the external objective is minimised or maximised.
     #[arg(long, default_value = "min", value_parser = ["min", "max"])]
     sense: String,
+    /// The number m of objectives the external objective prints the values of: with m ≥ 2, a
+    /// JSON list, or `{"objectives": [...]}`.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64), requires = "objective_cmd")]
+    objectives: u16,
+    /// With `--objectives` ≥ 2: each objective's sense, `min` or `max`, comma-separated
+    /// (default: every one `--sense`).
+    #[arg(long, value_name = "SENSE,…", requires = "objective_cmd")]
+    senses: Option<String>,
+    /// With `--objectives` ≥ 2: the hypervolume's reference point, one value per objective,
+    /// comma-separated.
+    #[arg(
+        long,
+        value_name = "R1,…",
+        allow_hyphen_values = true,
+        requires = "objective_cmd"
+    )]
+    reference_point: Option<String>,
     /// Repeats of one point (RAHBO's k) that run the external objective at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     objective_parallel: u16,
@@ -106,14 +125,27 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
             Sense::Minimize
         };
         let timeout = std::time::Duration::from_secs_f64(timeout);
+        let objective =
+            CommandObjective::new(cmd, domain, sense, timeout, args.objective_parallel.into())?;
+        let m = usize::from(args.objectives);
+        let (senses, reference) = (
+            args.senses.as_deref().unwrap_or_default(),
+            args.reference_point.as_deref().unwrap_or_default(),
+        );
+        if m == 1 {
+            if args.senses.is_some() || args.reference_point.is_some() {
+                return Err(CliError::usage(
+                    "--senses and --reference-point need --objectives 2 or more",
+                ));
+            }
+            return Ok((Box::new(objective), "command".into()));
+        }
+        let objectives =
+            declared_objectives(m, sense, senses, reference).map_err(|(param, value, why)| {
+                CliError::usage(format!("--{}: \"{value}\": {why}", param.replace('_', "-")))
+            })?;
         return Ok((
-            Box::new(CommandObjective::new(
-                cmd,
-                domain,
-                sense,
-                timeout,
-                args.objective_parallel.into(),
-            )?),
+            Box::new(objective.with_objectives(objectives)),
             "command".into(),
         ));
     }
@@ -192,25 +224,45 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
         say!("warning: {warning}");
     }
     let fmt_opt = |v: Option<f64>| v.map_or_else(|| "unknown".to_string(), format_number);
-    let x: Vec<String> = summary
-        .recommended_x
-        .iter()
-        .copied()
-        .map(format_number)
-        .collect();
-    let text = format!(
-        "{} on {} ({} steps, {} evaluations, {})\nrecommended x = [{}]\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
+    let heading = format!(
+        "{} on {} ({} steps, {} evaluations, {})",
         args.algo,
         problem_name,
         summary.steps,
         summary.evals,
-        engine.describe(),
-        x.join(", "),
-        fmt_opt(summary.recommended_f),
-        format_number(summary.best_value),
-        fmt_opt(summary.simple_regret),
-        fmt_opt(summary.cumulative_regret),
+        engine.describe()
     );
+    let text = match &summary.front {
+        Some(front) => format!(
+            "{heading}\nnon-dominated points = {} (steps {})\nhypervolume = {}\nlog10 hypervolume difference = {}\nIGD+ = {}",
+            front.front.len(),
+            front
+                .front
+                .iter()
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            fmt_opt(front.hypervolume),
+            fmt_opt(front.log_hv_difference),
+            fmt_opt(front.igd_plus),
+        ),
+        None => {
+            let x: Vec<String> = summary
+                .recommended_x
+                .iter()
+                .copied()
+                .map(format_number)
+                .collect();
+            format!(
+                "{heading}\nrecommended x = [{}]\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
+                x.join(", "),
+                fmt_opt(summary.recommended_f),
+                fmt_opt(summary.best_value),
+                fmt_opt(summary.simple_regret),
+                fmt_opt(summary.cumulative_regret),
+            )
+        }
+    };
     if args.out.is_some() {
         to_stdout(|w| writeln!(w, "{text}"))
     } else {

@@ -13,6 +13,7 @@ mod compare;
 mod export_coco;
 mod integrity;
 mod memory;
+mod multi_objective;
 mod quick_report;
 mod reference;
 mod report;

@@ -173,6 +173,7 @@ fn told(name: &str, given: &[(&str, ParamValue)], design: &[[f64; 2]]) -> Box<dy
                 repeats: &[y],
                 context: None,
                 t: i + 1,
+                objectives: &[],
             })
             .unwrap();
     }

@@ -640,6 +640,7 @@ fn refinement_runs_on_the_reference_engine_the_run_hands_in() {
                 repeats: &[y],
                 context: None,
                 t: t + 1,
+                objectives: &[],
             })
             .unwrap();
         }

@@ -584,6 +584,7 @@ fn drive(
                 repeats: &[y],
                 context: None,
                 t,
+                objectives: &[],
             })
             .unwrap();
     };
@@ -1022,7 +1023,7 @@ fn boke_tunes_boosted_trees_end_to_end() {
         assert!(b >= best);
         best = b;
     }
-    assert!(summary.best_value > 0.0 && summary.best_value < 1.0);
+    assert!(summary.best_value.is_some_and(|v| v > 0.0 && v < 1.0));
 }
 
 /// T6/T7 through the algorithm: every BOKE step records the bandwidth `t^(−1/(d+4))/√12` and

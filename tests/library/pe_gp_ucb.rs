@@ -116,6 +116,7 @@ fn drive(
             repeats: &[y],
             context: None,
             t,
+            objectives: &[],
         })
         .unwrap();
         logs.push(StepLog {
@@ -458,6 +459,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
         repeats: &[0.0],
         context: None,
         t: 1,
+        objectives: &[],
     })
     .unwrap();
     assert_eq!(algo.alive(), &[false]);
@@ -807,6 +809,7 @@ fn t12_fully_bayesian_weights_and_acquisition() {
             repeats: &[y],
             context: None,
             t,
+            objectives: &[],
         })
         .unwrap();
     }

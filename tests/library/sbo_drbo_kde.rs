@@ -424,6 +424,7 @@ fn a_problem_without_context_is_rejected() {
         repeats: &[1.0],
         context: None,
         t: 1,
+        objectives: &[],
     });
     assert!(matches!(told, Err(AlgorithmError::Config(m)) if m.contains("context")));
 }

@@ -470,6 +470,7 @@ fn observe_uniform(
         repeats: &[y],
         context: None,
         t: 1,
+        objectives: &[],
     };
     algorithm.tell(&feedback).map_err(as_engine)
 }

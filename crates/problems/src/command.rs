@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 
 use super::entry::Entry;
-use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use super::{Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamValue, Params, RealParam, TextParam};
 use bosweep_core::process::GroupChild;
 
@@ -26,6 +26,8 @@ pub struct CommandObjective {
     timeout: Duration,
     /// Repeated evaluations of one point (RAHBO's k) run this many at a time.
     parallel: usize,
+    /// What the command declares when it prints several objectives' values; `None` for one.
+    objectives: Option<Objectives>,
 }
 
 impl CommandObjective {
@@ -50,11 +52,20 @@ impl CommandObjective {
             sense,
             timeout,
             parallel: parallel.max(1),
+            objectives: None,
         })
     }
 
-    /// One run of the command at `x`.
-    fn call(&self, x: &[f64]) -> Result<f64, ProblemError> {
+    /// The command prints the values of several `objectives` (a JSON list, or an object whose
+    /// `objectives` is one); its `sense` becomes the first objective's.
+    pub fn with_objectives(mut self, objectives: Objectives) -> Self {
+        self.sense = objectives.senses()[0];
+        self.objectives = Some(objectives);
+        self
+    }
+
+    /// One run of the command at `x`: its one value, or its objectives' values.
+    fn call(&self, x: &[f64]) -> Result<Vec<f64>, ProblemError> {
         let fail = |msg: String| {
             ProblemError::evaluation(format!(
                 "objective command `{}` at {x:?}: {msg}",
@@ -128,7 +139,10 @@ impl CommandObjective {
             };
             return Err(fail(format!("exited with {status}{detail}")));
         }
-        parse_objective_output(&out).map_err(fail)
+        match &self.objectives {
+            None => parse_objective_output(&out).map(|v| vec![v]).map_err(fail),
+            Some(o) => parse_objectives_output(&out, o.count()).map_err(fail),
+        }
     }
 }
 
@@ -168,6 +182,74 @@ pub fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
         Ok(v) => Err(format!("printed {v} (must be a finite number)")),
         Err(_) => Err(format!("printed \"{}\", not a number", excerpt(text))),
     }
+}
+
+/// The header's parameters of a command printing several objectives' values (none for one, so
+/// that single-objective headers stay as they were).
+fn objectives_parameters(objectives: &Objectives) -> Vec<(String, ParamValue)> {
+    let senses: Vec<&str> = objectives.senses().iter().map(|s| sense_word(*s)).collect();
+    let mut out = vec![
+        (
+            "objectives".into(),
+            ParamValue::Number(objectives.count() as f64),
+        ),
+        ("senses".into(), ParamValue::from(senses.join(",").as_str())),
+    ];
+    if let Some(r) = objectives.reference_point() {
+        let text: Vec<String> = r.iter().map(|v| v.to_string()).collect();
+        out.push((
+            "reference_point".into(),
+            ParamValue::from(text.join(",").as_str()),
+        ));
+    }
+    out
+}
+
+/// The values of `m` objectives an external objective printed: its whole stdout must be one
+/// JSON list of `m` finite numbers, or an object whose `objectives` is such a list (so that a
+/// command can print constraints or notes beside them). The error says what was printed, as
+/// [`parse_objective_output`]'s does.
+pub fn parse_objectives_output(stdout: &[u8], m: usize) -> Result<Vec<f64>, String> {
+    if stdout.len() > OUTPUT_LIMIT {
+        return Err(format!(
+            "printed more than {OUTPUT_LIMIT} bytes (expected a list of {m} numbers)"
+        ));
+    }
+    let text = String::from_utf8_lossy(stdout);
+    let text = text.trim();
+    let expected = || {
+        format!(
+            "printed \"{}\", not a JSON list of {m} numbers nor {{\"objectives\": [...]}}",
+            excerpt(text)
+        )
+    };
+    let parsed: serde_json::Value = serde_json::from_str(text).map_err(|_| expected())?;
+    let list = match &parsed {
+        serde_json::Value::Array(list) => list,
+        serde_json::Value::Object(map) => match map.get("objectives") {
+            Some(serde_json::Value::Array(list)) => list,
+            _ => return Err(expected()),
+        },
+        _ => return Err(expected()),
+    };
+    if list.len() != m {
+        return Err(format!(
+            "printed {} objective value(s) in \"{}\" (expected {m})",
+            list.len(),
+            excerpt(text)
+        ));
+    }
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| match v.as_f64() {
+            Some(v) if v.is_finite() => Ok(v),
+            _ => Err(format!(
+                "objective {} printed as {}, not a finite number",
+                i + 1,
+                excerpt(&v.to_string())
+            )),
+        })
+        .collect()
 }
 
 /// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
@@ -262,6 +344,24 @@ const PARALLEL: IntegerParam = IntegerParam::new(
     "evaluations of one point (its repeats) run at once",
 );
 
+const OBJECTIVES: IntegerParam = IntegerParam::new(
+    "objectives",
+    1,
+    1,
+    64,
+    "the number m of objectives whose values the command prints (m ≥ 2: a JSON list, or {\"objectives\": [...]})",
+);
+const SENSES: TextParam = TextParam::new(
+    "senses",
+    "",
+    "with m ≥ 2 objectives: each one's sense, min or max, separated by commas (default: every one in sense)",
+);
+const REFERENCE_POINT: TextParam = TextParam::new(
+    "reference_point",
+    "",
+    "with m ≥ 2 objectives: the hypervolume's reference point, one value per objective separated by commas",
+);
+
 /// The registry's entry: `[[problem]] name = "command"` in a sweep config.
 pub(super) const ENTRIES: &[Entry] = &[Entry {
     name: "command",
@@ -273,6 +373,9 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
         SENSE.spec(),
         COMMAND_TIMEOUT.spec(),
         PARALLEL.spec(),
+        OBJECTIVES.spec(),
+        SENSES.spec(),
+        REFERENCE_POINT.spec(),
     ],
     build: build_command,
 }];
@@ -289,14 +392,80 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
     }
     let bounds = BOUNDS.of(params);
     let domain = parse_bounds(bounds).map_err(|why| name("bounds", bounds, why))?;
+    let sense = SENSE.of(params);
     let objective = CommandObjective::new(
         cmd,
         domain,
-        SENSE.of(params),
+        sense,
         Duration::from_secs_f64(COMMAND_TIMEOUT.of(params)),
         PARALLEL.of(params),
     )?;
-    Ok(Box::new(objective))
+    let m = OBJECTIVES.of(params);
+    let (senses, reference) = (SENSES.of(params), REFERENCE_POINT.of(params));
+    if m == 1 {
+        for (param, value) in [("senses", senses), ("reference_point", reference)] {
+            if !value.is_empty() {
+                return Err(name(param, value, "needs objectives ≥ 2".into()));
+            }
+        }
+        return Ok(Box::new(objective));
+    }
+    let objectives = declared_objectives(m, sense, senses, reference)
+        .map_err(|(param, value, why)| name(param, value, why))?;
+    Ok(Box::new(objective.with_objectives(objectives)))
+}
+
+/// The objectives of a command printing `m ≥ 2` values: `senses` (comma-separated `min` or
+/// `max`; empty: every one `sense`) and, unless empty, the `reference` point. An error names the
+/// parameter, its value and why.
+pub fn declared_objectives<'a>(
+    m: usize,
+    sense: Sense,
+    senses: &'a str,
+    reference: &'a str,
+) -> Result<Objectives, (&'static str, &'a str, String)> {
+    let senses_list = if senses.trim().is_empty() {
+        vec![sense; m]
+    } else {
+        senses
+            .split(',')
+            .map(|word| match word.trim() {
+                "min" => Ok(Sense::Minimize),
+                "max" => Ok(Sense::Maximize),
+                other => Err((
+                    "senses",
+                    senses,
+                    format!("\"{other}\" is neither min nor max"),
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    if senses_list.len() != m {
+        return Err((
+            "senses",
+            senses,
+            format!("{} senses for {m} objectives", senses_list.len()),
+        ));
+    }
+    let mut objectives =
+        Objectives::new(senses_list).map_err(|e| ("objectives", senses, e.to_string()))?;
+    if !reference.trim().is_empty() {
+        let point = reference
+            .split(',')
+            .map(|v| v.trim().parse::<f64>())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| {
+                (
+                    "reference_point",
+                    reference,
+                    "not a list of numbers".to_owned(),
+                )
+            })?;
+        objectives = objectives
+            .with_reference_point(point)
+            .map_err(|e| ("reference_point", reference, e.to_string()))?;
+    }
+    Ok(objectives)
 }
 
 impl Problem for CommandObjective {
@@ -317,6 +486,9 @@ impl Problem for CommandObjective {
                 ),
                 ("parallel".into(), ParamValue::Number(self.parallel as f64)),
             ]
+            .into_iter()
+            .chain(self.objectives.as_ref().map(objectives_parameters).into_iter().flatten())
+            .collect()
         },
     );
 
@@ -332,7 +504,7 @@ impl Problem for CommandObjective {
         let mut left = step.repeats();
         while left > 0 {
             let batch = left.min(self.parallel);
-            let results: Vec<Result<f64, ProblemError>> = if batch == 1 {
+            let results: Vec<Result<Vec<f64>, ProblemError>> = if batch == 1 {
                 vec![self.call(x)]
             } else {
                 std::thread::scope(|scope| {
@@ -344,11 +516,19 @@ impl Problem for CommandObjective {
                 })
             };
             for result in results {
-                values.push(result?);
+                let result = result?;
+                if self.objectives.is_some() {
+                    return Ok(Observation::of_objectives(result, None));
+                }
+                values.extend(result);
             }
             left -= batch;
         }
         Ok(Observation::new(values, None))
+    }
+
+    fn objectives(&self) -> Option<&Objectives> {
+        self.objectives.as_ref()
     }
 
     /// Unknown: the command's value may be noisy, and calling it again would cost an evaluation.

@@ -30,6 +30,7 @@ mod entry;
 mod error;
 pub mod functions;
 mod noisy;
+mod objectives;
 pub mod rahbo;
 mod registry;
 pub mod rover;
@@ -38,13 +39,15 @@ pub mod time_varying;
 pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use callable::{CallableObjective, HostFunction, Registration, register_function};
 pub use command::{
-    COMMAND_TIMEOUT, CommandObjective, excerpt, parse_bounds, parse_objective_output,
+    COMMAND_TIMEOUT, CommandObjective, declared_objectives, excerpt, parse_bounds,
+    parse_objective_output, parse_objectives_output,
 };
 pub use domain::Domain;
 pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
+pub use objectives::Objectives;
 pub use registry::{SETUP_KEYS, build, find, registry};
 
 use rand_chacha::ChaCha8Rng;
@@ -139,12 +142,17 @@ impl Step {
 /// What one step observes, in the problem's own sense.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observation {
-    /// The mean of `repeats` (the value a trace records as `y`).
+    /// The mean of `repeats` (the value a trace records as `y`). With several objectives, the
+    /// first objective's value: only methods that read [`Observation::objectives`] run there.
     pub y: f64,
     /// The `k` raw values, in the order drawn (RAHBO needs their spread, not only the mean).
+    /// With several objectives, `[y]`: their steps make one evaluation.
     pub repeats: Vec<f64>,
     /// The context the environment drew for this step (SBO/DRBO), shared by all repeats.
     pub context: Option<Vec<f64>>,
+    /// The m values of a problem with m ≥ 2 objectives, each in its own sense; empty for a
+    /// problem with one.
+    pub objectives: Vec<f64>,
 }
 
 impl Observation {
@@ -155,6 +163,18 @@ impl Observation {
             y,
             repeats,
             context,
+            objectives: Vec::new(),
+        }
+    }
+
+    /// The observation of one evaluation of several objectives (`values`, at least one).
+    pub fn of_objectives(values: Vec<f64>, context: Option<Vec<f64>>) -> Self {
+        let first = values.first().copied().unwrap_or(f64::NAN);
+        Self {
+            y: first,
+            repeats: vec![first],
+            context,
+            objectives: values,
         }
     }
 }
@@ -225,6 +245,27 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
         self.domain().dim()
     }
 
+    /// The objectives of a problem with several (each one's sense, the reference point, the
+    /// maximum hypervolume, the true front); `None` for a problem with one, whose
+    /// [`Problem::sense`] says it all. A multi-objective problem's `sense` is its first
+    /// objective's.
+    fn objectives(&self) -> Option<&Objectives> {
+        None
+    }
+
+    /// The number of objectives m, 1 for a problem that declares no [`Problem::objectives`].
+    fn objective_count(&self) -> usize {
+        self.objectives().map_or(1, Objectives::count)
+    }
+
+    /// The noise-free values of a multi-objective problem at `x` (each in its own sense), which
+    /// its indicators are measured on, as regret is on [`Problem::objective_of_interest`];
+    /// `None` where they cannot be computed (an external objective) and for a problem with one
+    /// objective.
+    fn objective_values(&self, _x: &[f64], _t: usize) -> Option<Vec<f64>> {
+        None
+    }
+
     /// Draws the random instance of a problem that has one (`pe-toy` without a fixed
     /// `instance`: its f is a GP sample) from `rng`, before the run's first evaluation. The
     /// runner passes the stream of the run's initial design, which every algorithm of one
@@ -293,7 +334,29 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
                 step.t()
             )));
         }
+        let objectives = self.objective_count();
+        if objectives > 1 && step.repeats() > 1 {
+            return Err(ProblemError::invalid_point(format!(
+                "{}: {} repeated evaluations asked of a problem with {objectives} objectives \
+                 (its steps make one evaluation each)",
+                self.name(),
+                step.repeats()
+            )));
+        }
         let obs = self.observe(x, step, rng)?;
+        let returned = obs.objectives.len().max(1);
+        if returned != objectives {
+            return Err(ProblemError::evaluation(format!(
+                "{}: {returned} objective value(s) returned at {x:?} for {objectives} objectives",
+                self.name()
+            )));
+        }
+        if let Some(v) = obs.objectives.iter().find(|v| !v.is_finite()) {
+            return Err(ProblemError::evaluation(format!(
+                "{}: objective value {v} at {x:?} is not finite",
+                self.name()
+            )));
+        }
         if obs.repeats.len() != step.repeats() {
             return Err(ProblemError::evaluation(format!(
                 "{}: {} values returned for {} repeats",

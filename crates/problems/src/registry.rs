@@ -32,7 +32,17 @@ static REGISTRY: Registry<Entry> = Registry::new("problem", FAMILIES);
 /// evaluations at once) rather than which it is: a report's default label of such a problem
 /// leaves them out (`command[cmd=./obj.sh]`, not `command[bounds=0:1, -5:5,cmd=./obj.sh,…]`).
 pub const SETUP_KEYS: &[(&str, &[&str])] = &[
-    ("command", &["bounds", "sense", "timeout", "parallel"]),
+    (
+        "command",
+        &[
+            "bounds",
+            "sense",
+            "timeout",
+            "parallel",
+            "senses",
+            "reference_point",
+        ],
+    ),
     ("callable", &["bounds", "sense"]),
 ];
 

@@ -143,8 +143,9 @@ impl Optimizer {
         self.inner().pending().last().map_or(1, |p| p.repeats)
     }
 
-    /// Tells the value `y` (a number, or a sequence of `repeats` numbers) of the asked point
-    /// `x`, with the `context` the evaluation observed where the optimiser has a context box.
+    /// Tells the value `y` (a number, or a sequence of `repeats` numbers; on a problem of
+    /// several objectives, the sequence of their values) of the asked point `x`, with the
+    /// `context` the evaluation observed where the optimiser has a context box.
     #[pyo3(signature = (x, y, context=None))]
     fn tell(
         &mut self,
@@ -162,7 +163,12 @@ impl Optimizer {
         };
         let context = context.map(|c| values("context", c)).transpose()?;
         let inner = self.inner();
-        py.detach(|| inner.tell_observation(&x, Observation::new(told, context)))
+        let observation = if inner.objective_count() > 1 {
+            Observation::of_objectives(told, context)
+        } else {
+            Observation::new(told, context)
+        };
+        py.detach(|| inner.tell_observation(&x, observation))
             .map_err(to_py)
     }
 

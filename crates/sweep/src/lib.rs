@@ -7,6 +7,7 @@ mod config;
 mod events;
 mod execute;
 pub mod export;
+mod front;
 mod lock;
 mod manifest;
 mod memory;
@@ -29,6 +30,7 @@ pub use config::{
 };
 pub use events::{EventSink, SweepEvent, SweepOutcome};
 pub use execute::{SweepOptions, execute_sweep, report_sweep};
+pub use front::FrontIndicators;
 pub use lock::{LOCK_FILE, SweepLock, WhenLocked, release_held_locks};
 pub use manifest::Manifest;
 pub(crate) use manifest::{CONFIG_FILE, MANIFEST_FILE, RUNS_DIR};

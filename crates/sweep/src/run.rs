@@ -7,6 +7,7 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value, json};
 
 use super::conditioning::ConditioningMonitor;
+use super::front::{FrontIndicators, FrontTracker};
 use super::placement::{ENGINE_CALLS_KEY, PlacementCounter};
 use super::schedule::{Asked, Parallel, Schedule};
 use super::stop::StopSignal;
@@ -17,7 +18,7 @@ use bosweep_core::data::{Blame, Failure};
 use bosweep_core::io::io_reason;
 use bosweep_core::params::ParamValue;
 use bosweep_engine::{Engine, EngineError};
-use bosweep_problems::{Problem, ProblemError, Step};
+use bosweep_problems::{Objectives, Problem, ProblemError, Step};
 
 /// The budget, seed and parallelism of one run.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,12 +50,15 @@ pub struct RunSummary {
     /// Objective of interest at the recommendation, when computable.
     pub recommended_f: Option<f64>,
     /// The best objective of interest among the evaluated points (the observed value where it
-    /// is not computable), in the problem's own sense.
-    pub best_value: f64,
+    /// is not computable), in the problem's own sense; `None` on several objectives.
+    pub best_value: Option<f64>,
     /// Regret of the final recommendation; `None` where the optimum is unknown.
     pub simple_regret: Option<f64>,
     /// Sum of the evaluated points' regrets; `None` where the optimum is unknown.
     pub cumulative_regret: Option<f64>,
+    /// The non-dominated set and its indicators after the last step, on a problem of several
+    /// objectives (whose `recommended_x` is empty).
+    pub front: Option<FrontIndicators>,
 }
 
 /// Why a run stopped early. Every step completed before the error is already in the trace.
@@ -113,6 +117,42 @@ fn params_json(params: &[(String, ParamValue)]) -> Value {
     Value::Object(map)
 }
 
+/// What a step records of its values: regrets and the recommendation on one objective, the
+/// front's indicators on several.
+enum StepValues {
+    One {
+        f: Option<f64>,
+        instant: Option<f64>,
+        simple: Option<f64>,
+        recommended_x: Vec<f64>,
+        recommended_f: Option<f64>,
+    },
+    Several(FrontIndicators),
+}
+
+impl StepValues {
+    /// The recommended point: empty on several objectives, whose recommendation is the front.
+    fn recommended_x(&self) -> &[f64] {
+        match self {
+            Self::One { recommended_x, .. } => recommended_x,
+            Self::Several(_) => &[],
+        }
+    }
+}
+
+/// The header's fields of a problem of several objectives (docs/conventions.md).
+fn describe_objectives(objectives: &Objectives, header: &mut Value) {
+    let senses: Vec<&str> = objectives.senses().iter().map(|s| s.as_str()).collect();
+    header["objectives"] = json!(objectives.count());
+    header["senses"] = json!(senses);
+    if let Some(r) = objectives.reference_point() {
+        header["reference_point"] = json!(r);
+    }
+    if let Some(hv) = objectives.max_hypervolume() {
+        header["max_hypervolume"] = json!(hv);
+    }
+}
+
 /// Runs `algorithm` on `problem` with `engine` for `config.budget` evaluations, writing the
 /// header and one line per step to `trace`.
 pub fn run(
@@ -157,6 +197,7 @@ pub fn run_stoppable(
             config.init, config.budget
         )));
     }
+    bosweep_algorithms::check_objectives(algorithm_name, algorithm, problem)?;
     algorithm.prepare(problem)?;
     algorithm.plan_budget(config.budget);
     let parallel = &config.parallel;
@@ -180,8 +221,13 @@ pub fn run_stoppable(
         "device": engine.describe(),
         "bosweep_version": env!("CARGO_PKG_VERSION"),
     });
+    let objectives = problem.objectives();
+    if let Some(o) = objectives {
+        describe_objectives(o, &mut header);
+    }
     parallel.describe(&mut header);
     trace.header(&header)?;
+    let mut tracker = objectives.map(FrontTracker::new);
     // The problem's random instance, then the initial design, from the design stream: shared by
     // every algorithm of a replicate.
     let mut design_rng = ChaCha8Rng::seed_from_u64(config.design_seed);
@@ -250,27 +296,47 @@ pub fn run_stoppable(
             };
             evals += repeats;
             told += 1;
-            session.tell(algorithm, sense, step, &x, &observation)?;
+            session.tell(algorithm, problem, step, &x, &observation)?;
             // The tell's own cost (conditioning the model on the value) counts too.
             let told_cost = algorithm.take_cost();
             let (cost, asked_extra) = match log {
                 Some((asked_cost, extra)) => (asked_cost + told_cost, Some(extra)),
                 None => (told_cost, None),
             };
-            let recommended_x = algorithm.recommend(engine)?;
-
-            let f = problem.objective_of_interest(&x, step);
-            let optimum = problem.optimum(step).map(|o| o.value);
-            let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
-            cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
-            let candidate = f.unwrap_or(observation.y);
-            best = Some(match best {
-                Some(b) if !sense.is_better(candidate, b) => b,
-                _ => candidate,
-            });
-            let recommended_f = problem.objective_of_interest(&recommended_x, step);
-            let simple = optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f));
-            let best_value = best.expect("set above");
+            let step_values = match &mut tracker {
+                Some(tracker) => {
+                    let values = problem
+                        .objective_values(&x, step)
+                        .unwrap_or_else(|| observation.objectives.clone());
+                    let indicators = tracker.push(told, &values).map_err(|e| {
+                        RunError::Problem(ProblemError::evaluation(format!(
+                            "{}: the indicators of the values {values:?} at {x:?}: {e}",
+                            problem.name()
+                        )))
+                    })?;
+                    StepValues::Several(indicators)
+                }
+                None => {
+                    let recommended_x = algorithm.recommend(engine)?;
+                    let f = problem.objective_of_interest(&x, step);
+                    let optimum = problem.optimum(step).map(|o| o.value);
+                    let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
+                    cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
+                    let candidate = f.unwrap_or(observation.y);
+                    best = Some(match best {
+                        Some(b) if !sense.is_better(candidate, b) => b,
+                        _ => candidate,
+                    });
+                    let recommended_f = problem.objective_of_interest(&recommended_x, step);
+                    StepValues::One {
+                        f,
+                        instant,
+                        simple: optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f)),
+                        recommended_x,
+                        recommended_f,
+                    }
+                }
+            };
             let mut warnings = engine.warnings().split_off(warnings_seen);
             warnings_seen += warnings.len();
             warnings.extend(monitor.take());
@@ -279,7 +345,11 @@ pub fn run_stoppable(
             if routed {
                 extra.insert(ENGINE_CALLS_KEY.into(), placements.take());
             }
+            let recommended_x = step_values.recommended_x().to_vec();
             for (key, x) in [("metrics", &x), ("recommended_metrics", &recommended_x)] {
+                if x.is_empty() {
+                    continue;
+                }
                 let metrics = problem.point_metrics(x, step);
                 if !metrics.is_empty() {
                     let map: Map<String, Value> = metrics
@@ -289,6 +359,23 @@ pub fn run_stoppable(
                     extra.insert(key.into(), Value::Object(map));
                 }
             }
+            let several = matches!(step_values, StepValues::Several(_));
+            let (f, instant, simple, recommended_f, indicators) = match step_values {
+                StepValues::One {
+                    f,
+                    instant,
+                    simple,
+                    recommended_f,
+                    ..
+                } => (
+                    f,
+                    instant,
+                    simple,
+                    recommended_f,
+                    FrontIndicators::default(),
+                ),
+                StepValues::Several(indicators) => (None, None, None, None, indicators),
+            };
             trace.step(&StepRecord {
                 iter: told,
                 phase: match origin {
@@ -296,16 +383,21 @@ pub fn run_stoppable(
                     Origin::Algorithm => Phase::Opt,
                 },
                 x,
-                y: Some(observation.y),
+                y: (!several).then_some(observation.y),
+                objectives: observation.objectives,
                 repeats,
                 evals,
                 context: observation.context,
                 t: time_varying.then_some(step),
                 f,
-                best_value: Some(best_value),
+                best_value: best,
+                front: indicators.front.clone(),
+                hypervolume: indicators.hypervolume,
+                log_hv_difference: indicators.log_hv_difference,
+                igd_plus: indicators.igd_plus,
                 recommended_x: recommended_x.clone(),
                 instant_regret: instant,
-                cumulative_regret: cumulative,
+                cumulative_regret: cumulative.filter(|_| !several),
                 simple_regret: simple,
                 model_seconds: cost.model_seconds,
                 acq_seconds: cost.acq_seconds,
@@ -323,9 +415,10 @@ pub fn run_stoppable(
                 evals,
                 recommended_x,
                 recommended_f,
-                best_value,
+                best_value: best,
                 simple_regret: simple,
-                cumulative_regret: cumulative,
+                cumulative_regret: cumulative.filter(|_| !several),
+                front: several.then_some(indicators),
             });
         }
         Ok(summary.expect("the budget is at least one evaluation"))

@@ -56,6 +56,9 @@ pub struct Feedback<'a> {
     pub context: Option<&'a [f64]>,
     /// 1-based index of the step (initial design included).
     pub t: usize,
+    /// The m values of a problem with several objectives, each in the maximisation sense
+    /// (minimised ones negated); empty on a problem with one, where `y` says it all.
+    pub objectives: &'a [f64],
 }
 
 /// Wall seconds spent since the last [`Algorithm::take_cost`].
@@ -132,6 +135,13 @@ pub trait Algorithm: Send {
     /// `false` (the default) for a method without a batch version: its caller asks one point
     /// and waits for its value.
     fn accepts_pending(&self) -> bool {
+        false
+    }
+
+    /// Whether the method handles problems of several objectives (it reads
+    /// [`Feedback::objectives`]); `false` (the default) for a single-objective method, which is
+    /// refused up front on such a problem ([`crate::check_fit`]).
+    fn handles_several_objectives(&self) -> bool {
         false
     }
 

@@ -42,4 +42,4 @@ pub use optimizer::{
 pub use pending::PendingStrategy;
 pub use pending_rows::rule_out_pending_rows;
 pub use random::{RandomSearch, uniform_point};
-pub use requirement::{Requirement, check_fit};
+pub use requirement::{Requirement, check_fit, check_objectives};

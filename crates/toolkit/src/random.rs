@@ -60,6 +60,12 @@ impl Algorithm for RandomSearch {
         true
     }
 
+    /// Its draws ignore the values, so any number of objectives is fine; on several, the run
+    /// recommends the non-dominated set of the points drawn.
+    fn handles_several_objectives(&self) -> bool {
+        true
+    }
+
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         self.history.push(feedback.x, feedback.y);
         Ok(())

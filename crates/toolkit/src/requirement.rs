@@ -59,8 +59,26 @@ impl Requirement {
     }
 }
 
+/// Refuses a single-objective `algorithm` (registered as `name`) on a problem of several
+/// objectives, naming both (docs/conventions.md, "Several objectives").
+pub fn check_objectives(
+    name: &str,
+    algorithm: &dyn Algorithm,
+    problem: &dyn Problem,
+) -> Result<(), AlgorithmError> {
+    let m = problem.objective_count();
+    if m > 1 && !algorithm.handles_several_objectives() {
+        return Err(AlgorithmError::Config(format!(
+            "algorithm \"{name}\" optimises one objective; problem \"{}\" has {m} \
+             (run a method for several objectives on it, such as random)",
+            problem.name()
+        )));
+    }
+    Ok(())
+}
+
 /// Checks, before a run, that `algorithm` (registered as `name`, with `requirement`) can run on
-/// `problem`: the requirement, then its own [`Algorithm::prepare`], which checks what only the
+/// `problem`: its number of objectives ([`check_objectives`]), the requirement, then its own [`Algorithm::prepare`], which checks what only the
 /// algorithm knows (PE-GP-UCB: that the allowed sets lie in its candidate priors' domain). An
 /// incompatible pair is a configuration error naming both.
 pub fn check_fit(
@@ -69,6 +87,7 @@ pub fn check_fit(
     algorithm: &mut dyn Algorithm,
     problem: &dyn Problem,
 ) -> Result<(), AlgorithmError> {
+    check_objectives(name, algorithm, problem)?;
     if !requirement.is_met_by(problem) {
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" needs {}; problem \"{}\" is not one (accepted: {})",

@@ -213,6 +213,7 @@ impl Bench {
             repeats: &[y],
             context: None,
             t: 1,
+            objectives: &[],
         };
         self.algorithm.tell(&feedback).unwrap();
         self.told.push((x.to_vec(), y));

@@ -360,6 +360,7 @@ impl Bench {
             repeats: &[y],
             context: None,
             t: 1,
+            objectives: &[],
         };
         self.algorithm.tell(&feedback).unwrap();
     }

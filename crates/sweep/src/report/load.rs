@@ -287,6 +287,9 @@ pub(crate) fn load_sweep(dir: &Path) -> Result<Sweep, ReportError> {
 impl Trace {
     /// The fields of a completed run's trace that the report's statistics and plots use.
     fn of(run: &RunSteps) -> Self {
+        if run.header.contains_key("objectives") {
+            return Self::of_several(run);
+        }
         let text = |key: &str| run.header.get(key).and_then(Value::as_str);
         let mut best_evaluated: Option<f64> = None;
         Trace {
@@ -315,6 +318,41 @@ impl Trace {
                 .steps
                 .iter()
                 .all(|s| s.y.is_some() && s.y == s.f && s.context.is_none() && s.t.is_none()),
+        }
+    }
+
+    /// A run on several objectives (docs/conventions.md, "Several objectives"), read as one
+    /// whose value is the hypervolume (maximised) and whose regret is the hypervolume
+    /// difference `HV_max − HV`, floored as the trace's `log_hv_difference` is: the
+    /// recommendation is the non-dominated set of the evaluated points, so its regret and the
+    /// best evaluated one are the same. Plotted on a log scale, the regret is the log
+    /// hypervolume difference; runtimes are counted to targets on it.
+    fn of_several(run: &RunSteps) -> Self {
+        let text = |key: &str| run.header.get(key).and_then(Value::as_str);
+        Trace {
+            sense: Some(Sense::Maximize),
+            device: text("device").map(str::to_owned),
+            steps: run
+                .steps
+                .iter()
+                .map(|s| {
+                    let difference = s.log_hv_difference.map(|l| 10f64.powf(l));
+                    Step {
+                        evals: s.evals,
+                        simple_regret: difference,
+                        best_evaluated_regret: difference,
+                        cumulative_regret: None,
+                        best_value: s.hypervolume,
+                        seconds: s.model_seconds + s.acq_seconds,
+                        finish: s.finish,
+                    }
+                })
+                .collect(),
+            compacted: None,
+            noise_free: run
+                .steps
+                .iter()
+                .all(|s| s.context.is_none() && s.t.is_none()),
         }
     }
 }

@@ -47,8 +47,13 @@ pub struct StepRecord {
     pub phase: Phase,
     /// The evaluated point.
     pub x: Vec<f64>,
-    /// The observed value in the problem's own sense (mean of the repeats).
+    /// The observed value in the problem's own sense (mean of the repeats); `None` on a problem
+    /// of several objectives, whose values are `objectives`.
     pub y: Option<f64>,
+    /// The m observed values of a problem of several objectives, each in its own sense;
+    /// omitted (empty) on a problem with one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objectives: Vec<f64>,
     /// Evaluations made at `x` in this step.
     pub repeats: usize,
     /// Evaluations made so far, this step's included.
@@ -62,7 +67,18 @@ pub struct StepRecord {
     /// The best `f` among the points so far (the observed `y` where `f` is unknown), in the
     /// problem's sense.
     pub best_value: Option<f64>,
-    /// The algorithm's recommendation after this step.
+    /// The hypervolume of the non-dominated set so far, where the problem has several
+    /// objectives and a reference point (docs/conventions.md, "Several objectives").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hypervolume: Option<f64>,
+    /// `log10(HV_max − HV)`, floored, where the maximum hypervolume is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_hv_difference: Option<f64>,
+    /// IGD+ of the non-dominated set against the true front's sample, where it is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub igd_plus: Option<f64>,
+    /// The algorithm's recommendation after this step (empty on several objectives: the
+    /// recommendation is `front`).
     pub recommended_x: Vec<f64>,
     /// Regret of `x`: how far its `f` falls short of the optimum at this step.
     pub instant_regret: Option<f64>,
@@ -104,6 +120,10 @@ pub struct StepRecord {
     /// the CPU backend, a GP that needed jitter to factorise); omitted when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The `iter`s of the steps whose values form the non-dominated set so far: the
+    /// recommendation of a run on several objectives; omitted (empty) on one objective.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub front: Vec<usize>,
 }
 
 /// How one field of a record becomes a table column, read by a plain function: counts
@@ -123,17 +143,27 @@ impl StepRecord {
     /// The fields as columns of a long table (the report's `steps.csv` and `steps.parquet`), in
     /// the trace's order: every field but the free-form objects `extra` and `warnings`, which
     /// have no column type. A field added to the record gets its column here.
-    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 22] = [
+    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 26] = [
         ("iter", TableColumn::Count(|s| Some(s.iter as u64))),
         ("phase", TableColumn::Text(|s| s.phase.as_str().to_owned())),
         ("x", TableColumn::Points(|s| Some(s.x.as_slice()))),
         ("y", TableColumn::Real(|s| s.y)),
+        (
+            "objectives",
+            TableColumn::Points(|s| (!s.objectives.is_empty()).then_some(s.objectives.as_slice())),
+        ),
         ("repeats", TableColumn::Count(|s| Some(s.repeats as u64))),
         ("evals", TableColumn::Count(|s| Some(s.evals as u64))),
         ("context", TableColumn::Points(|s| s.context.as_deref())),
         ("t", TableColumn::Count(|s| s.t.map(|t| t as u64))),
         ("f", TableColumn::Real(|s| s.f)),
         ("best_value", TableColumn::Real(|s| s.best_value)),
+        ("hypervolume", TableColumn::Real(|s| s.hypervolume)),
+        (
+            "log_hv_difference",
+            TableColumn::Real(|s| s.log_hv_difference),
+        ),
+        ("igd_plus", TableColumn::Real(|s| s.igd_plus)),
         (
             "recommended_x",
             TableColumn::Points(|s| Some(s.recommended_x.as_slice())),
@@ -168,8 +198,9 @@ impl StepRecord {
         "refine_seconds",
     ];
 
-    /// The fields left out of [`Self::COLUMNS`].
-    pub const UNTABULATED: [&'static str; 2] = ["extra", "warnings"];
+    /// The fields left out of [`Self::COLUMNS`]: the free-form objects, and `front`, a list of
+    /// step numbers that the `objectives` column already determines.
+    pub const UNTABULATED: [&'static str; 3] = ["extra", "warnings", "front"];
 }
 
 /// Whether a seconds field is absent from the trace (a stage the method does not have).
@@ -252,12 +283,17 @@ mod tests {
             phase: Phase::Opt,
             x: vec![0.5, -1.0],
             y: Some(f64::NAN),
+            objectives: Vec::new(),
             repeats: 1,
             evals: 2,
             context: None,
             t: Some(2),
             f: Some(1.25),
             best_value: Some(1.25),
+            front: Vec::new(),
+            hypervolume: None,
+            log_hv_difference: None,
+            igd_plus: None,
             recommended_x: vec![0.5, -1.0],
             instant_regret: None,
             cumulative_regret: None,
@@ -318,10 +354,20 @@ mod tests {
 
     #[test]
     fn every_field_is_a_column_or_named_untabulated_in_the_trace_order() {
-        let Value::Object(fields) = serde_json::to_value(record()).unwrap() else {
+        // A step of a run on several objectives, whose fields of its own are written too.
+        let record = StepRecord {
+            objectives: vec![1.0, 2.0],
+            front: vec![1, 2],
+            hypervolume: Some(3.0),
+            log_hv_difference: Some(-1.0),
+            igd_plus: Some(0.5),
+            warnings: vec!["w".into()],
+            ..record()
+        };
+        let Value::Object(fields) = serde_json::to_value(&record).unwrap() else {
             panic!("a record is an object");
         };
-        let line = serde_json::to_string(&record()).unwrap();
+        let line = serde_json::to_string(&record).unwrap();
         let mut written: Vec<&str> = fields.keys().map(String::as_str).collect();
         written.sort_by_key(|key| line.find(&format!("\"{key}\":")).unwrap());
         let listed: Vec<&str> = StepRecord::COLUMNS

@@ -7,7 +7,7 @@ use bosweep_core::params::ParamValue;
 use bosweep_engine::Points;
 use bosweep_model::CandidatePriors;
 use bosweep_problems::{
-    Domain, NoiseVariance, Observation, Optimum, Problem, ProblemError, Sense, Step,
+    Domain, NoiseVariance, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step,
 };
 use rand_chacha::ChaCha8Rng;
 
@@ -106,6 +106,13 @@ impl Problem for CallerProblem {
         match self {
             Self::Box { .. } => None,
             Self::Like(problem) => problem.risk_aversion(),
+        }
+    }
+
+    fn objectives(&self) -> Option<&Objectives> {
+        match self {
+            Self::Box { .. } => None,
+            Self::Like(problem) => problem.objectives(),
         }
     }
 }

@@ -319,13 +319,38 @@ impl Optimizer {
         self.tell_observation(x, Observation::new(vec![y], None))
     }
 
-    /// Tells what the asked point `x` gave: its `repeats` values and, where the optimizer has
-    /// a context box, the context the evaluation observed.
+    /// Tells the m values of the asked point `x` on a problem of m ≥ 2 objectives, each in its
+    /// objective's sense.
+    pub fn tell_objectives(&mut self, x: &[f64], values: &[f64]) -> Result<(), OptimizerError> {
+        self.tell_observation(x, Observation::of_objectives(values.to_vec(), None))
+    }
+
+    /// Tells what the asked point `x` gave: its `repeats` values (or, on a problem of several
+    /// objectives, their values) and, where the optimizer has a context box, the context the
+    /// evaluation observed.
     pub fn tell_observation(
         &mut self,
         x: &[f64],
         observation: Observation,
     ) -> Result<(), OptimizerError> {
+        let m = self.problem.objective_count();
+        let given = observation.objectives.len().max(1);
+        if given != m {
+            return Err(invalid(format!(
+                "tell: {given} objective value(s) for a problem of {m} objective(s) \
+                 ({})",
+                if m > 1 {
+                    "tell_objectives takes them"
+                } else {
+                    "tell takes one"
+                }
+            )));
+        }
+        if let Some(v) = observation.objectives.iter().find(|v| !v.is_finite()) {
+            return Err(invalid(format!(
+                "tell: objective value {v} (must be finite)"
+            )));
+        }
         let index = self.pending_index(x)?;
         let repeats = self.pending[index].repeats;
         let values = &observation.repeats;
@@ -345,12 +370,14 @@ impl Optimizer {
         let pending = self.pending.remove(index);
         self.session.tell(
             self.algorithm.as_mut(),
-            self.problem.sense(),
+            &self.problem,
             pending.step,
             &pending.x,
             &observation,
         )?;
-        self.recommended = Some(self.algorithm.recommend(self.engine.as_ref())?);
+        if m == 1 {
+            self.recommended = Some(self.algorithm.recommend(self.engine.as_ref())?);
+        }
         Ok(())
     }
 
@@ -386,9 +413,16 @@ impl Optimizer {
         }
     }
 
-    /// The point the algorithm reports after the last tell; `None` before the first.
+    /// The point the algorithm reports after the last tell; `None` before the first, and on a
+    /// problem of several objectives, whose recommendation is the non-dominated set of the
+    /// values told.
     pub fn recommend(&self) -> Option<&[f64]> {
         self.recommended.as_deref()
+    }
+
+    /// The number of objectives each tell gives values of: the problem's, 1 on a box.
+    pub fn objective_count(&self) -> usize {
+        self.problem.objective_count()
     }
 
     /// Steps asked so far (told or not).

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::algorithm::{Algorithm, AlgorithmError, AskContext, Feedback, Proposal};
 use bosweep_engine::{CpuEngine, Engine, Points};
-use bosweep_problems::{Domain, Observation, Sense};
+use bosweep_problems::{Domain, Observation, Problem};
 
 /// Where a proposal comes from: the initial design, or the algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,27 +92,33 @@ impl Session {
         Ok((Origin::Algorithm, algorithm.ask(&mut ctx)?))
     }
 
-    /// Tells the algorithm what the point `x` asked at `step` gave, in the problem's `sense`
-    /// (the algorithm learns it in the maximisation sense).
+    /// Tells the algorithm what the point `x` asked at `step` gave on `problem`, in the
+    /// problem's senses (the algorithm learns it in the maximisation sense).
     pub fn tell(
         &mut self,
         algorithm: &mut dyn Algorithm,
-        sense: Sense,
+        problem: &dyn Problem,
         step: usize,
         x: &[f64],
         observation: &Observation,
     ) -> Result<(), AlgorithmError> {
+        let sense = problem.sense();
         let internal: Vec<f64> = observation
             .repeats
             .iter()
             .map(|v| sense.to_maximization(*v))
             .collect();
+        let objectives = problem
+            .objectives()
+            .map(|o| o.to_maximization(&observation.objectives))
+            .unwrap_or_default();
         algorithm.tell(&Feedback {
             x,
             y: sense.to_maximization(observation.y),
             repeats: &internal,
             context: observation.context.as_deref(),
             t: step,
+            objectives: &objectives,
         })
     }
 }

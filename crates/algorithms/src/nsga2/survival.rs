@@ -1,0 +1,90 @@
+//! NSGA-II's ranking of a set of points: non-dominated rank and crowding distance, the survival
+//! of the best `n` (Deb et al. 2002, Sec. III), and the crowded comparison its tournaments use.
+
+use bosweep_core::pareto::{self, Front, ParetoError};
+
+/// A point's place in its set: its non-dominated rank (0 for the first front) and its crowding
+/// distance within its front (infinite at a front's extremes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Standing {
+    pub rank: usize,
+    pub crowding: f64,
+}
+
+impl Standing {
+    /// Deb's crowded comparison: a lower rank wins, then a larger crowding distance; `None` on
+    /// a tie.
+    pub fn beats(&self, other: &Standing) -> Option<bool> {
+        if self.rank != other.rank {
+            return Some(self.rank < other.rank);
+        }
+        if self.crowding != other.crowding {
+            return Some(self.crowding > other.crowding);
+        }
+        None
+    }
+}
+
+/// The standing of every row of `values` (row-major, `m` minimised objectives).
+pub(super) fn standings(values: &[f64], m: usize) -> Result<Vec<Standing>, ParetoError> {
+    let front = Front::new(values, m)?;
+    let mut out = vec![
+        Standing {
+            rank: 0,
+            crowding: 0.0
+        };
+        front.len()
+    ];
+    for (rank, members) in pareto::non_dominated_sort(front).into_iter().enumerate() {
+        let rows: Vec<f64> = members
+            .iter()
+            .flat_map(|&i| front.point(i).iter().copied())
+            .collect();
+        let crowding = pareto::crowding_distance(Front::new(&rows, m)?);
+        for (&i, c) in members.iter().zip(crowding) {
+            out[i] = Standing { rank, crowding: c };
+        }
+    }
+    Ok(out)
+}
+
+/// The indices of the `n` rows of `values` that survive: whole fronts in rank order, the front
+/// that does not fit whole cut to its members of largest crowding distance (ties by index, so
+/// that a run repeats from its seed).
+pub(super) fn survivors(values: &[f64], m: usize, n: usize) -> Result<Vec<usize>, ParetoError> {
+    let standing = standings(values, m)?;
+    let mut order: Vec<usize> = (0..standing.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (sa, sb) = (standing[a], standing[b]);
+        sa.rank
+            .cmp(&sb.rank)
+            .then(sb.crowding.total_cmp(&sa.crowding))
+            .then(a.cmp(&b))
+    });
+    order.truncate(n);
+    Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn survival_keeps_whole_fronts_then_the_least_crowded() {
+        // Front 0: (0, 4), (1, 3), (2, 2), (4, 0); front 1: (3, 3); front 2: (4, 4).
+        let values = [0.0, 4.0, 4.0, 4.0, 1.0, 3.0, 3.0, 3.0, 2.0, 2.0, 4.0, 0.0];
+        let s = standings(&values, 2).unwrap();
+        let ranks: Vec<usize> = s.iter().map(|s| s.rank).collect();
+        assert_eq!(ranks, vec![0, 2, 0, 1, 0, 0]);
+        // Crowding in front 0 (sorted by f1: rows 0, 2, 4, 5; ranges 4 and 4): the extremes
+        // infinite, row 2: (2 − 0)/4 + (4 − 2)/4 = 1, row 4: (4 − 1)/4 + (3 − 0)/4 = 1.5.
+        assert!(s[0].crowding.is_infinite() && s[5].crowding.is_infinite());
+        assert!((s[2].crowding - 1.0).abs() < 1e-12);
+        assert!((s[4].crowding - 1.5).abs() < 1e-12);
+        assert_eq!(survivors(&values, 2, 3).unwrap(), vec![0, 5, 4]);
+        assert_eq!(survivors(&values, 2, 5).unwrap(), vec![0, 5, 4, 2, 3]);
+        assert_eq!(s[4].beats(&s[2]), Some(true));
+        assert_eq!(s[3].beats(&s[1]), Some(true));
+        assert_eq!(s[0].beats(&s[5]), None);
+    }
+}

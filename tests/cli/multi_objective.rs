@@ -1,0 +1,171 @@
+//! Problems of several objectives from the command line: a command printing a list of values,
+//! the run's summary and trace, the errors that name what is wrong, and a sweep with its report.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::common::{assert_contains, bosweep, exited, sandbox, succeeded};
+
+/// Schaffer's problem as a shell command: x² and (x − 2)², printed as `[f1, f2]`, or inside
+/// `{"objectives": …}` with `wrapped`.
+fn schaffer(wrapped: bool) -> String {
+    let (open, close) = if wrapped {
+        ("{\\\"objectives\\\": [", "]}")
+    } else {
+        ("[", "]")
+    };
+    format!(
+        "read p; x=$(echo \"$p\" | tr -d '[] '); awk -v x=\"$x\" 'BEGIN {{ printf \"{open}%.17g, %.17g{close}\\n\", x*x, (x-2)*(x-2) }}'"
+    )
+}
+
+fn trace_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The 2-D hypervolume of `points` up to `r`.
+fn hypervolume(points: &[[f64; 2]], r: [f64; 2]) -> f64 {
+    let mut inside: Vec<[f64; 2]> = points
+        .iter()
+        .copied()
+        .filter(|p| p[0] < r[0] && p[1] < r[1])
+        .collect();
+    inside.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+    let (mut volume, mut ceiling) = (0.0, r[1]);
+    for p in inside {
+        if p[1] < ceiling {
+            volume += (r[0] - p[0]) * (ceiling - p[1]);
+            ceiling = p[1];
+        }
+    }
+    volume
+}
+
+fn run_schaffer(dir: &Path, wrapped: bool, extra: &[&str]) -> std::process::Output {
+    let cmd = schaffer(wrapped);
+    let args = [
+        &[
+            "run",
+            "--algo",
+            "random",
+            "--objective-cmd",
+            cmd.as_str(),
+            "--bounds",
+            "-5:5",
+            "--budget",
+            "12",
+            "--init",
+            "3",
+            "--out",
+            "t.jsonl",
+        ][..],
+        extra,
+    ]
+    .concat();
+    bosweep(dir, &args)
+}
+
+#[test]
+fn a_command_of_two_objectives_gives_a_front_and_its_hypervolume() {
+    for wrapped in [false, true] {
+        let dir = sandbox("multi-objective", &format!("command-{wrapped}"));
+        let out = run_schaffer(
+            &dir,
+            wrapped,
+            &["--objectives", "2", "--reference-point", "4,4"],
+        );
+        succeeded(&out);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_contains(&text, &["non-dominated points = ", "hypervolume = "]);
+        let lines = trace_lines(&dir.join("t.jsonl"));
+        let header = &lines[0]["header"];
+        assert_eq!(header["objectives"], 2);
+        assert_eq!(header["reference_point"], serde_json::json!([4.0, 4.0]));
+        assert_eq!(header["problem_parameters"]["objectives"], 2);
+        let mut seen = Vec::new();
+        for step in &lines[1..] {
+            let x = step["x"][0].as_f64().unwrap();
+            let v = step["objectives"].as_array().unwrap();
+            let v = [v[0].as_f64().unwrap(), v[1].as_f64().unwrap()];
+            assert_eq!(v, [x * x, (x - 2.0) * (x - 2.0)]);
+            assert!(step["y"].is_null() && step["log_hv_difference"].is_null());
+            seen.push(v);
+            let hv = step["hypervolume"].as_f64().unwrap();
+            assert!((hv - hypervolume(&seen, [4.0, 4.0])).abs() < 1e-12);
+        }
+        assert_eq!(seen.len(), 12);
+    }
+}
+
+#[test]
+fn wrong_output_and_settings_are_named() {
+    let dir = sandbox("multi-objective", "errors");
+    for (cmd, needle) in [
+        ("echo 1", "not a JSON list of 2 numbers"),
+        ("echo '[1, 2, 3]'", "printed 3 objective value(s)"),
+        ("echo '[1, null]'", "objective 2 printed as null"),
+    ] {
+        let out = bosweep(
+            &dir,
+            &[
+                "run",
+                "--algo",
+                "random",
+                "--objective-cmd",
+                cmd,
+                "--bounds",
+                "0:1",
+                "--budget",
+                "3",
+                "--init",
+                "1",
+                "--objectives",
+                "2",
+            ],
+        );
+        assert_contains(&exited(&out, 1), &[needle]);
+    }
+    for (extra, needle) in [
+        (
+            &["--objectives", "2", "--senses", "min"][..],
+            "--senses: \"min\": 1 senses for 2 objectives",
+        ),
+        (
+            &["--objectives", "2", "--senses", "min,up"],
+            "\"up\" is neither min nor max",
+        ),
+        (
+            &["--objectives", "2", "--reference-point", "1"],
+            "--reference-point: \"1\"",
+        ),
+        (&["--reference-point", "1,1"], "need --objectives 2 or more"),
+    ] {
+        let out = run_schaffer(&dir, false, extra);
+        assert_contains(&exited(&out, 2), &[needle]);
+    }
+    let out = bosweep(
+        &dir,
+        &[
+            "run",
+            "--algo",
+            "ei",
+            "--objective-cmd",
+            "echo '[1, 2]'",
+            "--bounds",
+            "0:1",
+            "--budget",
+            "3",
+            "--objectives",
+            "2",
+        ],
+    );
+    assert_contains(
+        &exited(&out, 2),
+        &["algorithm \"ei\" optimises one objective; problem \"command\" has 2"],
+    );
+}
