@@ -23,6 +23,7 @@ mod fuzz_regressions;
 mod gp_fit;
 mod gpu_parity;
 mod layers;
+mod multi_objective_problems;
 mod multi_objective_runs;
 mod optimizer;
 mod parallel_runs;

@@ -29,6 +29,7 @@ mod domain;
 mod entry;
 mod error;
 pub mod functions;
+pub mod multi_objective;
 mod noisy;
 mod objectives;
 pub mod rahbo;

@@ -39,6 +39,6 @@ pub trait TestFunction: Send + Sync + std::fmt::Debug + 'static {
 }
 
 /// The box of a fixed-dimension function, from bounds written in its source.
-fn fixed_box(lower: &[f64], upper: &[f64]) -> Domain {
+pub(crate) fn fixed_box(lower: &[f64], upper: &[f64]) -> Domain {
     Domain::new(lower.to_vec(), upper.to_vec()).expect("a function's own bounds are valid")
 }
