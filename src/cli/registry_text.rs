@@ -6,7 +6,7 @@ use clap::ValueEnum;
 use bosweep::algorithms::{Algorithm, AlgorithmEntry, Requirement, find_peer};
 use bosweep::io::format_number;
 use bosweep::params::{ParamKind, ParamSpec, ParamValue};
-use bosweep::problems::{Entry, Problem};
+use bosweep::problems::{Entry, Objectives, Problem};
 
 /// A parameter's default as a config writes it: numbers as the shortest text that parses back
 /// to the same value, text quoted.
@@ -21,7 +21,9 @@ pub fn default_text(param: &ParamSpec) -> String {
 /// where it has none) and box.
 pub struct ProblemFacts {
     pub dim: usize,
-    pub sense: &'static str,
+    /// The sense, or on several objectives their number and senses.
+    pub sense: String,
+    /// The optimum, or on several objectives the maximum hypervolume and its reference point.
     pub optimum: String,
     pub domain: String,
 }
@@ -31,13 +33,48 @@ impl ProblemFacts {
         let domain = problem.domain();
         Self {
             dim: problem.dim(),
-            sense: problem.sense().as_str(),
-            optimum: problem
-                .optimum(1)
-                .map_or_else(|| "unknown".to_owned(), |o| format_number(o.value)),
+            sense: match problem.objectives() {
+                Some(o) => format!(
+                    "{} objectives: {}",
+                    o.count(),
+                    o.senses()
+                        .iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None => problem.sense().as_str().to_owned(),
+            },
+            optimum: match problem.objectives() {
+                Some(o) => several_optimum(o),
+                None => problem
+                    .optimum(1)
+                    .map_or_else(|| "unknown".to_owned(), |o| format_number(o.value)),
+            },
             domain: box_text(domain.lower(), domain.upper()),
         }
     }
+}
+
+/// What a problem of several objectives knows of its optimum: the maximum hypervolume from its
+/// reference point, and whether its true front is known.
+fn several_optimum(objectives: &Objectives) -> String {
+    let point = |p: &[f64]| {
+        let entries: Vec<String> = p.iter().map(|v| format_number(*v)).collect();
+        format!("({})", entries.join(", "))
+    };
+    let hv = objectives
+        .max_hypervolume()
+        .map_or_else(|| "unknown".to_owned(), format_number);
+    let reference = objectives
+        .reference_point()
+        .map_or_else(|| "none".to_owned(), point);
+    let front = if objectives.front().is_some() {
+        "known"
+    } else {
+        "unknown"
+    };
+    format!("maximum hypervolume {hv} from reference point {reference}; true front {front}")
 }
 
 /// A box as `[lo, hi] × [lo, hi] × …`.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{assert_contains, bosweep, exited, sandbox, succeeded};
+use crate::common::{assert_contains, bosweep, exited, sandbox, succeeded, sweep_config};
 
 /// Schaffer's problem as a shell command: x² and (x − 2)², printed as `[f1, f2]`, or inside
 /// `{"objectives": …}` with `wrapped`.
@@ -168,4 +168,94 @@ fn wrong_output_and_settings_are_named() {
         &exited(&out, 2),
         &["algorithm \"ei\" optimises one objective; problem \"command\" has 2"],
     );
+}
+
+#[test]
+fn nsga2_and_random_sweep_registered_problems_into_a_report() {
+    let dir = sandbox("multi-objective", "sweep");
+    let out = bosweep(
+        &dir,
+        &run_args_of("nsga2", "zdt1", &["--problem-param", "dim=4"]),
+    );
+    // Without --out the trace goes to stdout and the summary to stderr.
+    assert_contains(
+        &succeeded(&out),
+        &[
+            "nsga2 on zdt1",
+            "log10 hypervolume difference = ",
+            "IGD+ = ",
+        ],
+    );
+    let config = r#"
+seed = 5
+replicates = 2
+budget = 30
+init = 10
+
+[[algorithm]]
+name = "random"
+
+[[algorithm]]
+name = "nsga2"
+population = 8
+
+[[problem]]
+name = "zdt1"
+dim = 4
+
+[[problem]]
+name = "dtlz7"
+dim = 4
+objectives = 2
+"#;
+    succeeded(&sweep_config(&dir, "mo.toml", config, "out", &[]));
+    let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
+    assert_contains(
+        &report,
+        &[
+            "## Problem `zdt1[dim=4]`: ZDT1",
+            "A problem of 2 objectives: its regret is the hypervolume difference",
+            "## Problem `dtlz7[dim=4,objectives=2]`: DTLZ7",
+            "best mean final best value, maximize",
+        ],
+    );
+    // The summary's regret of ZDT1 is the runs' final HV_max − HV.
+    let summary = std::fs::read_to_string(dir.join("out/summary.csv")).unwrap();
+    let row = summary
+        .lines()
+        .find(|l| l.starts_with("zdt1[dim=4],random,"))
+        .unwrap();
+    let regret: f64 = row.split(',').nth(3).unwrap().parse().unwrap();
+    let mut finals = Vec::new();
+    for entry in std::fs::read_dir(dir.join("out/runs")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.contains("-random-zdt1") {
+            let lines = trace_lines(&path);
+            let last = lines.last().unwrap();
+            finals.push(120.0 + 2.0 / 3.0 - last["hypervolume"].as_f64().unwrap());
+        }
+    }
+    assert_eq!(finals.len(), 2);
+    let mean = finals.iter().sum::<f64>() / 2.0;
+    assert!((regret - mean).abs() < 1e-9 * mean, "{regret} {mean}");
+}
+
+/// `bosweep run --algo ALGO --problem PROBLEM --budget 40 --init 10 extra…`.
+fn run_args_of<'a>(algo: &'a str, problem: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    [
+        &[
+            "run",
+            "--algo",
+            algo,
+            "--problem",
+            problem,
+            "--budget",
+            "40",
+            "--init",
+            "10",
+        ][..],
+        extra,
+    ]
+    .concat()
 }

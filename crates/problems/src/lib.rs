@@ -31,6 +31,7 @@ mod error;
 pub mod functions;
 pub mod multi_objective;
 mod noisy;
+mod noisy_objectives;
 mod objectives;
 pub mod rahbo;
 mod registry;
@@ -48,6 +49,7 @@ pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
+pub use noisy_objectives::{FRONT_SAMPLE, NoisyObjectives};
 pub use objectives::Objectives;
 pub use registry::{SETUP_KEYS, build, find, registry};
 

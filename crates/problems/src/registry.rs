@@ -17,6 +17,7 @@ use bosweep_core::registry::Registry;
 /// Every family of problems, in listing order.
 const FAMILIES: &[&[Entry]] = &[
     TEST_FUNCTIONS,
+    super::multi_objective::ENTRIES,
     super::bbob::ENTRIES,
     super::boke::ENTRIES,
     super::rahbo::ENTRIES,

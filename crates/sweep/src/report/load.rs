@@ -43,6 +43,9 @@ pub(crate) struct Trace {
     pub steps: Vec<Step>,
     /// `Some` for a run read from a reference archive, which keeps only some of its steps.
     pub compacted: Option<Compacted>,
+    /// The number of objectives of a run on several (docs/conventions.md, "Several
+    /// objectives"), whose regret is the hypervolume difference; `None` on one.
+    pub objectives: Option<usize>,
     /// Whether the run observed its objective of interest itself at every step: no noise (`y`
     /// is `f`), no context, no time. Such a problem is a noiseless static black box, COCO's
     /// setting, whose default measure is the best evaluated point's regret.
@@ -88,6 +91,7 @@ impl Trace {
             device: None,
             steps: steps.into_iter().collect(),
             compacted: None,
+            objectives: None,
             noise_free: true,
         }
     }
@@ -129,6 +133,7 @@ impl Trace {
             device: self.device.clone(),
             steps,
             compacted: self.compacted,
+            objectives: self.objectives,
             noise_free: self.noise_free,
         })
     }
@@ -314,6 +319,7 @@ impl Trace {
                 })
                 .collect(),
             compacted: None,
+            objectives: None,
             noise_free: run
                 .steps
                 .iter()
@@ -349,6 +355,11 @@ impl Trace {
                 })
                 .collect(),
             compacted: None,
+            objectives: run
+                .header
+                .get("objectives")
+                .and_then(Value::as_u64)
+                .map(|m| m as usize),
             noise_free: run
                 .steps
                 .iter()

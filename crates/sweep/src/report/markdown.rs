@@ -193,6 +193,13 @@ pub(crate) fn render(
             .as_ref()
             .map_or_else(String::new, |t| format!(": {t}"));
         out.push_str(&format!("## Problem {}{title}\n\n", code(&section.problem)));
+        if let Some(m) = section.objectives {
+            out.push_str(&format!(
+                "A problem of {m} objectives: its regret is the hypervolume difference HV_max − HV \
+                 of the non-dominated points evaluated so far (the log hypervolume difference on \
+                 a plot's log scale, and Δf below), its best value their hypervolume (maximised).\n\n"
+            ));
+        }
         let section_rows = &rows[section.first_row..section.first_row + section.rows];
         out.push_str(&summary_table(section_rows, section.best_by, Columns::All));
         out.push_str(&best_line(

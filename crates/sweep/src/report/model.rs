@@ -78,6 +78,9 @@ pub(crate) struct Section {
     /// The name of the family member the problem is (`f8 Rosenbrock, original` of a `bbob`
     /// setting with `function = 8`), where it is one ([`bosweep_problems::Problem::title`]).
     pub title: Option<String>,
+    /// The number of objectives of a problem of several, whose regret is the hypervolume
+    /// difference and whose best value is the hypervolume; `None` for one.
+    pub objectives: Option<usize>,
     /// Its rows: `rows[first_row..first_row + rows]` of [`ReportModel::rows`].
     pub first_row: usize,
     pub rows: usize,
@@ -321,6 +324,10 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
             } else {
                 Vec::new()
             },
+            objectives: cells
+                .iter()
+                .flat_map(|(_, _, done)| done.iter())
+                .find_map(|c| c.trace.objectives),
             problem,
             title,
             first_row,

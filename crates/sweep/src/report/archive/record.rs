@@ -19,6 +19,9 @@ pub(super) struct RunRecord {
     /// The trace header's device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device: Option<String>,
+    /// The number of objectives of a run on several ([`Trace::objectives`]); absent for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<usize>,
     /// Whether the run observed its objective of interest itself at every step
     /// ([`Trace::noise_free`]); sets made before it was recorded read as `false`.
     #[serde(default)]
@@ -58,6 +61,7 @@ impl RunRecord {
             run: run.spec.clone(),
             sense: trace.sense.map(|s| s.as_str().to_owned()),
             device: trace.device.clone(),
+            objectives: trace.objectives,
             noise_free: trace.noise_free,
             steps: trace.steps.len(),
             seconds: trace.steps.iter().map(|s| s.seconds).sum(),
@@ -140,6 +144,7 @@ impl RunRecord {
                     steps: self.steps,
                     seconds: self.seconds,
                 }),
+                objectives: self.objectives,
                 noise_free: self.noise_free,
             },
         })
