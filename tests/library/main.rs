@@ -25,6 +25,7 @@ mod gpu_parity;
 mod layers;
 mod optimizer;
 mod parallel_runs;
+mod pareto;
 mod pathwise;
 mod pe_gp_ucb;
 mod problems;
