@@ -9,8 +9,8 @@ its values exactly. For 2 to 6 objectives there are two fronts, one near the pos
 the unit sphere and one near the simplex Σx = 1 (50 points for 2 to 4 objectives, 30 for 5 and
 6), each point scaled by a factor in [1, 1.25] (so that many are dominated), three rows repeated
 (duplicates), three rows copied and made worse in every objective, and three pushed beyond the
-reference point (1.1 in every objective) in one objective. Each front comes with a reference set for the distance indicators: 20 points on the
-sphere or simplex itself.
+reference point (1.1 in every objective) in one objective. Each front comes with a reference
+set for the distance indicators: 20 points on the sphere or simplex itself.
 
 Recorded for each front, all in minimisation and as moocore 0.3.2 computes them:
 
