@@ -27,6 +27,7 @@ mod multi_objective_problems;
 mod multi_objective_runs;
 mod optimizer;
 mod parallel_runs;
+mod pareto;
 mod pathwise;
 mod pe_gp_ucb;
 mod problems;

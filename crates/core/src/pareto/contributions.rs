@@ -18,9 +18,9 @@ use super::{Front, ParetoError, check_point};
 /// Two objectives take one sweep, `O(n log n)`. Three take the sweep of HVC3D (Guerreiro &
 /// Fonseca 2018): each point's exclusive area in the staircase, integrated along the third
 /// objective, `O(n log n)` plus, each time a neighbour of a point moves, a pass over the points
-/// it has pushed out of the staircase (linear in all on spread-out fronts, quadratic at worst). More objectives take
-/// each point's exclusive volume from its limit set as WFG does (While, Bradstreet & Barone
-/// 2012), one hypervolume of `n − 1` points per point.
+/// it has pushed out of the staircase (linear in all on spread-out fronts, quadratic at worst).
+/// More objectives take each point's exclusive volume from its limit set as WFG does (While,
+/// Bradstreet & Barone 2012), one hypervolume of `n − 1` points per point.
 ///
 /// # Errors
 ///

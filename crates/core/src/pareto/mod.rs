@@ -30,16 +30,16 @@
 //! - [`non_dominated`], [`non_dominated_sort`] and [`pareto_ranks`]: the efficient
 //!   non-dominated sort ENS-BS (Zhang, Tian, Cheng & Jin 2015), `O(n log n)` for two objectives;
 //!   [`crowding_distance`] as NSGA-II defines it (Deb, Pratap, Agarwal & Meyarivan 2002).
-//! - [`hypervolume`]: one objective trivially; two by a sweep, `O(n log n)`; three by the
+//! - [`hypervolume()`]: one objective trivially; two by a sweep, `O(n log n)`; three by the
 //!   dimension sweep of HV3D⁺ and four by HV4D⁺ (Guerreiro & Fonseca 2018, "Computing and
 //!   updating hypervolume contributions in up to four dimensions"), `O(n log n)` and `O(n²)`;
 //!   five and more by WFG (While, Bradstreet & Barone 2012, "A fast way of calculating exact
 //!   hypervolumes"), whose slices end in HV4D⁺.
 //! - [`hypervolume_contributions`]: two and three objectives by sweeps (for three, the one of
 //!   HVC3D, Guerreiro & Fonseca 2018); four and more by WFG's exclusive volume of each point.
-//! - [`partition`]: the local upper bounds of Klamroth, Lacour & Vanderpooten (2015) and the boxes
-//!   Lacour, Klamroth & Fonseca (2017) build on them, for the dominated and the non-dominated
-//!   region; [`hypervolume_improvement`] sums a new point's share of the latter.
+//! - [`partition()`]: the local upper bounds of Klamroth, Lacour & Vanderpooten (2015) and the
+//!   boxes Lacour, Klamroth & Fonseca (2017) build on them, for the dominated and the
+//!   non-dominated region; [`hypervolume_improvement`] sums a new point's share of the latter.
 //! - [`igd`], [`igd_plus`] (Ishibuchi, Masuda, Tanigaki & Nojima 2015) and [`epsilon_additive`]
 //!   (Zitzler, Thiele, Laumanns, Fonseca & Grunert da Fonseca 2003), as moocore defines them.
 

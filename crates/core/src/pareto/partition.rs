@@ -127,9 +127,10 @@ pub struct Partition {
 /// objective, dominated points and repeated points change nothing and are ignored; an empty
 /// front leaves one non-dominated cell, the orthant below the reference point.
 ///
-/// The number of boxes is the number of local upper bounds: `n + 1` for two objectives,
-/// `2n + 1` for three, `O(n^⌊m/2⌋)` in general; building them costs `O(n)` per local upper
-/// bound.
+/// Each set has at most one box per local upper bound (those of zero volume are dropped), and
+/// `n` mutually non-dominated points have `n + 1` local upper bounds in two objectives, `2n + 1`
+/// in three when no two share a value, `O(n^⌊m/2⌋)` in general. Each point inserted costs a
+/// pass over the local upper bounds so far, `O(m)` each.
 ///
 /// # Errors
 ///
