@@ -123,6 +123,8 @@ pub enum Feature {
     KnownNoise,
     /// Algorithms that run a peer library (Optuna, Nevergrad, BoTorch) through Python.
     Python,
+    /// Algorithms that handle, and problems that have, several objectives.
+    SeveralObjectives,
 }
 
 impl Feature {
@@ -134,6 +136,7 @@ impl Feature {
             Self::TimeVarying => "time-varying",
             Self::KnownNoise => "known noise",
             Self::Python => "Python",
+            Self::SeveralObjectives => "several objectives",
         }
     }
 
@@ -159,6 +162,7 @@ impl Feature {
             Self::TimeVarying => entry.requires == Requirement::CandidatePriors,
             Self::KnownNoise => entry.requires == Requirement::KnownNoiseVariance,
             Self::Python => find_peer(entry.name).is_some(),
+            Self::SeveralObjectives => algorithm.is_some_and(|a| a.handles_several_objectives()),
         }
     }
 
@@ -166,6 +170,7 @@ impl Feature {
     pub fn of_problem(self, problem: &dyn Problem) -> Option<bool> {
         let requirement = match self {
             Self::Batch | Self::Python => return None,
+            Self::SeveralObjectives => return Some(problem.objective_count() > 1),
             Self::Contexts => Requirement::Context,
             Self::TimeVarying => Requirement::CandidatePriors,
             Self::KnownNoise => Requirement::KnownNoiseVariance,

@@ -172,8 +172,16 @@ impl Optimizer {
             .map_err(to_py)
     }
 
-    /// The point the algorithm reports after the last tell.
+    /// The point the algorithm reports after the last tell (none on a problem of several
+    /// objectives, whose recommendation is the non-dominated set of the values told).
     fn recommend<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let m = self.inner().objective_count();
+        if m > 1 {
+            return Err(invalid(format!(
+                "recommend: a problem of {m} objectives has no single recommended point (its \
+                 recommendation is the non-dominated set of the values told)"
+            )));
+        }
         self.inner()
             .recommend()
             .map(|x| array(py, x.to_vec()))

@@ -219,6 +219,21 @@ def test_repeats_are_told_as_a_list():
     assert opt.recommend().shape == (1,)
 
 
+def test_several_objectives_are_told_as_a_list():
+    opt = bosweep.Optimizer("nsga2", problem="zdt1", problem_params={"dim": 3},
+                            seed=2, init=4, population=4)
+    for _ in range(8):
+        x = opt.ask()
+        g = 1 + 9 * np.mean(x[1:])
+        opt.tell(x, [x[0], g * (1 - np.sqrt(x[0] / g))])
+    with pytest.raises(ValueError, match="1 objective value"):
+        opt.tell(opt.ask(), 1.0)
+    with pytest.raises(ValueError, match="no single recommended point"):
+        opt.recommend()
+    with pytest.raises(ValueError, match="optimises one objective"):
+        bosweep.Optimizer("ei", problem="zdt1")
+
+
 def gpu_or_skip():
     """The GPU engine, or a skip where there is no adapter (a failure with
     BOSWEEP_REQUIRE_GPU=1, as CI sets with lavapipe)."""
