@@ -69,6 +69,43 @@ pub(super) fn survivors(values: &[f64], m: usize, n: usize) -> Result<Vec<usize>
 mod tests {
     use super::*;
 
+    /// pymoo 0.6.2's ranks, crowding distances (Deb's sum) and `RankAndCrowding` survivors on
+    /// random sets of 2 to 4 objectives (`benches/peers/nsga2_survival_reference.py`).
+    #[test]
+    fn ranks_crowding_and_survivors_are_pymoos() {
+        let data: serde_json::Value =
+            serde_json::from_str(include_str!("testdata/pymoo_survival.json")).unwrap();
+        let cases = data["cases"].as_array().unwrap();
+        assert_eq!(cases.len(), 12);
+        for (k, case) in cases.iter().enumerate() {
+            let m = case["m"].as_u64().unwrap() as usize;
+            let keep = case["keep"].as_u64().unwrap() as usize;
+            let values: Vec<f64> = case["values"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap())
+                .collect();
+            let standing = standings(&values, m).unwrap();
+            for (i, s) in standing.iter().enumerate() {
+                assert_eq!(s.rank as u64, case["ranks"][i].as_u64().unwrap(), "case {k}");
+                match case["crowding"][i].as_f64() {
+                    None => assert!(s.crowding.is_infinite(), "case {k} point {i}"),
+                    Some(c) => assert!((s.crowding - c).abs() < 1e-12, "case {k} point {i}"),
+                }
+            }
+            let mut kept = survivors(&values, m, keep).unwrap();
+            kept.sort_unstable();
+            let expected: Vec<usize> = case["survivors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as usize)
+                .collect();
+            assert_eq!(kept, expected, "case {k}");
+        }
+    }
+
     #[test]
     fn survival_keeps_whole_fronts_then_the_least_crowded() {
         // Front 0: (0, 4), (1, 3), (2, 2), (4, 0); front 1: (3, 3); front 2: (4, 4).
