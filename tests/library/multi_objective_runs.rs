@@ -268,3 +268,58 @@ fn the_typed_api_takes_several_values() {
     assert!(optimizer.recommend().is_none());
     assert!(optimizer.tell_objectives(&x, &[1.0, 2.0]).is_err());
 }
+
+/// Every registered problem of several objectives at its defaults: 2000 uniform points (fixed
+/// seed) never reach its maximum hypervolume nor dominate a point of its true front's sample,
+/// and that sample's hypervolume approaches the maximum from below.
+#[test]
+fn no_random_point_beats_a_registered_front() {
+    use bosweep::pareto::{Front, dominates, hypervolume};
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(20261128);
+    let several: Vec<_> = bosweep::problems::registry()
+        .filter_map(|e| e.build(&[]).ok())
+        .filter(|p| p.objective_count() > 1)
+        .collect();
+    assert_eq!(several.len(), 12);
+    for p in several {
+        let o = p.objectives().unwrap();
+        let reference = o.to_minimization(o.reference_point().unwrap());
+        let values: Vec<Vec<f64>> = (0..2000)
+            .map(|_| {
+                let x = p.domain().sample(&mut rng);
+                o.to_minimization(&p.objective_values(&x, 1).unwrap())
+            })
+            .collect();
+        let flat: Vec<f64> = values.iter().flatten().copied().collect();
+        let hv = hypervolume(Front::new(&flat, o.count()).unwrap(), &reference).unwrap();
+        if let Some(max) = o.max_hypervolume() {
+            assert!(hv < max, "{}: {hv} ≥ {max}", p.name());
+        }
+        if let Some(front) = o.front() {
+            let front: Vec<Vec<f64>> = front.iter().map(|z| o.to_minimization(z)).collect();
+            for z in &front {
+                assert!(
+                    !values.iter().any(|v| dominates(v, z)),
+                    "{}: a random point dominates {z:?}",
+                    p.name()
+                );
+            }
+            if let Some(max) = o.max_hypervolume() {
+                let flat: Vec<f64> = front.iter().flatten().copied().collect();
+                let sampled =
+                    hypervolume(Front::new(&flat, o.count()).unwrap(), &reference).unwrap();
+                assert!(
+                    sampled <= max * (1.0 + 1e-12),
+                    "{}: {sampled} > {max}",
+                    p.name()
+                );
+                assert!(
+                    sampled > hv,
+                    "{}: the front's sample below random points",
+                    p.name()
+                );
+            }
+        }
+    }
+}

@@ -63,9 +63,12 @@ const OTHER_PAPERS: &[&str] = &[
 /// the PE-GP-UCB paper's problems (whose real-data entry needs a local file), the user's
 /// `command` (tested in `tests/cli/command.rs`) and `callable` (a host program's function: the
 /// Python tests).
+/// The registered problems of one objective that are not a paper's (those of several have
+/// their checks in `multi_objective_runs.rs`).
 fn classic() -> impl Iterator<Item = &'static problems::Entry> {
     problems::registry().filter(|e| {
-        !OTHER_PAPERS.contains(&e.name)
+        e.build(&[]).is_ok_and(|p| p.objective_count() == 1)
+            && !OTHER_PAPERS.contains(&e.name)
             && !CONTEXTUAL_PROBLEMS.contains(&e.name)
             && ![
                 "pe-toy",

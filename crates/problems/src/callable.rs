@@ -8,16 +8,19 @@ use std::sync::{Arc, Mutex};
 
 use rand_chacha::ChaCha8Rng;
 
-use super::command::{BOUNDS, SENSE, box_parameters, parse_bounds};
+use super::command::{
+    BOUNDS, OBJECTIVES, REFERENCE_POINT, SENSE, SENSES, box_parameters, objectives_of,
+    objectives_parameters, parse_bounds,
+};
 use super::entry::Entry;
-use super::{Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use super::{Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step};
 use bosweep_core::params::{ParamValue, Params, TextParam};
 
-/// A function of the host program: the value at `x`, or why there is none.
+/// A function of the host program: the value (or values) at `x`, or why there are none.
 pub trait HostFunction: Send + Sync {
-    /// The objective's value at `x`, or a message saying why it has none; the message becomes
-    /// an evaluation error.
-    fn evaluate(&self, x: &[f64]) -> Result<f64, String>;
+    /// The objective's value at `x` (one, or one per objective of a problem of several), or a
+    /// message saying why it has none; the message becomes an evaluation error.
+    fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String>;
 }
 
 type Registered = Vec<(String, Arc<dyn HostFunction>)>;
@@ -78,6 +81,8 @@ pub struct CallableObjective {
     function: Arc<dyn HostFunction>,
     domain: Domain,
     sense: Sense,
+    /// What the function declares when it returns several objectives' values; `None` for one.
+    objectives: Option<Objectives>,
 }
 
 impl fmt::Debug for CallableObjective {
@@ -124,11 +129,15 @@ fn build_callable(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
     })?;
     let bounds = BOUNDS.of(params);
     let domain = parse_bounds(bounds).map_err(|why| name("bounds", bounds, &why))?;
+    let sense = SENSE.of(params);
+    let objectives =
+        objectives_of(params, sense).map_err(|(param, value, why)| name(param, value, &why))?;
     Ok(Box::new(CallableObjective {
         name: function_name.to_owned(),
         function,
         domain,
-        sense: SENSE.of(params),
+        sense: objectives.as_ref().map_or(sense, |o| o.senses()[0]),
+        objectives,
     }))
 }
 
@@ -137,7 +146,14 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
     name: "callable",
     description: "your function, called in-process: registered by the program hosting bosweep \
                   (Python: bosweep.sweep(..., objectives={NAME: f})); needs function and bounds",
-    parameters: &[FUNCTION.spec(), BOUNDS.spec(), SENSE.spec()],
+    parameters: &[
+        FUNCTION.spec(),
+        BOUNDS.spec(),
+        SENSE.spec(),
+        OBJECTIVES.spec(),
+        SENSES.spec(),
+        REFERENCE_POINT.spec(),
+    ],
     build: build_callable,
 }];
 
@@ -149,11 +165,13 @@ impl Problem for CallableObjective {
         sense: self.sense,
         parameters: {
             let [bounds, sense] = box_parameters(&self.domain, self.sense);
-            vec![
+            let mut parameters = vec![
                 ("function".into(), ParamValue::from(self.name.as_str())),
                 bounds,
                 sense,
-            ]
+            ];
+            parameters.extend(self.objectives.as_ref().map(objectives_parameters).into_iter().flatten());
+            parameters
         },
     );
 
@@ -170,14 +188,29 @@ impl Problem for CallableObjective {
                 self.name
             ))
         };
-        let values = (0..step.repeats())
-            .map(|_| match self.function.evaluate(x) {
-                Ok(v) if v.is_finite() => Ok(v),
-                Ok(v) => Err(fail(format!("returned {v} (must be a finite number)"))),
-                Err(why) => Err(fail(why)),
-            })
-            .collect::<Result<Vec<f64>, _>>()?;
+        let m = self.objectives.as_ref().map_or(1, Objectives::count);
+        let mut values = Vec::with_capacity(step.repeats());
+        for _ in 0..step.repeats() {
+            let returned = self.function.evaluate(x).map_err(fail)?;
+            if returned.len() != m {
+                return Err(fail(format!(
+                    "returned {} value(s) for {m} objective(s)",
+                    returned.len()
+                )));
+            }
+            if let Some(v) = returned.iter().find(|v| !v.is_finite()) {
+                return Err(fail(format!("returned {v} (must be a finite number)")));
+            }
+            if self.objectives.is_some() {
+                return Ok(Observation::of_objectives(returned, None));
+            }
+            values.extend(returned);
+        }
         Ok(Observation::new(values, None))
+    }
+
+    fn objectives(&self) -> Option<&Objectives> {
+        self.objectives.as_ref()
     }
 
     /// Unknown: the function may be noisy, and calling it again would cost an evaluation.
@@ -198,11 +231,11 @@ mod tests {
     struct Sphere;
 
     impl HostFunction for Sphere {
-        fn evaluate(&self, x: &[f64]) -> Result<f64, String> {
+        fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String> {
             if x[0] > 0.9 {
                 return Err("ValueError: too far".into());
             }
-            Ok(x.iter().map(|v| v * v).sum())
+            Ok(vec![x.iter().map(|v| v * v).sum()])
         }
     }
 

@@ -186,7 +186,7 @@ pub fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
 
 /// The header's parameters of a command printing several objectives' values (none for one, so
 /// that single-objective headers stay as they were).
-fn objectives_parameters(objectives: &Objectives) -> Vec<(String, ParamValue)> {
+pub(super) fn objectives_parameters(objectives: &Objectives) -> Vec<(String, ParamValue)> {
     let senses: Vec<&str> = objectives.senses().iter().map(|s| sense_word(*s)).collect();
     let mut out = vec![
         (
@@ -344,19 +344,19 @@ const PARALLEL: IntegerParam = IntegerParam::new(
     "evaluations of one point (its repeats) run at once",
 );
 
-const OBJECTIVES: IntegerParam = IntegerParam::new(
+pub(super) const OBJECTIVES: IntegerParam = IntegerParam::new(
     "objectives",
     1,
     1,
     64,
-    "the number m of objectives whose values the command prints (m ≥ 2: a JSON list, or {\"objectives\": [...]})",
+    "the number m of objectives whose values it gives (a command prints a JSON list, or {\"objectives\": [...]}; a callable returns a sequence)",
 );
-const SENSES: TextParam = TextParam::new(
+pub(super) const SENSES: TextParam = TextParam::new(
     "senses",
     "",
     "with m ≥ 2 objectives: each one's sense, min or max, separated by commas (default: every one in sense)",
 );
-const REFERENCE_POINT: TextParam = TextParam::new(
+pub(super) const REFERENCE_POINT: TextParam = TextParam::new(
     "reference_point",
     "",
     "with m ≥ 2 objectives: the hypervolume's reference point, one value per objective separated by commas",
@@ -400,19 +400,32 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
         Duration::from_secs_f64(COMMAND_TIMEOUT.of(params)),
         PARALLEL.of(params),
     )?;
+    Ok(
+        match objectives_of(params, sense).map_err(|(p, v, why)| name(p, v, why))? {
+            Some(objectives) => Box::new(objective.with_objectives(objectives)),
+            None => Box::new(objective),
+        },
+    )
+}
+
+/// The objectives the parameters `objectives`, `senses` and `reference_point` of a user's own
+/// objective (a command, a callable) declare: `None` for one (refusing `senses` and
+/// `reference_point` there); an error names the parameter, its value and why.
+pub(super) fn objectives_of(
+    params: &Params,
+    sense: Sense,
+) -> Result<Option<Objectives>, (&'static str, &str, String)> {
     let m = OBJECTIVES.of(params);
     let (senses, reference) = (SENSES.of(params), REFERENCE_POINT.of(params));
     if m == 1 {
         for (param, value) in [("senses", senses), ("reference_point", reference)] {
             if !value.is_empty() {
-                return Err(name(param, value, "needs objectives ≥ 2".into()));
+                return Err((param, value, "needs objectives ≥ 2".into()));
             }
         }
-        return Ok(Box::new(objective));
+        return Ok(None);
     }
-    let objectives = declared_objectives(m, sense, senses, reference)
-        .map_err(|(param, value, why)| name(param, value, why))?;
-    Ok(Box::new(objective.with_objectives(objectives)))
+    declared_objectives(m, sense, senses, reference).map(Some)
 }
 
 /// The objectives of a command printing `m ≥ 2` values: `senses` (comma-separated `min` or

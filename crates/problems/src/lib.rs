@@ -31,7 +31,6 @@ mod error;
 pub mod functions;
 pub mod multi_objective;
 mod noisy;
-mod noisy_objectives;
 mod objectives;
 pub mod rahbo;
 mod registry;
@@ -49,7 +48,6 @@ pub use entry::Entry;
 pub use error::ProblemError;
 pub use functions::TestFunction;
 pub use noisy::Noisy;
-pub use noisy_objectives::{FRONT_SAMPLE, NoisyObjectives};
 pub use objectives::Objectives;
 pub use registry::{SETUP_KEYS, build, find, registry};
 

@@ -13,21 +13,28 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::errors::{invalid, shown, to_py};
 
-/// `f(x) -> float` with `x` a 1-D numpy array, called with the GIL taken for each evaluation
-/// from whichever worker thread evaluates.
+/// `f(x) -> float` (or, on a problem of several objectives, a sequence of floats) with `x` a
+/// 1-D numpy array, called with the GIL taken for each evaluation from whichever worker thread
+/// evaluates.
 struct PythonFunction(Py<PyAny>);
 
 impl HostFunction for PythonFunction {
-    fn evaluate(&self, x: &[f64]) -> Result<f64, String> {
+    fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String> {
         Python::attach(|py| {
             let value = self
                 .0
                 .call1(py, (PyArray1::from_slice(py, x),))
                 .map_err(|e| format!("raised {e}"))?;
             let value = value.bind(py);
-            value
-                .extract::<f64>()
-                .map_err(|_| format!("returned {} (expected a number)", shown(value)))
+            match value.extract::<f64>() {
+                Ok(v) => Ok(vec![v]),
+                Err(_) => value.extract::<Vec<f64>>().map_err(|_| {
+                    format!(
+                        "returned {} (expected a number, or a sequence of numbers)",
+                        shown(value)
+                    )
+                }),
+            }
         })
     }
 }

@@ -88,7 +88,11 @@ mod tests {
                 .collect();
             let standing = standings(&values, m).unwrap();
             for (i, s) in standing.iter().enumerate() {
-                assert_eq!(s.rank as u64, case["ranks"][i].as_u64().unwrap(), "case {k}");
+                assert_eq!(
+                    s.rank as u64,
+                    case["ranks"][i].as_u64().unwrap(),
+                    "case {k}"
+                );
                 match case["crowding"][i].as_f64() {
                     None => assert!(s.crowding.is_infinite(), "case {k} point {i}"),
                     Some(c) => assert!((s.crowding - c).abs() < 1e-12, "case {k} point {i}"),

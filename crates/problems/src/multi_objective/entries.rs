@@ -3,10 +3,9 @@
 
 use super::{
     BraninCurrin, CarSideImpact, Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7, MultiObjectiveFunction,
-    VehicleSafety, Zdt1, Zdt2, Zdt3,
+    NoisyObjectives, VehicleSafety, Zdt1, Zdt2, Zdt3,
 };
 use crate::entry::{Entry, NOISE_STD};
-use crate::noisy_objectives::NoisyObjectives;
 use crate::{Problem, ProblemError};
 use bosweep_core::params::{IntegerParam, ParamSpec, Params};
 
@@ -39,12 +38,16 @@ const DTLZ1_PARAMS: &[ParamSpec] = &[DTLZ1_DIM.spec(), DTLZ_OBJECTIVES.spec(), N
 const DTLZ2_PARAMS: &[ParamSpec] = &[DTLZ2_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
 const DTLZ7_PARAMS: &[ParamSpec] = &[DTLZ7_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
 
-/// `function` observed with the `noise_std` of `params`.
+/// `function` observed with the `noise_std` of `params`; a function that cannot be built at
+/// these parameters is an error naming the problem.
 fn observed(
-    function: impl MultiObjectiveFunction,
+    function: Result<impl MultiObjectiveFunction, ProblemError>,
     params: &Params,
 ) -> Result<Box<dyn Problem>, ProblemError> {
-    Ok(Box::new(NoisyObjectives::new(function, params)?))
+    let named = |e: ProblemError| ProblemError::config(format!("problem {}: {e}", params.name()));
+    Ok(Box::new(
+        NoisyObjectives::new(function.map_err(named)?, params).map_err(named)?,
+    ))
 }
 
 /// `(dim, objectives)` of a DTLZ entry, its dimension read as `dim`.
@@ -58,25 +61,25 @@ pub(crate) const ENTRIES: &[Entry] = &[
         name: "branin-currin",
         description: "BraninCurrin (Belakaria et al. 2019), 2 objectives minimised on [0, 1]²; reference point (18, 6), max hypervolume 59.360119 (BoTorch's)",
         parameters: NOISE_ONLY,
-        build: |p| observed(BraninCurrin::new(), p),
+        build: |p| observed(Ok(BraninCurrin::new()), p),
     },
     Entry {
         name: "zdt1",
         description: "ZDT1 (Zitzler, Deb & Thiele 2000), 2 objectives minimised on [0, 1]^d; convex front f2 = 1 − √f1; reference point (11, 11)",
         parameters: ZDT,
-        build: |p| observed(Zdt1::new(ZDT_DIM.of(p))?, p),
+        build: |p| observed(Zdt1::new(ZDT_DIM.of(p)), p),
     },
     Entry {
         name: "zdt2",
         description: "ZDT2, 2 objectives minimised on [0, 1]^d; concave front f2 = 1 − f1²; reference point (11, 11)",
         parameters: ZDT,
-        build: |p| observed(Zdt2::new(ZDT_DIM.of(p))?, p),
+        build: |p| observed(Zdt2::new(ZDT_DIM.of(p)), p),
     },
     Entry {
         name: "zdt3",
         description: "ZDT3, 2 objectives minimised on [0, 1]^d; disconnected front; reference point (11, 11)",
         parameters: ZDT,
-        build: |p| observed(Zdt3::new(ZDT_DIM.of(p))?, p),
+        build: |p| observed(Zdt3::new(ZDT_DIM.of(p)), p),
     },
     Entry {
         name: "dtlz1",
@@ -84,7 +87,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ1_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ1_DIM);
-            observed(Dtlz1::new(d, m)?, p)
+            observed(Dtlz1::new(d, m), p)
         },
     },
     Entry {
@@ -93,7 +96,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ2_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ2_DIM);
-            observed(Dtlz2::new(d, m)?, p)
+            observed(Dtlz2::new(d, m), p)
         },
     },
     Entry {
@@ -102,7 +105,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ2_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ2_DIM);
-            observed(Dtlz3::new(d, m)?, p)
+            observed(Dtlz3::new(d, m), p)
         },
     },
     Entry {
@@ -111,7 +114,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ2_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ2_DIM);
-            observed(Dtlz4::new(d, m)?, p)
+            observed(Dtlz4::new(d, m), p)
         },
     },
     Entry {
@@ -120,7 +123,7 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ2_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ2_DIM);
-            observed(Dtlz5::new(d, m)?, p)
+            observed(Dtlz5::new(d, m), p)
         },
     },
     Entry {
@@ -129,19 +132,19 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: DTLZ7_PARAMS,
         build: |p| {
             let (d, m) = dtlz(p, DTLZ7_DIM);
-            observed(Dtlz7::new(d, m)?, p)
+            observed(Dtlz7::new(d, m), p)
         },
     },
     Entry {
         name: "vehicle-safety",
         description: "VehicleSafety (Tanabe & Ishibuchi 2020, RE3-5-4), 3 objectives minimised on [1, 3]⁵; max hypervolume 246.816071 (BoTorch's)",
         parameters: NOISE_ONLY,
-        build: |p| observed(VehicleSafety::new(), p),
+        build: |p| observed(Ok(VehicleSafety::new()), p),
     },
     Entry {
         name: "car-side-impact",
         description: "CarSideImpact (Tanabe & Ishibuchi 2020, RE4-7-1), 4 objectives minimised on a 7-D box; max hypervolume 484.726543 (BoTorch's)",
         parameters: NOISE_ONLY,
-        build: |p| observed(CarSideImpact::new(), p),
+        build: |p| observed(Ok(CarSideImpact::new()), p),
     },
 ];

@@ -15,6 +15,7 @@ mod branin_currin;
 mod dtlz;
 mod entries;
 mod front;
+mod observed;
 mod re_suite;
 mod zdt;
 
@@ -24,6 +25,7 @@ mod test_support;
 pub use branin_currin::BraninCurrin;
 pub use dtlz::{Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7};
 pub(crate) use entries::ENTRIES;
+pub use observed::{FRONT_SAMPLE, NoisyObjectives};
 pub use re_suite::{CarSideImpact, VehicleSafety};
 pub use zdt::{Zdt1, Zdt2, Zdt3};
 

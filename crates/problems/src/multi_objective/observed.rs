@@ -3,9 +3,9 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::multi_objective::MultiObjectiveFunction;
-use super::{Objectives, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Step};
+use super::MultiObjectiveFunction;
 use crate::support::noisy_repeats;
+use crate::{Objectives, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Step};
 
 /// The number of points of a true front's sample that IGD+ is measured against.
 pub const FRONT_SAMPLE: usize = 1000;
