@@ -91,6 +91,29 @@ def test_a_dict_config_with_a_python_callable_evaluates_it_in_process(tmp_path):
     assert traces(tmp_path / "b") == ours
 
 
+def test_a_callable_of_two_objectives_returns_a_sequence(tmp_path):
+    def two(x):
+        return [float(x[0] ** 2), float((x[0] - 1) ** 2 + x[1] ** 2)]
+
+    config = {
+        "seed": 2,
+        "replicates": 2,
+        "budget": 12,
+        "init": 4,
+        "algorithm": [{"name": "random"}, {"name": "nsga2", "population": 4}],
+        "problem": [{"name": "callable", "function": two, "bounds": "0:1,-1:1",
+                     "objectives": 2, "reference_point": "1,2"}],
+    }
+    done = bosweep.sweep(config, out=tmp_path / "mo", device="cpu")
+    assert done["completed"] == 4
+    for lines in traces(tmp_path / "mo").values():
+        assert lines[0]["header"]["objectives"] == 2
+        for step in lines[1:]:
+            assert step["objectives"] == pytest.approx(two(np.array(step["x"])), rel=1e-15)
+            assert step["hypervolume"] >= 0
+    assert "A problem of 2 objectives" in (tmp_path / "mo" / "report.md").read_text()
+
+
 def test_run_with_a_callable_makes_the_decisions_of_a_command_objective(tmp_path):
     script = tmp_path / "f.py"
     script.write_text(
