@@ -236,7 +236,8 @@ def test_a_failing_callable_names_the_run_the_function_and_the_exception(tmp_pat
     assert "4 run(s) failed" in message
     assert 'callable objective "broken" at [' in message
     assert "raised ValueError: no value here" in message
-    with pytest.raises(RuntimeError, match=r"returned 'a' \(expected a number\)"):
+    expected = r"returned 'a' \(expected a number, or a sequence of numbers\)"
+    with pytest.raises(RuntimeError, match=expected):
         bosweep.run("random", lambda x: "a", budget=3, init=1, problem_params={"bounds": "0:1"})
     with pytest.raises(RuntimeError, match=r"returned NaN \(must be a finite number\)"):
         bosweep.run("random", lambda x: float("nan"), budget=3, init=1,
