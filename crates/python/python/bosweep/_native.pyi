@@ -211,7 +211,10 @@ class Optimizer:
     def tell(
         self, x: Array, y: Union[float, Sequence[float]], context: Optional[Array] = None
     ) -> None:
-        """Tells the value (or the ``repeats`` values) of the asked point ``x``, with the
-        context the evaluation observed where the optimizer has ``context_bounds``."""
+        """Tells the value (or the ``repeats`` values; on a problem of several objectives,
+        their values) of the asked point ``x``, with the context the evaluation observed
+        where the optimizer has ``context_bounds``."""
     def recommend(self) -> Array:
-        """The point the algorithm reports after the last tell."""
+        """The point the algorithm reports after the last tell (a ValueError on a problem of
+        several objectives, whose recommendation is the non-dominated set of the values
+        told)."""
