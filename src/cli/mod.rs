@@ -22,6 +22,7 @@ mod error;
 mod events;
 mod export;
 mod gp;
+mod indicators;
 mod kde;
 mod kde_error;
 mod list;
@@ -112,6 +113,9 @@ enum Command {
     Kde(kde::KdeArgs),
     /// L1 distance between a KDE of context draws and the true law (SBO-KDE paper, Table 2).
     KdeError(kde_error::KdeErrorArgs),
+    /// Multi-objective indicators of a set of points: the non-dominated count, the hypervolume
+    /// from a reference point, and IGD, IGD+ and the additive ε against a true front.
+    Indicators(indicators::IndicatorsArgs),
     /// Throughput of every engine operation on the chosen backend.
     Bench(bench::BenchArgs),
     /// Time the CPU backend and the GPU on a ladder of sizes and store where each kind of call
@@ -166,6 +170,7 @@ fn run(cli: &Cli) -> Result<(), CliError> {
         Command::Gp(gp::GpCommand::Predict(args)) => gp::predict(args, &cli.global),
         Command::Kde(args) => kde::run(args, &cli.global),
         Command::KdeError(args) => kde_error::run(args, &cli.global),
+        Command::Indicators(args) => indicators::run(args),
         Command::Bench(args) => bench::run(args, cli.global.engine()?.as_ref()),
         Command::Calibrate(args) => calibrate::run(args, &cli.global),
         Command::Run(args) => run::run_command(args, &cli.global),

@@ -259,3 +259,70 @@ fn run_args_of<'a>(algo: &'a str, problem: &'a str, extra: &[&'a str]) -> Vec<&'
     ]
     .concat()
 }
+
+/// `bosweep indicators` on hand-computed values: the front {(1, 3), (2, 2), (3, 1)} plus the
+/// dominated (3, 3) has hypervolume 6 up to (4, 4); against the front {(0, 2), (1, 1), (2, 0)}
+/// every reference point is √2 away (IGD, IGD+) and 1 short in its worse objective (ε).
+#[test]
+fn indicators_of_a_csv_of_points() {
+    let dir = sandbox("multi-objective", "indicators");
+    std::fs::write(dir.join("p.csv"), "f1,f2\n1,3\n2,2\n3,1\n3,3\n").unwrap();
+    std::fs::write(dir.join("z.csv"), "f1,f2\n0,2\n1,1\n2,0\n").unwrap();
+    let out = bosweep(
+        &dir,
+        &[
+            "indicators",
+            "--points",
+            "p.csv",
+            "--reference",
+            "4,4",
+            "--front",
+            "z.csv",
+        ],
+    );
+    succeeded(&out);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("points,non_dominated,hypervolume,igd,igd_plus,epsilon_additive")
+    );
+    let row: Vec<f64> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let root2 = std::f64::consts::SQRT_2;
+    for (got, want) in row.iter().zip([4.0, 3.0, 6.0, root2, root2, 1.0]) {
+        assert!((got - want).abs() < 1e-12, "{row:?}");
+    }
+    // The second objective maximised: (1, 3) dominates the rest; (4 − 1) · (3 − (−4)) = 21.
+    let out = bosweep(
+        &dir,
+        &[
+            "indicators",
+            "--points",
+            "p.csv",
+            "--reference",
+            "4,-4",
+            "--senses",
+            "min,max",
+        ],
+    );
+    assert_contains(&String::from_utf8_lossy(&out.stdout), &["1,21"]);
+    for (args, needle) in [
+        (
+            &["--reference", "4"][..],
+            "--reference: 1 values for the 2 columns of p.csv",
+        ),
+        (&["--senses", "min,up"], "'up' is neither min nor max"),
+        (&["--front", "missing.csv"], "missing.csv"),
+    ] {
+        let out = bosweep(
+            &dir,
+            &[&["indicators", "--points", "p.csv"][..], args].concat(),
+        );
+        assert_contains(&exited(&out, 2), &[needle]);
+    }
+}
