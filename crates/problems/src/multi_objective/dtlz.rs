@@ -97,6 +97,24 @@ macro_rules! layout_accessors {
     };
 }
 
+/// Writes the [`MultiObjectiveFunction`] methods of the DTLZ functions whose Pareto front is the
+/// unit sphere's positive orthant (DTLZ2, 3 and 4): its sample and the hypervolume it dominates
+/// up to the reference point.
+macro_rules! sphere_front {
+    () => {
+        fn max_hypervolume(&self) -> Option<f64> {
+            finite(sphere_orthant_hypervolume(
+                Self::REFERENCE,
+                self.layout.objectives,
+            ))
+        }
+
+        fn pareto_front(&self, n: usize) -> Option<Vec<Vec<f64>>> {
+            Some(sphere_orthant(n, self.layout.objectives))
+        }
+    };
+}
+
 /// DTLZ1 and DTLZ3's `g`: `100 (k + Σ (x_i − ½)² − cos(20π (x_i − ½)))`, a Rastrigin-like
 /// landscape whose many local minima hold local fronts parallel to the global one (g = 0 at
 /// every `x_i = ½`).
@@ -207,16 +225,7 @@ impl MultiObjectiveFunction for Dtlz2 {
         spherical(position, 1.0 + bowl_g(distance))
     }
 
-    fn max_hypervolume(&self) -> Option<f64> {
-        finite(sphere_orthant_hypervolume(
-            Self::REFERENCE,
-            self.layout.objectives,
-        ))
-    }
-
-    fn pareto_front(&self, n: usize) -> Option<Vec<Vec<f64>>> {
-        Some(sphere_orthant(n, self.layout.objectives))
-    }
+    sphere_front!();
 }
 
 dtlz!(
@@ -239,16 +248,7 @@ impl MultiObjectiveFunction for Dtlz3 {
         spherical(position, 1.0 + rugged_g(distance))
     }
 
-    fn max_hypervolume(&self) -> Option<f64> {
-        finite(sphere_orthant_hypervolume(
-            Self::REFERENCE,
-            self.layout.objectives,
-        ))
-    }
-
-    fn pareto_front(&self, n: usize) -> Option<Vec<Vec<f64>>> {
-        Some(sphere_orthant(n, self.layout.objectives))
-    }
+    sphere_front!();
 }
 
 dtlz!(
@@ -278,16 +278,7 @@ impl MultiObjectiveFunction for Dtlz4 {
         spherical(&angles, 1.0 + bowl_g(distance))
     }
 
-    fn max_hypervolume(&self) -> Option<f64> {
-        finite(sphere_orthant_hypervolume(
-            Self::REFERENCE,
-            self.layout.objectives,
-        ))
-    }
-
-    fn pareto_front(&self, n: usize) -> Option<Vec<Vec<f64>>> {
-        Some(sphere_orthant(n, self.layout.objectives))
-    }
+    sphere_front!();
 }
 
 dtlz!(
