@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::{CliError, output, values};
 use bosweep::io::{NumericTable, columns};
 use bosweep::pareto::{self, Front};
+use bosweep::problems::parse_senses;
 
 /// Options of `bosweep indicators`.
 #[derive(clap::Args, Debug)]
@@ -81,16 +82,11 @@ fn senses(text: Option<&str>, m: usize, file: &str) -> Result<Vec<f64>, CliError
     let Some(text) = text else {
         return Ok(vec![1.0; m]);
     };
-    let signs = text
-        .split(',')
-        .map(|word| match word.trim() {
-            "min" => Ok(1.0),
-            "max" => Ok(-1.0),
-            other => Err(CliError::usage(format!(
-                "--senses: '{other}' is neither min nor max"
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let signs: Vec<f64> = parse_senses(text)
+        .map_err(|why| CliError::usage(format!("--senses: {why}")))?
+        .into_iter()
+        .map(|sense| -sense.to_maximization(1.0))
+        .collect();
     if signs.len() != m {
         return Err(CliError::usage(format!(
             "--senses: {} senses for the {} of {file}",

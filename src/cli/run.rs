@@ -43,7 +43,12 @@ pub struct RunArgs {
     objectives: u16,
     /// With `--objectives` ≥ 2: each objective's sense, `min` or `max`, comma-separated
     /// (default: every one `--sense`).
-    #[arg(long, value_name = "SENSE,…", requires = "objective_cmd")]
+    #[arg(
+        long,
+        value_name = "SENSE,…",
+        requires = "objective_cmd",
+        value_parser = clap::builder::NonEmptyStringValueParser::new()
+    )]
     senses: Option<String>,
     /// With `--objectives` ≥ 2: the hypervolume's reference point, one value per objective,
     /// comma-separated.
@@ -132,22 +137,15 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
             args.senses.as_deref().unwrap_or_default(),
             args.reference_point.as_deref().unwrap_or_default(),
         );
-        if m == 1 {
-            if args.senses.is_some() || args.reference_point.is_some() {
-                return Err(CliError::usage(
-                    "--senses and --reference-point need --objectives 2 or more",
-                ));
-            }
-            return Ok((Box::new(objective), "command".into()));
-        }
         let objectives =
             declared_objectives(m, sense, senses, reference).map_err(|(param, value, why)| {
                 CliError::usage(format!("--{}: \"{value}\": {why}", param.replace('_', "-")))
             })?;
-        return Ok((
-            Box::new(objective.with_objectives(objectives)),
-            "command".into(),
-        ));
+        let objective = match objectives {
+            Some(objectives) => objective.with_objectives(objectives),
+            None => objective,
+        };
+        return Ok((Box::new(objective), "command".into()));
     }
     let name = args.problem.clone().unwrap_or_default();
     let mut given = key_values("--problem-param", &args.problem_params)?;

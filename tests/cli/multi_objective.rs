@@ -143,7 +143,10 @@ fn wrong_output_and_settings_are_named() {
             &["--objectives", "2", "--reference-point", "1"],
             "--reference-point: \"1\"",
         ),
-        (&["--reference-point", "1,1"], "need --objectives 2 or more"),
+        (
+            &["--reference-point", "1,1"],
+            "--reference-point: \"1,1\": needs objectives ≥ 2",
+        ),
     ] {
         let out = run_schaffer(&dir, false, extra);
         assert_contains(&exited(&out, 2), &[needle]);
@@ -316,7 +319,10 @@ fn indicators_of_a_csv_of_points() {
             &["--reference", "4"][..],
             "--reference: 1 values for the 2 columns of p.csv",
         ),
-        (&["--senses", "min,up"], "'up' is neither min nor max"),
+        (
+            &["--senses", "min,up"],
+            "--senses: \"up\" is neither min nor max",
+        ),
         (&["--front", "missing.csv"], "missing.csv"),
     ] {
         let out = bosweep(

@@ -184,6 +184,18 @@ pub fn parse_objective_output(stdout: &[u8]) -> Result<f64, String> {
     }
 }
 
+/// Senses written `min` or `max`, separated by commas (`min,max`); the error quotes the word that
+/// is neither.
+pub fn parse_senses(text: &str) -> Result<Vec<Sense>, String> {
+    text.split(',')
+        .map(|word| match word.trim() {
+            "min" => Ok(Sense::Minimize),
+            "max" => Ok(Sense::Maximize),
+            other => Err(format!("\"{other}\" is neither min nor max")),
+        })
+        .collect()
+}
+
 /// The header's parameters of a command printing several objectives' values (none for one, so
 /// that single-objective headers stay as they were).
 pub(super) fn objectives_parameters(objectives: &Objectives) -> Vec<(String, ParamValue)> {
@@ -409,14 +421,29 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
 }
 
 /// The objectives the parameters `objectives`, `senses` and `reference_point` of a user's own
-/// objective (a command, a callable) declare: `None` for one (refusing `senses` and
-/// `reference_point` there); an error names the parameter, its value and why.
+/// objective (a command, a callable) declare (see [`declared_objectives`]).
 pub(super) fn objectives_of(
     params: &Params,
     sense: Sense,
 ) -> Result<Option<Objectives>, (&'static str, &str, String)> {
-    let m = OBJECTIVES.of(params);
-    let (senses, reference) = (SENSES.of(params), REFERENCE_POINT.of(params));
+    declared_objectives(
+        OBJECTIVES.of(params),
+        sense,
+        SENSES.of(params),
+        REFERENCE_POINT.of(params),
+    )
+}
+
+/// The objectives of a user's objective (a command, a callable) printing `m` values: `None` for
+/// one, where `senses` and `reference` must be empty; for m ≥ 2, `senses` (comma-separated
+/// `min` or `max`; empty: every one `sense`) and, unless empty, the `reference` point. An error
+/// names the parameter, its value and why.
+pub fn declared_objectives<'a>(
+    m: usize,
+    sense: Sense,
+    senses: &'a str,
+    reference: &'a str,
+) -> Result<Option<Objectives>, (&'static str, &'a str, String)> {
     if m == 1 {
         for (param, value) in [("senses", senses), ("reference_point", reference)] {
             if !value.is_empty() {
@@ -425,33 +452,10 @@ pub(super) fn objectives_of(
         }
         return Ok(None);
     }
-    declared_objectives(m, sense, senses, reference).map(Some)
-}
-
-/// The objectives of a command printing `m ≥ 2` values: `senses` (comma-separated `min` or
-/// `max`; empty: every one `sense`) and, unless empty, the `reference` point. An error names the
-/// parameter, its value and why.
-pub fn declared_objectives<'a>(
-    m: usize,
-    sense: Sense,
-    senses: &'a str,
-    reference: &'a str,
-) -> Result<Objectives, (&'static str, &'a str, String)> {
     let senses_list = if senses.trim().is_empty() {
         vec![sense; m]
     } else {
-        senses
-            .split(',')
-            .map(|word| match word.trim() {
-                "min" => Ok(Sense::Minimize),
-                "max" => Ok(Sense::Maximize),
-                other => Err((
-                    "senses",
-                    senses,
-                    format!("\"{other}\" is neither min nor max"),
-                )),
-            })
-            .collect::<Result<Vec<_>, _>>()?
+        parse_senses(senses).map_err(|why| ("senses", senses, why))?
     };
     if senses_list.len() != m {
         return Err((
@@ -478,7 +482,7 @@ pub fn declared_objectives<'a>(
             .with_reference_point(point)
             .map_err(|e| ("reference_point", reference, e.to_string()))?;
     }
-    Ok(objectives)
+    Ok(Some(objectives))
 }
 
 impl Problem for CommandObjective {

@@ -41,7 +41,7 @@ pub use bosweep_core::params::{ParamKind, ParamSpec, ParamValue, Params};
 pub use callable::{CallableObjective, HostFunction, Registration, register_function};
 pub use command::{
     COMMAND_TIMEOUT, CommandObjective, declared_objectives, excerpt, parse_bounds,
-    parse_objective_output, parse_objectives_output,
+    parse_objective_output, parse_objectives_output, parse_senses,
 };
 pub use domain::Domain;
 pub use entry::Entry;
