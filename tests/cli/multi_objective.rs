@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{assert_contains, bosweep, exited, sandbox, succeeded, sweep_config};
+use crate::common::{assert_contains, bosweep, exited, run_args, sandbox, succeeded, sweep_config};
 
 /// Schaffer's problem as a shell command: x² and (x − 2)², printed as `[f1, f2]`, or inside
 /// `{"objectives": …}` with `wrapped`.
@@ -178,7 +178,12 @@ fn nsga2_and_random_sweep_registered_problems_into_a_report() {
     let dir = sandbox("multi-objective", "sweep");
     let out = bosweep(
         &dir,
-        &run_args_of("nsga2", "zdt1", &["--problem-param", "dim=4"]),
+        &run_args(
+            "nsga2",
+            "zdt1",
+            "40",
+            &["--init", "10", "--problem-param", "dim=4"],
+        ),
     );
     // Without --out the trace goes to stdout and the summary to stderr.
     assert_contains(
@@ -242,25 +247,6 @@ objectives = 2
     assert_eq!(finals.len(), 2);
     let mean = finals.iter().sum::<f64>() / 2.0;
     assert!((regret - mean).abs() < 1e-9 * mean, "{regret} {mean}");
-}
-
-/// `bosweep run --algo ALGO --problem PROBLEM --budget 40 --init 10 extra…`.
-fn run_args_of<'a>(algo: &'a str, problem: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
-    [
-        &[
-            "run",
-            "--algo",
-            algo,
-            "--problem",
-            problem,
-            "--budget",
-            "40",
-            "--init",
-            "10",
-        ][..],
-        extra,
-    ]
-    .concat()
 }
 
 /// `bosweep indicators` on hand-computed values: the front {(1, 3), (2, 2), (3, 1)} plus the
