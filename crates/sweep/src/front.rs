@@ -25,7 +25,6 @@ pub struct FrontIndicators {
 /// The values told so far, in minimisation form, with the indicators' fixed inputs.
 pub(crate) struct FrontTracker<'a> {
     objectives: &'a Objectives,
-    m: usize,
     values: Vec<f64>,
     iters: Vec<usize>,
     reference: Option<Vec<f64>>,
@@ -36,7 +35,6 @@ impl<'a> FrontTracker<'a> {
     pub(crate) fn new(objectives: &'a Objectives) -> Self {
         Self {
             objectives,
-            m: objectives.count(),
             values: Vec::new(),
             iters: Vec::new(),
             reference: objectives
@@ -60,7 +58,7 @@ impl<'a> FrontTracker<'a> {
     ) -> Result<FrontIndicators, pareto::ParetoError> {
         self.values.extend(self.objectives.to_minimization(values));
         self.iters.push(iter);
-        let m = self.m;
+        let m = self.objectives.count();
         let kept = pareto::non_dominated(pareto::Front::new(&self.values, m)?);
         let front: Vec<f64> = kept
             .iter()
