@@ -405,6 +405,15 @@ impl Engine for Spy {
         self.check_query("sample paths", paths.train.rows(), candidates.rows());
         self.cpu.sample_path_maxima(paths, candidates, excluded)
     }
+    fn log_hypervolume_improvement(
+        &self,
+        cells: &bosweep::compute::SampleCells,
+        draws: &[f64],
+        smoothing: bosweep::compute::ImprovementSmoothing,
+    ) -> Result<Vec<f64>, bosweep::compute::EngineError> {
+        self.cpu
+            .log_hypervolume_improvement(cells, draws, smoothing)
+    }
 }
 
 /// A problem each algorithm runs on, and the evaluations per step.

@@ -31,6 +31,7 @@ mod pareto;
 mod pathwise;
 mod pe_gp_ucb;
 mod problems;
+mod qlognehvi;
 mod qlognei;
 mod rahbo;
 mod reliability;

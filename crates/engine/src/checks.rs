@@ -1,7 +1,7 @@
 //! Argument-consistency checks shared by both backends, so that both reject the same inputs
 //! with the same messages.
 
-use super::{EngineError, PairReduction, Points, SamplePaths};
+use super::{EngineError, ImprovementSmoothing, PairReduction, Points, SampleCells, SamplePaths};
 use bosweep_model::{GpState, Kernel, scaled_coordinates};
 
 fn dims_match(what: &str, got: usize, want: usize) -> Result<(), EngineError> {
@@ -259,6 +259,46 @@ pub fn sample_paths(
         return Err(EngineError::invalid(format!(
             "no candidate left to maximise over ({m} candidates, {} excluded)",
             distinct.len()
+        )));
+    }
+    Ok(())
+}
+
+pub fn hypervolume_improvement(
+    cells: &SampleCells,
+    draws: &[f64],
+    smoothing: ImprovementSmoothing,
+) -> Result<(), EngineError> {
+    let (m, samples) = (cells.m(), cells.samples());
+    if m < 2 || samples == 0 {
+        return Err(EngineError::invalid(format!(
+            "hypervolume improvement needs at least 2 objectives and one sample (got {m} \
+             objectives, {samples} samples)"
+        )));
+    }
+    if !draws.len().is_multiple_of(m * samples) {
+        return Err(EngineError::invalid(format!(
+            "hypervolume improvement: {} draws are not candidates × {samples} samples × {m} \
+             objectives",
+            draws.len()
+        )));
+    }
+    if let Some(bad) = draws.iter().find(|v| !v.is_finite()) {
+        return Err(EngineError::invalid(format!(
+            "hypervolume improvement: a candidate's draw is {bad} (must be finite)"
+        )));
+    }
+    let (tau_relu, tau_max) = (smoothing.tau_relu, smoothing.tau_max);
+    if !(tau_relu > 0.0 && tau_max > 0.0 && tau_relu.is_finite() && tau_max.is_finite()) {
+        return Err(EngineError::invalid(format!(
+            "hypervolume improvement: temperatures {tau_relu} and {tau_max} must be positive \
+             and finite"
+        )));
+    }
+    if let Some(s) = (0..samples).find(|&s| cells.offsets()[s] == cells.offsets()[s + 1]) {
+        return Err(EngineError::invalid(format!(
+            "hypervolume improvement: sample {s} has no cell (a non-dominated region is never \
+             empty)"
         )));
     }
     Ok(())

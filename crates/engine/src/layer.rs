@@ -9,8 +9,8 @@
 use nalgebra::DMatrix;
 
 use super::{
-    DeviceUse, Engine, EngineError, KernelRegression, Operation, PairReduction, PathMaximum,
-    Placement, Points, Posterior, SamplePaths, Work,
+    DeviceUse, Engine, EngineError, ImprovementSmoothing, KernelRegression, Operation,
+    PairReduction, PathMaximum, Placement, Points, Posterior, SampleCells, SamplePaths, Work,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -200,6 +200,17 @@ impl<L: EngineLayer> Engine for L {
     ) -> Result<Vec<PathMaximum>, EngineError> {
         self.dispatch(&[], &Work::sample_paths(paths, candidates), |e| {
             e.sample_path_maxima(paths, candidates, excluded)
+        })
+    }
+
+    fn log_hypervolume_improvement(
+        &self,
+        cells: &SampleCells,
+        draws: &[f64],
+        smoothing: ImprovementSmoothing,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.dispatch(&[], &Work::hypervolume_improvement(cells, draws), |e| {
+            e.log_hypervolume_improvement(cells, draws, smoothing)
         })
     }
 

@@ -11,6 +11,7 @@ mod device;
 mod failover;
 #[cfg(feature = "gpu")]
 mod gpu;
+mod hypervolume;
 mod layer;
 mod paths;
 mod precision;
@@ -27,6 +28,7 @@ pub use device::{
 pub use failover::FailoverEngine;
 #[cfg(feature = "gpu")]
 pub use gpu::{GpuEngine, GpuOptions};
+pub use hypervolume::{CELL_CAP, ImprovementSmoothing, SampleCells, log_improvement_over};
 pub use layer::EngineLayer;
 pub use paths::{PathMaximum, SamplePaths};
 pub use precision::Precision;
@@ -238,6 +240,17 @@ pub trait Engine: Send + Sync {
         candidates: &Points,
         excluded: &[usize],
     ) -> Result<Vec<PathMaximum>, EngineError>;
+
+    /// The smoothed log hypervolume improvement of every candidate's draw under every Monte
+    /// Carlo sample, over that sample's non-dominated cells (see [`SampleCells`]): `draws` is
+    /// row-major `candidates × samples × m` (maximisation form), the result `candidates ×
+    /// samples`. The heavy part of qLogNEHVI: each value sums over all of its sample's cells.
+    fn log_hypervolume_improvement(
+        &self,
+        cells: &SampleCells,
+        draws: &[f64],
+        smoothing: ImprovementSmoothing,
+    ) -> Result<Vec<f64>, EngineError>;
 
     /// Index of the largest value (lowest index among ties).
     fn argmax(&self, values: &[f64]) -> Result<usize, EngineError> {

@@ -20,8 +20,8 @@ use self::density::{Kde, Regression};
 use self::posterior::{BLOCK, BlockPosterior};
 use self::scaled::KernelRows;
 use super::{
-    Engine, EngineError, KernelRegression, PairReduction, PathMaximum, Points, Posterior,
-    SamplePaths, checks, worst_case_tv,
+    Engine, EngineError, ImprovementSmoothing, KernelRegression, PairReduction, PathMaximum,
+    Points, Posterior, SampleCells, SamplePaths, checks, log_improvement_over, worst_case_tv,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -279,6 +279,24 @@ impl Engine for CpuEngine {
         excluded: &[usize],
     ) -> Result<Vec<PathMaximum>, EngineError> {
         paths::sample_path_maxima(paths, candidates, excluded)
+    }
+
+    /// One value per (candidate, sample), each a pass over the sample's cells; fixed blocks of
+    /// values, so the result does not depend on the thread count.
+    fn log_hypervolume_improvement(
+        &self,
+        cells: &SampleCells,
+        draws: &[f64],
+        smoothing: ImprovementSmoothing,
+    ) -> Result<Vec<f64>, EngineError> {
+        checks::hypervolume_improvement(cells, draws, smoothing)?;
+        let (m, samples) = (cells.m(), cells.samples());
+        Ok(draws
+            .par_chunks(m)
+            .with_min_len(QUERY_BLOCK)
+            .enumerate()
+            .map(|(k, y)| log_improvement_over(cells.sample(k % samples), y, smoothing))
+            .collect())
     }
 
     fn top_k(&self, values: &[f64], k: usize) -> Result<Vec<usize>, EngineError> {

@@ -17,6 +17,7 @@ mod coalesce;
 mod context;
 mod cross_covariance;
 mod gp_upload;
+mod hypervolume;
 mod kde;
 mod kernel_regression;
 mod nearest;
@@ -41,8 +42,8 @@ use self::context::GpuContext;
 use self::gp_upload::chunk_size;
 use self::pass::{Call, Output};
 use super::{
-    DeviceUse, Engine, EngineError, KernelRegression, PairReduction, PathMaximum, Points,
-    Posterior, Precision, SamplePaths,
+    DeviceUse, Engine, EngineError, ImprovementSmoothing, KernelRegression, PairReduction,
+    PathMaximum, Points, Posterior, Precision, SampleCells, SamplePaths,
 };
 use bosweep_model::{GpState, Kernel, SmoothingKernel};
 
@@ -305,5 +306,14 @@ impl Engine for GpuEngine {
         excluded: &[usize],
     ) -> Result<Vec<PathMaximum>, EngineError> {
         self.run_alone(|| paths::run(self, paths, candidates, excluded))
+    }
+
+    fn log_hypervolume_improvement(
+        &self,
+        cells: &SampleCells,
+        draws: &[f64],
+        smoothing: ImprovementSmoothing,
+    ) -> Result<Vec<f64>, EngineError> {
+        self.run_alone(|| hypervolume::run(self, cells, draws, smoothing))
     }
 }

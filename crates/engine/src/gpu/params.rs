@@ -155,6 +155,21 @@ shader_params! {
 }
 
 shader_params! {
+    /// `hypervolume_improvement.wgsl`: the smoothed log hypervolume improvement of every
+    /// (candidate, sample) draw over its sample's cells.
+    HypervolumeImprovementParams for HypervolumeImprovement {
+        /// Candidates in this chunk.
+        count,
+        samples,
+        /// Objectives.
+        m;
+        tau_relu, tau_max,
+        /// `ln τ_relu`.
+        log_tau_relu,
+    }
+}
+
+shader_params! {
     /// `nearest.wgsl`: index of the nearest data point per query.
     NearestParams for Nearest {
         n, m, dim;
@@ -238,6 +253,7 @@ pub fn wgsl_params(shader: Shader) -> String {
         Shader::TopK => wgsl_struct::<TopKParams>(),
         Shader::PathMaxima => wgsl_struct::<PathMaximaParams>(),
         Shader::PathReduce => wgsl_struct::<PathReduceParams>(),
+        Shader::HypervolumeImprovement => wgsl_struct::<HypervolumeImprovementParams>(),
     }
 }
 

@@ -14,10 +14,11 @@ pub enum Shader {
     TopK,
     PathMaxima,
     PathReduce,
+    HypervolumeImprovement,
 }
 
 impl Shader {
-    pub const ALL: [Shader; 11] = [
+    pub const ALL: [Shader; 12] = [
         Self::CrossCovariance,
         Self::PairCovariance,
         Self::PosteriorQuad,
@@ -29,6 +30,7 @@ impl Shader {
         Self::TopK,
         Self::PathMaxima,
         Self::PathReduce,
+        Self::HypervolumeImprovement,
     ];
 
     pub fn name(self) -> &'static str {
@@ -44,6 +46,7 @@ impl Shader {
             Self::TopK => "top_k",
             Self::PathMaxima => "path_maxima",
             Self::PathReduce => "path_reduce",
+            Self::HypervolumeImprovement => "hypervolume_improvement",
         }
     }
 
@@ -61,6 +64,9 @@ impl Shader {
             Self::TopK => include_str!("../../../../shaders/top_k.wgsl"),
             Self::PathMaxima => include_str!("../../../../shaders/path_maxima.wgsl"),
             Self::PathReduce => include_str!("../../../../shaders/path_reduce.wgsl"),
+            Self::HypervolumeImprovement => {
+                include_str!("../../../../shaders/hypervolume_improvement.wgsl")
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 
 use bosweep_model::GpState;
 
-use crate::{Points, SamplePaths};
+use crate::{Points, SampleCells, SamplePaths};
 
 /// The engine's operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +27,8 @@ pub enum Operation {
     TopK,
     /// [`crate::Engine::sample_path_maxima`].
     SamplePathMaxima,
+    /// [`crate::Engine::log_hypervolume_improvement`].
+    HypervolumeImprovement,
 }
 
 /// Operations whose time grows alike with their units, each timed by one cost line.
@@ -37,7 +39,8 @@ pub enum Family {
     /// sample paths, whose features and kernel columns are the same per-candidate sweep over
     /// a fixed set of points (without the solve).
     Posterior,
-    /// One kernel per (data point, query) pair: KDE, kernel regression, nearest neighbours.
+    /// One kernel per (data point, query) pair: KDE, kernel regression, nearest neighbours;
+    /// and the hypervolume improvement, one smoothed box volume per (cell, candidate draw) pair.
     PointPairs,
     /// A pass over an array of values: top-k and arg-max.
     Selection,
@@ -66,9 +69,10 @@ impl Operation {
             | Operation::PairReduce
             | Operation::PairValues
             | Operation::SamplePathMaxima => Family::Posterior,
-            Operation::KdeDensity | Operation::KernelRegression | Operation::Nearest => {
-                Family::PointPairs
-            }
+            Operation::KdeDensity
+            | Operation::KernelRegression
+            | Operation::Nearest
+            | Operation::HypervolumeImprovement => Family::PointPairs,
             Operation::TopK => Family::Selection,
         }
     }
@@ -130,6 +134,17 @@ impl Work {
         Self {
             operation: Operation::SamplePathMaxima,
             units: candidates.rows() as f64 * paths.paths as f64 * per_candidate as f64,
+        }
+    }
+
+    /// Every candidate's draw against each of its sample's cells in `m` objectives:
+    /// `candidates · cells · m` (each sample's candidates meet that sample's cells only).
+    pub fn hypervolume_improvement(cells: &SampleCells, draws: &[f64]) -> Self {
+        let per_sample_draw = (cells.m() * cells.samples()).max(1);
+        let candidates = (draws.len() / per_sample_draw) as f64;
+        Self {
+            operation: Operation::HypervolumeImprovement,
+            units: candidates * cells.cells() as f64 * cells.m() as f64,
         }
     }
 

@@ -17,13 +17,19 @@
 //! fitting (and the incumbent of EI), so that "larger acquisition is better" always holds.
 
 mod ei;
+mod joint;
 mod optimize;
 mod pathwise;
 mod penalized;
+mod qlognehvi;
 mod qlognei;
 mod sobol;
 mod ucb;
 
+pub use bosweep_core::stats::{
+    fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatplus,
+    log_fatplus_slope, log_mean_exp,
+};
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use optimize::{
     EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefineGradient, RefinedStart,
@@ -34,9 +40,13 @@ pub use penalized::{
     FALLBACK_LIPSCHITZ, LocalPenalty, LocallyPenalized, MIN_LIPSCHITZ, PenalizedScale,
     PenaltyCentre, log_softplus, mean_lipschitz,
 };
+pub use qlognehvi::{
+    MO_MC_SAMPLES, ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNoisyExpectedHypervolumeImprovement,
+    prune_baseline_front, push_non_dominated_cells,
+};
 pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
-    fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, prune_baseline,
+    prune_baseline,
 };
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};

@@ -14,9 +14,13 @@ use rayon::prelude::*;
 
 use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
 use super::{Acquisition, AnalyticGradient, ValueGradient};
-use bosweep_core::stats::normal_quantile;
+use bosweep_core::stats::{
+    fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, normal_quantile,
+};
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, PointScratch, jittered_cholesky, largest_jitter};
+use bosweep_model::{GpState, PointScratch};
+
+use super::joint::{JointPosterior, jittered_factor};
 
 /// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
 pub const TAU_RELU: f64 = 1e-6;
@@ -24,118 +28,6 @@ pub const TAU_RELU: f64 = 1e-6;
 pub const TAU_MAX: f64 = 1e-2;
 /// BoTorch's number of quasi-Monte Carlo samples of an MC acquisition.
 pub const MC_SAMPLES: usize = 512;
-
-/// The slope of [`log_fatplus`] in `x`: `g'(u) / (τ g(u))` with `u = x/τ`,
-/// `g(u) = softplus(u) + 0.1/(1 + u²)` and `g'(u) = sigmoid(u) − 0.2u/(1 + u²)²` (the softplus
-/// and sigmoid cut off beyond |u| = 40 as the value's are).
-pub fn log_fatplus_slope(x: f64, tau: f64) -> f64 {
-    let u = x / tau;
-    let sigmoid = if u < -40.0 {
-        0.0
-    } else if u > 40.0 {
-        1.0
-    } else {
-        let e = (-u.abs()).exp();
-        if u >= 0.0 {
-            1.0 / (1.0 + e)
-        } else {
-            e / (1.0 + e)
-        }
-    };
-    let q = 1.0 + u * u;
-    (sigmoid - 0.2 * u / (q * q)) / (tau * (cut_softplus(u) + 0.1 / q))
-}
-
-/// `ln(1 + e^u)`, cut off beyond |u| = 40, where `ln(1 + e^{−|u|})` is below the last bit of
-/// `softplus + 0.1/(1 + u²)`.
-fn cut_softplus(u: f64) -> f64 {
-    if u < -40.0 {
-        0.0
-    } else if u > 40.0 {
-        u
-    } else {
-        u.max(0.0) + (-u.abs()).exp().ln_1p()
-    }
-}
-
-/// The slope of [`fatmax`] in its first value, as autograd takes it through BoTorch's
-/// `fatmax` (the maximum `M` differentiated at its arg-max): with `u_i = (M − v_i)/τ`,
-/// `S = Σ p(u_i)` and `p'(u) = −2(2 + 2u)/(2 + 2u + u²)²`, it is
-/// `[v_0 is the maximum] (1 + Σ p'(u_i)/S) − p'(u_0)/S`; 1 for one value.
-pub fn fatmax_first_slope(values: &[f64], tau: f64) -> f64 {
-    if values.len() == 1 {
-        return 1.0;
-    }
-    let (arg_max, top) =
-        values
-            .iter()
-            .copied()
-            .enumerate()
-            .fold(
-                (0, f64::NEG_INFINITY),
-                |b, (i, v)| if v > b.1 { (i, v) } else { b },
-            );
-    if !top.is_finite() {
-        return if arg_max == 0 { 1.0 } else { 0.0 };
-    }
-    let (mut sum, mut slope_sum) = (0.0, 0.0);
-    let mut first_slope = 0.0;
-    for (i, v) in values.iter().enumerate() {
-        let u = (top - v) / tau;
-        let q = 2.0 + 2.0 * u + u * u;
-        sum += 2.0 / q;
-        let slope = -2.0 * (2.0 + 2.0 * u) / (q * q);
-        slope_sum += slope;
-        if i == 0 {
-            first_slope = slope;
-        }
-    }
-    let through_max = if arg_max == 0 {
-        1.0 + slope_sum / sum
-    } else {
-        0.0
-    };
-    through_max - first_slope / sum
-}
-
-/// `ln fatplus(x; τ)`, BoTorch's fat-tailed softplus `τ (softplus(x/τ) + 0.1/(1 + (x/τ)²))`: a
-/// smooth ReLU whose Cauchy tail keeps the logarithm finite (about `ln(0.1 τ³/x²)`) however far
-/// below zero `x` lies.
-pub fn log_fatplus(x: f64, tau: f64) -> f64 {
-    let u = x / tau;
-    (tau * (cut_softplus(u) + 0.1 / (1.0 + u * u))).ln()
-}
-
-/// BoTorch's `fatmax` over `values` with temperature `τ`: `M + τ ln Σ_i p((M − v_i)/τ)`, `M` the
-/// largest value and `p(u) = 2/(2 + 2u + u²)` the Pareto-type kernel of decay 2. It is the
-/// maximum itself for one value.
-pub fn fatmax(values: &[f64], tau: f64) -> f64 {
-    if let [value] = values {
-        return *value;
-    }
-    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if !top.is_finite() {
-        return top;
-    }
-    let sum: f64 = values
-        .iter()
-        .map(|v| {
-            let u = (top - v) / tau;
-            2.0 / (2.0 + 2.0 * u + u * u)
-        })
-        .sum();
-    top + tau * sum.ln()
-}
-
-/// `ln(mean(exp(values)))`, without overflow.
-pub fn log_mean_exp(values: &[f64]) -> f64 {
-    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if !top.is_finite() {
-        return top;
-    }
-    let sum: f64 = values.iter().map(|v| (v - top).exp()).sum();
-    top + (sum / values.len() as f64).ln()
-}
 
 /// Standard-normal base samples, one row per Monte Carlo sample and one column per jointly
 /// sampled point (the observed points, the pending points, then the candidate).
@@ -149,8 +41,8 @@ impl BaseSamples {
     pub fn sobol(samples: usize, dim: usize, seed: u64) -> Result<Self, EngineError> {
         if dim > MAX_SOBOL_DIM {
             return Err(EngineError::invalid(format!(
-                "qLogNEI: {dim} jointly sampled points exceed the {MAX_SOBOL_DIM} dimensions of \
-                 the quasi-random base samples (prune the observed points)"
+                "{dim} jointly sampled points exceed the {MAX_SOBOL_DIM} dimensions of the \
+                 quasi-random base samples (prune the observed points)"
             )));
         }
         let grid = SobolGrid::new(Bounds::cube(0.0, 1.0, dim.max(1))?, samples, seed)?.all();
@@ -164,10 +56,15 @@ impl BaseSamples {
     pub fn from_matrix(normals: DMatrix<f64>) -> Result<Self, EngineError> {
         if normals.iter().any(|z| !z.is_finite()) || normals.nrows() == 0 {
             return Err(EngineError::invalid(
-                "qLogNEI: base samples must be finite, with at least one sample",
+                "base samples must be finite, with at least one sample",
             ));
         }
         Ok(Self(normals))
+    }
+
+    /// The normals, one row per sample.
+    pub(crate) fn normals(&self) -> &DMatrix<f64> {
+        &self.0
     }
 
     /// Number of Monte Carlo samples.
@@ -185,18 +82,8 @@ impl BaseSamples {
 /// batch: each new point maximises the joint value with the earlier ones pending), for
 /// **maximisation**, on a GP's posterior of the latent function.
 pub struct QLogNoisyExpectedImprovement<'a> {
-    gp: &'a GpState,
-    /// The observed points then the pending points.
-    fixed: Points,
-    /// `L⁻¹ k(X, F)`: the training data's whitened covariance with the fixed points.
-    whitened: DMatrix<f64>,
-    /// The inverse of the fixed points' posterior Cholesky factor (lower triangular).
-    chol_inverse: DMatrix<f64>,
-    /// `L_F⁻ᵀ Z_Fᵀ` (fixed points × samples): a candidate's cross-covariance row times this is its
-    /// samples' correlated part.
-    lifted: DMatrix<f64>,
-    /// Each sample's base normal of the candidate itself.
-    own: Vec<f64>,
+    /// The joint posterior of the observed points, then the pending points, and a candidate.
+    joint: JointPosterior<'a>,
     /// Each sample's best observed value (the maximum over the observed points' draws).
     best: Vec<f64>,
     /// Each sample's smoothed log improvements of the pending points.
@@ -257,24 +144,16 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
         rows.extend((0..n_pending).map(|i| pending.row(i)));
         let fixed = Points::from_rows(&rows)?;
 
-        let whitened = gp.linv() * engine.cross_covariance(gp.kernel(), gp.train(), &fixed)?;
-        let covariance = (engine.cross_covariance(gp.kernel(), &fixed, &fixed)?
-            - whitened.tr_mul(&whitened))
-            / gp.lambda();
-        let chol = jittered_factor(covariance)?;
-        let chol_inverse = chol
-            .solve_lower_triangular(&DMatrix::identity(n_fixed, n_fixed))
-            .ok_or_else(|| EngineError::invalid("qLogNEI: singular posterior factor"))?;
         let normals = &base.0;
-        let fixed_normals = normals.columns(0, n_fixed);
-        let mean = engine.posterior(gp, &fixed)?.mean;
-        // Draws of the fixed points, one row per sample: μ_F + L_F z.
-        let mut draws = fixed_normals * chol.transpose();
-        for mut row in draws.row_iter_mut() {
-            for (value, m) in row.iter_mut().zip(&mean) {
-                *value += m;
-            }
-        }
+        let joint = JointPosterior::new(
+            gp,
+            engine,
+            fixed,
+            normals.columns(0, n_fixed),
+            normals.column(n_fixed).iter().copied().collect(),
+            "qLogNEI",
+        )?;
+        let draws = &joint.fixed_draws;
         let best = draws
             .row_iter()
             .map(|row| {
@@ -288,12 +167,7 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
             log_fatplus(draws[(s, n_base + j)] - best[s], tau_relu)
         });
         Ok(Self {
-            gp,
-            fixed,
-            whitened,
-            lifted: chol_inverse.tr_mul(&fixed_normals.transpose()),
-            chol_inverse,
-            own: normals.column(n_fixed).iter().copied().collect(),
+            joint,
             best,
             pending_improvements,
             tau_relu,
@@ -315,29 +189,17 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
 
     /// The value of every candidate, each joined to the pending points.
     fn values(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
-        let kernel = self.gp.kernel();
-        let posterior = engine.posterior(self.gp, candidates)?;
-        let whitened =
-            self.gp.linv() * engine.cross_covariance(kernel, self.gp.train(), candidates)?;
-        // Posterior covariance of candidates (rows) with the fixed points (columns).
-        let covariance = (engine.cross_covariance(kernel, candidates, &self.fixed)?
-            - whitened.tr_mul(&self.whitened))
-            / self.gp.lambda();
-        let factor_rows = &covariance * self.chol_inverse.transpose();
-        let correlated = &covariance * &self.lifted;
+        let draws = self.joint.candidate_draws(engine, candidates)?;
         Ok((0..candidates.rows())
             .into_par_iter()
             .map_init(
                 || {
                     let improvements = vec![0.0; 1 + self.pending_improvements.ncols()];
-                    (improvements, vec![0.0; self.own.len()])
+                    (improvements, vec![0.0; self.joint.own.len()])
                 },
                 |(improvements, per_sample), i| {
-                    let explained = factor_rows.row(i).norm_squared();
-                    let own_sd = (posterior.variance[i] - explained).max(0.0).sqrt();
                     for (s, value) in per_sample.iter_mut().enumerate() {
-                        let draw = posterior.mean[i] + correlated[(i, s)] + own_sd * self.own[s];
-                        self.fill_improvements(s, draw, improvements);
+                        self.fill_improvements(s, draws[(i, s)], improvements);
                         *value = fatmax(improvements, self.tau_max);
                     }
                     log_mean_exp(per_sample)
@@ -349,20 +211,21 @@ impl<'a> QLogNoisyExpectedImprovement<'a> {
 
 impl Acquisition for QLogNoisyExpectedImprovement<'_> {
     fn dim(&self) -> usize {
-        self.gp.kernel().input_dim()
+        self.joint.gp.kernel().input_dim()
     }
 
     /// Reparameterisation through the joint posterior's Cholesky factor, as BoTorch's autograd
     /// differentiates it (the base samples fixed), on the CPU in f64; `None` for a kernel
     /// without a gradient ([`bosweep_model::Kernel::differentiable`]).
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
-        if !self.gp.kernel().differentiable() {
+        let joint = &self.joint;
+        if !joint.gp.kernel().differentiable() {
             return Ok(None);
         }
         Ok(Some(Box::new(QLogNeiGradient {
             acquisition: self,
-            fixed_solved: self.whitened.tr_mul(self.gp.linv()),
-            fixed_precision: self.chol_inverse.tr_mul(&self.chol_inverse),
+            fixed_solved: joint.whitened.tr_mul(joint.gp.linv()),
+            fixed_precision: joint.chol_inverse.tr_mul(&joint.chol_inverse),
         })))
     }
 
@@ -394,9 +257,10 @@ struct QLogNeiGradient<'q, 'a> {
 impl AnalyticGradient for QLogNeiGradient<'_, '_> {
     fn objective(&self) -> ValueGradient<'_> {
         let q = self.acquisition;
-        let gp = q.gp;
+        let joint = &q.joint;
+        let gp = joint.gp;
         let lambda = gp.lambda();
-        let samples = q.own.len();
+        let samples = joint.own.len();
         let mut scratch = PointScratch::default();
         let mut fixed_column = nalgebra::DVector::zeros(0);
         let mut fixed_jacobian = DMatrix::zeros(0, 0);
@@ -405,18 +269,22 @@ impl AnalyticGradient for QLogNeiGradient<'_, '_> {
         let mut chain = vec![0.0; samples];
         Box::new(move |x: &[f64]| {
             let at = gp.posterior_with_gradient(x, &mut scratch)?;
-            gp.kernel()
-                .column_with_jacobian(&q.fixed, x, &mut fixed_column, &mut fixed_jacobian);
-            let covariance = (&fixed_column - q.whitened.tr_mul(&scratch.whitened)) / lambda;
+            gp.kernel().column_with_jacobian(
+                &joint.fixed,
+                x,
+                &mut fixed_column,
+                &mut fixed_jacobian,
+            );
+            let covariance = (&fixed_column - joint.whitened.tr_mul(&scratch.whitened)) / lambda;
             let covariance_gradient =
                 (&fixed_jacobian - &self.fixed_solved * &scratch.jacobian) / lambda;
             let precision_c = &self.fixed_precision * &covariance;
             let explained = covariance.dot(&precision_c);
             let own_variance = at.variance - explained;
             let own_sd = own_variance.max(0.0).sqrt();
-            let correlated = q.lifted.tr_mul(&covariance);
+            let correlated = joint.lifted.tr_mul(&covariance);
             for s in 0..samples {
-                let draw = at.mean + correlated[s] + own_sd * q.own[s];
+                let draw = at.mean + correlated[s] + own_sd * joint.own[s];
                 q.fill_improvements(s, draw, &mut improvements);
                 per_sample[s] = fatmax(&improvements, q.tau_max);
                 chain[s] = fatmax_first_slope(&improvements, q.tau_max)
@@ -432,9 +300,9 @@ impl AnalyticGradient for QLogNeiGradient<'_, '_> {
                 weights.iter().zip(&chain).map(|(w, c)| w / total * c),
             );
             let mean_weight: f64 = slopes.iter().sum();
-            let own_weight: f64 = slopes.iter().zip(&q.own).map(|(g, z)| g * z).sum();
+            let own_weight: f64 = slopes.iter().zip(&joint.own).map(|(g, z)| g * z).sum();
             // ∂ value / ∂c: through the correlated part and through σ_own.
-            let mut through_c = &q.lifted * &slopes;
+            let mut through_c = &joint.lifted * &slopes;
             let own_sd_slope = if own_sd > 0.0 {
                 own_weight / (2.0 * own_sd)
             } else {
@@ -484,7 +352,7 @@ pub fn prune_baseline(
     let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
     let whitened = gp.linv() * &prior;
     let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
-    let chol = jittered_factor(covariance)?;
+    let chol = jittered_factor(covariance, "qLogNEI")?;
     let mean = engine.posterior(gp, observed)?.mean;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut wins = vec![0usize; n];
@@ -505,18 +373,4 @@ pub fn prune_baseline(
     order.truncate(max_points.max(1));
     let rows: Vec<&[f64]> = order.iter().map(|&i| observed.row(i)).collect();
     Points::from_rows(&rows)
-}
-
-/// The lower Cholesky factor of `covariance` with the smallest jitter that makes it positive
-/// definite (as GPyTorch's `psd_safe_cholesky` retries).
-fn jittered_factor(covariance: DMatrix<f64>) -> Result<DMatrix<f64>, EngineError> {
-    match jittered_cholesky(&covariance) {
-        Some((factor, _)) => Ok(factor),
-        None => Err(EngineError::invalid(format!(
-            "qLogNEI: the {n}×{n} posterior covariance of the observed and pending points is not \
-             positive definite even with jitter {:e}",
-            largest_jitter(&covariance),
-            n = covariance.nrows()
-        ))),
-    }
 }

@@ -1,0 +1,286 @@
+//! qLogNEHVI, the noisy expected hypervolume improvement of Daulton, Balandat and Bakshy
+//! (NeurIPS 2021) in the log-space form of Ament et al. (NeurIPS 2023), as BoTorch's
+//! `qLogNoisyExpectedHypervolumeImprovement` computes it with its defaults (`alpha = 0`: exact
+//! box decompositions; `cache_pending` and `incremental_nehvi`: pending points join the
+//! observed ones, so each new point's improvement is over the front they all make).
+//!
+//! Each objective has its own GP (independent outputs, as BoTorch's multi-output
+//! `SingleTaskGP`). With quasi-Monte Carlo base samples fixed for the step, sample `s` draws
+//! every objective at the observed and pending points jointly with a candidate; the observed
+//! and pending points' draws make a front, cut once per sample into the cells of the region it
+//! does not dominate; the candidate's draw improves that front's hypervolume by the part of
+//! those cells it dominates, smoothed in log space (see
+//! [`Engine::log_hypervolume_improvement`], where the candidates × samples × cells work runs),
+//! and the value is the log of the mean over the samples.
+//!
+//! Everything is in **maximisation** form and in the objectives' own units (the models'
+//! standardisation undone), as BoTorch evaluates its posterior samples against a reference
+//! point given in outcome units.
+
+use nalgebra::DMatrix;
+
+use super::joint::{JointPosterior, jittered_factor};
+use super::qlognei::BaseSamples;
+use super::{Acquisition, log_mean_exp};
+use crate::surrogate::OutputTransform;
+use bosweep_core::pareto::{Front, non_dominated, partition};
+use bosweep_engine::{Engine, EngineError, ImprovementSmoothing, Points, SampleCells};
+use bosweep_model::GpState;
+
+/// BoTorch's number of quasi-Monte Carlo samples of a multi-objective MC acquisition.
+pub const MO_MC_SAMPLES: usize = 128;
+
+/// One objective's model: its GP (on standardised outputs, maximised) and the standardisation
+/// that maps the GP's outputs back to the objective's units.
+#[derive(Clone, Copy)]
+pub struct ObjectiveModel<'a> {
+    /// The GP, in the common input units.
+    pub gp: &'a GpState,
+    /// The GP's output units to the objective's (maximisation sense).
+    pub output: OutputTransform,
+}
+
+/// qLogNEHVI of a single candidate over the front of the observed and pending points, for
+/// **maximisation** of every objective, on independent GPs.
+pub struct QLogNoisyExpectedHypervolumeImprovement<'a> {
+    /// Each objective's joint posterior at the fixed points and a candidate, with its output
+    /// transform.
+    objectives: Vec<(JointPosterior<'a>, OutputTransform)>,
+    /// Each sample's cells of the region its front does not dominate.
+    cells: SampleCells,
+    smoothing: ImprovementSmoothing,
+}
+
+impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
+    /// qLogNEHVI over the front of `baseline` (observed points, at least one) and `pending`
+    /// points, all in the models' input units, against `reference` (one value per objective, in
+    /// their units, maximisation), with one set of base samples per objective (each of
+    /// `baseline + pending + 1` columns, the same number of samples).
+    pub fn new(
+        models: &[ObjectiveModel<'a>],
+        engine: &dyn Engine,
+        baseline: &Points,
+        pending: &Points,
+        reference: &[f64],
+        base: &[BaseSamples],
+        smoothing: ImprovementSmoothing,
+    ) -> Result<Self, EngineError> {
+        let m = models.len();
+        if m < 2 || reference.len() != m || base.len() != m {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: {m} objective models, a reference point of {} values and {} sets of \
+                 base samples (one each, at least 2 objectives)",
+                reference.len(),
+                base.len()
+            )));
+        }
+        if let Some(bad) = reference.iter().find(|r| !r.is_finite()) {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: the reference point has {bad} (must be finite)"
+            )));
+        }
+        let fixed = fixed_points(models[0].gp, baseline, pending)?;
+        let n_fixed = fixed.rows();
+        let samples = base[0].samples();
+        if let Some(j) = base
+            .iter()
+            .position(|b| b.dim() != n_fixed + 1 || b.samples() != samples)
+        {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: objective {j}'s base samples are {}×{}; {samples} samples of \
+                 {n_fixed} fixed points and the candidate need {samples}×{}",
+                base[j].samples(),
+                base[j].dim(),
+                n_fixed + 1
+            )));
+        }
+        let objectives = models
+            .iter()
+            .zip(base)
+            .map(|(model, base)| {
+                let normals = base.normals();
+                let joint = JointPosterior::new(
+                    model.gp,
+                    engine,
+                    fixed.clone(),
+                    normals.columns(0, n_fixed),
+                    normals.column(n_fixed).iter().copied().collect(),
+                    "qLogNEHVI",
+                )?;
+                Ok((joint, model.output))
+            })
+            .collect::<Result<Vec<_>, EngineError>>()?;
+        let mut cells = SampleCells::new(m);
+        let mut front = vec![0.0; n_fixed * m];
+        for s in 0..samples {
+            for (j, (joint, output)) in objectives.iter().enumerate() {
+                for i in 0..n_fixed {
+                    front[i * m + j] = output.inverse(joint.fixed_draws[(s, i)]);
+                }
+            }
+            push_non_dominated_cells(&mut cells, &front, reference)?;
+        }
+        Ok(Self {
+            objectives,
+            cells,
+            smoothing,
+        })
+    }
+
+    /// The number of cells over all samples (their fronts' sizes show in it).
+    pub fn cell_count(&self) -> usize {
+        self.cells.cells()
+    }
+}
+
+/// The observed then the pending points, checked against the GP's input dimension.
+fn fixed_points(gp: &GpState, baseline: &Points, pending: &Points) -> Result<Points, EngineError> {
+    let dim = gp.kernel().input_dim();
+    let (n_base, n_pending) = (baseline.rows(), pending.rows());
+    if baseline.dim() != dim || (n_pending > 0 && pending.dim() != dim) || n_base == 0 {
+        return Err(EngineError::invalid(format!(
+            "qLogNEHVI: {n_base} observed points of {} columns and {n_pending} pending of {} \
+             for GPs of {dim} inputs (at least one observed point)",
+            baseline.dim(),
+            pending.dim()
+        )));
+    }
+    let mut rows: Vec<&[f64]> = (0..n_base).map(|i| baseline.row(i)).collect();
+    rows.extend((0..n_pending).map(|i| pending.row(i)));
+    Points::from_rows(&rows)
+}
+
+/// Adds the cells of the region `front` (maximisation, row-major, `reference.len()` values per
+/// point) does not dominate above `reference`. `bosweep_core::pareto` works in minimisation, so
+/// the front and the reference point are negated and the cells flipped back: a minimisation
+/// cell `[l, u]` is the maximisation cell `[−u, −l]`, its unbounded side now above.
+pub fn push_non_dominated_cells(
+    cells: &mut SampleCells,
+    front: &[f64],
+    reference: &[f64],
+) -> Result<(), EngineError> {
+    let m = reference.len();
+    let negated: Vec<f64> = front.iter().map(|v| -v).collect();
+    let negated_reference: Vec<f64> = reference.iter().map(|v| -v).collect();
+    let front = Front::new(&negated, m).map_err(|e| EngineError::invalid(e.to_string()))?;
+    let part = partition(front, &negated_reference)
+        .map_err(|e| EngineError::invalid(format!("qLogNEHVI: {e}")))?;
+    let flipped: Vec<(Vec<f64>, Vec<f64>)> = part
+        .non_dominated
+        .iter()
+        .map(|(lower, upper)| {
+            (
+                upper.iter().map(|v| -v).collect(),
+                lower.iter().map(|v| -v).collect(),
+            )
+        })
+        .collect();
+    cells.push_sample(flipped.iter().map(|(l, u)| (l.as_slice(), u.as_slice())))
+}
+
+impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
+    fn dim(&self) -> usize {
+        self.objectives[0].0.gp.kernel().input_dim()
+    }
+
+    fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
+        if candidates.dim() != self.dim() {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: candidates have {} columns but the GPs take {}",
+                candidates.dim(),
+                self.dim()
+            )));
+        }
+        let (rows, m, samples) = (
+            candidates.rows(),
+            self.objectives.len(),
+            self.cells.samples(),
+        );
+        let mut draws = vec![0.0; rows * samples * m];
+        for (j, (joint, output)) in self.objectives.iter().enumerate() {
+            let own = joint.candidate_draws(engine, candidates)?;
+            for i in 0..rows {
+                for s in 0..samples {
+                    draws[(i * samples + s) * m + j] = output.inverse(own[(i, s)]);
+                }
+            }
+        }
+        let values = engine.log_hypervolume_improvement(&self.cells, &draws, self.smoothing)?;
+        Ok(values.chunks_exact(samples).map(log_mean_exp).collect())
+    }
+}
+
+/// BoTorch's number of posterior draws that decide which observed points may be on the front.
+pub const PRUNE_FRONT_SAMPLES: usize = 2048;
+
+/// The observed points that could be on the front (BoTorch's
+/// `prune_inferior_points_multi_objective`): those non-dominated, and better than `reference`
+/// in every objective, in at least one of `samples` joint posterior draws, the most often such
+/// first, at most `max_points` (at least one: the most often, or the first observed point when
+/// none ever is). qLogNEHVI over these alone keeps its joint sample within the quasi-random
+/// sequence's dimensions as the data grow.
+pub fn prune_baseline_front(
+    models: &[ObjectiveModel<'_>],
+    engine: &dyn Engine,
+    reference: &[f64],
+    samples: usize,
+    max_points: usize,
+    seed: u64,
+) -> Result<Points, EngineError> {
+    use rand::SeedableRng;
+    use rand_distr::{Distribution, StandardNormal};
+
+    let observed = models
+        .first()
+        .map(|model| model.gp.train())
+        .ok_or_else(|| EngineError::invalid("qLogNEHVI: no objective models to prune with"))?;
+    let (n, m) = (observed.rows(), models.len());
+    if n <= max_points.max(1) {
+        return Ok(observed.clone());
+    }
+    let mut factors = Vec::with_capacity(m);
+    for model in models {
+        let gp = model.gp;
+        let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
+        let whitened = gp.linv() * &prior;
+        let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
+        let chol = jittered_factor(covariance, "qLogNEHVI")?;
+        factors.push((chol, engine.posterior(gp, observed)?.mean, model.output));
+    }
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut wins = vec![0usize; n];
+    let mut normals = DMatrix::zeros(n, 1);
+    let mut front = vec![0.0; n * m];
+    for _ in 0..samples {
+        for (j, (chol, mean, output)) in factors.iter().enumerate() {
+            normals
+                .iter_mut()
+                .for_each(|z: &mut f64| *z = StandardNormal.sample(&mut rng));
+            let draw = chol * &normals;
+            for i in 0..n {
+                // Negated: the front is found in minimisation form.
+                front[i * m + j] = -output.inverse(mean[i] + draw[i]);
+            }
+        }
+        let better: Vec<usize> = (0..n)
+            .filter(|&i| (0..m).all(|j| -front[i * m + j] > reference[j]))
+            .collect();
+        let values: Vec<f64> = better
+            .iter()
+            .flat_map(|&i| front[i * m..(i + 1) * m].iter().copied())
+            .collect();
+        let kept = Front::new(&values, m).map_err(|e| EngineError::invalid(e.to_string()))?;
+        for k in non_dominated(kept) {
+            wins[better[k]] += 1;
+        }
+    }
+    let mut order: Vec<usize> = (0..n).filter(|&i| wins[i] > 0).collect();
+    // Most often on the front first; ties in data order.
+    order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
+    order.truncate(max_points.max(1));
+    if order.is_empty() {
+        order.push(0);
+    }
+    let rows: Vec<&[f64]> = order.iter().map(|&i| observed.row(i)).collect();
+    Points::from_rows(&rows)
+}
