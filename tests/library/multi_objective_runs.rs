@@ -323,3 +323,46 @@ fn no_random_point_beats_a_registered_front() {
         }
     }
 }
+
+/// The last step's hypervolume of `algo` on Schaffer's problem (one objective minimised, one
+/// maximised, the reference point declared) after `budget` evaluations in batches of `batch`.
+fn final_hypervolume(algo: &str, seed: u64, budget: usize, batch: usize) -> f64 {
+    let problem = Schaffer::new(2);
+    let mut algorithm = algorithms::build(algo, &[]).unwrap();
+    let config = RunConfig {
+        seed,
+        design_seed: seed,
+        parallel: bosweep::sweep::Parallel {
+            batch,
+            ..Default::default()
+        },
+        ..config(budget)
+    };
+    let (_, lines) = run_to_trace(
+        &problem,
+        algorithm.as_mut(),
+        algo,
+        &CpuEngine::new(),
+        &config,
+    );
+    let last = steps(lines).pop().unwrap();
+    last["hypervolume"].as_f64().unwrap()
+}
+
+/// qLogNEHVI, one point at a time and in batches of 3 (the pending points joining each
+/// sample's front), covers more than 94% of the maximum hypervolume within 14 evaluations on
+/// both seeds (measured 95.5–96.4%), where random search's front from the same initial design
+/// covers 64–69%.
+#[test]
+fn qlognehvi_approaches_the_front_one_point_at_a_time_and_in_batches() {
+    for seed in [1, 2] {
+        let random = final_hypervolume("random", seed, 14, 1);
+        for batch in [1, 3] {
+            let hv = final_hypervolume("qlognehvi", seed, 14, batch);
+            assert!(
+                hv > 0.94 * MAX_HV && hv > random,
+                "seed {seed}, batch {batch}: HV {hv} (random {random}, max {MAX_HV})"
+            );
+        }
+    }
+}

@@ -14,6 +14,7 @@ mod cmaes;
 mod command;
 pub mod contextual;
 mod gp_bo;
+mod mobo;
 mod nsga2;
 pub mod pe_gp_ucb;
 mod peers;
@@ -34,6 +35,7 @@ pub use cmaes::Cmaes;
 pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
+pub use mobo::QLogNehvi;
 pub use nsga2::Nsga2;
 pub use pe_gp_ucb::{
     FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,

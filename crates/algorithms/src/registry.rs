@@ -15,6 +15,7 @@ const FAMILIES: &[&[AlgorithmEntry]] = &[
     RANDOM,
     super::gp_bo::ENTRIES,
     super::cmaes::ENTRIES,
+    super::mobo::ENTRIES,
     super::nsga2::ENTRIES,
     super::turbo::ENTRIES,
     super::baxus::ENTRIES,

@@ -125,45 +125,55 @@ impl GpBo {
         }
     }
 
-    /// Maximises `acquisition` (in `model`'s input units) over the allowed set, or over the
-    /// unit cube then mapped to the box. A pending point is never proposed again: over the
-    /// allowed set its rows are ruled out before the argmax; over the box, when the maximiser
-    /// lands on one, the best refined start elsewhere wins, else the best start's grid point
-    /// elsewhere. The step's cost records the grid's (over an allowed set, its evaluation's)
-    /// and the refinement's seconds.
+    /// Maximises `acquisition` over the allowed set or the box: see [`maximize_in_domain`].
     fn maximize_acquisition(
         &mut self,
         acquisition: &dyn AcquisitionFunction,
         model: &GpModel,
         ctx: &mut AskContext<'_>,
     ) -> Result<Vec<f64>, AlgorithmError> {
-        match ctx.allowed {
-            Some(set) => {
-                let start = Instant::now();
-                let mut values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
-                if !ctx.pending.is_empty() {
-                    rule_out_pending_rows(&mut values, set, ctx.pending)?;
-                }
-                let x = set.row(ctx.engine.argmax(&values)?).to_vec();
-                self.log.cost.grid_seconds += start.elapsed().as_secs_f64();
-                Ok(x)
+        maximize_in_domain(acquisition, model, &self.maximize, &mut self.log, ctx)
+    }
+}
+
+/// Maximises `acquisition` (in `model`'s input units) over the allowed set, or over the unit
+/// cube then mapped to the box. A pending point is never proposed again: over the allowed set
+/// its rows are ruled out before the argmax; over the box, when the maximiser lands on one, the
+/// best refined start elsewhere wins, else the best start's grid point elsewhere. `log`'s cost
+/// records the grid's (over an allowed set, its evaluation's) and the refinement's seconds.
+pub(crate) fn maximize_in_domain(
+    acquisition: &dyn AcquisitionFunction,
+    model: &GpModel,
+    maximize_config: &MaximizeConfig,
+    log: &mut StepLog,
+    ctx: &mut AskContext<'_>,
+) -> Result<Vec<f64>, AlgorithmError> {
+    match ctx.allowed {
+        Some(set) => {
+            let start = Instant::now();
+            let mut values = acquisition.evaluate(ctx.engine, &model.to_model_inputs(set)?)?;
+            if !ctx.pending.is_empty() {
+                rule_out_pending_rows(&mut values, set, ctx.pending)?;
             }
-            None => {
-                let config = MaximizeConfig {
-                    seed: ctx.rng.random(),
-                    ..self.maximize.clone()
-                };
-                let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
-                let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
-                self.log.cost.grid_seconds += best.seconds.grid;
-                self.log.cost.refine_seconds += best.seconds.refine;
-                let x = if ctx.pending.is_empty() {
-                    best.x
-                } else {
-                    away_from_pending(best, &pending_in_model_units(model, ctx.pending)?)?
-                };
-                Ok(ctx.domain.from_unit(&x))
-            }
+            let x = set.row(ctx.engine.argmax(&values)?).to_vec();
+            log.cost.grid_seconds += start.elapsed().as_secs_f64();
+            Ok(x)
+        }
+        None => {
+            let config = MaximizeConfig {
+                seed: ctx.rng.random(),
+                ..maximize_config.clone()
+            };
+            let unit = Bounds::cube(0.0, 1.0, ctx.domain.dim())?;
+            let best = maximize(acquisition, ctx.engine, ctx.reference, &unit, &config)?;
+            log.cost.grid_seconds += best.seconds.grid;
+            log.cost.refine_seconds += best.seconds.refine;
+            let x = if ctx.pending.is_empty() {
+                best.x
+            } else {
+                away_from_pending(best, &pending_in_model_units(model, ctx.pending)?)?
+            };
+            Ok(ctx.domain.from_unit(&x))
         }
     }
 }

@@ -15,7 +15,9 @@ mod tests;
 
 use bosweep_toolkit::AlgorithmEntry;
 
+pub(crate) use algorithm::maximize_in_domain;
 pub use algorithm::{Acquisition, GpBo};
+pub(crate) use settings::botorch_maximizer;
 pub use settings::{Ei, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 
 /// The GP baselines, in listing order.

@@ -10,7 +10,7 @@ use bosweep_toolkit::pending::PendingStrategy;
 /// L-BFGS-B on the acquisition's analytic gradient (BoTorch's autograd). EI takes it too, so
 /// that EI and LogEI differ in their models only, as in Ament et al.'s comparison; GP-UCB keeps
 /// the larger grid, min(2^12·d, 2^20), and central differences, on which its studies ran.
-fn botorch_maximizer() -> MaximizerSettings {
+pub(crate) fn botorch_maximizer() -> MaximizerSettings {
     MaximizerSettings::default()
         .grid_size(1024)
         .top_k(20)

@@ -1,0 +1,242 @@
+//! [`MultiObjectiveBo`]: one GP per objective refitted at every step, and qLogNEHVI maximised
+//! with the pending points joining the front.
+
+use std::time::Instant;
+
+use rand::RngExt;
+use serde_json::{Map, json};
+
+use bosweep_core::params::{ParamValue, Params};
+use bosweep_engine::{ImprovementSmoothing, Points};
+use bosweep_problems::Problem;
+use bosweep_toolkit::acquisition::{
+    BaseSamples, MAX_SOBOL_DIM, MaximizeConfig, ObjectiveModel, PRUNE_FRONT_SAMPLES,
+    QLogNoisyExpectedHypervolumeImprovement, default_grid_size, prune_baseline_front,
+};
+use bosweep_toolkit::pending::pending_in_model_units;
+use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::{
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, fit_gp_model,
+    gp_memory_bytes, uniform_point,
+};
+
+use super::reference::infer_reference_point;
+use super::settings::QLogNehvi;
+use crate::gp_bo::maximize_in_domain;
+
+/// qLogNEHVI on independent GPs, one per objective.
+pub struct MultiObjectiveBo {
+    /// The checked parameters the algorithm was built from, for the trace header.
+    params: Params,
+    settings: QLogNehvi,
+    maximize: MaximizeConfig,
+    /// The problem's reference point in the maximisation sense, where it declares one.
+    declared_reference: Option<Vec<f64>>,
+    /// Every objective's history (the same points, that objective's values, maximised).
+    histories: Vec<History>,
+    /// The models of the last fit, one per objective.
+    models: Vec<GpModel>,
+    /// Observations `models` were fitted on by the last ask, while no value has been told
+    /// since: a batch's later asks reuse that fit.
+    fitted_on: Option<usize>,
+    log: StepLog,
+}
+
+impl MultiObjectiveBo {
+    pub(super) fn new(params: Params, settings: QLogNehvi) -> Self {
+        Self {
+            params,
+            maximize: settings.maximizer.config(),
+            settings,
+            declared_reference: None,
+            histories: Vec::new(),
+            models: Vec::new(),
+            fitted_on: None,
+            log: StepLog::default(),
+        }
+    }
+
+    fn told(&self) -> usize {
+        self.histories.first().map_or(0, History::len)
+    }
+
+    /// The step's models: fresh fits, or, for a batch's later points, the batch's first fits.
+    fn step_models(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<GpModel>, AlgorithmError> {
+        if !ctx.pending.is_empty() && self.fitted_on == Some(self.told()) {
+            return Ok(self.models.clone());
+        }
+        let previous = std::mem::take(&mut self.models);
+        self.histories
+            .iter()
+            .enumerate()
+            .map(|(j, history)| fit_gp_model(&self.settings.gp, history, previous.get(j), ctx))
+            .collect()
+    }
+
+    /// The reference point: the problem's, else inferred from the observed front.
+    fn reference(&self) -> Result<Vec<f64>, AlgorithmError> {
+        if let Some(reference) = &self.declared_reference {
+            return Ok(reference.clone());
+        }
+        let m = self.histories.len();
+        let told = self.told();
+        let values: Vec<f64> = (0..told)
+            .flat_map(|i| self.histories.iter().map(move |h| h.ys()[i]))
+            .collect();
+        infer_reference_point(&values, m)
+            .ok_or_else(|| AlgorithmError::Config("qlognehvi: no observations yet".into()))
+    }
+}
+
+impl Algorithm for MultiObjectiveBo {
+    /// Refuses a problem of one objective (there is no hypervolume to improve) and keeps the
+    /// problem's reference point, in the maximisation sense.
+    fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        let Some(objectives) = problem.objectives().filter(|o| o.count() >= 2) else {
+            return Err(AlgorithmError::Config(format!(
+                "algorithm \"qlognehvi\" improves the hypervolume of several objectives; \
+                 problem \"{}\" has one (run qlognei on it)",
+                problem.name()
+            )));
+        };
+        self.declared_reference = objectives
+            .reference_point()
+            .map(|r| objectives.to_maximization(r));
+        self.histories = vec![History::default(); objectives.count()];
+        Ok(())
+    }
+
+    fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
+        if self.told() == 0 {
+            // Nothing to fit a GP to: every point looks the same under the prior.
+            return Ok(Proposal {
+                x: uniform_point(ctx)?,
+                repeats: 1,
+            });
+        }
+        let start = Instant::now();
+        let models = self.step_models(ctx)?;
+        let reference = self.reference()?;
+        let objective_models: Vec<ObjectiveModel<'_>> = models
+            .iter()
+            .map(|model| ObjectiveModel {
+                gp: model.state(),
+                output: model.output_transform(),
+            })
+            .collect();
+        let dim = ctx.domain.dim();
+        let pending = if ctx.pending.is_empty() {
+            Points::new(Vec::new(), dim)?
+        } else {
+            pending_in_model_units(&models[0], ctx.pending)?
+        };
+        // The joint sample's dimension is bounded by the quasi-random sequence's.
+        let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
+        let observed = models[0].state().train();
+        let baseline = if self.settings.prune_baseline || observed.rows() > room {
+            prune_baseline_front(
+                &objective_models,
+                ctx.engine,
+                &reference,
+                PRUNE_FRONT_SAMPLES,
+                room,
+                ctx.rng.random(),
+            )?
+        } else {
+            observed.clone()
+        };
+        let joint = baseline.rows() + pending.rows() + 1;
+        let base = (0..models.len())
+            .map(|_| BaseSamples::sobol(self.settings.mc_samples, joint, ctx.rng.random()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
+            &objective_models,
+            ctx.engine,
+            &baseline,
+            &pending,
+            &reference,
+            &base,
+            ImprovementSmoothing::BOTORCH,
+        )?;
+        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+
+        let start = Instant::now();
+        self.log.extra = Map::new();
+        let lengthscales: Vec<Vec<f64>> =
+            models.iter().map(GpModel::lengthscales_original).collect();
+        self.log
+            .extra
+            .insert("lengthscales".into(), json!(lengthscales));
+        self.log
+            .extra
+            .insert("baseline_points".into(), json!(baseline.rows()));
+        self.log
+            .extra
+            .insert("cells".into(), json!(acquisition.cell_count()));
+        if self.declared_reference.is_none() {
+            self.log
+                .extra
+                .insert("reference_point".into(), json!(reference));
+        }
+        let x = maximize_in_domain(&acquisition, &models[0], &self.maximize, &mut self.log, ctx)?;
+        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        self.fitted_on = Some(self.told());
+        self.models = models;
+        Ok(Proposal { x, repeats: 1 })
+    }
+
+    /// A batch's points are chosen one by one, each pending point joining the observed ones
+    /// in every sample's front (BoTorch's cached pending points).
+    fn accepts_pending(&self) -> bool {
+        true
+    }
+
+    fn handles_several_objectives(&self) -> bool {
+        true
+    }
+
+    fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
+        if feedback.objectives.len() != self.histories.len() {
+            return Err(AlgorithmError::Config(format!(
+                "qlognehvi was told {} objective values for a problem of {}",
+                feedback.objectives.len(),
+                self.histories.len()
+            )));
+        }
+        for (history, value) in self.histories.iter_mut().zip(feedback.objectives) {
+            history.push(feedback.x, *value);
+        }
+        Ok(())
+    }
+
+    /// A run of several objectives recommends its front, not one point: the first objective's
+    /// best observed point stands in where a caller asks for one.
+    fn recommend(
+        &mut self,
+        _engine: &dyn bosweep_engine::Engine,
+    ) -> Result<Vec<f64>, AlgorithmError> {
+        Ok(self
+            .histories
+            .first()
+            .map(History::best_x)
+            .unwrap_or_default())
+    }
+
+    fn step_log(&mut self) -> Option<&mut StepLog> {
+        Some(&mut self.log)
+    }
+
+    fn parameters(&self) -> Vec<(String, ParamValue)> {
+        self.params.to_list()
+    }
+
+    /// One GP's memory per objective, plus the candidates' draws of one grid chunk.
+    fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
+        let grid = self
+            .maximize
+            .grid_size
+            .unwrap_or_else(|| default_grid_size(dim));
+        let m = self.histories.len().max(2) as u64;
+        m * gp_memory_bytes(budget, dim, grid) + (grid * self.settings.mc_samples) as u64 * m * 8
+    }
+}
