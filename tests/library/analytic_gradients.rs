@@ -1,15 +1,18 @@
 //! The acquisitions' analytic gradients (what the `analytic` refinement ascends on) against
 //! central differences of their own values: EI, LogEI, UCB and the posterior mean on GPs of
 //! every differentiable kernel, qLogNEI with and without pending points on BoTorch's reference
-//! data, and the smoothing functions' slopes; the value beside each gradient is the grid's.
+//! data, qLogNEHVI in two and three objectives, and the smoothing functions' slopes; the value beside each gradient is the grid's.
 
 use bosweep::acquisition::{
     Acquisition, BaseSamples, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
     PosteriorAcquisition, PosteriorMean, QLogNoisyExpectedImprovement, SobolGrid,
-    UpperConfidenceBound, fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope,
+    UpperConfidenceBound, fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope,
+    log_fatplus, log_fatplus_slope,
 };
-use bosweep::compute::{CpuEngine, Points};
+use bosweep::acquisition::{ObjectiveModel, QLogNoisyExpectedHypervolumeImprovement};
+use bosweep::compute::{CpuEngine, ImprovementSmoothing, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep::surrogate::OutputTransform;
 
 /// Central differences of `acquisition`'s values at `x`, step `h` per coordinate.
 fn central_differences(acquisition: &dyn Acquisition, x: &[f64], h: f64) -> Vec<f64> {
@@ -137,6 +140,67 @@ fn qlognei_matches_central_differences_with_and_without_pending_points() {
     }
 }
 
+/// qLogNEHVI's reparameterised gradient on two and three objectives (Matérn-5/2 GPs on the
+/// same fourteen points, the outputs standardised and mapped back), alone and with two pending
+/// points, at candidates around the data: against central differences of its engine values.
+#[test]
+fn qlognehvi_matches_central_differences_in_two_and_three_objectives() {
+    let dim = 2;
+    let engine = CpuEngine::new();
+    let gps: Vec<GpState> = (0..3)
+        .map(|j| {
+            let base = gp(KernelKind::Matern52, dim);
+            let y: Vec<f64> = base
+                .train()
+                .iter()
+                .map(|x| (2.0 + j as f64 * x[0]).sin() - (1.0 + j as f64) * x[1] * x[1])
+                .collect();
+            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
+            GpState::fit(
+                base.train().clone(),
+                &y,
+                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
+            )
+            .unwrap()
+        })
+        .collect();
+    let observed = gps[0].train().clone();
+    let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
+    for m in [2, 3] {
+        let models: Vec<ObjectiveModel<'_>> = gps[..m]
+            .iter()
+            .enumerate()
+            .map(|(j, gp)| ObjectiveModel {
+                gp,
+                output: OutputTransform {
+                    mean: 0.5 * j as f64,
+                    std: 1.0 + j as f64,
+                },
+            })
+            .collect();
+        let reference = vec![-2.0; m];
+        for pending in [Points::new(Vec::new(), dim).unwrap(), pending.clone()] {
+            let base: Vec<BaseSamples> = (0..m)
+                .map(|j| {
+                    BaseSamples::sobol(64, observed.rows() + pending.rows() + 1, 3 + j as u64)
+                        .unwrap()
+                })
+                .collect();
+            let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
+                &models,
+                &engine,
+                &observed,
+                &pending,
+                &reference,
+                &base,
+                ImprovementSmoothing::BOTORCH,
+            )
+            .unwrap();
+            assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+        }
+    }
+}
+
 #[test]
 fn smoothing_slopes_match_central_differences() {
     for tau in [1e-6, 1e-2, 1.0] {
@@ -169,6 +233,19 @@ fn smoothing_slopes_match_central_differences() {
         assert!(
             (got - expected).abs() <= 1e-6,
             "{values:?}: {got} vs {expected}"
+        );
+    }
+    // The fat minimum of two values equals −fatmax of their negatives; its slope, at, below and
+    // above the other value and far from it.
+    for (a, b) in [(0.3, 0.3), (0.2, 0.3), (0.4, 0.3), (-5.0, 2.0), (7.0, 2.0)] {
+        let tau = 1e-2;
+        assert!((fatmin_pair(a, b, tau) + fatmax(&[-a, -b], tau)).abs() < 1e-15);
+        let h = 1e-7;
+        let expected = (fatmin_pair(a + h, b, tau) - fatmin_pair(a - h, b, tau)) / (2.0 * h);
+        let got = fatmin_pair_first_slope(a, b, tau);
+        assert!(
+            (got - expected).abs() <= 1e-6,
+            "({a}, {b}): {got} vs {expected}"
         );
     }
 }

@@ -126,12 +126,16 @@ pub fn fatmin_pair(a: f64, b: f64, tau: f64) -> f64 {
     a.min(b) - tau * (2.0 / (2.0 + 2.0 * u + u * u)).ln_1p()
 }
 
-/// The slope of [`fatmin_pair`] in `a`, as autograd takes it through BoTorch's `fatmin`: with
-/// `u = |a − b|/τ` and `p'(u) = −2(2 + 2u)/(2 + 2u + u²)²`, it is `[a < b] + sign(b − a) ·
-/// p'(u)/(1 + p(u))`, where `a = b` counts `a` as the minimum (torch's `max` picks the first).
+/// The slope of [`fatmin_pair`] in `a`: with `u = |a − b|/τ` and `p'(u) = −2(2 + 2u)/(2 + 2u +
+/// u²)²`, it is `[a < b] + sign(b − a) · p'(u)/(1 + p(u))`, and ½ at `a = b`, where the function
+/// is smooth (both one-sided slopes are ½).
 pub fn fatmin_pair_first_slope(a: f64, b: f64, tau: f64) -> f64 {
     if b.is_infinite() {
         return if b > 0.0 { 1.0 } else { 0.0 };
+    }
+    if a == b {
+        // Both one-sided slopes are 1 − 1/2 = 1/2: the minimum's kink and the tail's cancel.
+        return 0.5;
     }
     let u = (a - b).abs() / tau;
     let q = 2.0 + 2.0 * u + u * u;
@@ -139,6 +143,6 @@ pub fn fatmin_pair_first_slope(a: f64, b: f64, tau: f64) -> f64 {
     let p_slope = -2.0 * (2.0 + 2.0 * u) / (q * q);
     // d/da of −τ ln(1 + p(|a − b|/τ)) = −p'(u) sign(a − b) / (1 + p).
     let through_tail = -p_slope * (a - b).signum() / (1.0 + p);
-    let through_min = if a <= b { 1.0 } else { 0.0 };
+    let through_min = if a < b { 1.0 } else { 0.0 };
     through_min + through_tail
 }

@@ -7,10 +7,10 @@
 //! `σ_own² = σ²(x) − ‖L_F⁻¹ c‖²`. Over a grid, the kernel matrices and posterior come from the
 //! engine, the factor's new rows from dense products on the CPU.
 
-use nalgebra::{DMatrix, DMatrixView};
+use nalgebra::{DMatrix, DMatrixView, DVector};
 
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, jittered_cholesky, largest_jitter};
+use bosweep_model::{GpState, PointPosterior, PointScratch, jittered_cholesky, largest_jitter};
 
 /// One GP's joint posterior at fixed points and a candidate, with fixed base normals.
 pub(crate) struct JointPosterior<'a> {
@@ -111,5 +111,105 @@ pub(crate) fn jittered_factor(
             largest_jitter(&covariance),
             n = covariance.nrows()
         ))),
+    }
+}
+
+/// The chain rule from a candidate's draws back to the candidate, as BoTorch's autograd takes
+/// it through the joint posterior's Cholesky factor with the base samples fixed: each draw is
+/// `μ + cᵀ L_F⁻ᵀ z_F + σ_own z`, whose gradient follows from `∇μ`, `∇σ²` and `∇c`. On the CPU
+/// in f64.
+pub(crate) struct JointSlopes<'j, 'a> {
+    pub joint: &'j JointPosterior<'a>,
+    /// `k(X, F)ᵀ (K + λΣ)⁻¹` (fixed points × training points): `∇c = (J_F − this · J_X)/λ`.
+    fixed_solved: DMatrix<f64>,
+    /// `Σ_F⁻¹ = L_F⁻ᵀ L_F⁻¹`: `∇‖L_F⁻¹c‖² = 2 ∇cᵀ Σ_F⁻¹ c`.
+    fixed_precision: DMatrix<f64>,
+}
+
+/// Buffers of [`JointSlopes::draws_at`], reused across the points of one ascent.
+#[derive(Default)]
+pub(crate) struct JointScratch {
+    point: PointScratch,
+    fixed_column: DVector<f64>,
+    fixed_jacobian: DMatrix<f64>,
+}
+
+/// A candidate's draws, one per sample, with what chains slopes in them back to the candidate.
+pub(crate) struct DrawsAt {
+    pub draws: Vec<f64>,
+    at: PointPosterior,
+    /// `∇c`, fixed points × inputs.
+    covariance_gradient: DMatrix<f64>,
+    /// `Σ_F⁻¹ c`.
+    precision_c: DVector<f64>,
+    own_sd: f64,
+}
+
+impl<'j, 'a> JointSlopes<'j, 'a> {
+    /// `None` for a kernel without a gradient ([`bosweep_model::Kernel::differentiable`]).
+    pub fn new(joint: &'j JointPosterior<'a>) -> Option<Self> {
+        joint.gp.kernel().differentiable().then(|| Self {
+            joint,
+            fixed_solved: joint.whitened.tr_mul(joint.gp.linv()),
+            fixed_precision: joint.chol_inverse.tr_mul(&joint.chol_inverse),
+        })
+    }
+
+    /// The draws at `x`, joint with the fixed points' draws.
+    pub fn draws_at(&self, x: &[f64], scratch: &mut JointScratch) -> Result<DrawsAt, EngineError> {
+        let joint = self.joint;
+        let gp = joint.gp;
+        let lambda = gp.lambda();
+        let at = gp.posterior_with_gradient(x, &mut scratch.point)?;
+        gp.kernel().column_with_jacobian(
+            &joint.fixed,
+            x,
+            &mut scratch.fixed_column,
+            &mut scratch.fixed_jacobian,
+        );
+        let covariance =
+            (&scratch.fixed_column - joint.whitened.tr_mul(&scratch.point.whitened)) / lambda;
+        let covariance_gradient =
+            (&scratch.fixed_jacobian - &self.fixed_solved * &scratch.point.jacobian) / lambda;
+        let precision_c = &self.fixed_precision * &covariance;
+        let explained = covariance.dot(&precision_c);
+        let own_variance = at.variance - explained;
+        let own_sd = own_variance.max(0.0).sqrt();
+        let correlated = joint.lifted.tr_mul(&covariance);
+        let draws = (0..joint.own.len())
+            .map(|s| at.mean + correlated[s] + own_sd * joint.own[s])
+            .collect();
+        Ok(DrawsAt {
+            draws,
+            at,
+            covariance_gradient,
+            precision_c,
+            own_sd,
+        })
+    }
+}
+
+impl DrawsAt {
+    /// The gradient in the candidate of `Σ_s slopes_s · draw_s`: through the mean, through the
+    /// correlated part's `c`, and through `σ_own`, which depends on `σ²` and on `c`.
+    pub fn chain(&self, joint: &JointPosterior<'_>, slopes: &DVector<f64>) -> Vec<f64> {
+        let mean_weight: f64 = slopes.iter().sum();
+        let own_weight: f64 = slopes.iter().zip(&joint.own).map(|(g, z)| g * z).sum();
+        // ∂/∂c: through the correlated part and through σ_own.
+        let mut through_c = &joint.lifted * slopes;
+        let own_sd_slope = if self.own_sd > 0.0 {
+            own_weight / (2.0 * self.own_sd)
+        } else {
+            0.0
+        };
+        through_c.axpy(-2.0 * own_sd_slope, &self.precision_c, 1.0);
+        let gradient = self.covariance_gradient.tr_mul(&through_c);
+        (0..gradient.len())
+            .map(|i| {
+                mean_weight * self.at.mean_gradient[i]
+                    + own_sd_slope * self.at.variance_gradient[i]
+                    + gradient[i]
+            })
+            .collect()
     }
 }

@@ -18,9 +18,9 @@ use bosweep_core::stats::{
     fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, normal_quantile,
 };
 use bosweep_engine::{Engine, EngineError, Points};
-use bosweep_model::{GpState, PointScratch};
+use bosweep_model::GpState;
 
-use super::joint::{JointPosterior, jittered_factor};
+use super::joint::{JointPosterior, JointScratch, JointSlopes, jittered_factor};
 
 /// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
 pub const TAU_RELU: f64 = 1e-6;
@@ -218,15 +218,12 @@ impl Acquisition for QLogNoisyExpectedImprovement<'_> {
     /// differentiates it (the base samples fixed), on the CPU in f64; `None` for a kernel
     /// without a gradient ([`bosweep_model::Kernel::differentiable`]).
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
-        let joint = &self.joint;
-        if !joint.gp.kernel().differentiable() {
-            return Ok(None);
-        }
-        Ok(Some(Box::new(QLogNeiGradient {
-            acquisition: self,
-            fixed_solved: joint.whitened.tr_mul(joint.gp.linv()),
-            fixed_precision: joint.chol_inverse.tr_mul(&joint.chol_inverse),
-        })))
+        Ok(JointSlopes::new(&self.joint).map(|slopes| {
+            Box::new(QLogNeiGradient {
+                acquisition: self,
+                slopes,
+            }) as Box<dyn AnalyticGradient + '_>
+        }))
     }
 
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
@@ -241,50 +238,25 @@ impl Acquisition for QLogNoisyExpectedImprovement<'_> {
     }
 }
 
-/// qLogNEI's value and gradient at one candidate: with the candidate's posterior mean `μ`, its
-/// covariance `c` with the fixed points, their factor's inverse `L_F⁻¹` and `σ_own² = σ² −
-/// ‖L_F⁻¹c‖²`, each sample's draw is `μ + cᵀ L_F⁻ᵀ z_F + σ_own z`, whose gradient in the
-/// candidate follows from `∇μ`, `∇σ²` and `∇c`; the value's slopes in the draws chain through
-/// the smoothed improvement, the smoothed maximum and the log-mean-exp.
+/// qLogNEI's value and gradient at one candidate: each sample's draw is the joint posterior's
+/// ([`JointSlopes`]); the value's slopes in the draws chain through the smoothed improvement,
+/// the smoothed maximum and the log-mean-exp.
 struct QLogNeiGradient<'q, 'a> {
     acquisition: &'q QLogNoisyExpectedImprovement<'a>,
-    /// `k(X, F)ᵀ (K + λΣ)⁻¹` (fixed points × training points): `∇c = (J_F − this · J_X)/λ`.
-    fixed_solved: DMatrix<f64>,
-    /// `Σ_F⁻¹ = L_F⁻ᵀ L_F⁻¹`: `∇‖L_F⁻¹c‖² = 2 ∇cᵀ Σ_F⁻¹ c`.
-    fixed_precision: DMatrix<f64>,
+    slopes: JointSlopes<'q, 'a>,
 }
 
 impl AnalyticGradient for QLogNeiGradient<'_, '_> {
     fn objective(&self) -> ValueGradient<'_> {
         let q = self.acquisition;
-        let joint = &q.joint;
-        let gp = joint.gp;
-        let lambda = gp.lambda();
-        let samples = joint.own.len();
-        let mut scratch = PointScratch::default();
-        let mut fixed_column = nalgebra::DVector::zeros(0);
-        let mut fixed_jacobian = DMatrix::zeros(0, 0);
+        let samples = q.joint.own.len();
+        let mut scratch = JointScratch::default();
         let mut improvements = vec![0.0; 1 + q.pending_improvements.ncols()];
         let mut per_sample = vec![0.0; samples];
         let mut chain = vec![0.0; samples];
         Box::new(move |x: &[f64]| {
-            let at = gp.posterior_with_gradient(x, &mut scratch)?;
-            gp.kernel().column_with_jacobian(
-                &joint.fixed,
-                x,
-                &mut fixed_column,
-                &mut fixed_jacobian,
-            );
-            let covariance = (&fixed_column - joint.whitened.tr_mul(&scratch.whitened)) / lambda;
-            let covariance_gradient =
-                (&fixed_jacobian - &self.fixed_solved * &scratch.jacobian) / lambda;
-            let precision_c = &self.fixed_precision * &covariance;
-            let explained = covariance.dot(&precision_c);
-            let own_variance = at.variance - explained;
-            let own_sd = own_variance.max(0.0).sqrt();
-            let correlated = joint.lifted.tr_mul(&covariance);
-            for s in 0..samples {
-                let draw = at.mean + correlated[s] + own_sd * joint.own[s];
+            let at = self.slopes.draws_at(x, &mut scratch)?;
+            for (s, &draw) in at.draws.iter().enumerate() {
                 q.fill_improvements(s, draw, &mut improvements);
                 per_sample[s] = fatmax(&improvements, q.tau_max);
                 chain[s] = fatmax_first_slope(&improvements, q.tau_max)
@@ -299,24 +271,7 @@ impl AnalyticGradient for QLogNeiGradient<'_, '_> {
                 samples,
                 weights.iter().zip(&chain).map(|(w, c)| w / total * c),
             );
-            let mean_weight: f64 = slopes.iter().sum();
-            let own_weight: f64 = slopes.iter().zip(&joint.own).map(|(g, z)| g * z).sum();
-            // ∂ value / ∂c: through the correlated part and through σ_own.
-            let mut through_c = &joint.lifted * &slopes;
-            let own_sd_slope = if own_sd > 0.0 {
-                own_weight / (2.0 * own_sd)
-            } else {
-                0.0
-            };
-            through_c.axpy(-2.0 * own_sd_slope, &precision_c, 1.0);
-            let gradient = covariance_gradient.tr_mul(&through_c);
-            let gradient: Vec<f64> = (0..x.len())
-                .map(|i| {
-                    mean_weight * at.mean_gradient[i]
-                        + own_sd_slope * at.variance_gradient[i]
-                        + gradient[i]
-                })
-                .collect();
+            let gradient = at.chain(&q.joint, &slopes);
             if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
                 return Err(EngineError::invalid(format!(
                     "qLogNEI: NaN value or gradient at {x:?}"
