@@ -14,15 +14,16 @@ use rand_chacha::ChaCha8Rng;
 
 use bosweep_core::params::ParamValue;
 use bosweep_engine::{
-    CpuEngine, Engine, EngineError, PairGradient, PairReduction, PairScratch, Points,
+    CpuEngine, Engine, EngineError, ImprovementSmoothing, PairGradient, PairReduction, PairScratch,
+    Points, SampleCells,
 };
 use bosweep_model::{GpSpec, GpState, Kernel, KernelKind, Noise, SmoothingKernel};
-use bosweep_toolkit::acquisition::PosteriorPaths;
+use bosweep_toolkit::acquisition::{PosteriorPaths, push_non_dominated_cells};
 use bosweep_toolkit::{AlgorithmError, AskContext, Feedback};
 use rayon::prelude::*;
 
 /// Every operation `bosweep bench` measures, by name.
-pub const OPERATIONS: [&str; 12] = [
+pub const OPERATIONS: [&str; 13] = [
     "cross-covariance",
     "posterior",
     "posterior-batch",
@@ -33,6 +34,7 @@ pub const OPERATIONS: [&str; 12] = [
     "nearest",
     "top-k",
     "sample-paths",
+    "hypervolume-improvement",
     "gp-ucb-step",
     "batch-ask",
 ];
@@ -76,6 +78,9 @@ struct Sizes {
     /// candidates m measured.
     paths: (usize, usize, usize, usize),
     paths_m: &'static [usize],
+    /// (objectives m, Monte Carlo samples S, points per sample's front, candidates) of the
+    /// hypervolume improvement (a qLogNEHVI grid chunk's call).
+    hvi: (usize, usize, usize, usize),
     /// Observations n of the GP-UCB step measured (on Hartmann-6, d = 6).
     bo_steps: &'static [usize],
     /// Observations n before the batch ask of q = [`BATCH`] points measured (Hartmann-6).
@@ -108,6 +113,7 @@ impl Preset {
                 top_k: (1 << 16, 16),
                 paths: (100, 20, 1024, 1),
                 paths_m: &[1 << 12],
+                hvi: (2, 128, 20, 1024),
                 bo_steps: &[50],
                 batch_asks: &[50],
             },
@@ -122,6 +128,7 @@ impl Preset {
                 top_k: (1 << 22, 64),
                 paths: (100, 20, 1024, 1),
                 paths_m: &[1 << 12, 1 << 14, 1 << 16],
+                hvi: (3, 128, 30, 1 << 12),
                 bo_steps: &[100, 500, 1000],
                 batch_asks: &[100, 500],
             },
@@ -136,6 +143,7 @@ impl Preset {
                 top_k: (1 << 22, 64),
                 paths: (100, 20, 1024, 1),
                 paths_m: &[1 << 16, 1 << 20],
+                hvi: (3, 128, 50, 1 << 16),
                 bo_steps: &[100, 500, 1000],
                 batch_asks: &[100, 500],
             },
@@ -170,6 +178,31 @@ fn random_gp(rng: &mut ChaCha8Rng, n: usize, d: usize) -> Result<GpState, Engine
     let y: Vec<f64> = (0..n).map(|_| rng.random::<f64>()).collect();
     let kernel = Kernel::new(KernelKind::Matern52, vec![0.5; d], 1.0)?;
     GpState::fit(train, &y, GpSpec::new(kernel, Noise::Homoscedastic(1e-4)))
+}
+
+/// Flops of one smoothed cell side: the fat softplus's and the fat minimum's arithmetic, their
+/// exp and logs counted as 10 each.
+const FLOPS_HVI_SIDE: f64 = 60.0;
+
+/// Each of `samples` fronts of `front` points spread over the positive unit sphere (all
+/// mutually non-dominated, maximised above the origin), cut into its non-dominated cells.
+fn random_sample_cells(
+    rng: &mut ChaCha8Rng,
+    m: usize,
+    samples: usize,
+    front: usize,
+) -> Result<SampleCells, EngineError> {
+    let mut cells = SampleCells::new(m);
+    for _ in 0..samples {
+        let mut points = Vec::with_capacity(front * m);
+        for _ in 0..front {
+            let direction: Vec<f64> = (0..m).map(|_| rng.random::<f64>() + 1e-3).collect();
+            let norm = direction.iter().map(|v| v * v).sum::<f64>().sqrt();
+            points.extend(direction.iter().map(|v| v / norm));
+        }
+        push_non_dominated_cells(&mut cells, &points, &vec![0.0; m])?;
+    }
+    Ok(cells)
 }
 
 /// Median seconds of `repeats` calls after one warm-up call.
@@ -410,6 +443,27 @@ pub fn run(
                 Some((m * s) as f64 * flops_sample_path(features, n, d)),
             );
         }
+    }
+    if wanted("hypervolume-improvement") {
+        let (m, samples, front, candidates) = sz.hvi;
+        let cells = random_sample_cells(&mut rng, m, samples, front)?;
+        let draws: Vec<f64> = (0..candidates * samples * m)
+            .map(|_| 1.2 * rng.random::<f64>())
+            .collect();
+        let smoothing = ImprovementSmoothing::BOTORCH;
+        let secs = time(repeats, || {
+            engine.log_hypervolume_improvement(&cells, &draws, smoothing)
+        })?;
+        let per_draw = cells.cells() as f64 / samples as f64;
+        record(
+            "hypervolume-improvement",
+            format!(
+                "m={m} S={samples} front={front} cells/sample={per_draw:.0} candidates={candidates}"
+            ),
+            secs,
+            candidates * samples,
+            Some((candidates * m) as f64 * cells.cells() as f64 * FLOPS_HVI_SIDE),
+        );
     }
     if wanted("gp-ucb-step") {
         for &n in sz.bo_steps {
