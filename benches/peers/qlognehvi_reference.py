@@ -1,5 +1,5 @@
-"""BoTorch's qLogNoisyExpectedHypervolumeImprovement on fixed data, hyperparameters and base
-samples: the reference values tests/library/qlognehvi.rs holds
+"""BoTorch's qLogNoisyExpectedHypervolumeImprovement and qLogNParEGO on fixed data,
+hyperparameters and base samples: the reference values tests/library/qlognehvi.rs holds
 (tests/library/data/qlognehvi_botorch.json).
 
     pip install torch botorch==0.18.1
@@ -14,7 +14,9 @@ but cache_root=False and prune_baseline=False, so that it samples the whole join
 the observed points, the pending points and the candidate from its Cholesky factors as bosweep
 does. The base normals are given explicitly, one column per jointly sampled point in bosweep's
 order (the observed points, the pending points, then the candidate) for each objective: a
-sampler applies them to BoTorch's posterior mean and covariance as `mean + L z`.
+sampler applies them to BoTorch's posterior mean and covariance as `mean + L z`. qLogNParEGO
+gets fixed scalarisation weights and BoTorch's defaults otherwise (incremental: the pending
+points join the observed ones).
 """
 
 import json
@@ -25,6 +27,7 @@ import torch
 from botorch.acquisition.multi_objective.logei import (
     qLogNoisyExpectedHypervolumeImprovement,
 )
+from botorch.acquisition.multi_objective.parego import qLogNParEGO
 from botorch.models import SingleTaskGP
 from botorch.models.transforms.outcome import Standardize
 from botorch.sampling.base import MCSampler
@@ -124,8 +127,30 @@ def case(m, lengthscales, outputscales, noises, reference):
         with torch.no_grad():
             return [acquisition(torch.tensor(x).view(1, 1, DIM)).item() for x in candidates]
 
+    weights = rng.dirichlet(np.ones(m))
+
+    def parego(with_pending):
+        if with_pending:
+            z = normals
+        else:
+            z = np.concatenate([normals[:, :N_TRAIN], normals[:, -1:]], axis=1)
+        acquisition = qLogNParEGO(
+            model(),
+            X_baseline=torch.tensor(train_x),
+            scalarization_weights=torch.tensor(weights),
+            sampler=FixedNormals(z),
+            X_pending=torch.tensor(pending) if with_pending else None,
+            cache_root=False,
+            prune_baseline=False,
+        )
+        with torch.no_grad():
+            return [acquisition(torch.tensor(x).view(1, 1, DIM)).item() for x in candidates]
+
     return {
         "objectives": m,
+        "parego_weights": weights.tolist(),
+        "parego_alone": parego(False),
+        "parego_with_pending": parego(True),
         "lengthscales": lengthscales,
         "signal_vars": outputscales,
         "noise_vars": noises,

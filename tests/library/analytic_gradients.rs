@@ -9,7 +9,9 @@ use bosweep::acquisition::{
     UpperConfidenceBound, fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope,
     log_fatplus, log_fatplus_slope,
 };
-use bosweep::acquisition::{ObjectiveModel, QLogNoisyExpectedHypervolumeImprovement};
+use bosweep::acquisition::{
+    ObjectiveModel, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement, TAU_RELU, sample_simplex,
+};
 use bosweep::compute::{CpuEngine, ImprovementSmoothing, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::surrogate::OutputTransform;
@@ -140,11 +142,11 @@ fn qlognei_matches_central_differences_with_and_without_pending_points() {
     }
 }
 
-/// qLogNEHVI's reparameterised gradient on two and three objectives (Matérn-5/2 GPs on the
+/// qLogNEHVI's and qLogNParEGO's reparameterised gradients on two and three objectives (Matérn-5/2 GPs on the
 /// same fourteen points, the outputs standardised and mapped back), alone and with two pending
 /// points, at candidates around the data: against central differences of its engine values.
 #[test]
-fn qlognehvi_matches_central_differences_in_two_and_three_objectives() {
+fn qlognehvi_and_qlognparego_match_central_differences_in_two_and_three_objectives() {
     let dim = 2;
     let engine = CpuEngine::new();
     let gps: Vec<GpState> = (0..3)
@@ -197,6 +199,17 @@ fn qlognehvi_matches_central_differences_in_two_and_three_objectives() {
             )
             .unwrap();
             assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+            let parego = QLogNParEgo::new(
+                &models,
+                &engine,
+                &observed,
+                &pending,
+                sample_simplex(m, &mut crate::common::rng(m as u64)),
+                &base,
+                TAU_RELU,
+            )
+            .unwrap();
+            assert_gradients_match(&parego, &probes(dim), 1e-7, 1e-4);
         }
     }
 }

@@ -1,10 +1,12 @@
-//! qLogNEHVI against BoTorch's `qLogNoisyExpectedHypervolumeImprovement` on fixed data,
+//! qLogNEHVI and qLogNParEGO against BoTorch's `qLogNoisyExpectedHypervolumeImprovement` and
+//! `qLogNParEGO` on fixed data,
 //! hyperparameters and base samples (`benches/peers/qlognehvi_reference.py` wrote
 //! `data/qlognehvi_botorch.json`), its engine operation against the exact hypervolume
 //! improvement, and the GPU backend against the CPU's values.
 
 use bosweep::acquisition::{
-    Acquisition, BaseSamples, ObjectiveModel, QLogNoisyExpectedHypervolumeImprovement,
+    Acquisition, BaseSamples, ObjectiveModel, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement,
+    TAU_RELU,
 };
 use bosweep::compute::{CpuEngine, Engine, ImprovementSmoothing, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
@@ -25,6 +27,9 @@ struct Case {
     with_pending: Vec<f64>,
     sharp_tau: f64,
     sharp: Vec<f64>,
+    parego_weights: Vec<f64>,
+    parego_alone: Vec<f64>,
+    parego_with_pending: Vec<f64>,
 }
 
 fn cases() -> Vec<Case> {
@@ -71,9 +76,43 @@ fn cases() -> Vec<Case> {
                 with_pending: parse(&c["with_pending"]),
                 sharp_tau: c["sharp_tau"].as_f64().unwrap(),
                 sharp: parse(&c["sharp"]),
+                parego_weights: parse(&c["parego_weights"]),
+                parego_alone: parse(&c["parego_alone"]),
+                parego_with_pending: parse(&c["parego_with_pending"]),
             }
         })
         .collect()
+}
+
+/// The objective models of a case.
+fn models(c: &Case) -> Vec<ObjectiveModel<'_>> {
+    c.gps
+        .iter()
+        .zip(&c.outputs)
+        .map(|(gp, output)| ObjectiveModel {
+            gp,
+            output: *output,
+        })
+        .collect()
+}
+
+/// The pending points (none unless `with_pending`) and each objective's base samples, without
+/// the pending points' columns when there are none.
+fn pending_and_base(c: &Case, with_pending: bool) -> (Points, Vec<BaseSamples>) {
+    if with_pending {
+        let base = c
+            .base
+            .iter()
+            .map(|b| BaseSamples::from_matrix(b.clone()).unwrap());
+        return (c.pending.clone(), base.collect());
+    }
+    let last = c.base[0].ncols() - 1;
+    let columns: Vec<usize> = (0..c.baseline.rows()).chain([last]).collect();
+    let base = c
+        .base
+        .iter()
+        .map(|b| BaseSamples::from_matrix(b.select_columns(&columns)).unwrap());
+    (Points::new(Vec::new(), 2).unwrap(), base.collect())
 }
 
 fn values(
@@ -82,31 +121,8 @@ fn values(
     with_pending: bool,
     smoothing: ImprovementSmoothing,
 ) -> Vec<f64> {
-    let models: Vec<ObjectiveModel<'_>> = c
-        .gps
-        .iter()
-        .zip(&c.outputs)
-        .map(|(gp, output)| ObjectiveModel {
-            gp,
-            output: *output,
-        })
-        .collect();
-    let observed = c.baseline.rows();
-    let (pending, base): (Points, Vec<BaseSamples>) = if with_pending {
-        let base = c
-            .base
-            .iter()
-            .map(|b| BaseSamples::from_matrix(b.clone()).unwrap());
-        (c.pending.clone(), base.collect())
-    } else {
-        let last = c.base[0].ncols() - 1;
-        let columns: Vec<usize> = (0..observed).chain([last]).collect();
-        let base = c
-            .base
-            .iter()
-            .map(|b| BaseSamples::from_matrix(b.select_columns(&columns)).unwrap());
-        (Points::new(Vec::new(), 2).unwrap(), base.collect())
-    };
+    let models = models(c);
+    let (pending, base) = pending_and_base(c, with_pending);
     let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
         &models,
         engine,
@@ -125,13 +141,14 @@ fn values(
 /// on no sample's front have values near −40 or below, the fat tails' floor, which depend on
 /// which cells tile the region; in three objectives bosweep's cells (Lacour et al.'s second
 /// construction) and BoTorch's (its algorithm run again on the local upper bounds) differ,
-/// and so do, by about τ_max · 1e-3, the smoothed minima at the cells' faces.
+/// and so do the smoothed minima at the cells' faces, each by at most τ_max ln 2 (measured:
+/// 1e-5 relative).
 #[test]
 fn matches_botorch_on_fixed_data_and_base_samples() {
     let cpu = CpuEngine::new();
     for c in cases() {
         let m = c.reference.len();
-        let tolerance = if m == 2 { 1e-9 } else { 2e-6 };
+        let tolerance = if m == 2 { 1e-9 } else { 1e-4 };
         for (with_pending, expected) in [(false, &c.alone), (true, &c.with_pending)] {
             let got = values(&cpu, &c, with_pending, ImprovementSmoothing::BOTORCH);
             for (g, e) in got.iter().zip(expected) {
@@ -240,6 +257,37 @@ fn gpu_matches_cpu() {
                     (x - y).abs() <= tolerance * x.abs().max(1.0),
                     "{:?}: {a:?} vs {b:?}",
                     gpu.precision()
+                );
+            }
+        }
+    }
+}
+
+/// qLogNParEGO with BoTorch's weights, the pending points joining the observed ones, agrees with
+/// BoTorch's `qLogNParEGO` to 1e-9 in two and three objectives, candidates without improvement
+/// (the fat tail's values) included: the scalarisation leaves no choice of cells.
+#[test]
+fn qlognparego_matches_botorch_on_fixed_data_and_base_samples() {
+    let cpu = CpuEngine::new();
+    for c in cases() {
+        for (with_pending, expected) in [(false, &c.parego_alone), (true, &c.parego_with_pending)] {
+            let (pending, base) = pending_and_base(&c, with_pending);
+            let acquisition = QLogNParEgo::new(
+                &models(&c),
+                &cpu,
+                &c.baseline,
+                &pending,
+                c.parego_weights.clone(),
+                &base,
+                TAU_RELU,
+            )
+            .unwrap();
+            let got = acquisition.evaluate(&cpu, &c.candidates).unwrap();
+            for (g, e) in got.iter().zip(expected) {
+                assert!(
+                    (g - e).abs() <= 1e-9 * e.abs().max(1.0),
+                    "m = {}, pending {with_pending}: {got:?} vs BoTorch {expected:?}",
+                    c.reference.len()
                 );
             }
         }

@@ -35,7 +35,7 @@ pub use cmaes::Cmaes;
 pub use command::{Command, CommandAlgorithm};
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
-pub use mobo::QLogNehvi;
+pub use mobo::{QLogNParEgoSettings, QLogNehvi};
 pub use nsga2::Nsga2;
 pub use pe_gp_ucb::{
     FullyBayesGpUcb, MleGpUcb, OracleGpUcb, PeGpUcb, RegretBalancing, UnknownPriorSettings,

@@ -1,5 +1,5 @@
-//! [`MultiObjectiveBo`]: one GP per objective refitted at every step, and qLogNEHVI maximised
-//! with the pending points joining the front.
+//! [`MultiObjectiveBo`]: one GP per objective refitted at every step, and qLogNEHVI or
+//! qLogNParEGO maximised with the pending points joining the observed ones.
 
 use std::time::Instant;
 
@@ -10,26 +10,44 @@ use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{ImprovementSmoothing, Points};
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
-    BaseSamples, MAX_SOBOL_DIM, MaximizeConfig, ObjectiveModel, PRUNE_FRONT_SAMPLES,
-    QLogNoisyExpectedHypervolumeImprovement, default_grid_size, prune_baseline_front,
+    Acquisition as AcquisitionFunction, BaseSamples, MAX_SOBOL_DIM, MaximizeConfig, ObjectiveModel,
+    PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement, TAU_RELU,
+    default_grid_size, prune_baseline_front, sample_simplex,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, fit_gp_model,
-    gp_memory_bytes, uniform_point,
+    Algorithm, AlgorithmError, AskContext, Feedback, GpSettings, History, Proposal, StepLog,
+    fit_gp_model, gp_memory_bytes, uniform_point,
 };
 
 use super::reference::infer_reference_point;
-use super::settings::QLogNehvi;
 use crate::gp_bo::maximize_in_domain;
 
-/// qLogNEHVI on independent GPs, one per objective.
+/// The acquisition a [`MultiObjectiveBo`] maximises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MultiObjectiveAcquisition {
+    /// qLogNEHVI over each sample's front.
+    HypervolumeImprovement,
+    /// qLogNEI of a random augmented Chebyshev scalarisation, new weights at every ask.
+    ParEgo,
+}
+
+/// What a multi-objective GP method sets, beside its acquisition.
+pub(super) struct MultiObjectiveSettings {
+    pub gp: GpSettings,
+    pub maximize: MaximizeConfig,
+    pub mc_samples: usize,
+    pub prune_baseline: bool,
+}
+
+/// qLogNEHVI or qLogNParEGO on independent GPs, one per objective.
 pub struct MultiObjectiveBo {
     /// The checked parameters the algorithm was built from, for the trace header.
     params: Params,
-    settings: QLogNehvi,
-    maximize: MaximizeConfig,
+    name: &'static str,
+    acquisition: MultiObjectiveAcquisition,
+    settings: MultiObjectiveSettings,
     /// The problem's reference point in the maximisation sense, where it declares one.
     declared_reference: Option<Vec<f64>>,
     /// Every objective's history (the same points, that objective's values, maximised).
@@ -43,10 +61,16 @@ pub struct MultiObjectiveBo {
 }
 
 impl MultiObjectiveBo {
-    pub(super) fn new(params: Params, settings: QLogNehvi) -> Self {
+    pub(super) fn new(
+        params: Params,
+        name: &'static str,
+        acquisition: MultiObjectiveAcquisition,
+        settings: MultiObjectiveSettings,
+    ) -> Self {
         Self {
             params,
-            maximize: settings.maximizer.config(),
+            name,
+            acquisition,
             settings,
             declared_reference: None,
             histories: Vec::new(),
@@ -84,7 +108,7 @@ impl MultiObjectiveBo {
             .flat_map(|i| self.histories.iter().map(move |h| h.ys()[i]))
             .collect();
         infer_reference_point(&values, m)
-            .ok_or_else(|| AlgorithmError::Config("qlognehvi: no observations yet".into()))
+            .ok_or_else(|| AlgorithmError::Config(format!("{}: no observations yet", self.name)))
     }
 }
 
@@ -94,8 +118,9 @@ impl Algorithm for MultiObjectiveBo {
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
         let Some(objectives) = problem.objectives().filter(|o| o.count() >= 2) else {
             return Err(AlgorithmError::Config(format!(
-                "algorithm \"qlognehvi\" improves the hypervolume of several objectives; \
-                 problem \"{}\" has one (run qlognei on it)",
+                "algorithm \"{}\" is for several objectives; problem \"{}\" has one (run \
+                 qlognei on it)",
+                self.name,
                 problem.name()
             )));
         };
@@ -149,19 +174,45 @@ impl Algorithm for MultiObjectiveBo {
         let base = (0..models.len())
             .map(|_| BaseSamples::sobol(self.settings.mc_samples, joint, ctx.rng.random()))
             .collect::<Result<Vec<_>, _>>()?;
-        let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
-            &objective_models,
-            ctx.engine,
-            &baseline,
-            &pending,
-            &reference,
-            &base,
-            ImprovementSmoothing::BOTORCH,
-        )?;
+        self.log.extra = Map::new();
+        let acquisition: Box<dyn AcquisitionFunction + '_> = match self.acquisition {
+            MultiObjectiveAcquisition::HypervolumeImprovement => {
+                let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
+                    &objective_models,
+                    ctx.engine,
+                    &baseline,
+                    &pending,
+                    &reference,
+                    &base,
+                    ImprovementSmoothing::BOTORCH,
+                )?;
+                self.log
+                    .extra
+                    .insert("cells".into(), json!(acquisition.cell_count()));
+                if self.declared_reference.is_none() {
+                    self.log
+                        .extra
+                        .insert("reference_point".into(), json!(reference));
+                }
+                Box::new(acquisition)
+            }
+            MultiObjectiveAcquisition::ParEgo => {
+                let weights = sample_simplex(models.len(), ctx.rng);
+                self.log.extra.insert("weights".into(), json!(weights));
+                Box::new(QLogNParEgo::new(
+                    &objective_models,
+                    ctx.engine,
+                    &baseline,
+                    &pending,
+                    weights,
+                    &base,
+                    TAU_RELU,
+                )?)
+            }
+        };
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();
 
         let start = Instant::now();
-        self.log.extra = Map::new();
         let lengthscales: Vec<Vec<f64>> =
             models.iter().map(GpModel::lengthscales_original).collect();
         self.log
@@ -170,16 +221,15 @@ impl Algorithm for MultiObjectiveBo {
         self.log
             .extra
             .insert("baseline_points".into(), json!(baseline.rows()));
-        self.log
-            .extra
-            .insert("cells".into(), json!(acquisition.cell_count()));
-        if self.declared_reference.is_none() {
-            self.log
-                .extra
-                .insert("reference_point".into(), json!(reference));
-        }
-        let x = maximize_in_domain(&acquisition, &models[0], &self.maximize, &mut self.log, ctx)?;
+        let x = maximize_in_domain(
+            acquisition.as_ref(),
+            &models[0],
+            &self.settings.maximize,
+            &mut self.log,
+            ctx,
+        )?;
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        drop(acquisition);
         self.fitted_on = Some(self.told());
         self.models = models;
         Ok(Proposal { x, repeats: 1 })
@@ -198,7 +248,8 @@ impl Algorithm for MultiObjectiveBo {
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         if feedback.objectives.len() != self.histories.len() {
             return Err(AlgorithmError::Config(format!(
-                "qlognehvi was told {} objective values for a problem of {}",
+                "{} was told {} objective values for a problem of {}",
+                self.name,
                 feedback.objectives.len(),
                 self.histories.len()
             )));
@@ -233,6 +284,7 @@ impl Algorithm for MultiObjectiveBo {
     /// One GP's memory per objective, plus the candidates' draws of one grid chunk.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
         let grid = self
+            .settings
             .maximize
             .grid_size
             .unwrap_or_else(|| default_grid_size(dim));

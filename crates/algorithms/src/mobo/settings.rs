@@ -39,3 +39,35 @@ bosweep_core::settings! {
         ),
     }
 }
+
+bosweep_core::settings! {
+    /// Typed settings of qLogNParEGO (`qlognparego`; Daulton, Balandat and Bakshy, NeurIPS
+    /// 2020's qNParEGO with the log-space smoothing of Ament et al., NeurIPS 2023): BoTorch's
+    /// `qLogNParEGO` with its defaults. At each ask, weights drawn uniformly from the simplex
+    /// scalarise the objectives' joint posterior samples by the augmented Chebyshev function of
+    /// ParEGO (Knowles 2006; the objectives normalised by the range of the GPs' means at the
+    /// observed points, α = 0.05), and qLogNEI of that scalar is maximised, the pending points
+    /// joining the observed ones (BoTorch's `incremental`). The GPs are `qlognehvi`'s.
+    ///
+    /// ```
+    /// use bosweep_algorithms::{AlgorithmSettings, QLogNParEgoSettings};
+    ///
+    /// let settings = QLogNParEgoSettings::default();
+    /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
+    /// assert_eq!(settings.name(), "qlognparego");
+    /// ```
+    pub struct QLogNParEgoSettings {
+        /// The GP model and its fit, one per objective.
+        gp: GpSettings = GpSettings::botorch() => {},
+        /// The Sobol grid and refinement that maximise the acquisition.
+        maximizer: MaximizerSettings = botorch_maximizer() => {},
+        mc_samples: usize = bosweep_toolkit::acquisition::MO_MC_SAMPLES => (
+            "quasi-Monte Carlo samples of the joint posterior (fixed within a step; BoTorch's 128)",
+            1,
+            65_536
+        ),
+        prune_baseline: bool = false => (
+            "sample only the observed points that are on the front in some of 2048 posterior draws (done anyway beyond 255 points)"
+        ),
+    }
+}

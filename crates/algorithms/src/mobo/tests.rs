@@ -12,7 +12,8 @@ fn one_objective_is_refused() {
         .unwrap();
     let err = algorithm.prepare(problem.as_ref()).unwrap_err().to_string();
     assert!(
-        err.contains("qlognehvi") && err.contains("\"branin\" has one"),
+        err.contains("\"qlognehvi\" is for several objectives")
+            && err.contains("\"branin\" has one"),
         "{err}"
     );
 }

@@ -23,6 +23,7 @@ mod pathwise;
 mod penalized;
 mod qlognehvi;
 mod qlognei;
+mod qlognparego;
 mod sobol;
 mod ucb;
 
@@ -48,6 +49,7 @@ pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
     prune_baseline,
 };
+pub use qlognparego::{CHEBYSHEV_ALPHA, ChebyshevScalarization, QLogNParEgo, sample_simplex};
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};
 pub use ucb::{BetaSchedule, UpperConfidenceBound};
 

@@ -82,7 +82,7 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
                 "qLogNEHVI: the reference point has {bad} (must be finite)"
             )));
         }
-        let fixed = fixed_points(models[0].gp, baseline, pending)?;
+        let fixed = fixed_points("qLogNEHVI", models[0].gp, baseline, pending)?;
         let n_fixed = fixed.rows();
         let samples = base[0].samples();
         if let Some(j) = base
@@ -136,14 +136,20 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
     }
 }
 
-/// The observed then the pending points, checked against the GP's input dimension.
-fn fixed_points(gp: &GpState, baseline: &Points, pending: &Points) -> Result<Points, EngineError> {
+/// The observed then the pending points, checked against the GP's input dimension (`what`
+/// names the acquisition in errors).
+pub(crate) fn fixed_points(
+    what: &str,
+    gp: &GpState,
+    baseline: &Points,
+    pending: &Points,
+) -> Result<Points, EngineError> {
     let dim = gp.kernel().input_dim();
     let (n_base, n_pending) = (baseline.rows(), pending.rows());
     if baseline.dim() != dim || (n_pending > 0 && pending.dim() != dim) || n_base == 0 {
         return Err(EngineError::invalid(format!(
-            "qLogNEHVI: {n_base} observed points of {} columns and {n_pending} pending of {} \
-             for GPs of {dim} inputs (at least one observed point)",
+            "{what}: {n_base} observed points of {} columns and {n_pending} pending of {} for \
+             GPs of {dim} inputs (at least one observed point)",
             baseline.dim(),
             pending.dim()
         )));
