@@ -281,6 +281,12 @@ impl bosweep::problems::Problem for Counted {
     fn objective_of_interest(&self, x: &[f64], t: usize) -> Option<f64> {
         self.inner.objective_of_interest(x, t)
     }
+    fn objectives(&self) -> Option<&bosweep::problems::Objectives> {
+        self.inner.objectives()
+    }
+    fn objective_values(&self, x: &[f64], t: usize) -> Option<Vec<f64>> {
+        self.inner.objective_values(x, t)
+    }
     fn optimum(&self, t: usize) -> Option<bosweep::problems::Optimum> {
         self.inner.optimum(t)
     }
@@ -423,6 +429,8 @@ fn problem_for(name: &str) -> (&'static str, usize) {
         "rahbo" | "rahbo-known-var" | "rahbo-us" | "gp-ucb-hetero" => ("sine-hetero", 3),
         "pe-gp-ucb" | "regret-balancing" | "mle-gp-ucb" | "fully-bayes-gp-ucb"
         | "oracle-gp-ucb" => ("pe-toy", 1),
+        // Methods for several objectives only.
+        "qlognehvi" | "qlognparego" => ("branin-currin", 1),
         _ => ("branin", 1),
     }
 }
