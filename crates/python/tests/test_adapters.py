@@ -26,8 +26,9 @@ START = {"op": "start", "dim": 2, "bounds": [[-5, 10], [0, 15]], "problem": "bra
 class FakePeer:
     """Asks (seed + k, k) at its k-th ask and records what it is told."""
 
-    def __init__(self, bounds, seed, budget=None):
+    def __init__(self, bounds, seed, budget=None, objectives=1):
         self.seed, self.budget, self.asked, self.calls = seed, budget, 0, []
+        self.objectives = objectives
 
     def ask(self):
         self.asked += 1
@@ -45,17 +46,20 @@ class FakePeer:
         return ("held", tuple(x))
 
 
-def converse(lines, batch_capable=True):
+def converse(lines, batch_capable=True, several_objectives=False):
     """serve() over `lines` (dicts or raw text): exit status, replies, stderr, the peers built."""
     built = []
 
-    def factory(bounds, seed, budget):
-        built.append(FakePeer(bounds, seed, budget))
+    def factory(bounds, seed, budget, objectives):
+        built.append(FakePeer(bounds, seed, budget, objectives))
         return built[-1]
 
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
     out, err = io.StringIO(), io.StringIO()
-    status = serve(factory, batch_capable, "fake", io.StringIO(text), out, err)
+    status = serve(
+        factory, batch_capable, "fake", io.StringIO(text), out, err,
+        several_objectives=several_objectives,
+    )
     replies = [json.loads(line) for line in out.getvalue().splitlines()]
     return status, replies, err.getvalue(), built
 
@@ -163,8 +167,43 @@ def test_ngopt_plans_for_the_runs_budget_unless_told_another():
     from bosweep.adapters import nevergrad_peer
 
     box = [(0.0, 1.0), (0.0, 1.0)]
-    assert nevergrad_peer.factory("ngopt", None)(box, 1, 40).optimizer.budget == 40
-    assert nevergrad_peer.factory("ngopt", 200)(box, 1, 40).optimizer.budget == 200
+    assert nevergrad_peer.factory("ngopt", None)(box, 1, 40, 1).optimizer.budget == 40
+    assert nevergrad_peer.factory("ngopt", 200)(box, 1, 40, 1).optimizer.budget == 200
+
+
+def test_several_objectives_reach_the_peer_as_lists_and_a_single_objective_peer_refuses_them():
+    start = dict(START, objectives=2, reference_point=[-18.0, -6.0])
+    tells = [
+        {"op": "tell", "x": [0.5, 1.0], "y": -3.0, "t": 1, "objectives": [-3.0, -4.0]},
+        {"op": "ask", "t": 2, "seed": 3},
+        {"op": "tell", "x": [4.0, 1.0], "y": -1.0, "t": 2, "objectives": [-1.0, -2.5]},
+    ]
+    status, replies, err, built = converse([start] + tells, several_objectives=True)
+    assert (status, err, replies) == (0, "", [{"x": [4.0, 1.0]}])
+    assert built[0].objectives == 2
+    assert built[0].calls == [
+        ("new", [0.5, 1.0], [-3.0, -4.0]),
+        ("asked", ("handle", 1), [-1.0, -2.5]),
+    ]
+    status, _, err, _ = converse([start] + tells)
+    assert status == 2 and "2 objectives; this adapter takes one" in err, err
+    status, _, err, _ = converse(
+        [start, {"op": "tell", "x": [0.5, 1.0], "y": -3.0, "t": 1}], several_objectives=True
+    )
+    assert status == 2 and '"objectives": 2 finite numbers' in err, err
+
+
+def test_optuna_takes_several_objectives():
+    pytest.importorskip("optuna")
+    from bosweep.adapters import optuna_peer
+
+    for sampler in ("tpe", "nsga2"):
+        peer = optuna_peer.factory(sampler)([(0.0, 1.0), (0.0, 1.0)], 7, None, 2)
+        peer.tell_new([0.2, 0.3], [-0.2, -1.1])
+        x, handle = peer.ask()
+        peer.tell_asked(handle, [-x[0], -(1.0 - x[0])])
+        assert len(peer.study.directions) == 2
+        assert [t.values for t in peer.study.trials][0] == [0.2, 1.1]
 
 
 def test_a_peer_that_is_not_batch_capable_refuses_pending_points():
@@ -179,6 +218,7 @@ def test_every_adapter_is_reachable_by_its_name_with_a_pip_line():
         "optuna-tpe",
         "optuna-cmaes",
         "optuna-gp",
+        "optuna-nsga2",
         "nevergrad-ngopt",
         "nevergrad-cma",
         "botorch-qlognei",

@@ -37,13 +37,18 @@ pub struct CommandAlgorithm {
     /// What the trace header records: the settings' parameters, or those of the registry
     /// entry that built the command (a peer library's `python` and `timeout`).
     parameters: Vec<(String, ParamValue)>,
+    /// Whether the optimiser takes several objectives (a user's command always may; a peer
+    /// library's adapter where its method does).
+    several_objectives: bool,
 }
 
 impl CommandAlgorithm {
-    /// The optimiser `settings` describe, its trace header recording `parameters`.
+    /// The optimiser `settings` describe, its trace header recording `parameters`; it is
+    /// given a problem's several objectives where `several_objectives` says it takes them.
     pub(crate) fn recorded_as(
         settings: Command,
         parameters: Vec<(String, ParamValue)>,
+        several_objectives: bool,
     ) -> Box<dyn Algorithm> {
         Box::new(Self {
             settings,
@@ -52,6 +57,7 @@ impl CommandAlgorithm {
             start: None,
             log: StepLog::default(),
             parameters,
+            several_objectives,
         })
     }
 
@@ -215,12 +221,19 @@ impl Algorithm for CommandAlgorithm {
             .zip(domain.upper())
             .map(|(lo, hi)| [*lo, *hi])
             .collect();
-        self.start = Some(json!({
+        let mut start = json!({
             "op": "start",
             "dim": domain.dim(),
             "bounds": bounds,
             "problem": problem.name(),
-        }));
+        });
+        if let Some(objectives) = problem.objectives().filter(|o| o.count() > 1) {
+            start["objectives"] = json!(objectives.count());
+            if let Some(reference) = objectives.reference_point() {
+                start["reference_point"] = json!(objectives.to_maximization(reference));
+            }
+        }
+        self.start = Some(start);
         self.domain = Some(domain.clone());
         Ok(())
     }
@@ -264,10 +277,17 @@ impl Algorithm for CommandAlgorithm {
         self.settings.batch_capable
     }
 
+    fn handles_several_objectives(&self) -> bool {
+        self.several_objectives
+    }
+
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
         let mut message = json!({"op": "tell", "x": feedback.x, "y": feedback.y, "t": feedback.t});
         if let Some(context) = feedback.context {
             message["context"] = json!(context);
+        }
+        if !feedback.objectives.is_empty() {
+            message["objectives"] = json!(feedback.objectives);
         }
         self.send(&message)
     }

@@ -23,6 +23,6 @@ impl Method for Command {
     }
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(CommandAlgorithm::recorded_as(self, params.to_list()))
+        Ok(CommandAlgorithm::recorded_as(self, params.to_list(), true))
     }
 }

@@ -7,11 +7,13 @@
 //! - `{"op":"start","dim":d,"bounds":[[lo,hi],…],"problem":"branin","budget":n}` once, first
 //!   (the command starts when the run first needs it); `budget` is the run's evaluations, its
 //!   initial design included, and is absent where the caller sets none (an ask/tell
-//!   optimiser driven from a program);
+//!   optimiser driven from a program); on a problem of several objectives it adds
+//!   `"objectives":m` and, where the problem declares one, `"reference_point":[…]` in the
+//!   maximisation sense;
 //! - `{"op":"tell","x":[…],"y":v,"t":t}` for every evaluated step, the initial design included,
 //!   with `y` in the **maximisation** sense (the negated value on a minimisation problem; the
-//!   mean where a point was evaluated several times) and `"context":[…]` where the problem
-//!   observes one;
+//!   mean where a point was evaluated several times), `"context":[…]` where the problem
+//!   observes one, and `"objectives":[…]` (each maximised) on a problem of several;
 //! - `{"op":"ask","t":t,"seed":s}` when it needs the next point (`s`, from the run's seed, is
 //!   the randomness an algorithm should use to be reproducible; on a problem that restricts
 //!   the step to a finite set, `"allowed":[[…],…]` lists it; with `batch_capable = true`,

@@ -26,6 +26,8 @@ pub struct Peer {
     pub batch_capable: bool,
     /// Whether it plans for a budget (NGOpt's `budget` parameter).
     pub plans_budget: bool,
+    /// Whether it takes several objectives.
+    pub several_objectives: bool,
 }
 
 /// Every peer, in listing order (the order of the registry entries below).
@@ -36,6 +38,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4'",
         batch_capable: true,
         plans_budget: false,
+        several_objectives: true,
     },
     Peer {
         name: "optuna-cmaes",
@@ -43,6 +46,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4' cmaes",
         batch_capable: true,
         plans_budget: false,
+        several_objectives: false,
     },
     Peer {
         name: "optuna-gp",
@@ -50,6 +54,15 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4' torch scipy",
         batch_capable: false,
         plans_budget: false,
+        several_objectives: true,
+    },
+    Peer {
+        name: "optuna-nsga2",
+        arguments: "optuna --sampler nsga2",
+        pip: "'optuna>=4'",
+        batch_capable: true,
+        plans_budget: false,
+        several_objectives: true,
     },
     Peer {
         name: "nevergrad-ngopt",
@@ -57,6 +70,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'nevergrad>=1'",
         batch_capable: false,
         plans_budget: true,
+        several_objectives: false,
     },
     Peer {
         name: "nevergrad-cma",
@@ -64,6 +78,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'nevergrad>=1'",
         batch_capable: true,
         plans_budget: false,
+        several_objectives: false,
     },
     Peer {
         name: "botorch-qlognei",
@@ -71,6 +86,7 @@ pub const PEERS: &[Peer] = &[
         pip: "botorch",
         batch_capable: true,
         plans_budget: false,
+        several_objectives: false,
     },
 ];
 
@@ -130,7 +146,11 @@ impl Peer {
                 _ => (key, value),
             })
             .collect();
-        Ok(CommandAlgorithm::recorded_as(settings, recorded))
+        Ok(CommandAlgorithm::recorded_as(
+            settings,
+            recorded,
+            self.several_objectives,
+        ))
     }
 }
 

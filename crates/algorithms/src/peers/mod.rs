@@ -35,8 +35,8 @@ pub use settings::{NgOptSettings, PeerSettings};
 pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     AlgorithmEntry::declared_by::<PeerSettings>(
         "optuna-tpe",
-        "Optuna's TPE sampler (constant liar on pending points), through \
-                      python -m bosweep.adapters; needs pip install 'optuna>=4'",
+        "Optuna's TPE sampler (constant liar on pending points; several objectives as \
+                      MOTPE), through python -m bosweep.adapters; needs pip install 'optuna>=4'",
         Requirement::Continuous,
         |p| peer("optuna-tpe").build(&p, 0),
     ),
@@ -49,10 +49,17 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
     ),
     AlgorithmEntry::declared_by::<PeerSettings>(
         "optuna-gp",
-        "Optuna's GP sampler (one point at a time), through python -m \
-                      bosweep.adapters; needs pip install 'optuna>=4' torch scipy",
+        "Optuna's GP sampler (one point at a time; several objectives), through \
+                      python -m bosweep.adapters; needs pip install 'optuna>=4' torch scipy",
         Requirement::Continuous,
         |p| peer("optuna-gp").build(&p, 0),
+    ),
+    AlgorithmEntry::declared_by::<PeerSettings>(
+        "optuna-nsga2",
+        "Optuna's NSGA-II sampler (several objectives), through python -m \
+                      bosweep.adapters; needs pip install 'optuna>=4'",
+        Requirement::Continuous,
+        |p| peer("optuna-nsga2").build(&p, 0),
     ),
     AlgorithmEntry::declared_by::<NgOptSettings>(
         "nevergrad-ngopt",

@@ -58,7 +58,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     else:
         name = "botorch-qlognei"
         peer = botorch_peer.factory
-    return serve(peer, find(name).batch_capable, name)
+    adapter = find(name)
+    return serve(
+        peer, adapter.batch_capable, name, several_objectives=adapter.several_objectives
+    )
 
 
 if __name__ == "__main__":

@@ -76,6 +76,6 @@ class BotorchPeer:
         return self.pending[-1]
 
 
-def factory(bounds: Bounds, seed: int, _budget: Optional[int]) -> Peer:
+def factory(bounds: Bounds, seed: int, _budget: Optional[int], _objectives: int) -> Peer:
     """The protocol's peer factory (BoTorch's loop does not plan for a budget)."""
     return BotorchPeer(bounds, seed)

@@ -22,6 +22,8 @@ class Adapter:
     requirements: Tuple[str, ...]
     #: Whether it proposes points while others are pending (bosweep's ``batch_capable``).
     batch_capable: bool
+    #: Whether it takes several objectives.
+    several_objectives: bool = False
 
     def pip_line(self) -> str:
         """The line that installs what the adapter needs."""

@@ -68,7 +68,7 @@ class NevergradPeer:
 def factory(optimizer: str, budget: Optional[int]):
     """The protocol's peer factory for one optimiser."""
 
-    def build(bounds: Bounds, seed: int, run_budget: Optional[int]) -> Peer:
+    def build(bounds: Bounds, seed: int, run_budget: Optional[int], _objectives: int) -> Peer:
         return NevergradPeer(optimizer, run_budget if budget is None else budget, bounds, seed)
 
     return build

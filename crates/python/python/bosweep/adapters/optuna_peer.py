@@ -3,22 +3,33 @@ tpe|cmaes|gp``. One study minimises the loss −y; asked trials stay RUNNING unt
 TPE sampler's constant liar (on, as Optuna's default) and CMA-ES's generations see the pending
 points; a pending point the study did not ask (the initial design, evaluated on other workers)
 is enqueued and asked, to be running too. The GP sampler does not look at running trials, so
-it is not batch capable."""
+it is not batch capable. On several objectives the study minimises each negated value (TPE as
+MOTPE, the GP sampler from Optuna 4.5, NSGA-II); CMA-ES takes one."""
 
 from typing import Any, Optional, Tuple
 
 from .catalog import Adapter
-from .protocol import Bounds, Peer, Point
+from .protocol import Bounds, Peer, Point, Value
 
 OPTUNA = "optuna>=4"
 
 ADAPTERS = (
-    Adapter("optuna-tpe", ("optuna", "--sampler", "tpe"), (OPTUNA,), batch_capable=True),
+    Adapter(
+        "optuna-tpe", ("optuna", "--sampler", "tpe"), (OPTUNA,), batch_capable=True,
+        several_objectives=True,
+    ),
     Adapter("optuna-cmaes", ("optuna", "--sampler", "cmaes"), (OPTUNA, "cmaes"), batch_capable=True),
-    Adapter("optuna-gp", ("optuna", "--sampler", "gp"), (OPTUNA, "torch", "scipy"), batch_capable=False),
+    Adapter(
+        "optuna-gp", ("optuna", "--sampler", "gp"), (OPTUNA, "torch", "scipy"),
+        batch_capable=False, several_objectives=True,
+    ),
+    Adapter(
+        "optuna-nsga2", ("optuna", "--sampler", "nsga2"), (OPTUNA,), batch_capable=True,
+        several_objectives=True,
+    ),
 )
 
-SAMPLERS = ("tpe", "cmaes", "gp")
+SAMPLERS = ("tpe", "cmaes", "gp", "nsga2")
 
 
 def sampler(name: str, seed: int) -> Any:
@@ -31,13 +42,15 @@ def sampler(name: str, seed: int) -> Any:
         return optuna.samplers.CmaEsSampler(seed=seed)
     if name == "gp":
         return optuna.samplers.GPSampler(seed=seed)
+    if name == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed)
     raise ValueError(f"unknown Optuna sampler {name!r} (known: {', '.join(SAMPLERS)})")
 
 
 class OptunaPeer:
     """One Optuna study over the box, its parameters named x0, x1, …."""
 
-    def __init__(self, sampler_name: str, bounds: Bounds, seed: int):
+    def __init__(self, sampler_name: str, bounds: Bounds, seed: int, objectives: int = 1):
         import optuna
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -46,21 +59,25 @@ class OptunaPeer:
             name: optuna.distributions.FloatDistribution(lo, hi)
             for name, (lo, hi) in zip(self.names, bounds)
         }
-        self.study = optuna.create_study(direction="minimize", sampler=sampler(sampler_name, seed))
+        self.study = optuna.create_study(
+            directions=["minimize"] * objectives, sampler=sampler(sampler_name, seed)
+        )
 
     def ask(self) -> Tuple[Point, Any]:
         trial = self.study.ask(self.distributions)
         return [trial.params[name] for name in self.names], trial
 
-    def tell_asked(self, handle: Any, y: float) -> None:
-        self.study.tell(handle, -y)
+    def tell_asked(self, handle: Any, y: Value) -> None:
+        self.study.tell(handle, _losses(y))
 
-    def tell_new(self, x: Point, y: float) -> None:
+    def tell_new(self, x: Point, y: Value) -> None:
         import optuna
 
         self.study.add_trial(
             optuna.trial.create_trial(
-                params=dict(zip(self.names, x)), distributions=self.distributions, value=-y
+                params=dict(zip(self.names, x)),
+                distributions=self.distributions,
+                values=_losses(y) if isinstance(y, list) else [-y],
             )
         )
 
@@ -69,10 +86,15 @@ class OptunaPeer:
         return self.study.ask(self.distributions)
 
 
+def _losses(y: Value) -> Any:
+    """The study's losses: the negated value, or each negated value of several objectives."""
+    return [-v for v in y] if isinstance(y, list) else -y
+
+
 def factory(sampler_name: str):
     """The protocol's peer factory for one sampler."""
 
-    def build(bounds: Bounds, seed: int, _budget: Optional[int]) -> Peer:
-        return OptunaPeer(sampler_name, bounds, seed)
+    def build(bounds: Bounds, seed: int, _budget: Optional[int], objectives: int) -> Peer:
+        return OptunaPeer(sampler_name, bounds, seed, objectives)
 
     return build

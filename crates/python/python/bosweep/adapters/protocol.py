@@ -8,15 +8,22 @@ points told before (the run's initial design). A point the peer asked is told ba
 it came from (matched by ``x``: JSON carries floats exactly); any other point is told as new.
 ``y`` is bosweep's, in the maximisation sense. ``recommend`` answers the best point told (the
 centre of the box before any).
+
+On a problem of several objectives ``start`` carries ``"objectives": m`` (and the
+``"reference_point"`` where the problem declares one, in the maximisation sense) and each
+``tell`` the m values as ``"objectives": [...]``, each maximised; the peer is then told that
+list in place of ``y``.
 """
 
 import json
 import math
 import sys
-from typing import Any, Callable, List, Optional, Protocol, Sequence, TextIO, Tuple
+from typing import Any, Callable, List, Optional, Protocol, Sequence, TextIO, Tuple, Union
 
 Bounds = List[Tuple[float, float]]
 Point = List[float]
+#: A step's value: ``y``, or the m objectives' values on a problem of several.
+Value = Union[float, List[float]]
 
 #: numpy's generators, which the peers seed, take 32-bit seeds.
 SEED_MODULUS = 2**32
@@ -28,10 +35,10 @@ class Peer(Protocol):
     def ask(self) -> Tuple[Point, Any]:
         """The next point, and the handle to tell its value to."""
 
-    def tell_asked(self, handle: Any, y: float) -> None:
+    def tell_asked(self, handle: Any, y: Value) -> None:
         """The value of the point asked with ``handle``."""
 
-    def tell_new(self, x: Point, y: float) -> None:
+    def tell_new(self, x: Point, y: Value) -> None:
         """The value of a point the peer did not ask (the initial design)."""
 
     def hold_pending(self, x: Point) -> Any:
@@ -40,8 +47,9 @@ class Peer(Protocol):
 
 
 #: Builds a peer on the box ``bounds`` seeded with ``seed`` (< 2**32) for a run of ``budget``
-#: evaluations (``None`` where the run does not say).
-PeerFactory = Callable[[Bounds, int, Optional[int]], Peer]
+#: evaluations (``None`` where the run does not say) of ``objectives`` objectives (1 but for a
+#: peer that takes several).
+PeerFactory = Callable[[Bounds, int, Optional[int], int], Peer]
 
 
 class ProtocolError(Exception):
@@ -51,13 +59,15 @@ class ProtocolError(Exception):
 class Session:
     """One run's conversation: the box, the peer once built, the points told and pending."""
 
-    def __init__(self, factory: PeerFactory, batch_capable: bool):
+    def __init__(self, factory: PeerFactory, batch_capable: bool, several_objectives: bool = False):
         self.factory = factory
         self.batch_capable = batch_capable
+        self.several_objectives = several_objectives
         self.bounds: Optional[Bounds] = None
         self.budget: Optional[int] = None
+        self.objectives = 1
         self.peer: Optional[Peer] = None
-        self.told_before_peer: List[Tuple[Point, float]] = []
+        self.told_before_peer: List[Tuple[Point, Value]] = []
         self.outstanding: List[Tuple[Point, Any]] = []
         self.best: Optional[Tuple[Point, float]] = None
 
@@ -94,8 +104,14 @@ class Session:
             isinstance(budget, int) and not isinstance(budget, bool) and budget >= 1
         ):
             raise ProtocolError('"start" has "budget" that is not an integer ≥ 1')
+        objectives = message.get("objectives", 1)
+        if not (isinstance(objectives, int) and not isinstance(objectives, bool) and objectives >= 1):
+            raise ProtocolError('"start" has "objectives" that is not an integer ≥ 1')
+        if objectives > 1 and not self.several_objectives:
+            raise ProtocolError(f"the problem has {objectives} objectives; this adapter takes one")
         self.bounds = [(float(lo), float(hi)) for lo, hi in bounds]
         self.budget = budget
+        self.objectives = objectives
 
     def tell(self, message: dict) -> None:
         x, y = self.point(message.get("x"), '"tell"'), message.get("y")
@@ -104,14 +120,20 @@ class Session:
         y = float(y)
         if self.best is None or y > self.best[1]:
             self.best = (x, y)
+        value: Value = y
+        if self.objectives > 1:
+            values = message.get("objectives")
+            if not _is_numbers(values, self.objectives):
+                raise ProtocolError(f'"tell" needs "objectives": {self.objectives} finite numbers')
+            value = [float(v) for v in values]
         if self.peer is None:
-            self.told_before_peer.append((x, y))
+            self.told_before_peer.append((x, value))
             return
         asked = next((i for i, (p, _) in enumerate(self.outstanding) if p == x), None)
         if asked is None:
-            self.peer.tell_new(x, y)
+            self.peer.tell_new(x, value)
         else:
-            self.peer.tell_asked(self.outstanding.pop(asked)[1], y)
+            self.peer.tell_asked(self.outstanding.pop(asked)[1], value)
 
     def ask(self, message: dict) -> dict:
         seed = message.get("seed")
@@ -128,7 +150,9 @@ class Session:
         if pending and not self.batch_capable:
             raise ProtocolError("points are pending, and this adapter is not batch capable")
         if self.peer is None:
-            self.peer = self.factory(self.bounds, seed % SEED_MODULUS, self.budget)
+            self.peer = self.factory(
+                self.bounds, seed % SEED_MODULUS, self.budget, self.objectives
+            )
             for x, y in self.told_before_peer:
                 self.peer.tell_new(x, y)
             self.told_before_peer.clear()
@@ -164,9 +188,10 @@ def serve(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     stderr: TextIO = sys.stderr,
+    several_objectives: bool = False,
 ) -> int:
     """Speaks the protocol until ``stdin`` ends (0) or a line breaks it (2, named on stderr)."""
-    session = Session(factory, batch_capable)
+    session = Session(factory, batch_capable, several_objectives)
     for number, line in enumerate(stdin, start=1):
         if not line.strip():
             continue
