@@ -75,3 +75,55 @@ fn a_batch_capable_optimiser_sees_the_pending_points() {
     assert!(opt.ask(3).is_err());
     assert_eq!(opt.ask(1).unwrap().len(), 1);
 }
+
+/// On a problem of two objectives the command is told so at `start` (with the reference point,
+/// maximised) and is told both values at every `tell`, maximised: the shell optimiser writes
+/// what it reads to a file.
+#[cfg(unix)]
+#[test]
+fn a_command_is_told_several_objectives() {
+    let dir = std::env::temp_dir().join(format!("bosweep-command-mo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("lines.jsonl");
+    let script = format!(
+        r#"while read -r line; do printf '%s\n' "$line" >> '{}'; case "$line" in *'"op":"ask"'*) echo '{{"x":[0.5,0.5]}}';; esac; done"#,
+        log.display()
+    );
+    let problem = bosweep_problems::build("branin-currin", &[]).unwrap();
+    let mut opt = Optimizer::builder(Command::new(script).answer(|a| a.timeout(20.0)))
+        .problem(problem)
+        .seed(4)
+        .init(2)
+        .build()
+        .unwrap();
+    for _ in 0..3 {
+        for x in opt.ask(1).unwrap() {
+            opt.tell_objectives(&x, &[x[0] + 1.0, 2.0 * x[1]]).unwrap();
+        }
+    }
+    // The script answers this ask after writing every earlier line: the file is complete.
+    opt.ask(1).unwrap();
+    drop(opt);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["op"], "start");
+    assert_eq!(lines[0]["objectives"], 2);
+    assert_eq!(
+        lines[0]["reference_point"],
+        serde_json::json!([-18.0, -6.0])
+    );
+    let tells: Vec<_> = lines.iter().filter(|l| l["op"] == "tell").collect();
+    assert_eq!(tells.len(), 3);
+    for tell in tells {
+        let x: Vec<f64> = serde_json::from_value(tell["x"].clone()).unwrap();
+        assert_eq!(
+            tell["objectives"],
+            serde_json::json!([-(x[0] + 1.0), -2.0 * x[1]])
+        );
+        assert_eq!(tell["y"], serde_json::json!(-(x[0] + 1.0)));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
