@@ -15,7 +15,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::error::ReportError;
-use super::fronts::{Fronts, flip};
+use super::final_front::flip;
+use super::fronts::Fronts;
 use super::plot::{
     FAMILY, LegendLayout, PALETTE, Series, ensure_font, fit_font_size, linear_tick_label,
     tick_label,

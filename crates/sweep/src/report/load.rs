@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use super::Metric;
 use super::error::ReportError;
-use super::fronts::{FinalFront, final_front};
+use super::final_front::{FinalFront, final_front};
+pub(crate) use super::steps::parse_sense;
 use super::steps::{RunSteps, read_run};
 use crate::config::{ARCHIVE_KEY, METRIC_KEY, REPORT_TABLE, TIME_KEY};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
@@ -391,14 +392,6 @@ pub(crate) fn default_metric<'a>(runs: impl IntoIterator<Item = &'a CompletedRun
     let mut runs = runs.into_iter().peekable();
     let noise_free = runs.peek().is_some() && runs.all(|c| c.trace.noise_free);
     Metric::default_for(noise_free)
-}
-
-pub(crate) fn parse_sense(s: &str) -> Option<Sense> {
-    match s {
-        "minimize" | "minimise" | "min" => Some(Sense::Minimize),
-        "maximize" | "maximise" | "max" => Some(Sense::Maximize),
-        _ => None,
-    }
 }
 
 /// The path of `spec`'s trace, relative to the sweep directory (for messages and reports).

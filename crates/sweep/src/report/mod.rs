@@ -48,8 +48,8 @@
 //! - For a problem of several objectives (docs/guide/multi-objective.md, "Reading the report"):
 //!   its curves named for what they show, `plots/<problem>-hv-difference`, `-hypervolume`,
 //!   `-hv-difference-time` (and against simulated time, as above) beside `-seconds`; and in
-//!   objective space (`fronts`, `front_plot`) `plots/<problem>-front.{svg,png}`, the final
-//!   non-dominated set of each algorithm's median run by final hypervolume, and in two
+//!   objective space (`final_front`, `fronts`, `front_plot`) `plots/<problem>-front.{svg,png}`,
+//!   the final non-dominated set of each algorithm's median run by final hypervolume, and in two
 //!   objectives `plots/<problem>-attainment.{svg,png}`, the median, best and worst attainment
 //!   surfaces of each algorithm's runs; `report.md` shows both under the curves with captions
 //!   naming the median runs.
@@ -97,6 +97,7 @@ pub(crate) mod compare;
 mod curves;
 mod ecdf;
 mod error;
+mod final_front;
 mod front_plot;
 mod fronts;
 pub(crate) mod html;
