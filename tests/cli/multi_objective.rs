@@ -215,6 +215,11 @@ dim = 4
 name = "dtlz7"
 dim = 4
 objectives = 2
+
+[[problem]]
+name = "dtlz2"
+dim = 4
+objectives = 3
 "#;
     succeeded(&sweep_config(&dir, "mo.toml", config, "out", &[]));
     let report = std::fs::read_to_string(dir.join("out/report.md")).unwrap();
@@ -224,9 +229,17 @@ objectives = 2
             "## Problem `zdt1[dim=4]`: ZDT1",
             "A problem of 2 objectives: its regret is the hypervolume difference",
             "## Problem `dtlz7[dim=4,objectives=2]`: DTLZ7",
-            "best mean final best value, maximize",
+            "(best mean final hypervolume, maximised; the maximum hypervolume is unknown",
+            // Metric names: the hypervolume difference and the hypervolume, not regrets.
+            "| algorithm | runs | hypervolume difference, best evaluated (mean) |",
+            "(lowest mean final hypervolume difference)",
+            "Wilcoxon signed-rank on the final hypervolume difference",
+            "![hypervolume difference vs evaluations](plots/zdt1_dim=4_-hv-difference.png)",
+            "hypervolume vs evaluations [PNG](plots/dtlz7_dim=4_objectives=2_-hypervolume.png)",
         ],
     );
+    assert!(!report.contains("regret of the"), "{report}");
+    objective_space_figures(&dir.join("out"), &report);
     // The summary's regret of ZDT1 is the runs' final HV_max − HV.
     let summary = std::fs::read_to_string(dir.join("out/summary.csv")).unwrap();
     let row = summary
@@ -247,6 +260,90 @@ objectives = 2
     assert_eq!(finals.len(), 2);
     let mean = finals.iter().sum::<f64>() / 2.0;
     assert!((regret - mean).abs() < 1e-9 * mean, "{regret} {mean}");
+}
+
+/// The figures in objective space of the sweep in `out`, whose `report.md` is `report`: for
+/// ZDT1 (two objectives) the median runs' final sets, named in the caption (the lower of the
+/// two replicates' final hypervolumes, read from the traces), with axes naming the objectives,
+/// and the attainment surfaces; for DTLZ2 in three objectives the pairwise projections and no
+/// attainment surfaces.
+fn objective_space_figures(out: &Path, report: &str) {
+    // Random search's median of two runs on ZDT1: the one of lower final hypervolume.
+    let mut finals = Vec::new();
+    for replicate in 0..2 {
+        let name = format!("-random-zdt1_dim=4_-r{replicate}.jsonl");
+        let path = std::fs::read_dir(out.join("runs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.to_string_lossy().ends_with(&name))
+            .unwrap_or_else(|| panic!("no trace ending in {name}"));
+        let last = trace_lines(&path).pop().unwrap();
+        finals.push((last["hypervolume"].as_f64().unwrap(), replicate));
+    }
+    finals.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = finals[0].1;
+    assert_contains(
+        report,
+        &[
+            "### In objective space",
+            "![final non-dominated sets of the median runs](plots/zdt1_dim=4_-front.png)",
+            "the one whose final hypervolume is the median",
+            &format!("Median runs: `random` replicate {median} of 2 (final hypervolume "),
+            "`nsga2[population=8]` replicate ",
+            "the true front's sample in grey",
+            "the reference point (11, 11) is outside the view",
+            "![attainment surfaces](plots/zdt1_dim=4_-attainment.png)",
+            "Runs: `random` 2 runs (median k = 1); `nsga2[population=8]` 2 runs (median k = 1)",
+            "![final non-dominated sets of the median runs](plots/dtlz2_dim=4_objectives=3_-front.png)",
+            "The 3 objectives are shown as their pairwise projections",
+        ],
+    );
+    assert!(!report.contains("dtlz2_dim=4_objectives=3_-attainment"));
+    let plots = out.join("plots");
+    assert!(
+        !plots
+            .join("dtlz2_dim=4_objectives=3_-attainment.png")
+            .exists()
+    );
+    for (name, labels) in [
+        (
+            "zdt1_dim=4_-front",
+            &["f1 (minimised)", "f2 (minimised)"][..],
+        ),
+        (
+            "zdt1_dim=4_-attainment",
+            &["f1 (minimised)", "f2 (minimised)"],
+        ),
+        (
+            "dtlz2_dim=4_objectives=3_-front",
+            &[
+                "f1 (minimised)",
+                "f2 (minimised)",
+                "f3 (minimised)",
+                "pairwise projections",
+            ],
+        ),
+    ] {
+        let svg = std::fs::read_to_string(plots.join(format!("{name}.svg"))).unwrap();
+        assert_contains(&svg, labels);
+        let png = png::Decoder::new(std::io::BufReader::new(
+            std::fs::File::open(plots.join(format!("{name}.png"))).unwrap(),
+        ))
+        .read_info()
+        .unwrap();
+        assert_eq!((png.info().width, png.info().height), (1136, 757), "{name}");
+    }
+    // The page embeds them, captions and all.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert_contains(
+        &html,
+        &[
+            "In objective space",
+            "alt=\"attainment surfaces\"",
+            "alt=\"final non-dominated sets of the median runs\"",
+            &format!("Median runs: <code>random</code> replicate {median} of 2"),
+        ],
+    );
 }
 
 /// `bosweep indicators` on hand-computed values: the front {(1, 3), (2, 2), (3, 1)} plus the

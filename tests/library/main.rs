@@ -9,6 +9,7 @@ mod common;
 
 mod acquisition;
 mod analytic_gradients;
+mod attainment;
 mod batch;
 mod baxus;
 mod bo;

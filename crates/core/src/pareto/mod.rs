@@ -40,9 +40,12 @@
 //! - [`partition()`]: the local upper bounds of Klamroth, Lacour & Vanderpooten (2015) and the
 //!   boxes Lacour, Klamroth & Fonseca (2017) build on them, for the dominated and the
 //!   non-dominated region; [`hypervolume_improvement`] sums a new point's share of the latter.
+//! - [`attainment_surfaces`]: the empirical k-attainment surfaces of r runs in two objectives
+//!   (Fonseca, Grunert da Fonseca & Hall 2001), as moocore's `eaf` computes them, by one sweep.
 //! - [`igd`], [`igd_plus`] (Ishibuchi, Masuda, Tanigaki & Nojima 2015) and [`epsilon_additive`]
 //!   (Zitzler, Thiele, Laumanns, Fonseca & Grunert da Fonseca 2003), as moocore defines them.
 
+mod attainment;
 mod candidates;
 mod contributions;
 mod dominance;
@@ -54,6 +57,7 @@ mod staircase;
 #[cfg(test)]
 mod tests;
 
+pub use attainment::{Surface, attainment_surfaces, median_level};
 pub use contributions::hypervolume_contributions;
 pub use dominance::{
     crowding_distance, dominates, non_dominated, non_dominated_sort, pareto_ranks,
@@ -122,6 +126,12 @@ pub enum ParetoError {
     EmptySet {
         /// Which set: `approximation set` or `reference set`.
         what: &'static str,
+    },
+    /// Attainment surfaces are computed in two objectives only, and a set has another number.
+    #[error("attainment surfaces need two objectives; a set has {m}")]
+    NotTwoObjectives {
+        /// The set's number of objectives.
+        m: usize,
     },
 }
 

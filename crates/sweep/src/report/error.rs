@@ -34,6 +34,15 @@ pub enum ReportError {
         "{0}; the run is not counted: `bosweep sweep` on this directory moves the trace aside and runs it again"
     )]
     Trace(#[from] crate::TraceError),
+    /// A completed run of several objectives whose trace does not give its final front: the
+    /// header's `senses` or `reference_point`, or a `front` naming a step it does not hold.
+    #[error("{}: {message}", path.display())]
+    Front {
+        /// The run's trace.
+        path: PathBuf,
+        /// The field and value that are wrong.
+        message: String,
+    },
     /// A simulated time was chosen (`[report] time`, `--time`) but a completed run's trace has
     /// no simulated clock (its steps have no `finish`); nothing was written.
     #[error(
@@ -101,6 +110,7 @@ impl bosweep_core::data::Failure for ReportError {
             Self::Manifest { .. }
             | Self::Config { .. }
             | Self::Trace(_)
+            | Self::Front { .. }
             | Self::Untimed { .. }
             | Self::NoCompletedRuns { .. }
             | Self::Archive(_) => Blame::Input,

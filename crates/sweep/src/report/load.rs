@@ -3,11 +3,14 @@
 //! the statistics and plots use drawn out of each trace.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::Metric;
 use super::error::ReportError;
+use super::final_front::{FinalFront, final_front};
+pub(crate) use super::steps::parse_sense;
 use super::steps::{RunSteps, read_run};
 use crate::config::{ARCHIVE_KEY, METRIC_KEY, REPORT_TABLE, TIME_KEY};
 use crate::{CONFIG_FILE, MANIFEST_FILE, Manifest, RUNS_DIR, RunSpec};
@@ -46,6 +49,9 @@ pub(crate) struct Trace {
     /// The number of objectives of a run on several (docs/conventions.md, "Several
     /// objectives"), whose regret is the hypervolume difference; `None` on one.
     pub objectives: Option<usize>,
+    /// Such a run's final non-dominated set, for the plots in objective space; `None` on one
+    /// objective, for an archived run (which keeps no points) and for a run cut at a time.
+    pub final_front: Option<Arc<FinalFront>>,
     /// Whether the run observed its objective of interest itself at every step: no noise (`y`
     /// is `f`), no context, no time. Such a problem is a noiseless static black box, COCO's
     /// setting, whose default measure is the best evaluated point's regret.
@@ -92,6 +98,7 @@ impl Trace {
             steps: steps.into_iter().collect(),
             compacted: None,
             objectives: None,
+            final_front: None,
             noise_free: true,
         }
     }
@@ -134,6 +141,7 @@ impl Trace {
             steps,
             compacted: self.compacted,
             objectives: self.objectives,
+            final_front: None,
             noise_free: self.noise_free,
         })
     }
@@ -264,9 +272,16 @@ pub(crate) fn load_sweep(dir: &Path) -> Result<Sweep, ReportError> {
         let path = Manifest::trace_path(dir, spec);
         if path.is_file() {
             let run = read_run(spec, &path)?;
+            let mut trace = Trace::of(&run);
+            trace.final_front = final_front(&run)
+                .map_err(|message| ReportError::Front {
+                    path: path.clone(),
+                    message,
+                })?
+                .map(Arc::new);
             completed.push(CompletedRun {
                 spec: spec.clone(),
-                trace: Trace::of(&run),
+                trace,
             });
             steps.push(run);
         } else {
@@ -320,6 +335,7 @@ impl Trace {
                 .collect(),
             compacted: None,
             objectives: None,
+            final_front: None,
             noise_free: run
                 .steps
                 .iter()
@@ -360,6 +376,7 @@ impl Trace {
                 .get("objectives")
                 .and_then(Value::as_u64)
                 .map(|m| m as usize),
+            final_front: None,
             noise_free: run
                 .steps
                 .iter()
@@ -375,14 +392,6 @@ pub(crate) fn default_metric<'a>(runs: impl IntoIterator<Item = &'a CompletedRun
     let mut runs = runs.into_iter().peekable();
     let noise_free = runs.peek().is_some() && runs.all(|c| c.trace.noise_free);
     Metric::default_for(noise_free)
-}
-
-pub(crate) fn parse_sense(s: &str) -> Option<Sense> {
-    match s {
-        "minimize" | "minimise" | "min" => Some(Sense::Minimize),
-        "maximize" | "maximise" | "max" => Some(Sense::Maximize),
-        _ => None,
-    }
 }
 
 /// The path of `spec`'s trace, relative to the sweep directory (for messages and reports).

@@ -7,6 +7,8 @@ use std::path::Path;
 
 use super::archive::ArchiveUse;
 use super::compare::{ALPHA, PairedComparison, Ranks, cliques};
+use super::front_plot::reference_text;
+use super::fronts::Fronts;
 use super::load::{Sweep, relative_trace_path};
 use super::model::{ReportModel, SectionAtTime};
 use super::scores::{Ert, Scores};
@@ -201,20 +203,23 @@ pub(crate) fn render(
             ));
         }
         let section_rows = &rows[section.first_row..section.first_row + section.rows];
-        out.push_str(&summary_table(section_rows, section.best_by, Columns::All));
-        out.push_str(&best_line(
+        let several = section.objectives.is_some();
+        let metric = format!("final {}", metric_words(section.best_by, several));
+        out.push_str(&summary_table(
             section_rows,
             section.best_by,
-            &format!("final {}", section.best_by.what()),
+            Columns::All,
+            several,
         ));
+        out.push_str(&best_line(section_rows, section.best_by, &metric, several));
         out.push_str(&comparisons_table(
             &section.comparisons,
             section.best_by,
-            &format!("final {}", section.best_by.what()),
+            &metric,
         ));
         if let (Some(at_time), Some(then)) = (&model.at_time, &section.at_time) {
             let then_rows = &at_time.rows[section.first_row..section.first_row + section.rows];
-            out.push_str(&at_time_section(at_time.time, then_rows, then));
+            out.push_str(&at_time_section(at_time.time, then_rows, then, several));
         }
         if !section.ert.is_empty() {
             out.push_str(&ert_table(&section.ert));
@@ -246,6 +251,9 @@ pub(crate) fn render(
                 }
             }
         }
+        if let Some(fronts) = &section.fronts {
+            out.push_str(&objective_space(fronts));
+        }
         if !section.missing.is_empty() {
             let list: Vec<String> = section
                 .missing
@@ -265,6 +273,102 @@ pub(crate) fn render(
                 list.join("; ")
             ));
         }
+    }
+    out
+}
+
+/// A problem of several objectives' figures in objective space, each with the caption that says
+/// how to read it: which run is each algorithm's median one, and what the attainment surfaces
+/// are.
+fn objective_space(fronts: &Fronts) -> String {
+    let mut out = String::from("### In objective space\n\n");
+    let m = fronts.m();
+    let view = match m {
+        2 => "Each axis is one objective in its own sense".to_owned(),
+        3 | 4 => format!(
+            "The {m} objectives are shown as their pairwise projections, each axis one objective \
+             in its own sense"
+        ),
+        _ => format!(
+            "Of the {m} objectives the f1–f2 projection is shown, each axis in its objective's \
+             own sense"
+        ),
+    };
+    let mut marks = Vec::new();
+    if fronts.true_front.is_some() {
+        marks.push("the true front's sample in grey");
+    }
+    let reference;
+    if let Some(r) = &fronts.reference_point {
+        reference = if fronts.reference_shown {
+            "the reference point as a black cross".to_owned()
+        } else {
+            format!(
+                "the reference point {} is outside the view, far from the points",
+                reference_text(r, &fronts.senses)
+            )
+        };
+        marks.push(reference.as_str());
+    }
+    let marks = if marks.is_empty() {
+        String::new()
+    } else {
+        format!("; {}", marks.join("; "))
+    };
+    match fronts.front_figure() {
+        Some(name) => {
+            let runs: Vec<String> = fronts
+                .medians
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} replicate {} of {} (final hypervolume {})",
+                        code(&r.algorithm),
+                        r.replicate,
+                        r.runs,
+                        md_number(Some(r.hypervolume))
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "![final non-dominated sets of the median runs]({PLOTS_DIR}/{name}.png)\n\n\
+                 The final non-dominated set of each algorithm's median run: of its runs, the one \
+                 whose final hypervolume is the median (the lower of the two middle ones for an \
+                 even number of runs), a typical run rather than the best. Median runs: {}. \
+                 {view}{marks}. [SVG]({PLOTS_DIR}/{name}.svg)\n\n",
+                runs.join("; ")
+            ));
+        }
+        None => out.push_str(
+            "No final fronts are drawn: the runs have no hypervolume (no reference point) to \
+             choose each algorithm's median run by.\n\n",
+        ),
+    }
+    if let Some(name) = fronts.attainment_figure() {
+        let runs: Vec<String> = fronts
+            .attainment
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {} run{} (median k = {})",
+                    code(&a.algorithm),
+                    a.runs,
+                    if a.runs == 1 { "" } else { "s" },
+                    a.median_level
+                )
+            })
+            .collect();
+        out.push_str(&format!(
+            "![attainment surfaces]({PLOTS_DIR}/{name}.png)\n\n\
+             The empirical attainment surfaces of each algorithm's final non-dominated sets over \
+             its r runs (Fonseca, Grunert da Fonseca & Hall 2001): the k-surface bounds the \
+             region of objective space that at least k of the runs reached (a point of it is \
+             dominated or equalled by a point of k runs' sets). Thick: the median surface, k = \
+             ⌈r/2⌉, which half the runs attain; thin: k = 1, the best any run reached, and k = r, \
+             what every run reached. {}{marks}. Runs: {}. [SVG]({PLOTS_DIR}/{name}.svg)\n\n",
+            "Each axis is one objective in its own sense",
+            runs.join("; ")
+        ));
     }
     out
 }
@@ -339,9 +443,11 @@ enum Columns {
 
 /// A problem's summary rows as a table, the best algorithm in bold (and the metric that picked
 /// it), its ties in italics.
-fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns) -> String {
+fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns, several: bool) -> String {
     let all = columns == Columns::All;
-    let mut out = if all {
+    let mut out = if several {
+        several_objectives_header(all)
+    } else if all {
         "| algorithm | runs | best evaluated regret (mean) | s.e. | recommendation's regret \
          (mean) | s.e. | median | cumulative regret (mean) | best value (mean) | evaluations \
          (mean) | seconds / iteration |\n\
@@ -396,9 +502,37 @@ fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns) -> Stri
     out
 }
 
+/// The header of a summary table of a problem of several objectives: the same columns, named
+/// for what they hold there (both regrets are the hypervolume difference, the best value the
+/// hypervolume).
+fn several_objectives_header(all: bool) -> String {
+    let (median, seconds) = if all {
+        (" median |", " seconds / iteration |")
+    } else {
+        ("", "")
+    };
+    let columns = 9 + 2 * usize::from(all);
+    format!(
+        "| algorithm | runs | hypervolume difference, best evaluated (mean) | s.e. | hypervolume \
+         difference, recommended front (mean) | s.e. |{median} cumulative regret (mean) | \
+         hypervolume (mean) | evaluations (mean) |{seconds}\n|---|{}\n",
+        "--:|".repeat(columns - 1)
+    )
+}
+
+/// The metric `best_by` in words, as a problem's sentences name it: on several objectives the
+/// regrets are the hypervolume difference and the best value the hypervolume.
+fn metric_words(best_by: BestBy, several: bool) -> &'static str {
+    match (several, best_by) {
+        (true, BestBy::SimpleRegret | BestBy::BestEvaluatedRegret) => "hypervolume difference",
+        (true, BestBy::BestValue(_) | BestBy::Undecided) => "hypervolume",
+        _ => best_by.what(),
+    }
+}
+
 /// The sentence naming a problem's best algorithm (lowest mean `metric`, e.g. "final simple
 /// regret") and its ties.
-fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str) -> String {
+fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str, several: bool) -> String {
     let best = rows.iter().find(|r| r.best);
     let tied: Vec<String> = rows
         .iter()
@@ -420,6 +554,11 @@ fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str) -> String {
                 code(&r.algorithm)
             )
         }
+        (BestBy::BestValue(_), Some(r)) if several => format!(
+            "Best: **{}** (best mean {metric}, maximised; the maximum hypervolume is unknown for \
+             this problem).{ties}\n\n",
+            code(&r.algorithm),
+        ),
         (BestBy::BestValue(sense), Some(r)) => format!(
             "Best: **{}** (best mean {metric}, {}; regrets are unknown for this problem).{ties}\n\n",
             code(&r.algorithm),
@@ -432,20 +571,23 @@ fn best_line(rows: &[SummaryRow], best_by: BestBy, metric: &str) -> String {
 
 /// A problem's statistics at the chosen simulated time: the short table, its best and the
 /// paired tests.
-fn at_time_section(time: f64, rows: &[SummaryRow], then: &SectionAtTime) -> String {
+fn at_time_section(time: f64, rows: &[SummaryRow], then: &SectionAtTime, several: bool) -> String {
     let time = md_number(Some(time));
     let absent = match then.absent {
         0 => String::new(),
         1 => " 1 completed run had no step by then and is left out.".to_owned(),
         n => format!(" {n} completed runs had no step by then and are left out."),
     };
-    let metric = format!("{} at simulated time {time}", then.best_by.what());
+    let metric = format!(
+        "{} at simulated time {time}",
+        metric_words(then.best_by, several)
+    );
     let mut out = format!(
         "### At simulated time {time}\n\n\
          Each run as it stood at simulated time {time}: its steps finished by then.{absent}\n\n"
     );
-    out.push_str(&summary_table(rows, then.best_by, Columns::Short));
-    out.push_str(&best_line(rows, then.best_by, &metric));
+    out.push_str(&summary_table(rows, then.best_by, Columns::Short, several));
+    out.push_str(&best_line(rows, then.best_by, &metric, several));
     out.push_str(&comparisons_table(&then.comparisons, then.best_by, &metric));
     out
 }

@@ -45,6 +45,14 @@
 //!   keeps its final value, so that the curve ends on the final mean.
 //!   File names are the problem label with characters outside `[A-Za-z0-9._=-]` replaced by `_`
 //!   (cut at 100 characters, `-2`, `-3`, … appended where two problems' names coincide).
+//! - For a problem of several objectives (docs/guide/multi-objective.md, "Reading the report"):
+//!   its curves named for what they show, `plots/<problem>-hv-difference`, `-hypervolume`,
+//!   `-hv-difference-time` (and against simulated time, as above) beside `-seconds`; and in
+//!   objective space (`final_front`, `fronts`, `front_plot`) `plots/<problem>-front.{svg,png}`,
+//!   the final non-dominated set of each algorithm's median run by final hypervolume, and in two
+//!   objectives `plots/<problem>-attainment.{svg,png}`, the median, best and worst attainment
+//!   surfaces of each algorithm's runs; `report.md` shows both under the curves with captions
+//!   naming the median runs.
 //! - `plots/runtime-distribution.{svg,png}` ([`RUNTIME_PLOT`]): COCO's empirical cumulative
 //!   distribution of runtimes over the problems with a known optimum.
 //! - `scores.csv` ([`SCORES_COLUMNS`]) and `plots/normalised-scores.{svg,png}`
@@ -77,8 +85,8 @@
 //!
 //! The report is computed once (`model`: the rows, each problem's best, tests and plotted series,
 //! the ranks), then rendered by writers that compute nothing: the CSV tables (`tables`,
-//! `long_table`), `report.md` (`markdown`), the plots (`plot`, `cd_plot`) and `report.html`
-//! (`html`).
+//! `long_table`), `report.md` (`markdown`), the plots (`plot`, `cd_plot`, `front_plot`) and
+//! `report.html` (`html`).
 //!
 //! Everything is read and checked before anything is written: a missing manifest, a malformed
 //! trace (the error names the file and line) or a sweep without any completed run writes nothing.
@@ -89,6 +97,9 @@ pub(crate) mod compare;
 mod curves;
 mod ecdf;
 mod error;
+mod final_front;
+mod front_plot;
+mod fronts;
 pub(crate) mod html;
 pub(crate) mod load;
 mod long_table;
@@ -471,8 +482,28 @@ fn draw_plots(
         files.push(svg);
         files.push(png);
     }
+    // Problems of several objectives, in objective space.
+    let size = (options.width, options.height);
+    for fronts in model.sections.iter().filter_map(|s| s.fronts.as_ref()) {
+        let figures: [(Option<&str>, FrontDrawer); 2] = [
+            (fronts.front_figure(), front_plot::draw_fronts),
+            (fronts.attainment_figure(), front_plot::draw_attainment),
+        ];
+        for (name, draw) in figures {
+            if let Some(name) = name {
+                let svg = plots_dir.join(format!("{name}.svg"));
+                let png = plots_dir.join(format!("{name}.png"));
+                draw(fronts, &svg, &png, size)?;
+                files.push(svg);
+                files.push(png);
+            }
+        }
+    }
     Ok(files)
 }
+
+/// How [`front_plot`] draws one of a problem's figures in objective space.
+type FrontDrawer = fn(&fronts::Fronts, &Path, &Path, (u32, u32)) -> Result<(), ReportError>;
 
 /// Writes `text` to `path`, and returns the path.
 fn write_text(path: PathBuf, text: &str) -> Result<PathBuf, ReportError> {

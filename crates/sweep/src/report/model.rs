@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use super::compare::{self, PairedComparison, ProblemScores, Ranks};
 use super::curves::{self, CurvePoint, Sampling, curve};
 use super::ecdf::{self, Budget};
+use super::fronts::{self, Fronts};
 use super::load::{CompletedRun, Step, Sweep, Trace, default_metric};
 use super::plot::Series;
 use super::scores::{self, ERT_TARGETS, Ert, Scores};
@@ -98,6 +99,9 @@ pub(crate) struct Section {
     /// Per algorithm with completed runs, its expected running time to each of
     /// [`ERT_TARGETS`]; empty where the problem's regrets are unknown.
     pub ert: Vec<(String, Vec<Ert>)>,
+    /// A problem of several objectives' figures in objective space, where its runs keep their
+    /// final fronts.
+    pub fronts: Option<Fronts>,
     pub missing: Vec<RunSpec>,
 }
 
@@ -124,6 +128,12 @@ pub(crate) struct Plot {
 const RECOMMENDATION_CAPTION: &str = "The recommendation's regret is measured at the point the \
      method recommends after each evaluation, so a curve can rise where a method recommends a \
      worse point than before (a GP whose posterior moved); the best evaluated regret never rises.";
+
+/// The caption of a problem of several objectives' hypervolume difference curves.
+const HV_DIFFERENCE_CAPTION: &str = "The hypervolume difference HV_max − HV of the non-dominated \
+     points evaluated so far (the recommendation of a run on several objectives is that set, so \
+     the best evaluated and the recommended differ in nothing), on a logarithmic axis where every \
+     mean is positive: its decades read as the log10 hypervolume difference.";
 
 /// What a plot's x axis measures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -306,6 +316,15 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
         }
         let name = unique_name(&sanitize(&problem), &mut used_names);
         let has_runs = cells.iter().any(|(_, _, done)| !done.is_empty());
+        let objectives = cells
+            .iter()
+            .flat_map(|(_, _, done)| done.iter())
+            .find_map(|c| c.trace.objectives);
+        let setting = sweep
+            .runs
+            .iter()
+            .find(|r| &r.problem.label() == identity)
+            .map(|r| &r.problem);
         sections.push(Section {
             plots: if has_runs {
                 problem_plots(
@@ -315,19 +334,20 @@ pub(crate) fn build(sweep: &Sweep, chosen: Option<Metric>, time: Option<f64>) ->
                     sense,
                     regrets_known,
                     judged.best_by,
+                    objectives.is_some(),
                 )
             } else {
                 Vec::new()
             },
+            fronts: objectives.and_then(|_| {
+                fronts::fronts(&problem, &name, &cells, setting.and_then(true_front_of))
+            }),
             ert: if regrets_known {
                 ert_rows(&cells)
             } else {
                 Vec::new()
             },
-            objectives: cells
-                .iter()
-                .flat_map(|(_, _, done)| done.iter())
-                .find_map(|c| c.trace.objectives),
+            objectives,
             problem,
             title,
             first_row,
@@ -411,8 +431,6 @@ fn add_runs<'a>(runs: &mut Vec<(usize, String, Vec<&'a Trace>)>, cells: &[Cell<'
     }
 }
 
-/// The display label (the config's `label`) of the setting whose label is `identity`: settings
-/// are told apart by their labels, which the config keeps distinct, and shown by these.
 /// The title of the problem `setting` builds, where it builds here and is one of a family.
 fn title_of(setting: &Setting) -> Option<String> {
     bosweep_problems::find(&setting.name)
@@ -422,6 +440,19 @@ fn title_of(setting: &Setting) -> Option<String> {
         .title()
 }
 
+/// The sample of the true Pareto front (each objective in its own sense) of the problem
+/// `setting` builds, where it builds here and its source publishes one: the report's traces do
+/// not carry it, and the problem rebuilt from its setting is the same problem the runs saw.
+fn true_front_of(setting: &Setting) -> Option<Vec<Vec<f64>>> {
+    let problem = bosweep_problems::find(&setting.name)
+        .ok()?
+        .build(&setting.param_values())
+        .ok()?;
+    Some(problem.objectives()?.front()?.to_vec())
+}
+
+/// The display label (the config's `label`) of the setting whose label is `identity`: settings
+/// are told apart by their labels, which the config keeps distinct, and shown by these.
 fn shown(sweep: &Sweep, identity: &str, of: fn(&RunSpec) -> &Setting) -> String {
     sweep
         .runs
@@ -439,6 +470,7 @@ fn problem_plots(
     sense: Option<Sense>,
     regrets_known: bool,
     best_by: BestBy,
+    several: bool,
 ) -> Vec<Plot> {
     // One series per algorithm with completed runs, its points aggregated by `points`; archived
     // runs keep too few steps for a curve.
@@ -479,7 +511,46 @@ fn problem_plots(
         ..plot
     };
     let mut plots = Vec::new();
-    if regrets_known {
+    let difference = |what: &str, suffix: &str, x, series| Plot {
+        caption: Some(HV_DIFFERENCE_CAPTION),
+        ..plot(
+            what,
+            suffix,
+            x,
+            "hypervolume difference HV_max − HV (mean ± s.e.)".into(),
+            series,
+            true,
+        )
+    };
+    if several {
+        // The recommendation of a run on several objectives is its front: both regrets are the
+        // hypervolume difference (one plot), there is no cumulative regret, and the best value
+        // is the hypervolume.
+        if regrets_known {
+            plots.push(difference(
+                "hypervolume difference vs evaluations",
+                "hv-difference",
+                XAxis::Evaluations,
+                series(|s| s.best_evaluated_regret, Sampling::Hold),
+            ));
+        }
+        plots.push(plot(
+            "hypervolume vs evaluations",
+            "hypervolume",
+            XAxis::Evaluations,
+            "hypervolume of the non-dominated points (mean ± s.e., maximised)".into(),
+            series(|s| s.best_value, Sampling::Hold),
+            false,
+        ));
+        if regrets_known {
+            plots.push(difference(
+                "hypervolume difference vs time",
+                "hv-difference-time",
+                XAxis::Milliseconds,
+                series_by(&|traces| curves::time_curve(traces, |s| s.simple_regret)),
+            ));
+        }
+    } else if regrets_known {
         // Both final regrets, the one that picks the problem's best first: the best evaluated
         // point's, which never rises, and the recommendation's, which rises where a method
         // recommends a worse point than before (a GP's posterior moved).
@@ -551,7 +622,23 @@ fn problem_plots(
         let against_time = |value: fn(&Step) -> Option<f64>| {
             series_by(&move |traces| curves::simulated_time_curve(traces, value))
         };
-        plots.push(if regrets_known {
+        plots.push(if several && regrets_known {
+            difference(
+                "hypervolume difference vs simulated time",
+                "hv-difference-simulated-time",
+                XAxis::SimulatedTime,
+                against_time(|s| s.simple_regret),
+            )
+        } else if several {
+            plot(
+                "hypervolume vs simulated time",
+                "hypervolume-simulated-time",
+                XAxis::SimulatedTime,
+                "hypervolume (mean ± s.e., maximised)".into(),
+                against_time(|s| s.best_value),
+                false,
+            )
+        } else if regrets_known {
             recommendation(plot(
                 "recommendation's regret vs simulated time",
                 "regret-simulated-time",

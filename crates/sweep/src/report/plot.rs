@@ -19,7 +19,7 @@ use super::curves::CurvePoint;
 use super::error::ReportError;
 use super::text::{FONT, GlyphBackend};
 
-const FAMILY: &str = "sans-serif";
+pub(crate) const FAMILY: &str = "sans-serif";
 
 /// Registers the embedded font once; plotters looks fonts up by family name.
 pub(crate) fn ensure_font() -> Result<(), String> {
@@ -33,7 +33,7 @@ pub(crate) fn ensure_font() -> Result<(), String> {
 }
 
 /// Colour-blind-friendly qualitative palette (matplotlib's tab10).
-const PALETTE: [RGBColor; 10] = [
+pub(crate) const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -131,7 +131,7 @@ fn draw_on<DB: DrawingBackend>(
 }
 
 /// Where the legend's entries go: a grid of equal columns, centred, below the chart.
-struct LegendLayout {
+pub(crate) struct LegendLayout {
     font_size: f64,
     columns: usize,
     column_width: u32,
@@ -139,7 +139,7 @@ struct LegendLayout {
     text_room: u32,
     row: u32,
     /// Total height, margins included.
-    height: u32,
+    pub height: u32,
 }
 
 const SWATCH: u32 = 26;
@@ -149,7 +149,7 @@ impl LegendLayout {
     /// Columns as wide as the widest label where they fit; more, narrower columns (labels
     /// shrunk, then cut with "…") where the legend would otherwise take more than 30 % of the
     /// height.
-    fn new<DB: DrawingBackend>(
+    pub(crate) fn new<DB: DrawingBackend>(
         area: &DrawingArea<DB, Shift>,
         series: &[Series],
         width: u32,
@@ -187,7 +187,7 @@ impl LegendLayout {
         })
     }
 
-    fn draw<DB: DrawingBackend>(
+    pub(crate) fn draw<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         series: &[Series],
@@ -381,7 +381,7 @@ fn text_width<DB: DrawingBackend>(
 }
 
 /// The largest size in `[min, max]` (steps of 1) at which `text` fits `room` pixels.
-fn fit_font_size<DB: DrawingBackend>(
+pub(crate) fn fit_font_size<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     text: &str,
     max: f64,

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::error::ReportError;
 use crate::{MANIFEST_FILE, Manifest, RunSpec, StepRecord, read_complete};
+use bosweep_problems::Sense;
 
 /// A completed run: its place in the sweep, its trace header and its steps.
 #[derive(Clone, Debug)]
@@ -47,4 +48,14 @@ pub(crate) fn read_run(spec: &RunSpec, path: &Path) -> Result<RunSteps, ReportEr
         header: trace.header,
         steps: trace.steps,
     })
+}
+
+/// A sense as trace headers write it (`sense`, each of `senses`): `minimize` or `maximize`, and
+/// the spellings `minimise`, `min`, `maximise`, `max`; `None` for any other word.
+pub(crate) fn parse_sense(s: &str) -> Option<Sense> {
+    match s {
+        "minimize" | "minimise" | "min" => Some(Sense::Minimize),
+        "maximize" | "maximise" | "max" => Some(Sense::Maximize),
+        _ => None,
+    }
 }

@@ -145,6 +145,7 @@ impl RunRecord {
                     seconds: self.seconds,
                 }),
                 objectives: self.objectives,
+                final_front: None,
                 noise_free: self.noise_free,
             },
         })
