@@ -11,6 +11,7 @@ mod acquisition;
 mod analytic_gradients;
 mod batch;
 mod baxus;
+mod bbob_biobj;
 mod bo;
 mod boke;
 mod botorch_model;
