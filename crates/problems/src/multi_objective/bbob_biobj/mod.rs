@@ -20,7 +20,7 @@ pub(super) use suite::{FUNCTIONS, LAST_FIXED_INSTANCE};
 
 /// COCO's search box of the suite, `[−100, 100]^d` in every dimension (its
 /// `smallest_values_of_interest` and `largest_values_of_interest`); both single-objective
-/// optima lie in `[−4, 4]^d`, as in bbob.
+/// optima lie well inside it, in bbob's `[−5, 5]^d`.
 const BOUND: f64 = 100.0;
 
 /// One bbob-biobj problem: function `function` (1–55), instance 1–15, dimension `d ≥ 2`, on
