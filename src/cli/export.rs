@@ -1,4 +1,4 @@
-//! `bosweep export-coco`: a sweep's runs on `bbob` as COCO data, for `cocopp`.
+//! `bosweep export-coco`: a sweep's runs on `bbob` and `bbob-biobj` as COCO data, for `cocopp`.
 
 use std::path::PathBuf;
 
@@ -11,16 +11,28 @@ use bosweep::sweep::export::export_coco;
 pub struct ExportCocoArgs {
     /// A sweep directory.
     sweep_dir: PathBuf,
-    /// Where to write one folder per algorithm setting (`python -m cocopp DIR/ALG`).
+    /// Where to write one folder per algorithm setting (`python -m cocopp DIR/ALG`), those of
+    /// bbob-biobj runs under DIR/bbob-biobj.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
 }
 
 pub fn export_coco_command(args: &ExportCocoArgs) -> Result<(), CliError> {
     let export = export_coco(&args.sweep_dir, output_dir("--out", &args.out)?)?;
-    println!("{} runs on bbob written as COCO data:", export.runs);
-    for folder in &export.algorithms {
-        println!("  {}", folder.display());
+    if export.runs > 0 {
+        println!("{} runs on bbob written as COCO data:", export.runs);
+        for folder in &export.algorithms {
+            println!("  {}", folder.display());
+        }
+    }
+    if export.biobj_runs > 0 {
+        println!(
+            "{} runs on bbob-biobj written as COCO data:",
+            export.biobj_runs
+        );
+        for folder in &export.biobj_algorithms {
+            println!("  {}", folder.display());
+        }
     }
     Ok(())
 }

@@ -239,3 +239,142 @@ fn a_malformed_or_non_finite_trace_is_refused_naming_it() {
     assert!(!dir.join("coco2").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const BIOBJ_CONFIG: &str = r#"
+seed = 5
+budget = 40
+init = 10
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "bbob-biobj"
+function = [1, 20]
+instance = [1, 11]
+dim = 2
+"#;
+
+/// COCO's `hyp` indicator after each step of a bbob-biobj trace, computed here from the trace's
+/// objectives and hypervolume: COCO's best-known normalised hypervolume (1.0 where it has none)
+/// less the hypervolume over the ideal–nadir box's area, plus, while that is 0, the normalised
+/// distance of the closest point so far to the box.
+fn biobj_indicators(header: &Value, steps: &[Value]) -> (f64, Vec<(usize, f64)>) {
+    let params = &header["problem_parameters"];
+    let number = |key: &str| params[key].as_u64().unwrap() as usize;
+    let problem = bosweep::problems::multi_objective::BbobBiobj::new(
+        number("function"),
+        number("instance"),
+        number("dim"),
+    )
+    .unwrap();
+    let (ideal, nadir) = (problem.ideal(), problem.nadir());
+    let reference = problem.best_normalised_hypervolume().unwrap_or(1.0);
+    let area = (nadir[0] - ideal[0]) * (nadir[1] - ideal[1]);
+    let mut closest = f64::INFINITY;
+    let rows = steps
+        .iter()
+        .map(|step| {
+            let y: Vec<f64> = (0..2)
+                .map(|k| {
+                    let v = step["objectives"][k].as_f64().unwrap();
+                    ((v - ideal[k]) / (nadir[k] - ideal[k]) - 1.0).max(0.0)
+                })
+                .collect();
+            closest = closest.min(y[0].hypot(y[1]));
+            let hv = step["hypervolume"].as_f64().unwrap() / area;
+            let penalty = if hv > 0.0 { 0.0 } else { closest };
+            (
+                step["evals"].as_u64().unwrap() as usize,
+                reference - hv + penalty,
+            )
+        })
+        .collect();
+    (reference, rows)
+}
+
+/// bbob-biobj runs go under `bbob-biobj/`, in the files and lines of COCO's bi-objective logger,
+/// each row COCO's indicator of the trace's steps (benches/peers/bbob_biobj_export_check.py
+/// compares them with cocoex's own logger on the same points).
+#[test]
+fn bbob_biobj_runs_become_coco_s_bi_objective_data() {
+    let dir = crate::common::sweep_sandbox("coco", "biobj", BIOBJ_CONFIG);
+    succeeded(&bosweep(
+        &dir,
+        &["sweep", "sweep.toml", "--out", "s", "--no-report"],
+    ));
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
+    succeeded(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_contains(&stdout, &["4 runs on bbob-biobj", "coco/bbob-biobj/random"]);
+    assert!(!stdout.contains("runs on bbob written"), "{stdout}");
+
+    let alg = dir.join("coco/bbob-biobj/random");
+    let info = read(&alg.join("bbob-biobj_hyp.info"));
+    let lines: Vec<&str> = info.lines().collect();
+    assert_eq!(lines.len(), 4, "{info}");
+    assert!(lines[0].starts_with(
+        "suite = 'bbob-biobj', algorithm = 'random', indicator = 'hyp', folder = 'data'"
+    ));
+    assert!(lines[1].starts_with('%'));
+    let mut penalised = 0;
+    for (line, function) in lines[2..].iter().zip([1, 20]) {
+        let data = format!("bbob-biobj_f{function:02}_d02_hyp");
+        assert!(
+            line.starts_with(&format!("function = {function:2}, dim =  2, {data}.dat, ")),
+            "{line}"
+        );
+        let tdat = read(&alg.join(format!("data/{data}.tdat")));
+        let dat = read(&alg.join(format!("data/{data}.dat")));
+        let mut runs = Vec::new();
+        for path in std::fs::read_dir(dir.join("s/runs")).unwrap() {
+            let text = read(&path.unwrap().path());
+            let values: Vec<Value> = text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let header = values[0]["header"].clone();
+            if header["problem_parameters"]["function"] == function {
+                runs.push((header, values[1..].to_vec()));
+            }
+        }
+        runs.sort_by_key(|(h, _)| h["problem_parameters"]["instance"].as_u64());
+        let blocks: Vec<&str> = tdat.split("%\n").filter(|b| !b.is_empty()).collect();
+        assert_eq!(blocks.len(), 2, "{tdat}");
+        assert_eq!(dat.matches("| target hit").count(), 2);
+        for ((header, steps), block) in runs.iter().zip(&blocks) {
+            let (reference, want) = biobj_indicators(header, steps);
+            let instance = header["problem_parameters"]["instance"].as_u64().unwrap();
+            assert!(
+                block.contains(&format!("% instance = {instance}, reference value = ")),
+                "{block}"
+            );
+            let written: f64 = block
+                .split("reference value = ")
+                .nth(1)
+                .and_then(|r| r.lines().next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert_eq!(written, reference);
+            assert_eq!(instance == 11, reference == 1.0, "{reference}");
+            let rows: Vec<(usize, f64)> = block
+                .lines()
+                .filter(|l| !l.starts_with('%'))
+                .map(|l| {
+                    let (e, v) = l.split_once('\t').unwrap();
+                    (e.parse().unwrap(), v.parse().unwrap())
+                })
+                .collect();
+            assert_eq!(rows.len(), want.len());
+            for ((e, v), (we, wv)) in rows.iter().zip(&want) {
+                assert_eq!(e, we);
+                assert!((v - wv).abs() <= 1e-14 * wv.abs(), "{v} vs {wv}");
+                penalised += usize::from(*wv > reference);
+            }
+        }
+    }
+    // The rows include points outside the ideal–nadir box, measured by their distance to it.
+    assert!(penalised > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,7 @@ mod analytic_gradients;
 mod attainment;
 mod batch;
 mod baxus;
+mod bbob_biobj;
 mod bo;
 mod boke;
 mod botorch_model;

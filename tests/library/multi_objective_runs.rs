@@ -281,7 +281,7 @@ fn no_random_point_beats_a_registered_front() {
         .filter_map(|e| e.build(&[]).ok())
         .filter(|p| p.objective_count() > 1)
         .collect();
-    assert_eq!(several.len(), 12);
+    assert_eq!(several.len(), 13);
     for p in several {
         let o = p.objectives().unwrap();
         let reference = o.to_minimization(o.reference_point().unwrap());

@@ -1,9 +1,10 @@
 //! The registry's entries of the multi-objective test functions, each observed through
 //! [`NoisyObjectives`] with an optional `noise_std`.
 
+use super::bbob_biobj::{FUNCTIONS, LAST_FIXED_INSTANCE};
 use super::{
-    BraninCurrin, CarSideImpact, Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7, MultiObjectiveFunction,
-    NoisyObjectives, VehicleSafety, Zdt1, Zdt2, Zdt3,
+    BbobBiobj, BraninCurrin, CarSideImpact, Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7,
+    MultiObjectiveFunction, NoisyObjectives, VehicleSafety, Zdt1, Zdt2, Zdt3,
 };
 use crate::entry::{Entry, NOISE_STD};
 use crate::{Problem, ProblemError};
@@ -32,8 +33,37 @@ const DTLZ1_DIM: IntegerParam = dtlz_dim(7);
 const DTLZ2_DIM: IntegerParam = dtlz_dim(12);
 const DTLZ7_DIM: IntegerParam = dtlz_dim(22);
 
+/// bbob-biobj's function, instance and dimension, named as bbob's are.
+const BIOBJ_FUNCTION: IntegerParam = IntegerParam::new(
+    "function",
+    1,
+    1,
+    FUNCTIONS,
+    "bbob-biobj function number f1–f55 (bosweep list bbob-biobj names its two bbob functions)",
+);
+const BIOBJ_INSTANCE: IntegerParam = IntegerParam::new(
+    "instance",
+    1,
+    1,
+    LAST_FIXED_INSTANCE,
+    "COCO instance number (COCO's table pairs two bbob instances for each of 1–15)",
+);
+const BIOBJ_DIM: IntegerParam = IntegerParam::new(
+    "dim",
+    2,
+    2,
+    crate::bbob::MAX_DIM,
+    "dimension d (COCO's: 2, 3, 5, 10, 20, 40)",
+);
+
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
 const ZDT: &[ParamSpec] = &[ZDT_DIM.spec(), NOISE_STD.spec()];
+const BIOBJ: &[ParamSpec] = &[
+    BIOBJ_FUNCTION.spec(),
+    BIOBJ_INSTANCE.spec(),
+    BIOBJ_DIM.spec(),
+    NOISE_STD.spec(),
+];
 const DTLZ1_PARAMS: &[ParamSpec] = &[DTLZ1_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
 const DTLZ2_PARAMS: &[ParamSpec] = &[DTLZ2_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
 const DTLZ7_PARAMS: &[ParamSpec] = &[DTLZ7_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
@@ -146,5 +176,14 @@ pub(crate) const ENTRIES: &[Entry] = &[
         description: "CarSideImpact (Tanabe & Ishibuchi 2020, RE4-7-1), 4 objectives minimised on a 7-D box; max hypervolume 484.726543 (BoTorch's)",
         parameters: NOISE_ONLY,
         build: |p| observed(Ok(CarSideImpact::new()), p),
+    },
+    Entry {
+        name: "bbob-biobj",
+        description: "COCO's 55 bi-objective bbob-biobj functions (Brockhoff et al. 2022; pairs of bbob f1, f2, f6, f8, f13, f14, f15, f17, f20, f21) with COCO's instances 1–15 (matches cocoex to 1e-10) on [−100, 100]^d, both minimised; reference point the nadir, max hypervolume COCO's best known (instances 1–10)",
+        parameters: BIOBJ,
+        build: |p| {
+            let (f, i, d) = (BIOBJ_FUNCTION.of(p), BIOBJ_INSTANCE.of(p), BIOBJ_DIM.of(p));
+            observed(BbobBiobj::new(f, i, d), p)
+        },
     },
 ];

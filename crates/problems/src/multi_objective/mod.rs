@@ -10,7 +10,11 @@
 //! BoTorch differs: ZDT3's second objective (BoTorch leaves out the factor `g`), DTLZ4 (BoTorch
 //! never applies its exponent α, so its DTLZ4 is DTLZ2) and DTLZ1's maximal hypervolume
 //! (BoTorch's formula leaves out the `1/m!` of the simplex's volume).
+//!
+//! COCO's bi-objective suite `bbob-biobj` ([`BbobBiobj`]) follows COCO instead, and declares
+//! COCO's nadir point and best-known hypervolumes.
 
+mod bbob_biobj;
 mod branin_currin;
 mod dtlz;
 mod entries;
@@ -22,6 +26,7 @@ mod zdt;
 #[cfg(test)]
 mod test_support;
 
+pub use bbob_biobj::BbobBiobj;
 pub use branin_currin::BraninCurrin;
 pub use dtlz::{Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7};
 pub(crate) use entries::ENTRIES;

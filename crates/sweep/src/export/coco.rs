@@ -9,72 +9,20 @@
 //! where COCO's logger thins them to targets (`.dat`) and evaluation counts (`.tdat`); cocopp
 //! reads either. Each run is one trial of its (function, dimension), labelled with its
 //! `instance` — replicates of one instance become repeated trials, as in COCO's 2009 setup.
+//! [`export_coco`] writes the `bbob-biobj` runs too, through `coco_biobj`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::report::{ReportError, file_safe, read_run};
-use crate::{MANIFEST_FILE, Manifest, RunSpec, Setting};
-use bosweep_problems::{ParamValue, Problem};
+use super::coco_biobj::{BBOB_BIOBJ, write_biobj};
+use super::coco_common::{ExportError, c_exp, folder_name, integer_parameter, write_file};
+use crate::report::{ReportError, read_run};
+use crate::{MANIFEST_FILE, Manifest, RunSpec};
+use bosweep_problems::ParamValue;
 
 /// The problem whose runs are exported.
 const BBOB: &str = "bbob";
-
-/// Why [`export_coco`] could not write COCO's files.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    /// The manifest or a trace cannot be read (the error names the file and line).
-    #[error(transparent)]
-    Read(#[from] ReportError),
-    /// A step whose `f` or `y` the trace wrote as `null` (not finite): COCO's files have no
-    /// place for it.
-    #[error("{} step {iter}: \"{field}\" is not finite (null in the trace)", path.display())]
-    NotFinite {
-        /// The trace.
-        path: PathBuf,
-        /// The step's 1-based `iter`.
-        iter: usize,
-        /// `"f"` or `"y"`.
-        field: &'static str,
-    },
-    /// A run's problem cannot be rebuilt from its recorded parameters, so its `f_opt` is
-    /// unknown.
-    #[error("run {run}: cannot build its problem: {message}")]
-    Problem {
-        /// The run's key.
-        run: String,
-        /// The problem's error.
-        message: String,
-    },
-    /// Writing an export file, or creating its folder, failed.
-    #[error("cannot write {}: {source}", path.display())]
-    Write {
-        /// The file or folder.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
-    },
-    /// The sweep has no completed `bbob` run.
-    #[error("{}: no completed run on the problem bbob; nothing to export", dir.display())]
-    NothingToExport {
-        /// The sweep directory.
-        dir: PathBuf,
-    },
-}
-
-/// A sweep that cannot be read (a trace cut short, a malformed manifest) or holds nothing to
-/// export is the user's input, as for every reader of a sweep; writing is the run's.
-impl bosweep_core::data::Failure for ExportError {
-    fn blame(&self) -> bosweep_core::data::Blame {
-        match self {
-            Self::Read(error) => error.blame(),
-            Self::NothingToExport { .. } => bosweep_core::data::Blame::Input,
-            _ => bosweep_core::data::Blame::Running,
-        }
-    }
-}
 
 /// What [`export_coco`] wrote.
 #[derive(Debug)]
@@ -83,6 +31,10 @@ pub struct CocoExport {
     pub algorithms: Vec<PathBuf>,
     /// The runs written (completed runs on `bbob`).
     pub runs: usize,
+    /// One folder per algorithm setting of the `bbob-biobj` runs, under `bbob-biobj/`.
+    pub biobj_algorithms: Vec<PathBuf>,
+    /// The `bbob-biobj` runs written.
+    pub biobj_runs: usize,
 }
 
 /// One evaluated step of a trace.
@@ -102,8 +54,9 @@ struct Trial {
     rows: Vec<Row>,
 }
 
-/// Writes the completed `bbob` runs of the sweep in `sweep_dir` under `out` in COCO's format.
-/// Runs on other problems, and runs without a trace yet, are left out.
+/// Writes the completed `bbob` runs of the sweep in `sweep_dir` under `out` in COCO's format,
+/// and its `bbob-biobj` runs under `out/bbob-biobj` in COCO's bi-objective format. Runs on
+/// other problems, and runs without a trace yet, are left out.
 pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportError> {
     let manifest = Manifest::read(sweep_dir).map_err(|source| ReportError::Manifest {
         path: sweep_dir.join(MANIFEST_FILE),
@@ -120,7 +73,8 @@ pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportErr
                 .push(trial);
         }
     }
-    if by_algorithm.is_empty() {
+    let (biobj_algorithms, biobj_runs) = write_biobj(sweep_dir, &manifest, &out.join(BBOB_BIOBJ))?;
+    if by_algorithm.is_empty() && biobj_runs == 0 {
         return Err(ExportError::NothingToExport {
             dir: sweep_dir.to_path_buf(),
         });
@@ -133,13 +87,12 @@ pub fn export_coco(sweep_dir: &Path, out: &Path) -> Result<CocoExport, ExportErr
         runs += trials.len();
         algorithms.push(folder);
     }
-    Ok(CocoExport { algorithms, runs })
-}
-
-/// The algorithm setting's label as a file name ([`file_safe`]): a folder name cocopp also
-/// shows as the algorithm's name.
-fn folder_name(setting: &Setting) -> String {
-    file_safe(&setting.label())
+    Ok(CocoExport {
+        algorithms,
+        runs,
+        biobj_algorithms,
+        biobj_runs,
+    })
 }
 
 fn read_trial(spec: &RunSpec, path: &Path) -> Result<Trial, ExportError> {
@@ -167,18 +120,6 @@ fn read_trial(spec: &RunSpec, path: &Path) -> Result<Trial, ExportError> {
     })
 }
 
-/// An integer parameter of a built `bbob` problem (its full parameter list has defaults too).
-fn integer_parameter(problem: &dyn Problem, name: &str) -> usize {
-    problem
-        .parameters()
-        .into_iter()
-        .find_map(|(key, value)| match value {
-            ParamValue::Number(v) if key == name => Some(v as usize),
-            _ => None,
-        })
-        .expect("bbob declares function, instance and dim")
-}
-
 /// The evaluated steps of `spec`'s trace at `path`.
 fn read_rows(spec: &RunSpec, path: &Path) -> Result<Vec<Row>, ExportError> {
     let run = read_run(spec, path)?;
@@ -200,15 +141,6 @@ fn read_rows(spec: &RunSpec, path: &Path) -> Result<Vec<Row>, ExportError> {
             })
         })
         .collect()
-}
-
-/// `x` as C's `%+.{digits}e` prints it (`+1.234e+05`), the notation of COCO's files.
-fn c_exp(x: f64, digits: usize) -> String {
-    let rust = format!("{x:+.digits$e}");
-    let (mantissa, exponent) = rust.split_once('e').expect("exponent notation");
-    let exponent: i32 = exponent.parse().expect("an integer exponent");
-    let sign = if exponent < 0 { '-' } else { '+' };
-    format!("{mantissa}e{sign}{:02}", exponent.abs())
 }
 
 /// The block of one trial in a `.dat`/`.tdat` file, and its final `(evaluations, best Δf)`.
@@ -237,19 +169,6 @@ fn block(trial: &Trial) -> (String, usize, f64) {
     }
     let last = trial.rows.last().expect("a trial has rows").evals;
     (text, last, best_f - trial.fopt)
-}
-
-fn write_file(path: &Path, contents: &str) -> Result<(), ExportError> {
-    let write = || {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(path, contents)
-    };
-    write().map_err(|source| ExportError::Write {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// One algorithm's folder: per function an `.info` file with a three-line entry per dimension
