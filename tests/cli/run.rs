@@ -71,7 +71,7 @@ fn list_browses_by_kind_name_and_feature() {
     };
     let all = stdout(&["list"]);
     let every = names(&all);
-    // One line an entry: 47 algorithms and 53 problems (the multi-objective suites among them)
+    // One line an entry: 48 algorithms and 53 problems (the multi-objective suites among them)
     // with their headings, not the 717 lines of details.
     assert!(all.lines().count() < 110, "{all}");
     for name in [
@@ -86,10 +86,10 @@ fn list_browses_by_kind_name_and_feature() {
     ] {
         assert!(every.iter().any(|n| n == name), "{name}: {all}");
     }
-    assert_contains(&all, &["Algorithms (47;"]);
+    assert_contains(&all, &["Algorithms (48;"]);
     let several = names(&stdout(&["list", "--with", "several-objectives"]));
     assert_eq!(
-        several[..8],
+        several[..9],
         [
             "random",
             "qlognehvi",
@@ -98,6 +98,7 @@ fn list_browses_by_kind_name_and_feature() {
             "optuna-tpe",
             "optuna-gp",
             "optuna-nsga2",
+            "botorch-qlognehvi",
             "branin-currin"
         ]
     );
@@ -117,7 +118,8 @@ fn list_browses_by_kind_name_and_feature() {
             "optuna-cmaes",
             "optuna-nsga2",
             "nevergrad-cma",
-            "botorch-qlognei"
+            "botorch-qlognei",
+            "botorch-qlognehvi"
         ]
     );
 

@@ -26,9 +26,9 @@ START = {"op": "start", "dim": 2, "bounds": [[-5, 10], [0, 15]], "problem": "bra
 class FakePeer:
     """Asks (seed + k, k) at its k-th ask and records what it is told."""
 
-    def __init__(self, bounds, seed, budget=None, objectives=1):
+    def __init__(self, bounds, seed, budget=None, objectives=1, reference_point=None):
         self.seed, self.budget, self.asked, self.calls = seed, budget, 0, []
-        self.objectives = objectives
+        self.objectives, self.reference_point = objectives, reference_point
 
     def ask(self):
         self.asked += 1
@@ -50,8 +50,8 @@ def converse(lines, batch_capable=True, several_objectives=False):
     """serve() over `lines` (dicts or raw text): exit status, replies, stderr, the peers built."""
     built = []
 
-    def factory(bounds, seed, budget, objectives):
-        built.append(FakePeer(bounds, seed, budget, objectives))
+    def factory(bounds, seed, budget, objectives, reference_point):
+        built.append(FakePeer(bounds, seed, budget, objectives, reference_point))
         return built[-1]
 
     text = "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
@@ -167,8 +167,8 @@ def test_ngopt_plans_for_the_runs_budget_unless_told_another():
     from bosweep.adapters import nevergrad_peer
 
     box = [(0.0, 1.0), (0.0, 1.0)]
-    assert nevergrad_peer.factory("ngopt", None)(box, 1, 40, 1).optimizer.budget == 40
-    assert nevergrad_peer.factory("ngopt", 200)(box, 1, 40, 1).optimizer.budget == 200
+    assert nevergrad_peer.factory("ngopt", None)(box, 1, 40, 1, None).optimizer.budget == 40
+    assert nevergrad_peer.factory("ngopt", 200)(box, 1, 40, 1, None).optimizer.budget == 200
 
 
 def test_several_objectives_reach_the_peer_as_lists_and_a_single_objective_peer_refuses_them():
@@ -180,7 +180,7 @@ def test_several_objectives_reach_the_peer_as_lists_and_a_single_objective_peer_
     ]
     status, replies, err, built = converse([start] + tells, several_objectives=True)
     assert (status, err, replies) == (0, "", [{"x": [4.0, 1.0]}])
-    assert built[0].objectives == 2
+    assert (built[0].objectives, built[0].reference_point) == (2, [-18.0, -6.0])
     assert built[0].calls == [
         ("new", [0.5, 1.0], [-3.0, -4.0]),
         ("asked", ("handle", 1), [-1.0, -2.5]),
@@ -198,7 +198,7 @@ def test_optuna_takes_several_objectives():
     from bosweep.adapters import optuna_peer
 
     for sampler in ("tpe", "nsga2"):
-        peer = optuna_peer.factory(sampler)([(0.0, 1.0), (0.0, 1.0)], 7, None, 2)
+        peer = optuna_peer.factory(sampler)([(0.0, 1.0), (0.0, 1.0)], 7, None, 2, None)
         peer.tell_new([0.2, 0.3], [-0.2, -1.1])
         x, handle = peer.ask()
         peer.tell_asked(handle, [-x[0], -(1.0 - x[0])])
@@ -222,6 +222,7 @@ def test_every_adapter_is_reachable_by_its_name_with_a_pip_line():
         "nevergrad-ngopt",
         "nevergrad-cma",
         "botorch-qlognei",
+        "botorch-qlognehvi",
     ]
     assert find("optuna-cmaes").pip_line() == "pip install 'optuna>=4' cmaes"
     with pytest.raises(KeyError, match="known: optuna-tpe"):
@@ -255,7 +256,7 @@ def test_check_exits_2_with_the_pip_line_or_0():
             assert (out.returncode, out.stderr) == (0, "")
 
 
-def sweep_config(algorithm, extra=""):
+def sweep_config(algorithm, extra="", problem="branin"):
     return f"""
 seed = 5
 replicates = 2
@@ -270,7 +271,7 @@ name = "random"
 name = "{algorithm}"
 
 [[problem]]
-name = "branin"
+name = "{problem}"
 """
 
 
@@ -337,6 +338,31 @@ def test_a_batch_capable_peer_runs_batches(tmp_path, algorithm):
     steps = [t[1:] for name, t in peer_traces(tmp_path / "out", algorithm).items() if algorithm in name]
     points = [tuple(s["x"]) for run in steps for s in run]
     assert len(points) == 2 * 15 and len(set(points)) == len(points), "a batch repeated a point"
+
+
+@pytest.mark.parametrize(
+    "algorithm,modules",
+    [("optuna-tpe", ["optuna"]), ("optuna-nsga2", ["optuna"]), ("botorch-qlognehvi", ["botorch"])],
+)
+def test_a_peer_for_several_objectives_runs_in_a_sweep_and_reproduces(tmp_path, algorithm, modules):
+    for module in modules:
+        pytest.importorskip(module)
+    config = tmp_path / "several.toml"
+    config.write_text(sweep_config(algorithm, extra="batch = 2", problem="branin-currin"))
+    first, second = sweep(config, tmp_path / "a"), sweep(config, tmp_path / "b")
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 0, second.stderr
+    traces = peer_traces(tmp_path / "a", algorithm)
+    assert traces == peer_traces(tmp_path / "b", algorithm), "the same seed gave another trace"
+    runs = [t for name, t in traces.items() if f"-{algorithm}-" in name]
+    assert len(runs) == 2
+    for run in runs:
+        assert run[0]["header"]["objectives"] == 2
+        steps = run[1:]
+        assert len(steps) == 15 and all(len(s["objectives"]) == 2 for s in steps)
+        assert steps[-1]["front"], "no non-dominated step"
+        points = [tuple(s["x"]) for s in steps]
+        assert len(set(points)) == len(points), "a batch repeated a point"
 
 
 def test_a_missing_library_refuses_the_sweep_before_it_starts_with_the_pip_line(tmp_path):

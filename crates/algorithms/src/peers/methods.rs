@@ -88,6 +88,14 @@ pub const PEERS: &[Peer] = &[
         plans_budget: false,
         several_objectives: false,
     },
+    Peer {
+        name: "botorch-qlognehvi",
+        arguments: "botorch --acquisition qlognehvi",
+        pip: "botorch",
+        batch_capable: true,
+        plans_budget: false,
+        several_objectives: true,
+    },
 ];
 
 /// The peer called `name`, if it is one.

@@ -83,4 +83,12 @@ pub(super) const ENTRIES: &[AlgorithmEntry] = &[
         Requirement::Continuous,
         |p| peer("botorch-qlognei").build(&p, 0),
     ),
+    AlgorithmEntry::declared_by::<PeerSettings>(
+        "botorch-qlognehvi",
+        "BoTorch's qLogNoisyExpectedHypervolumeImprovement on a multi-output \
+                      SingleTaskGP by optimize_acqf (several objectives), through python -m \
+                      bosweep.adapters; needs pip install botorch",
+        Requirement::Continuous,
+        |p| peer("botorch-qlognehvi").build(&p, 0),
+    ),
 ];

@@ -22,7 +22,8 @@ def parser() -> argparse.ArgumentParser:
     nevergrad.add_argument(
         "--budget", type=int, default=None, help="the evaluations the optimiser plans for (default: the run's, from start)"
     )
-    commands.add_parser("botorch", help="BoTorch's qLogNoisyExpectedImprovement on a SingleTaskGP")
+    botorch = commands.add_parser("botorch", help="a BoTorch acquisition on a SingleTaskGP")
+    botorch.add_argument("--acquisition", choices=botorch_peer.ACQUISITIONS, default="qlognei")
     check = commands.add_parser("check", help="whether an adapter's requirements are installed")
     check.add_argument("name", help=", ".join(a.name for a in ADAPTERS))
     return top
@@ -56,8 +57,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         name = f"nevergrad-{args.optimizer}"
         peer = nevergrad_peer.factory(args.optimizer, args.budget)
     else:
-        name = "botorch-qlognei"
-        peer = botorch_peer.factory
+        name = f"botorch-{args.acquisition}"
+        peer = botorch_peer.factory(args.acquisition)
     adapter = find(name)
     return serve(
         peer, adapter.batch_capable, name, several_objectives=adapter.several_objectives

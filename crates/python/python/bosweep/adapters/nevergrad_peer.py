@@ -68,7 +68,9 @@ class NevergradPeer:
 def factory(optimizer: str, budget: Optional[int]):
     """The protocol's peer factory for one optimiser."""
 
-    def build(bounds: Bounds, seed: int, run_budget: Optional[int], _objectives: int) -> Peer:
+    def build(
+        bounds: Bounds, seed: int, run_budget: Optional[int], _objectives: int, _reference: Any
+    ) -> Peer:
         return NevergradPeer(optimizer, run_budget if budget is None else budget, bounds, seed)
 
     return build

@@ -94,7 +94,9 @@ def _losses(y: Value) -> Any:
 def factory(sampler_name: str):
     """The protocol's peer factory for one sampler."""
 
-    def build(bounds: Bounds, seed: int, _budget: Optional[int], objectives: int) -> Peer:
+    def build(
+        bounds: Bounds, seed: int, _budget: Optional[int], objectives: int, _reference: Any
+    ) -> Peer:
         return OptunaPeer(sampler_name, bounds, seed, objectives)
 
     return build

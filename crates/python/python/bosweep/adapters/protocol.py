@@ -48,8 +48,9 @@ class Peer(Protocol):
 
 #: Builds a peer on the box ``bounds`` seeded with ``seed`` (< 2**32) for a run of ``budget``
 #: evaluations (``None`` where the run does not say) of ``objectives`` objectives (1 but for a
-#: peer that takes several).
-PeerFactory = Callable[[Bounds, int, Optional[int], int], Peer]
+#: peer that takes several) with the problem's ``reference_point`` for the hypervolume (in the
+#: maximisation sense; ``None`` where it declares none).
+PeerFactory = Callable[[Bounds, int, Optional[int], int, Optional[List[float]]], Peer]
 
 
 class ProtocolError(Exception):
@@ -66,6 +67,7 @@ class Session:
         self.bounds: Optional[Bounds] = None
         self.budget: Optional[int] = None
         self.objectives = 1
+        self.reference_point: Optional[List[float]] = None
         self.peer: Optional[Peer] = None
         self.told_before_peer: List[Tuple[Point, Value]] = []
         self.outstanding: List[Tuple[Point, Any]] = []
@@ -109,9 +111,13 @@ class Session:
             raise ProtocolError('"start" has "objectives" that is not an integer ≥ 1')
         if objectives > 1 and not self.several_objectives:
             raise ProtocolError(f"the problem has {objectives} objectives; this adapter takes one")
+        reference = message.get("reference_point")
+        if reference is not None and not _is_numbers(reference, objectives):
+            raise ProtocolError(f'"start" has "reference_point" that is not {objectives} finite numbers')
         self.bounds = [(float(lo), float(hi)) for lo, hi in bounds]
         self.budget = budget
         self.objectives = objectives
+        self.reference_point = [float(v) for v in reference] if reference is not None else None
 
     def tell(self, message: dict) -> None:
         x, y = self.point(message.get("x"), '"tell"'), message.get("y")
@@ -151,7 +157,7 @@ class Session:
             raise ProtocolError("points are pending, and this adapter is not batch capable")
         if self.peer is None:
             self.peer = self.factory(
-                self.bounds, seed % SEED_MODULUS, self.budget, self.objectives
+                self.bounds, seed % SEED_MODULUS, self.budget, self.objectives, self.reference_point
             )
             for x, y in self.told_before_peer:
                 self.peer.tell_new(x, y)
