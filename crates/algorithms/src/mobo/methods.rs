@@ -7,44 +7,43 @@ use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
 use super::algorithm::{MultiObjectiveAcquisition, MultiObjectiveBo, MultiObjectiveSettings};
 use super::settings::{QLogNParEgoSettings, QLogNehvi};
 
-impl Method for QLogNehvi {
-    const NAME: &'static str = "qlognehvi";
-    const DESCRIPTION: &'static str = "qLogNEHVI (Daulton et al. 2021; Ament et al. 2023), BoTorch's default for several objectives: the noisy expected hypervolume improvement in log space over QMC samples of independent GPs (BoTorch's default model each), the box decompositions and candidates × samples × cells on the engine; batches point by point with the pending points joining the front";
-    const REQUIRES: Requirement = Requirement::Any;
+/// A multi-objective GP method: its settings become a [`MultiObjectiveBo`] maximising
+/// `$acquisition`.
+macro_rules! multi_objective_method {
+    ($settings:ident, $name:literal, $acquisition:expr, $description:literal) => {
+        impl Method for $settings {
+            const NAME: &'static str = $name;
+            const DESCRIPTION: &'static str = $description;
+            const REQUIRES: Requirement = Requirement::Any;
 
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let settings = MultiObjectiveSettings {
-            maximize: self.maximizer.config(),
-            gp: self.gp,
-            mc_samples: self.mc_samples,
-            prune_baseline: self.prune_baseline,
-        };
-        Ok(Box::new(MultiObjectiveBo::new(
-            params,
-            Self::NAME,
-            MultiObjectiveAcquisition::HypervolumeImprovement,
-            settings,
-        )))
-    }
+            fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
+                let settings = MultiObjectiveSettings {
+                    maximize: self.maximizer.config(),
+                    gp: self.gp,
+                    mc_samples: self.mc_samples,
+                    prune_baseline: self.prune_baseline,
+                };
+                Ok(Box::new(MultiObjectiveBo::new(
+                    params,
+                    Self::NAME,
+                    $acquisition,
+                    settings,
+                )))
+            }
+        }
+    };
 }
 
-impl Method for QLogNParEgoSettings {
-    const NAME: &'static str = "qlognparego";
-    const DESCRIPTION: &'static str = "qLogNParEGO (Daulton et al. 2020; Ament et al. 2023), BoTorch's: qLogNEI of a random augmented Chebyshev scalarisation (new simplex weights at every ask) of QMC samples of independent GPs (BoTorch's default model each); batches point by point with the pending points joining the observed ones";
-    const REQUIRES: Requirement = Requirement::Any;
+multi_objective_method!(
+    QLogNehvi,
+    "qlognehvi",
+    MultiObjectiveAcquisition::HypervolumeImprovement,
+    "qLogNEHVI (Daulton et al. 2021; Ament et al. 2023), BoTorch's default for several objectives: the noisy expected hypervolume improvement in log space over QMC samples of independent GPs (BoTorch's default model each), the box decompositions and candidates × samples × cells on the engine; batches point by point with the pending points joining the front"
+);
 
-    fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        let settings = MultiObjectiveSettings {
-            maximize: self.maximizer.config(),
-            gp: self.gp,
-            mc_samples: self.mc_samples,
-            prune_baseline: self.prune_baseline,
-        };
-        Ok(Box::new(MultiObjectiveBo::new(
-            params,
-            Self::NAME,
-            MultiObjectiveAcquisition::ParEgo,
-            settings,
-        )))
-    }
-}
+multi_objective_method!(
+    QLogNParEgoSettings,
+    "qlognparego",
+    MultiObjectiveAcquisition::ParEgo,
+    "qLogNParEGO (Daulton et al. 2020; Ament et al. 2023), BoTorch's: qLogNEI of a random augmented Chebyshev scalarisation (new simplex weights at every ask) of QMC samples of independent GPs (BoTorch's default model each); batches point by point with the pending points joining the observed ones"
+);

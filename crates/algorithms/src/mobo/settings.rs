@@ -5,7 +5,31 @@ use bosweep_toolkit::acquisition::MaximizerSettings;
 
 use crate::gp_bo::botorch_maximizer;
 
-bosweep_core::settings! {
+/// The settings of a multi-objective GP method (`qlognehvi`, `qlognparego`): one GP per
+/// objective, BoTorch's maximiser and sampling, declared once for both.
+macro_rules! multi_objective_settings {
+    ($(#[$doc:meta])* $settings:ident) => {
+        bosweep_core::settings! {
+            $(#[$doc])*
+            pub struct $settings {
+                /// The GP model and its fit, one per objective.
+                gp: GpSettings = GpSettings::botorch() => {},
+                /// The Sobol grid and refinement that maximise the acquisition.
+                maximizer: MaximizerSettings = botorch_maximizer() => {},
+                mc_samples: usize = bosweep_toolkit::acquisition::MO_MC_SAMPLES => (
+                    "quasi-Monte Carlo samples of the joint posterior (fixed within a step; BoTorch's 128)",
+                    1,
+                    65_536
+                ),
+                prune_baseline: bool = false => (
+                    "sample only the observed points that are on the front in some of 2048 posterior draws (BoTorch's prune_inferior_points_multi_objective; done anyway beyond 255 points)"
+                ),
+            }
+        }
+    };
+}
+
+multi_objective_settings! {
     /// Typed settings of qLogNEHVI (`qlognehvi`; Daulton, Balandat and Bakshy, NeurIPS 2021,
     /// with the log-space smoothing of Ament et al., NeurIPS 2023): BoTorch's default
     /// multi-objective acquisition, `qLogNoisyExpectedHypervolumeImprovement` with its defaults
@@ -24,23 +48,10 @@ bosweep_core::settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognehvi");
     /// ```
-    pub struct QLogNehvi {
-        /// The GP model and its fit, one per objective.
-        gp: GpSettings = GpSettings::botorch() => {},
-        /// The Sobol grid and refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = botorch_maximizer() => {},
-        mc_samples: usize = bosweep_toolkit::acquisition::MO_MC_SAMPLES => (
-            "quasi-Monte Carlo samples of the joint posterior (fixed within a step; BoTorch's 128)",
-            1,
-            65_536
-        ),
-        prune_baseline: bool = false => (
-            "sample only the observed points that are on the front in some of 2048 posterior draws (BoTorch's prune_inferior_points_multi_objective; done anyway beyond 255 points)"
-        ),
-    }
+    QLogNehvi
 }
 
-bosweep_core::settings! {
+multi_objective_settings! {
     /// Typed settings of qLogNParEGO (`qlognparego`; Daulton, Balandat and Bakshy, NeurIPS
     /// 2020's qNParEGO with the log-space smoothing of Ament et al., NeurIPS 2023): BoTorch's
     /// `qLogNParEGO` with its defaults. At each ask, weights drawn uniformly from the simplex
@@ -56,18 +67,5 @@ bosweep_core::settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognparego");
     /// ```
-    pub struct QLogNParEgoSettings {
-        /// The GP model and its fit, one per objective.
-        gp: GpSettings = GpSettings::botorch() => {},
-        /// The Sobol grid and refinement that maximise the acquisition.
-        maximizer: MaximizerSettings = botorch_maximizer() => {},
-        mc_samples: usize = bosweep_toolkit::acquisition::MO_MC_SAMPLES => (
-            "quasi-Monte Carlo samples of the joint posterior (fixed within a step; BoTorch's 128)",
-            1,
-            65_536
-        ),
-        prune_baseline: bool = false => (
-            "sample only the observed points that are on the front in some of 2048 posterior draws (done anyway beyond 255 points)"
-        ),
-    }
+    QLogNParEgoSettings
 }

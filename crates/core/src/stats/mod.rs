@@ -18,5 +18,5 @@ pub use normal::{
 };
 pub use smooth::{
     fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatplus,
-    log_fatplus_slope, log_mean_exp,
+    log_fatplus_slope, log_mean_exp, log_mean_exp_weights,
 };

@@ -115,6 +115,14 @@ pub fn log_mean_exp(values: &[f64]) -> f64 {
     top + (sum / values.len() as f64).ln()
 }
 
+/// The slopes of [`log_mean_exp`] in its values, its weights: `exp(v_s − top) / Σ exp(v − top)`.
+pub fn log_mean_exp_weights(values: &[f64]) -> Vec<f64> {
+    let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let weights: Vec<f64> = values.iter().map(|v| (v - top).exp()).collect();
+    let total: f64 = weights.iter().sum();
+    weights.iter().map(|w| w / total).collect()
+}
+
 /// BoTorch's `fatmin` of two values, `−fatmax(−a, −b)`: `min(a, b) − τ ln(1 + p(|a − b|/τ))`
 /// with `p(u) = 2/(2 + 2u + u²)`. qLogEHVI takes it between a log improvement and the log side
 /// length of a cell, so that a side is smoothly capped at the cell's extent.

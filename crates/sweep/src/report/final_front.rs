@@ -110,7 +110,7 @@ pub(crate) fn final_front(run: &RunSteps) -> Result<Option<FinalFront>, String> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::StepRecord;
     use crate::plan::{RunSpec, Setting};
@@ -128,7 +128,8 @@ mod tests {
         .unwrap()
     }
 
-    fn spec(replicate: usize) -> RunSpec {
+    /// A random-search run of ZDT1, replicate `replicate` (the report's tests share it).
+    pub(in crate::report) fn spec(replicate: usize) -> RunSpec {
         RunSpec {
             index: replicate,
             algorithm: Setting::new("random", vec![]),

@@ -220,23 +220,9 @@ pub(crate) fn fronts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{RunSpec, Setting};
     use crate::report::final_front::FinalFront;
+    use crate::report::final_front::tests::spec;
     use crate::report::load::{Step, Trace};
-
-    fn spec(replicate: usize) -> RunSpec {
-        RunSpec {
-            index: replicate,
-            algorithm: Setting::new("random", vec![]),
-            problem: Setting::new("zdt1", vec![]),
-            replicate,
-            budget: 3,
-            init: 1,
-            seed: replicate as u64,
-            design_seed: replicate as u64,
-            parallel: Default::default(),
-        }
-    }
 
     /// A run of replicate `replicate` whose final hypervolume is `hv` and whose final set is
     /// `points` (minimisation form, two objectives).

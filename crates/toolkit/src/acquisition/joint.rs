@@ -99,10 +99,7 @@ impl<'a> JointPosterior<'a> {
 
 /// The lower Cholesky factor of `covariance` with the smallest jitter that makes it positive
 /// definite (as GPyTorch's `psd_safe_cholesky` retries).
-pub(crate) fn jittered_factor(
-    covariance: DMatrix<f64>,
-    what: &str,
-) -> Result<DMatrix<f64>, EngineError> {
+fn jittered_factor(covariance: DMatrix<f64>, what: &str) -> Result<DMatrix<f64>, EngineError> {
     match jittered_cholesky(&covariance) {
         Some((factor, _)) => Ok(factor),
         None => Err(EngineError::invalid(format!(
@@ -212,4 +209,29 @@ impl DrawsAt {
             })
             .collect()
     }
+}
+
+/// A GP's posterior at its own training points, as pruning draws from it: the Cholesky factor
+/// of their posterior covariance and their posterior mean. `what` names the acquisition in
+/// errors.
+pub(crate) fn observed_posterior(
+    gp: &GpState,
+    engine: &dyn Engine,
+    what: &str,
+) -> Result<(DMatrix<f64>, Vec<f64>), EngineError> {
+    let observed = gp.train();
+    let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
+    let whitened = gp.linv() * &prior;
+    let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
+    let chol = jittered_factor(covariance, what)?;
+    Ok((chol, engine.posterior(gp, observed)?.mean))
+}
+
+/// The points that won at least once (`wins[i]` times for point `i`), the most often first and
+/// ties in data order, at most `max_points` of them (at least one place).
+pub(crate) fn most_often(wins: &[usize], max_points: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..wins.len()).filter(|&i| wins[i] > 0).collect();
+    order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
+    order.truncate(max_points.max(1));
+    order
 }

@@ -18,6 +18,7 @@
 
 mod ei;
 mod joint;
+mod joint_objectives;
 mod optimize;
 mod pathwise;
 mod penalized;
@@ -32,6 +33,7 @@ pub use bosweep_core::stats::{
     log_fatplus_slope, log_mean_exp,
 };
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
+pub use joint_objectives::ObjectiveModel;
 pub use optimize::{
     EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefineGradient, RefinedStart,
     StageSeconds, default_chunk_size, maximize,
@@ -42,7 +44,7 @@ pub use penalized::{
     PenaltyCentre, log_softplus, mean_lipschitz,
 };
 pub use qlognehvi::{
-    MO_MC_SAMPLES, ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNoisyExpectedHypervolumeImprovement,
+    MO_MC_SAMPLES, PRUNE_FRONT_SAMPLES, QLogNoisyExpectedHypervolumeImprovement,
     prune_baseline_front, push_non_dominated_cells,
 };
 pub use qlognei::{

@@ -17,38 +17,27 @@
 //! standardisation undone), as BoTorch evaluates its posterior samples against a reference
 //! point given in outcome units.
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DMatrix;
 
-use super::joint::{JointPosterior, JointScratch, JointSlopes, jittered_factor};
+use super::joint::{most_often, observed_posterior};
+use super::joint_objectives::{JointObjectives, ObjectiveModel, ObjectiveSlopes, scratch};
 use super::qlognei::BaseSamples;
 use super::{
     Acquisition, AnalyticGradient, ValueGradient, fatmin_pair, fatmin_pair_first_slope,
     log_fatplus, log_fatplus_slope, log_mean_exp,
 };
-use crate::surrogate::OutputTransform;
 use bosweep_core::pareto::{Front, non_dominated, partition};
+use bosweep_core::stats::log_mean_exp_weights;
 use bosweep_engine::{Engine, EngineError, ImprovementSmoothing, Points, SampleCells};
-use bosweep_model::GpState;
 
 /// BoTorch's number of quasi-Monte Carlo samples of a multi-objective MC acquisition.
 pub const MO_MC_SAMPLES: usize = 128;
 
-/// One objective's model: its GP (on standardised outputs, maximised) and the standardisation
-/// that maps the GP's outputs back to the objective's units.
-#[derive(Clone, Copy)]
-pub struct ObjectiveModel<'a> {
-    /// The GP, in the common input units.
-    pub gp: &'a GpState,
-    /// The GP's output units to the objective's (maximisation sense).
-    pub output: OutputTransform,
-}
-
 /// qLogNEHVI of a single candidate over the front of the observed and pending points, for
 /// **maximisation** of every objective, on independent GPs.
 pub struct QLogNoisyExpectedHypervolumeImprovement<'a> {
-    /// Each objective's joint posterior at the fixed points and a candidate, with its output
-    /// transform.
-    objectives: Vec<(JointPosterior<'a>, OutputTransform)>,
+    /// Each objective's joint posterior at the fixed points and a candidate.
+    objectives: JointObjectives<'a>,
     /// Each sample's cells of the region its front does not dominate.
     cells: SampleCells,
     smoothing: ImprovementSmoothing,
@@ -82,44 +71,14 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
                 "qLogNEHVI: the reference point has {bad} (must be finite)"
             )));
         }
-        let fixed = fixed_points("qLogNEHVI", models[0].gp, baseline, pending)?;
-        let n_fixed = fixed.rows();
-        let samples = base[0].samples();
-        if let Some(j) = base
-            .iter()
-            .position(|b| b.dim() != n_fixed + 1 || b.samples() != samples)
-        {
-            return Err(EngineError::invalid(format!(
-                "qLogNEHVI: objective {j}'s base samples are {}×{}; {samples} samples of \
-                 {n_fixed} fixed points and the candidate need {samples}×{}",
-                base[j].samples(),
-                base[j].dim(),
-                n_fixed + 1
-            )));
-        }
-        let objectives = models
-            .iter()
-            .zip(base)
-            .map(|(model, base)| {
-                let normals = base.normals();
-                let joint = JointPosterior::new(
-                    model.gp,
-                    engine,
-                    fixed.clone(),
-                    normals.columns(0, n_fixed),
-                    normals.column(n_fixed).iter().copied().collect(),
-                    "qLogNEHVI",
-                )?;
-                Ok((joint, model.output))
-            })
-            .collect::<Result<Vec<_>, EngineError>>()?;
+        let objectives =
+            JointObjectives::new("qLogNEHVI", models, engine, baseline, pending, base)?;
+        let (n_fixed, samples) = (objectives.fixed_count(), objectives.samples());
         let mut cells = SampleCells::new(m);
         let mut front = vec![0.0; n_fixed * m];
         for s in 0..samples {
-            for (j, (joint, output)) in objectives.iter().enumerate() {
-                for i in 0..n_fixed {
-                    front[i * m + j] = output.inverse(joint.fixed_draws[(s, i)]);
-                }
+            for (i, y) in front.chunks_exact_mut(m).enumerate() {
+                objectives.fixed_draw(s, i, y);
             }
             push_non_dominated_cells(&mut cells, &front, reference)?;
         }
@@ -134,29 +93,6 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
     pub fn cell_count(&self) -> usize {
         self.cells.cells()
     }
-}
-
-/// The observed then the pending points, checked against the GP's input dimension (`what`
-/// names the acquisition in errors).
-pub(crate) fn fixed_points(
-    what: &str,
-    gp: &GpState,
-    baseline: &Points,
-    pending: &Points,
-) -> Result<Points, EngineError> {
-    let dim = gp.kernel().input_dim();
-    let (n_base, n_pending) = (baseline.rows(), pending.rows());
-    if baseline.dim() != dim || (n_pending > 0 && pending.dim() != dim) || n_base == 0 {
-        return Err(EngineError::invalid(format!(
-            "{what}: {n_base} observed points of {} columns and {n_pending} pending of {} for \
-             GPs of {dim} inputs (at least one observed point)",
-            baseline.dim(),
-            pending.dim()
-        )));
-    }
-    let mut rows: Vec<&[f64]> = (0..n_base).map(|i| baseline.row(i)).collect();
-    rows.extend((0..n_pending).map(|i| pending.row(i)));
-    Points::from_rows(&rows)
 }
 
 /// Adds the cells of the region `front` (maximisation, row-major, `reference.len()` values per
@@ -189,19 +125,14 @@ pub fn push_non_dominated_cells(
 
 impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
     fn dim(&self) -> usize {
-        self.objectives[0].0.gp.kernel().input_dim()
+        self.objectives.dim()
     }
 
     /// Reparameterisation through each objective's joint posterior, as BoTorch's autograd
     /// differentiates it (the base samples fixed), on the CPU in f64; `None` where a kernel has
     /// no gradient.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
-        let slopes: Option<Vec<JointSlopes<'_, '_>>> = self
-            .objectives
-            .iter()
-            .map(|(joint, _)| JointSlopes::new(joint))
-            .collect();
-        Ok(slopes.map(|slopes| {
+        Ok(self.objectives.slopes().map(|slopes| {
             Box::new(QLogNehviGradient {
                 acquisition: self,
                 slopes,
@@ -210,29 +141,14 @@ impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
     }
 
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
-        if candidates.dim() != self.dim() {
-            return Err(EngineError::invalid(format!(
-                "qLogNEHVI: candidates have {} columns but the GPs take {}",
-                candidates.dim(),
-                self.dim()
-            )));
-        }
-        let (rows, m, samples) = (
-            candidates.rows(),
-            self.objectives.len(),
-            self.cells.samples(),
-        );
-        let mut draws = vec![0.0; rows * samples * m];
-        for (j, (joint, output)) in self.objectives.iter().enumerate() {
-            let own = joint.candidate_draws(engine, candidates)?;
-            for i in 0..rows {
-                for s in 0..samples {
-                    draws[(i * samples + s) * m + j] = output.inverse(own[(i, s)]);
-                }
-            }
-        }
+        let draws = self
+            .objectives
+            .candidate_draws("qLogNEHVI", engine, candidates)?;
         let values = engine.log_hypervolume_improvement(&self.cells, &draws, self.smoothing)?;
-        Ok(values.chunks_exact(samples).map(log_mean_exp).collect())
+        Ok(values
+            .chunks_exact(self.cells.samples())
+            .map(log_mean_exp)
+            .collect())
     }
 }
 
@@ -243,31 +159,24 @@ impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
 /// them.
 struct QLogNehviGradient<'q, 'a> {
     acquisition: &'q QLogNoisyExpectedHypervolumeImprovement<'a>,
-    slopes: Vec<JointSlopes<'q, 'a>>,
+    slopes: ObjectiveSlopes<'q, 'a>,
 }
 
 impl AnalyticGradient for QLogNehviGradient<'_, '_> {
     fn objective(&self) -> ValueGradient<'_> {
         let q = self.acquisition;
-        let (m, samples) = (q.objectives.len(), q.cells.samples());
+        let (m, samples) = (q.objectives.m(), q.cells.samples());
         let smoothing = q.smoothing;
-        let mut scratch: Vec<JointScratch> = (0..m).map(|_| JointScratch::default()).collect();
+        let mut scratch = scratch(m);
         let mut y = vec![0.0; m];
         let mut per_sample = vec![0.0; samples];
         // ∂ log HVI_s / ∂ y_sj, row-major samples × objectives.
         let mut sample_slopes = vec![0.0; samples * m];
         let mut areas = Vec::new();
         Box::new(move |x: &[f64]| {
-            let at: Vec<_> = self
-                .slopes
-                .iter()
-                .zip(scratch.iter_mut())
-                .map(|(slopes, scratch)| slopes.draws_at(x, scratch))
-                .collect::<Result<_, _>>()?;
+            let at = self.slopes.draws_at(x, &mut scratch)?;
             for s in 0..samples {
-                for (j, ((_, output), at)) in q.objectives.iter().zip(&at).enumerate() {
-                    y[j] = output.inverse(at.draws[s]);
-                }
+                at.sample(&q.objectives, s, &mut y);
                 areas.clear();
                 areas.extend(q.cells.sample(s).map(|(lower, log_length)| {
                     (0..m)
@@ -294,21 +203,8 @@ impl AnalyticGradient for QLogNehviGradient<'_, '_> {
                 }
             }
             let value = log_mean_exp(&per_sample);
-            let top = per_sample.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let weights: Vec<f64> = per_sample.iter().map(|v| (v - top).exp()).collect();
-            let total: f64 = weights.iter().sum();
-            let mut gradient = vec![0.0; x.len()];
-            for (j, ((joint, output), at)) in q.objectives.iter().zip(&at).enumerate() {
-                // ∂ value / ∂ draw_sj: the sample's weight, its slope in y_sj, and y's scale.
-                let slopes = DVector::from_iterator(
-                    samples,
-                    (0..samples)
-                        .map(|s| weights[s] / total * sample_slopes[s * m + j] * output.std),
-                );
-                for (g, d) in gradient.iter_mut().zip(at.chain(joint, &slopes)) {
-                    *g += d;
-                }
-            }
+            let weights = log_mean_exp_weights(&per_sample);
+            let gradient = self.slopes.chain(&at, &weights, &sample_slopes, x.len());
             if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
                 return Err(EngineError::invalid(format!(
                     "qLogNEHVI: NaN value or gradient at {x:?}"
@@ -349,12 +245,8 @@ pub fn prune_baseline_front(
     }
     let mut factors = Vec::with_capacity(m);
     for model in models {
-        let gp = model.gp;
-        let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
-        let whitened = gp.linv() * &prior;
-        let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
-        let chol = jittered_factor(covariance, "qLogNEHVI")?;
-        factors.push((chol, engine.posterior(gp, observed)?.mean, model.output));
+        let (chol, mean) = observed_posterior(model.gp, engine, "qLogNEHVI")?;
+        factors.push((chol, mean, model.output));
     }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut wins = vec![0usize; n];
@@ -383,10 +275,7 @@ pub fn prune_baseline_front(
             wins[better[k]] += 1;
         }
     }
-    let mut order: Vec<usize> = (0..n).filter(|&i| wins[i] > 0).collect();
-    // Most often on the front first; ties in data order.
-    order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
-    order.truncate(max_points.max(1));
+    let mut order = most_often(&wins, max_points);
     if order.is_empty() {
         order.push(0);
     }

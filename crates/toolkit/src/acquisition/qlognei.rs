@@ -15,12 +15,13 @@ use rayon::prelude::*;
 use super::sobol::{Bounds, MAX_SOBOL_DIM, SobolGrid};
 use super::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_core::stats::{
-    fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, normal_quantile,
+    fatmax, fatmax_first_slope, log_fatplus, log_fatplus_slope, log_mean_exp, log_mean_exp_weights,
+    normal_quantile,
 };
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::GpState;
 
-use super::joint::{JointPosterior, JointScratch, JointSlopes, jittered_factor};
+use super::joint::{JointPosterior, JointScratch, JointSlopes, most_often, observed_posterior};
 
 /// BoTorch's temperature of the smoothed improvement (`TAU_RELU`).
 pub const TAU_RELU: f64 = 1e-6;
@@ -264,12 +265,10 @@ impl AnalyticGradient for QLogNeiGradient<'_, '_> {
             }
             let value = log_mean_exp(&per_sample);
             // ∂ value / ∂ draw_s: the log-mean-exp's weights times the chain above.
-            let top = per_sample.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let weights: Vec<f64> = per_sample.iter().map(|v| (v - top).exp()).collect();
-            let total: f64 = weights.iter().sum();
+            let weights = log_mean_exp_weights(&per_sample);
             let slopes = nalgebra::DVector::from_iterator(
                 samples,
-                weights.iter().zip(&chain).map(|(w, c)| w / total * c),
+                weights.iter().zip(&chain).map(|(w, c)| w * c),
             );
             let gradient = at.chain(&q.joint, &slopes);
             if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
@@ -304,11 +303,7 @@ pub fn prune_baseline(
     if n == 0 {
         return Ok(observed.clone());
     }
-    let prior = engine.cross_covariance(gp.kernel(), observed, observed)?;
-    let whitened = gp.linv() * &prior;
-    let covariance = (prior - whitened.tr_mul(&whitened)) / gp.lambda();
-    let chol = jittered_factor(covariance, "qLogNEI")?;
-    let mean = engine.posterior(gp, observed)?.mean;
+    let (chol, mean) = observed_posterior(gp, engine, "qLogNEI")?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut wins = vec![0usize; n];
     let mut normals = vec![0.0; n];
@@ -322,10 +317,9 @@ pub fn prune_baseline(
             .unwrap_or(0);
         wins[best] += 1;
     }
-    let mut order: Vec<usize> = (0..n).filter(|&i| wins[i] > 0).collect();
-    // Most often best first; ties in data order.
-    order.sort_by(|&a, &b| wins[b].cmp(&wins[a]).then(a.cmp(&b)));
-    order.truncate(max_points.max(1));
-    let rows: Vec<&[f64]> = order.iter().map(|&i| observed.row(i)).collect();
+    let rows: Vec<&[f64]> = most_often(&wins, max_points)
+        .iter()
+        .map(|&i| observed.row(i))
+        .collect();
     Points::from_rows(&rows)
 }

@@ -10,16 +10,14 @@
 //! with `α = 0.05` is maximised. Everything is in **maximisation** form and in the objectives'
 //! own units.
 
-use nalgebra::DVector;
 use rand::RngExt;
 
-use super::joint::{JointPosterior, JointScratch, JointSlopes};
-use super::qlognehvi::{ObjectiveModel, fixed_points};
+use super::joint_objectives::{JointObjectives, ObjectiveModel, ObjectiveSlopes, scratch};
 use super::qlognei::BaseSamples;
 use super::{
     Acquisition, AnalyticGradient, ValueGradient, log_fatplus, log_fatplus_slope, log_mean_exp,
 };
-use crate::surrogate::OutputTransform;
+use bosweep_core::stats::log_mean_exp_weights;
 use bosweep_engine::{Engine, EngineError, Points};
 
 /// BoTorch's weight of the augmented Chebyshev function's sum term (Knowles 2006).
@@ -119,7 +117,7 @@ impl ChebyshevScalarization {
 /// qLogNParEGO of a single candidate over the observed and pending points, for
 /// **maximisation** of every objective, on independent GPs.
 pub struct QLogNParEgo<'a> {
-    objectives: Vec<(JointPosterior<'a>, OutputTransform)>,
+    objectives: JointObjectives<'a>,
     scalarization: ChebyshevScalarization,
     /// Each sample's best scalarised draw over the observed and pending points.
     best: Vec<f64>,
@@ -140,55 +138,23 @@ impl<'a> QLogNParEgo<'a> {
         base: &[BaseSamples],
         tau_relu: f64,
     ) -> Result<Self, EngineError> {
-        let m = models.len();
-        if m < 2 || base.len() != m {
-            return Err(EngineError::invalid(format!(
-                "qLogNParEGO: {m} objective models and {} sets of base samples (one each, at \
-                 least 2 objectives)",
-                base.len()
-            )));
-        }
-        let fixed = fixed_points("qLogNParEGO", models[0].gp, baseline, pending)?;
-        let (n_base, n_fixed, samples) = (baseline.rows(), fixed.rows(), base[0].samples());
-        if let Some(j) = base
-            .iter()
-            .position(|b| b.dim() != n_fixed + 1 || b.samples() != samples)
-        {
-            return Err(EngineError::invalid(format!(
-                "qLogNParEGO: objective {j}'s base samples are {}×{}; {samples} samples of \
-                 {n_fixed} fixed points and the candidate need {samples}×{}",
-                base[j].samples(),
-                base[j].dim(),
-                n_fixed + 1
-            )));
-        }
+        let objectives =
+            JointObjectives::new("qLogNParEGO", models, engine, baseline, pending, base)?;
+        let (m, n_base) = (objectives.m(), baseline.rows());
         let mut means = vec![0.0; n_base * m];
-        let mut objectives = Vec::with_capacity(m);
-        for (j, (model, base)) in models.iter().zip(base).enumerate() {
+        for (j, model) in models.iter().enumerate() {
             let mean = engine.posterior(model.gp, baseline)?.mean;
             for (i, mu) in mean.iter().enumerate() {
                 means[i * m + j] = model.output.inverse(*mu);
             }
-            let normals = base.normals();
-            let joint = JointPosterior::new(
-                model.gp,
-                engine,
-                fixed.clone(),
-                normals.columns(0, n_fixed),
-                normals.column(n_fixed).iter().copied().collect(),
-                "qLogNParEGO",
-            )?;
-            objectives.push((joint, model.output));
         }
         let scalarization = ChebyshevScalarization::new(weights, &means)?;
         let mut y = vec![0.0; m];
-        let best = (0..samples)
+        let best = (0..objectives.samples())
             .map(|s| {
-                (0..n_fixed)
+                (0..objectives.fixed_count())
                     .map(|i| {
-                        for (j, (joint, output)) in objectives.iter().enumerate() {
-                            y[j] = output.inverse(joint.fixed_draws[(s, i)]);
-                        }
+                        objectives.fixed_draw(s, i, &mut y);
                         scalarization.value(&y)
                     })
                     .fold(f64::NEG_INFINITY, f64::max)
@@ -205,33 +171,24 @@ impl<'a> QLogNParEgo<'a> {
 
 impl Acquisition for QLogNParEgo<'_> {
     fn dim(&self) -> usize {
-        self.objectives[0].0.gp.kernel().input_dim()
+        self.objectives.dim()
     }
 
     fn evaluate(&self, engine: &dyn Engine, candidates: &Points) -> Result<Vec<f64>, EngineError> {
-        if candidates.dim() != self.dim() {
-            return Err(EngineError::invalid(format!(
-                "qLogNParEGO: candidates have {} columns but the GPs take {}",
-                candidates.dim(),
-                self.dim()
-            )));
-        }
         let draws = self
             .objectives
-            .iter()
-            .map(|(joint, _)| joint.candidate_draws(engine, candidates))
-            .collect::<Result<Vec<_>, _>>()?;
-        let m = self.objectives.len();
-        let mut y = vec![0.0; m];
-        let mut per_sample = vec![0.0; self.best.len()];
-        Ok((0..candidates.rows())
-            .map(|i| {
-                for (s, value) in per_sample.iter_mut().enumerate() {
-                    for (j, (_, output)) in self.objectives.iter().enumerate() {
-                        y[j] = output.inverse(draws[j][(i, s)]);
-                    }
-                    let improvement = self.scalarization.value(&y) - self.best[s];
-                    *value = log_fatplus(improvement, self.tau_relu);
+            .candidate_draws("qLogNParEGO", engine, candidates)?;
+        let (m, samples) = (self.objectives.m(), self.best.len());
+        let mut per_sample = vec![0.0; samples];
+        Ok(draws
+            .chunks_exact(samples * m)
+            .map(|candidate| {
+                for ((value, y), best) in per_sample
+                    .iter_mut()
+                    .zip(candidate.chunks_exact(m))
+                    .zip(&self.best)
+                {
+                    *value = log_fatplus(self.scalarization.value(y) - best, self.tau_relu);
                 }
                 log_mean_exp(&per_sample)
             })
@@ -241,12 +198,7 @@ impl Acquisition for QLogNParEgo<'_> {
     /// Reparameterisation through each objective's joint posterior and the scalarisation (its
     /// maximum differentiated at its arg-max, as autograd does), on the CPU in f64.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
-        let slopes: Option<Vec<JointSlopes<'_, '_>>> = self
-            .objectives
-            .iter()
-            .map(|(joint, _)| JointSlopes::new(joint))
-            .collect();
-        Ok(slopes.map(|slopes| {
+        Ok(self.objectives.slopes().map(|slopes| {
             Box::new(QLogNParEgoGradient {
                 acquisition: self,
                 slopes,
@@ -257,30 +209,23 @@ impl Acquisition for QLogNParEgo<'_> {
 
 struct QLogNParEgoGradient<'q, 'a> {
     acquisition: &'q QLogNParEgo<'a>,
-    slopes: Vec<JointSlopes<'q, 'a>>,
+    slopes: ObjectiveSlopes<'q, 'a>,
 }
 
 impl AnalyticGradient for QLogNParEgoGradient<'_, '_> {
     fn objective(&self) -> ValueGradient<'_> {
         let q = self.acquisition;
-        let (m, samples) = (q.objectives.len(), q.best.len());
-        let mut scratch: Vec<JointScratch> = (0..m).map(|_| JointScratch::default()).collect();
+        let (m, samples) = (q.objectives.m(), q.best.len());
+        let mut scratch = scratch(m);
         let mut y = vec![0.0; m];
         let mut scalar_slopes = vec![0.0; m];
         let mut per_sample = vec![0.0; samples];
         // ∂ per_sample_s / ∂ y_sj, row-major samples × objectives.
         let mut draw_slopes = vec![0.0; samples * m];
         Box::new(move |x: &[f64]| {
-            let at: Vec<_> = self
-                .slopes
-                .iter()
-                .zip(scratch.iter_mut())
-                .map(|(slopes, scratch)| slopes.draws_at(x, scratch))
-                .collect::<Result<_, _>>()?;
+            let at = self.slopes.draws_at(x, &mut scratch)?;
             for s in 0..samples {
-                for (j, ((_, output), at)) in q.objectives.iter().zip(&at).enumerate() {
-                    y[j] = output.inverse(at.draws[s]);
-                }
+                at.sample(&q.objectives, s, &mut y);
                 let improvement = q.scalarization.value(&y) - q.best[s];
                 per_sample[s] = log_fatplus(improvement, q.tau_relu);
                 q.scalarization.slopes(&y, &mut scalar_slopes);
@@ -290,19 +235,8 @@ impl AnalyticGradient for QLogNParEgoGradient<'_, '_> {
                 }
             }
             let value = log_mean_exp(&per_sample);
-            let top = per_sample.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let weights: Vec<f64> = per_sample.iter().map(|v| (v - top).exp()).collect();
-            let total: f64 = weights.iter().sum();
-            let mut gradient = vec![0.0; x.len()];
-            for (j, ((joint, output), at)) in q.objectives.iter().zip(&at).enumerate() {
-                let slopes = DVector::from_iterator(
-                    samples,
-                    (0..samples).map(|s| weights[s] / total * draw_slopes[s * m + j] * output.std),
-                );
-                for (g, d) in gradient.iter_mut().zip(at.chain(joint, &slopes)) {
-                    *g += d;
-                }
-            }
+            let weights = log_mean_exp_weights(&per_sample);
+            let gradient = self.slopes.chain(&at, &weights, &draw_slopes, x.len());
             if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
                 return Err(EngineError::invalid(format!(
                     "qLogNParEGO: NaN value or gradient at {x:?}"
