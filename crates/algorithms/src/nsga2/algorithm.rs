@@ -4,11 +4,12 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use rand::RngExt;
+use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, json};
 
 use super::settings::Nsga2;
-use super::survival::{Standing, standings, survivors};
+use super::survival::{Standing, survivors};
 use super::variation::{polynomial_mutation, sbx};
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
@@ -55,48 +56,83 @@ impl Nsga2Algorithm {
     }
 
     /// The next generation: the survivors of the last parents and everything told since become
-    /// the parents, and `population` offspring are bred from them.
+    /// the parents, and `population` offspring are bred from them as pymoo's mating does it:
+    /// tournaments, crossover and mutation, an offspring equal to a parent or to an earlier
+    /// offspring dropped and bred again (pymoo's duplicate elimination), for at most
+    /// [`MATING_ROUNDS`] rounds.
     fn breed(&mut self, domain: &Domain, rng: &mut ChaCha8Rng) -> Result<(), AlgorithmError> {
         let mut pool = std::mem::take(&mut self.parents);
         pool.append(&mut self.told);
         let m = pool.first().map_or(1, |p| p.values.len());
         let values: Vec<f64> = pool.iter().flat_map(|p| p.values.iter().copied()).collect();
-        let config = |e: bosweep_core::pareto::ParetoError| {
-            AlgorithmError::Config(format!("nsga2: the told values: {e}"))
-        };
-        let kept = survivors(&values, m, self.settings.population).map_err(config)?;
-        self.parents = kept.iter().map(|&i| pool[i].clone()).collect();
-        let parent_values: Vec<f64> = self
-            .parents
-            .iter()
-            .flat_map(|p| p.values.iter().copied())
-            .collect();
-        let standing = standings(&parent_values, m).map_err(config)?;
+        let kept = survivors(&values, m, self.settings.population)
+            .map_err(|e| AlgorithmError::Config(format!("nsga2: the told values: {e}")))?;
+        self.parents = kept.iter().map(|&(i, _)| pool[i].clone()).collect();
+        let standing: Vec<Standing> = kept.iter().map(|&(_, s)| s).collect();
         let units: Vec<Vec<f64>> = self.parents.iter().map(|p| domain.to_unit(&p.x)).collect();
         let dim = domain.dim();
         let mutation_prob = match self.settings.mutation_prob {
             0.0 => (1.0 / dim as f64).min(0.5),
             p => p,
         };
-        while self.offspring.len() < self.settings.population {
-            let a = tournament(&standing, rng);
-            let b = tournament(&standing, rng);
-            let (p1, p2) = (&units[a], &units[b]);
-            let (mut c1, mut c2) = if rng.random::<f64>() < self.settings.crossover_prob {
-                sbx(p1, p2, self.settings.crossover_eta, rng)
-            } else {
-                (p1.clone(), p2.clone())
-            };
-            for child in [&mut c1, &mut c2] {
-                polynomial_mutation(child, self.settings.mutation_eta, mutation_prob, rng);
+        let wanted = self.settings.population;
+        let mut bred: Vec<Vec<f64>> = Vec::with_capacity(wanted);
+        for round in 1..=MATING_ROUNDS {
+            let matings = (wanted - bred.len()).div_ceil(2);
+            let winners = self.tournaments(&standing, 2 * matings, rng);
+            for pair in winners.chunks(2) {
+                let (p1, p2) = (&units[pair[0]], &units[pair[1]]);
+                let (mut c1, mut c2) = if rng.random::<f64>() < self.settings.crossover_prob {
+                    sbx(p1, p2, self.settings.crossover_eta, rng)
+                } else {
+                    (p1.clone(), p2.clone())
+                };
+                for child in [&mut c1, &mut c2] {
+                    polynomial_mutation(child, self.settings.mutation_eta, mutation_prob, rng);
+                }
+                for child in [c1, c2] {
+                    let duplicate = units.contains(&child) || bred.contains(&child);
+                    // The last round keeps what it breeds, so that a generation is always whole
+                    // (pymoo would stop the run instead).
+                    if bred.len() < wanted && (!duplicate || round == MATING_ROUNDS) {
+                        bred.push(child);
+                    }
+                }
             }
-            self.offspring.push_back(c1);
-            if self.offspring.len() < self.settings.population {
-                self.offspring.push_back(c2);
+            if bred.len() == wanted {
+                break;
             }
         }
+        self.offspring.extend(bred);
         self.generations += 1;
         Ok(())
+    }
+
+    /// The winners of `count` binary tournaments among the parents, whose entrants are read off
+    /// consecutive random permutations of the parents, so that every parent enters about as
+    /// often (pymoo's `TournamentSelection`).
+    fn tournaments(&self, standing: &[Standing], count: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
+        let n = self.parents.len();
+        let mut entrants = Vec::with_capacity(2 * count + n);
+        while entrants.len() < 2 * count {
+            let mut permutation: Vec<usize> = (0..n).collect();
+            permutation.shuffle(rng);
+            entrants.extend(permutation);
+        }
+        entrants
+            .chunks(2)
+            .take(count)
+            .map(|pair| {
+                let (a, b) = (pair[0], pair[1]);
+                let (va, vb) = (&self.parents[a].values, &self.parents[b].values);
+                match standing[a].beats(va, &standing[b], vb) {
+                    Some(true) => a,
+                    Some(false) => b,
+                    None if rng.random::<f64>() < 0.5 => a,
+                    None => b,
+                }
+            })
+            .collect()
     }
 
     /// The trace's `extra`: generations bred and the parents' first-front size.
@@ -108,18 +144,9 @@ impl Nsga2Algorithm {
     }
 }
 
-/// The winner of a binary tournament between two parents drawn uniformly, by Deb's crowded
-/// comparison, a coin deciding ties.
-fn tournament(standing: &[Standing], rng: &mut ChaCha8Rng) -> usize {
-    let a = rng.random_range(0..standing.len());
-    let b = rng.random_range(0..standing.len());
-    match standing[a].beats(&standing[b]) {
-        Some(true) => a,
-        Some(false) => b,
-        None if rng.random::<f64>() < 0.5 => a,
-        None => b,
-    }
-}
+/// Rounds of mating that may replace duplicate offspring in one generation (pymoo's
+/// `n_max_iterations`).
+const MATING_ROUNDS: usize = 100;
 
 /// Breeding is the acquisition's seconds; nothing is a model's.
 impl Algorithm for Nsga2Algorithm {

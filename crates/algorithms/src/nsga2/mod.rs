@@ -5,12 +5,14 @@
 //! It works in the unit cube (the problem's box mapped to `[0, 1]^d`) and minimises every
 //! objective (the negated values it is told). How it maps to ask/tell:
 //! - the first parents are the initial design's points; each generation after them is
-//!   `population` offspring, bred when the last one has been handed out: binary tournaments by
-//!   the crowded comparison (rank first, then crowding distance, then a coin), simulated binary
-//!   crossover and polynomial mutation, with pymoo's defaults (`variation.rs`);
+//!   `population` offspring, bred when the last one has been handed out, as pymoo 0.6's NSGA-II
+//!   breeds them: binary tournaments whose entrants are read off random permutations of the
+//!   parents, won by Pareto dominance, then the larger crowding distance, then a coin;
+//!   simulated binary crossover and polynomial mutation with pymoo's defaults (`variation.rs`);
+//!   an offspring equal to a parent or to an earlier offspring is bred again;
 //! - the parents of a generation are the best `population` of the last parents and every point
 //!   told since (the elitist (μ + λ) survival: whole non-dominated fronts, the last one cut by
-//!   crowding distance), so that offspring still pending when the next generation is bred (a
+//!   crowding distance; the tournaments compare the crowding distances of that pool), so that offspring still pending when the next generation is bred (a
 //!   batch, asynchronous workers) join the one after;
 //! - on one objective it is a plain elitist genetic algorithm;
 //! - problems with a finite allowed set are refused up front ([`Requirement::Continuous`]).

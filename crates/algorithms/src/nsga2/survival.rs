@@ -1,5 +1,6 @@
 //! NSGA-II's ranking of a set of points: non-dominated rank and crowding distance, the survival
-//! of the best `n` (Deb et al. 2002, Sec. III), and the crowded comparison its tournaments use.
+//! of the best `n` (Deb et al. 2002, Sec. III), and the comparison its tournaments use (pymoo's:
+//! dominance, then crowding distance).
 
 use bosweep_core::pareto::{self, Front, ParetoError};
 
@@ -12,11 +13,15 @@ pub(super) struct Standing {
 }
 
 impl Standing {
-    /// Deb's crowded comparison: a lower rank wins, then a larger crowding distance; `None` on
-    /// a tie.
-    pub fn beats(&self, other: &Standing) -> Option<bool> {
-        if self.rank != other.rank {
-            return Some(self.rank < other.rank);
+    /// pymoo's NSGA-II tournament (`comp_by_dom_and_crowding`) between `self`, of minimised
+    /// objectives `values`, and `other`, of `other_values`: the one that Pareto-dominates wins,
+    /// else the larger crowding distance; `None` on a tie.
+    pub fn beats(&self, values: &[f64], other: &Standing, other_values: &[f64]) -> Option<bool> {
+        if pareto::dominates(values, other_values) {
+            return Some(true);
+        }
+        if pareto::dominates(other_values, values) {
+            return Some(false);
         }
         if self.crowding != other.crowding {
             return Some(self.crowding > other.crowding);
@@ -48,10 +53,17 @@ pub(super) fn standings(values: &[f64], m: usize) -> Result<Vec<Standing>, Paret
     Ok(out)
 }
 
-/// The indices of the `n` rows of `values` that survive: whole fronts in rank order, the front
-/// that does not fit whole cut to its members of largest crowding distance (ties by index, so
-/// that a run repeats from its seed).
-pub(super) fn survivors(values: &[f64], m: usize, n: usize) -> Result<Vec<usize>, ParetoError> {
+/// The `n` rows of `values` that survive, each with its standing in the whole of `values`: whole
+/// fronts in rank order, the front that does not fit whole cut to its members of largest
+/// crowding distance (ties by index, so that a run repeats from its seed). As pymoo's
+/// `RankAndCrowding`, the standings the next tournaments compare are these, computed on the
+/// pool, not recomputed on the survivors: a cut front keeps the crowding distances it had
+/// before the cut.
+pub(super) fn survivors(
+    values: &[f64],
+    m: usize,
+    n: usize,
+) -> Result<Vec<(usize, Standing)>, ParetoError> {
     let standing = standings(values, m)?;
     let mut order: Vec<usize> = (0..standing.len()).collect();
     order.sort_by(|&a, &b| {
@@ -62,7 +74,7 @@ pub(super) fn survivors(values: &[f64], m: usize, n: usize) -> Result<Vec<usize>
             .then(a.cmp(&b))
     });
     order.truncate(n);
-    Ok(order)
+    Ok(order.into_iter().map(|i| (i, standing[i])).collect())
 }
 
 #[cfg(test)]
@@ -98,7 +110,14 @@ mod tests {
                     Some(c) => assert!((s.crowding - c).abs() < 1e-12, "case {k} point {i}"),
                 }
             }
-            let mut kept = survivors(&values, m, keep).unwrap();
+            let mut kept: Vec<usize> = survivors(&values, m, keep)
+                .unwrap()
+                .into_iter()
+                .map(|(i, kept_standing)| {
+                    assert_eq!(kept_standing, standing[i], "case {k} point {i}");
+                    i
+                })
+                .collect();
             kept.sort_unstable();
             let expected: Vec<usize> = case["survivors"]
                 .as_array()
@@ -122,10 +141,28 @@ mod tests {
         assert!(s[0].crowding.is_infinite() && s[5].crowding.is_infinite());
         assert!((s[2].crowding - 1.0).abs() < 1e-12);
         assert!((s[4].crowding - 1.5).abs() < 1e-12);
-        assert_eq!(survivors(&values, 2, 3).unwrap(), vec![0, 5, 4]);
-        assert_eq!(survivors(&values, 2, 5).unwrap(), vec![0, 5, 4, 2, 3]);
-        assert_eq!(s[4].beats(&s[2]), Some(true));
-        assert_eq!(s[3].beats(&s[1]), Some(true));
-        assert_eq!(s[0].beats(&s[5]), None);
+        let kept = |n| -> Vec<usize> {
+            survivors(&values, 2, n)
+                .unwrap()
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(kept(3), vec![0, 5, 4]);
+        assert_eq!(kept(5), vec![0, 5, 4, 2, 3]);
+        // Row 4 keeps the crowding distance it had in the whole front (1.5), as pymoo's
+        // survival stores it, not the one it would have among the three kept (2).
+        let cut = survivors(&values, 2, 3).unwrap();
+        assert_eq!(cut[2], (4, s[4]));
+        let row = |i: usize| &values[2 * i..2 * i + 2];
+        // Rows 4 and 2 share front 0: the larger crowding distance wins.
+        assert_eq!(s[4].beats(row(4), &s[2], row(2)), Some(true));
+        // Row 3 (3, 3) dominates row 1 (4, 4).
+        assert_eq!(s[3].beats(row(3), &s[1], row(1)), Some(true));
+        assert_eq!(s[1].beats(row(1), &s[3], row(3)), Some(false));
+        // Row 2 (1, 3) and row 3 (3, 3): dominance decides though the crowding favours row 3
+        // (infinite, alone in its front).
+        assert_eq!(s[2].beats(row(2), &s[3], row(3)), Some(true));
+        assert_eq!(s[0].beats(row(0), &s[5], row(5)), None);
     }
 }
