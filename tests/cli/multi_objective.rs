@@ -239,6 +239,20 @@ objectives = 3
         ],
     );
     assert!(!report.contains("regret of the"), "{report}");
+    // Several objectives have no cumulative regret, so their tables have no such column; each
+    // row has as many cells as the header.
+    assert!(!report.contains("cumulative regret (mean)"), "{report}");
+    let table: Vec<&str> = report
+        .lines()
+        .skip_while(|l| !l.starts_with("| algorithm | runs | hypervolume difference"))
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(table.len(), 4, "{report}");
+    let cells = |line: &str| line.matches('|').count();
+    assert!(
+        table.iter().all(|l| cells(l) == cells(table[0])),
+        "{table:?}"
+    );
     objective_space_figures(&dir.join("out"), &report);
     // The summary's regret of ZDT1 is the runs' final HV_max − HV.
     let summary = std::fs::read_to_string(dir.join("out/summary.csv")).unwrap();

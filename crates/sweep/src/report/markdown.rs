@@ -488,11 +488,11 @@ fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns, several
         if all {
             cells.push(md_number(row.simple_regret_median));
         }
-        cells.extend([
-            cell(row.cumulative_regret_mean, BestBy::CumulativeRegret),
-            best_value,
-            md_number(row.evals_mean),
-        ]);
+        // Several objectives have no cumulative regret: their column is left out.
+        if !several {
+            cells.push(cell(row.cumulative_regret_mean, BestBy::CumulativeRegret));
+        }
+        cells.extend([best_value, md_number(row.evals_mean)]);
         if all {
             cells.push(md_number(row.seconds_per_iter_mean));
         }
@@ -504,18 +504,18 @@ fn summary_table(rows: &[SummaryRow], best_by: BestBy, columns: Columns, several
 
 /// The header of a summary table of a problem of several objectives: the same columns, named
 /// for what they hold there (both regrets are the hypervolume difference, the best value the
-/// hypervolume).
+/// hypervolume), but for the cumulative regret, which has no counterpart there.
 fn several_objectives_header(all: bool) -> String {
     let (median, seconds) = if all {
         (" median |", " seconds / iteration |")
     } else {
         ("", "")
     };
-    let columns = 9 + 2 * usize::from(all);
+    let columns = 8 + 2 * usize::from(all);
     format!(
         "| algorithm | runs | hypervolume difference, best evaluated (mean) | s.e. | hypervolume \
-         difference, recommended front (mean) | s.e. |{median} cumulative regret (mean) | \
-         hypervolume (mean) | evaluations (mean) |{seconds}\n|---|{}\n",
+         difference, recommended front (mean) | s.e. |{median} hypervolume (mean) | evaluations \
+         (mean) |{seconds}\n|---|{}\n",
         "--:|".repeat(columns - 1)
     )
 }
