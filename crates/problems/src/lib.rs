@@ -24,6 +24,8 @@ pub mod bbob;
 pub mod boke;
 mod callable;
 mod command;
+pub mod constrained;
+mod constraints;
 pub mod contextual;
 mod domain;
 mod entry;
@@ -43,6 +45,7 @@ pub use command::{
     COMMAND_TIMEOUT, CommandObjective, declared_objectives, excerpt, parse_bounds,
     parse_objective_output, parse_objectives_output, parse_senses,
 };
+pub use constraints::{Constraints, feasible, violation};
 pub use domain::Domain;
 pub use entry::Entry;
 pub use error::ProblemError;
@@ -154,6 +157,9 @@ pub struct Observation {
     /// The m values of a problem with m ≥ 2 objectives, each in its own sense; empty for a
     /// problem with one.
     pub objectives: Vec<f64>,
+    /// The k constraint values of a constrained problem (feasible where every one is ≤ 0);
+    /// empty for an unconstrained one.
+    pub constraints: Vec<f64>,
 }
 
 impl Observation {
@@ -165,6 +171,7 @@ impl Observation {
             repeats,
             context,
             objectives: Vec::new(),
+            constraints: Vec::new(),
         }
     }
 
@@ -176,7 +183,14 @@ impl Observation {
             repeats: vec![first],
             context,
             objectives: values,
+            constraints: Vec::new(),
         }
+    }
+
+    /// This observation with the constraint values `values` beside its objectives.
+    pub fn with_constraints(mut self, values: Vec<f64>) -> Self {
+        self.constraints = values;
+        self
     }
 }
 
@@ -264,6 +278,26 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
     /// `None` where they cannot be computed (an external objective) and for a problem with one
     /// objective.
     fn objective_values(&self, _x: &[f64], _t: usize) -> Option<Vec<f64>> {
+        None
+    }
+
+    /// The black-box constraints of a constrained problem (how many, their names); `None` for
+    /// an unconstrained one. Every observation of a constrained problem carries one value per
+    /// constraint, feasible where all are ≤ 0.
+    fn constraints(&self) -> Option<&Constraints> {
+        None
+    }
+
+    /// The number of constraints k, 0 for a problem that declares no
+    /// [`Problem::constraints`].
+    fn constraint_count(&self) -> usize {
+        self.constraints().map_or(0, Constraints::count)
+    }
+
+    /// The noise-free constraint values at `x`, which feasibility is judged on, as regret is on
+    /// [`Problem::objective_of_interest`]; `None` where they cannot be computed (an external
+    /// objective, whose observed values are used) and for an unconstrained problem.
+    fn constraint_values(&self, _x: &[f64], _t: usize) -> Option<Vec<f64>> {
         None
     }
 
@@ -369,6 +403,20 @@ pub trait Problem: Send + Sync + std::fmt::Debug {
         if let Some(v) = obs.repeats.iter().find(|v| !v.is_finite()) {
             return Err(ProblemError::evaluation(format!(
                 "{}: value {v} at {x:?} is not finite",
+                self.name()
+            )));
+        }
+        let constraints = self.constraint_count();
+        if obs.constraints.len() != constraints {
+            return Err(ProblemError::evaluation(format!(
+                "{}: {} constraint value(s) returned at {x:?} for {constraints} constraints",
+                self.name(),
+                obs.constraints.len()
+            )));
+        }
+        if let Some(v) = obs.constraints.iter().find(|v| !v.is_finite()) {
+            return Err(ProblemError::evaluation(format!(
+                "{}: constraint value {v} at {x:?} is not finite",
                 self.name()
             )));
         }

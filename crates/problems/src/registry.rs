@@ -18,6 +18,7 @@ use bosweep_core::registry::Registry;
 const FAMILIES: &[&[Entry]] = &[
     TEST_FUNCTIONS,
     super::multi_objective::ENTRIES,
+    super::constrained::ENTRIES,
     super::bbob::ENTRIES,
     super::boke::ENTRIES,
     super::rahbo::ENTRIES,
