@@ -125,6 +125,8 @@ pub enum Feature {
     Python,
     /// Algorithms that handle, and problems that have, several objectives.
     SeveralObjectives,
+    /// Algorithms that handle, and problems that have, black-box constraints.
+    Constraints,
 }
 
 impl Feature {
@@ -137,6 +139,7 @@ impl Feature {
             Self::KnownNoise => "known noise",
             Self::Python => "Python",
             Self::SeveralObjectives => "several objectives",
+            Self::Constraints => "constraints",
         }
     }
 
@@ -163,6 +166,7 @@ impl Feature {
             Self::KnownNoise => entry.requires == Requirement::KnownNoiseVariance,
             Self::Python => find_peer(entry.name).is_some(),
             Self::SeveralObjectives => algorithm.is_some_and(|a| a.handles_several_objectives()),
+            Self::Constraints => algorithm.is_some_and(|a| a.handles_constraints()),
         }
     }
 
@@ -171,6 +175,7 @@ impl Feature {
         let requirement = match self {
             Self::Batch | Self::Python => return None,
             Self::SeveralObjectives => return Some(problem.objective_count() > 1),
+            Self::Constraints => return Some(problem.constraint_count() > 0),
             Self::Contexts => Requirement::Context,
             Self::TimeVarying => Requirement::CandidatePriors,
             Self::KnownNoise => Requirement::KnownNoiseVariance,

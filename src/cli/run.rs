@@ -251,11 +251,23 @@ pub fn run_command(args: &RunArgs, global: &GlobalArgs) -> Result<(), CliError> 
                 .copied()
                 .map(format_number)
                 .collect();
+            // On a constrained problem, say whether the recommendation is feasible and that a
+            // missing best value means no feasible point, not an unknown one.
+            let (feasibility, best) = match (summary.recommended_feasible, summary.best_value) {
+                (None, best) => (String::new(), fmt_opt(best)),
+                (Some(feasible), None) => (
+                    format!(" ({})", if feasible { "feasible" } else { "infeasible" }),
+                    "none (no feasible point evaluated)".to_owned(),
+                ),
+                (Some(feasible), Some(best)) => (
+                    format!(" ({})", if feasible { "feasible" } else { "infeasible" }),
+                    format!("{} (feasible points only)", format_number(best)),
+                ),
+            };
             format!(
-                "{heading}\nrecommended x = [{}]\nf(recommended) = {}\nbest value = {}\nsimple regret = {}\ncumulative regret = {}",
+                "{heading}\nrecommended x = [{}]{feasibility}\nf(recommended) = {}\nbest value = {best}\nsimple regret = {}\ncumulative regret = {}",
                 x.join(", "),
                 fmt_opt(summary.recommended_f),
-                fmt_opt(summary.best_value),
                 fmt_opt(summary.simple_regret),
                 fmt_opt(summary.cumulative_regret),
             )

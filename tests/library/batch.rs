@@ -174,6 +174,7 @@ fn told(name: &str, given: &[(&str, ParamValue)], design: &[[f64; 2]]) -> Box<dy
                 context: None,
                 t: i + 1,
                 objectives: &[],
+                constraints: &[],
             })
             .unwrap();
     }

@@ -658,6 +658,7 @@ fn refinement_runs_on_the_reference_engine_the_run_hands_in() {
                 context: None,
                 t: t + 1,
                 objectives: &[],
+                constraints: &[],
             })
             .unwrap();
         }

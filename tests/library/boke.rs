@@ -585,6 +585,7 @@ fn drive(
                 context: None,
                 t,
                 objectives: &[],
+                constraints: &[],
             })
             .unwrap();
     };

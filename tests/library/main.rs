@@ -18,6 +18,7 @@ mod boke;
 mod botorch_model;
 mod cmaes;
 mod coalesce;
+mod constrained_runs;
 mod engine_reference;
 #[cfg(feature = "fault-injection")]
 mod faults;

@@ -117,6 +117,7 @@ fn drive(
             context: None,
             t,
             objectives: &[],
+            constraints: &[],
         })
         .unwrap();
         logs.push(StepLog {
@@ -460,6 +461,7 @@ fn t7_guard_keeps_the_last_prior_and_logs_misspecification() {
         context: None,
         t: 1,
         objectives: &[],
+        constraints: &[],
     })
     .unwrap();
     assert_eq!(algo.alive(), &[false]);
@@ -810,6 +812,7 @@ fn t12_fully_bayesian_weights_and_acquisition() {
             context: None,
             t,
             objectives: &[],
+            constraints: &[],
         })
         .unwrap();
     }

@@ -425,6 +425,7 @@ fn a_problem_without_context_is_rejected() {
         context: None,
         t: 1,
         objectives: &[],
+        constraints: &[],
     });
     assert!(matches!(told, Err(AlgorithmError::Config(m)) if m.contains("context")));
 }

@@ -525,6 +525,7 @@ fn observe_uniform(
         context: None,
         t: 1,
         objectives: &[],
+        constraints: &[],
     };
     algorithm.tell(&feedback).map_err(as_engine)
 }

@@ -49,15 +49,31 @@ impl<'a> FrontTracker<'a> {
         }
     }
 
-    /// Adds step `iter`'s values (each in its objective's sense) and returns the indicators
-    /// of everything told so far.
+    /// Adds step `iter`'s values (each in its objective's sense) where the point is
+    /// `feasible` (an infeasible point joins no front: docs/conventions.md, "Constraints"), and
+    /// returns the indicators of the feasible points told so far. Before the first feasible
+    /// point the front is empty: hypervolume 0 and no IGD+.
     pub(crate) fn push(
         &mut self,
         iter: usize,
         values: &[f64],
+        feasible: bool,
     ) -> Result<FrontIndicators, pareto::ParetoError> {
-        self.values.extend(self.objectives.to_minimization(values));
-        self.iters.push(iter);
+        if feasible {
+            self.values.extend(self.objectives.to_minimization(values));
+            self.iters.push(iter);
+        }
+        if self.iters.is_empty() {
+            let hypervolume = self.reference.as_ref().map(|_| 0.0);
+            return Ok(FrontIndicators {
+                front: Vec::new(),
+                hypervolume,
+                log_hv_difference: hypervolume
+                    .zip(self.objectives.max_hypervolume())
+                    .map(|(_, max)| max.log10()),
+                igd_plus: None,
+            });
+        }
         let m = self.objectives.count();
         let kept = pareto::non_dominated(pareto::Front::new(&self.values, m)?);
         let front: Vec<f64> = kept
@@ -84,5 +100,36 @@ impl<'a> FrontTracker<'a> {
             log_hv_difference,
             igd_plus,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bosweep_problems::Sense;
+
+    /// Only feasible points join the front: before the first one it is empty, with hypervolume
+    /// 0 and `log10 HV_max` as the difference; an infeasible point that would dominate
+    /// everything changes nothing.
+    #[test]
+    fn infeasible_points_join_no_front() {
+        let objectives = Objectives::new(vec![Sense::Minimize, Sense::Minimize])
+            .unwrap()
+            .with_reference_point(vec![4.0, 4.0])
+            .unwrap()
+            .with_max_hypervolume(16.0)
+            .unwrap();
+        let mut tracker = FrontTracker::new(&objectives);
+        let none = tracker.push(1, &[0.0, 0.0], false).unwrap();
+        assert_eq!(none.front, Vec::<usize>::new());
+        assert_eq!(none.hypervolume, Some(0.0));
+        assert_eq!(none.log_hv_difference, Some(16f64.log10()));
+        assert_eq!(none.igd_plus, None);
+        let one = tracker.push(2, &[2.0, 2.0], true).unwrap();
+        assert_eq!((one.front, one.hypervolume), (vec![2], Some(4.0)));
+        let still = tracker.push(3, &[1.0, 1.0], false).unwrap();
+        assert_eq!((still.front, still.hypervolume), (vec![2], Some(4.0)));
+        let two = tracker.push(4, &[1.0, 3.0], true).unwrap();
+        assert_eq!((two.front, two.hypervolume), (vec![2, 4], Some(5.0)));
     }
 }

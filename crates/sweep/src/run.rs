@@ -49,6 +49,9 @@ pub struct RunSummary {
     pub recommended_x: Vec<f64>,
     /// Objective of interest at the recommendation, when computable.
     pub recommended_f: Option<f64>,
+    /// Whether the recommendation satisfies every constraint, on a constrained problem of one
+    /// objective; `None` elsewhere, and where unknown.
+    pub recommended_feasible: Option<bool>,
     /// The best objective of interest among the evaluated points (the observed value where it
     /// is not computable), in the problem's own sense; `None` on several objectives.
     pub best_value: Option<f64>,
@@ -126,6 +129,7 @@ enum StepValues {
         simple: Option<f64>,
         recommended_x: Vec<f64>,
         recommended_f: Option<f64>,
+        recommended_feasible: Option<bool>,
     },
     Several(FrontIndicators),
 }
@@ -136,6 +140,41 @@ impl StepValues {
         match self {
             Self::One { recommended_x, .. } => recommended_x,
             Self::Several(_) => &[],
+        }
+    }
+}
+
+/// Judges feasibility on a constrained problem: on the problem's noise-free constraint values
+/// where it computes them, else on the values observed (an external objective's), remembered
+/// per evaluated point so that a recommendation among them can be judged too.
+#[derive(Default)]
+struct Feasibility {
+    observed: Vec<(Vec<f64>, bool)>,
+}
+
+impl Feasibility {
+    /// Whether the point `x` evaluated at `step`, whose constraints were observed as
+    /// `observed`, is feasible.
+    fn judge(&mut self, problem: &dyn Problem, x: &[f64], step: usize, observed: &[f64]) -> bool {
+        let feasible = match problem.constraint_values(x, step) {
+            Some(values) => bosweep_problems::feasible(&values),
+            None => bosweep_problems::feasible(observed),
+        };
+        self.observed.push((x.to_vec(), feasible));
+        feasible
+    }
+
+    /// Whether the point `x` is feasible at `step`: from the problem, else from its latest
+    /// evaluation; `None` where neither says.
+    fn of(&self, problem: &dyn Problem, x: &[f64], step: usize) -> Option<bool> {
+        match problem.constraint_values(x, step) {
+            Some(values) => Some(bosweep_problems::feasible(&values)),
+            None => self
+                .observed
+                .iter()
+                .rev()
+                .find(|(point, _)| point == x)
+                .map(|&(_, feasible)| feasible),
         }
     }
 }
@@ -225,6 +264,9 @@ pub fn run_stoppable(
     if let Some(o) = objectives {
         describe_objectives(o, &mut header);
     }
+    if let Some(c) = problem.constraints() {
+        header["constraints"] = json!(c.names());
+    }
     parallel.describe(&mut header);
     trace.header(&header)?;
     let mut tracker = objectives.map(FrontTracker::new);
@@ -240,7 +282,11 @@ pub fn run_stoppable(
     let mut reserved = 0;
     let mut evals = 0;
     let mut told = 0;
-    let mut cumulative: Option<f64> = Some(0.0);
+    let constrained = problem.constraint_count() > 0;
+    // Regret is summed over feasible points only where there are no constraints: an infeasible
+    // point has none (docs/conventions.md, "Constraints").
+    let mut cumulative: Option<f64> = (!constrained).then_some(0.0);
+    let mut feasibility = Feasibility::default();
     let mut best: Option<f64> = None;
     let mut summary = None;
     let mut warnings_seen = engine.warnings().len();
@@ -303,12 +349,15 @@ pub fn run_stoppable(
                 Some((asked_cost, extra)) => (asked_cost + told_cost, Some(extra)),
                 None => (told_cost, None),
             };
+            let feasible =
+                constrained.then(|| feasibility.judge(problem, &x, step, &observation.constraints));
+            let infeasible = feasible == Some(false);
             let step_values = match &mut tracker {
                 Some(tracker) => {
                     let values = problem
                         .objective_values(&x, step)
                         .unwrap_or_else(|| observation.objectives.clone());
-                    let indicators = tracker.push(told, &values).map_err(|e| {
+                    let indicators = tracker.push(told, &values, !infeasible).map_err(|e| {
                         RunError::Problem(ProblemError::evaluation(format!(
                             "{}: the indicators of the values {values:?} at {x:?}: {e}",
                             problem.name()
@@ -320,20 +369,33 @@ pub fn run_stoppable(
                     let recommended_x = algorithm.recommend(engine)?;
                     let f = problem.objective_of_interest(&x, step);
                     let optimum = problem.optimum(step).map(|o| o.value);
-                    let instant = optimum.zip(f).map(|(o, f)| sense.regret(o, f));
+                    let instant = optimum
+                        .zip(f)
+                        .map(|(o, f)| sense.regret(o, f))
+                        .filter(|_| !infeasible);
                     cumulative = cumulative.zip(instant).map(|(c, r)| c + r);
-                    let candidate = f.unwrap_or(observation.y);
-                    best = Some(match best {
-                        Some(b) if !sense.is_better(candidate, b) => b,
-                        _ => candidate,
-                    });
+                    if !infeasible {
+                        let candidate = f.unwrap_or(observation.y);
+                        best = Some(match best {
+                            Some(b) if !sense.is_better(candidate, b) => b,
+                            _ => candidate,
+                        });
+                    }
                     let recommended_f = problem.objective_of_interest(&recommended_x, step);
+                    let recommended_feasible =
+                        constrained.then(|| feasibility.of(problem, &recommended_x, step));
+                    // A recommendation not known to be feasible has no regret to report.
+                    let simple = optimum
+                        .zip(recommended_f)
+                        .map(|(o, f)| sense.regret(o, f))
+                        .filter(|_| !constrained || recommended_feasible == Some(Some(true)));
                     StepValues::One {
                         f,
                         instant,
-                        simple: optimum.zip(recommended_f).map(|(o, f)| sense.regret(o, f)),
+                        simple,
                         recommended_x,
                         recommended_f,
+                        recommended_feasible: recommended_feasible.flatten(),
                     }
                 }
             };
@@ -360,22 +422,25 @@ pub fn run_stoppable(
                 }
             }
             let several = matches!(step_values, StepValues::Several(_));
-            let (f, instant, simple, recommended_f, indicators) = match step_values {
-                StepValues::One {
-                    f,
-                    instant,
-                    simple,
-                    recommended_f,
-                    ..
-                } => (
-                    f,
-                    instant,
-                    simple,
-                    recommended_f,
-                    FrontIndicators::default(),
-                ),
-                StepValues::Several(indicators) => (None, None, None, None, indicators),
-            };
+            let (f, instant, simple, recommended_f, recommended_feasible, indicators) =
+                match step_values {
+                    StepValues::One {
+                        f,
+                        instant,
+                        simple,
+                        recommended_f,
+                        recommended_feasible,
+                        ..
+                    } => (
+                        f,
+                        instant,
+                        simple,
+                        recommended_f,
+                        recommended_feasible,
+                        FrontIndicators::default(),
+                    ),
+                    StepValues::Several(indicators) => (None, None, None, None, None, indicators),
+                };
             trace.step(&StepRecord {
                 iter: told,
                 phase: match origin {
@@ -385,6 +450,8 @@ pub fn run_stoppable(
                 x,
                 y: (!several).then_some(observation.y),
                 objectives: observation.objectives,
+                constraints: observation.constraints,
+                feasible,
                 repeats,
                 evals,
                 context: observation.context,
@@ -396,6 +463,7 @@ pub fn run_stoppable(
                 log_hv_difference: indicators.log_hv_difference,
                 igd_plus: indicators.igd_plus,
                 recommended_x: recommended_x.clone(),
+                recommended_feasible,
                 instant_regret: instant,
                 cumulative_regret: cumulative.filter(|_| !several),
                 simple_regret: simple,
@@ -415,6 +483,7 @@ pub fn run_stoppable(
                 evals,
                 recommended_x,
                 recommended_f,
+                recommended_feasible,
                 best_value: best,
                 simple_regret: simple,
                 cumulative_regret: cumulative.filter(|_| !several),

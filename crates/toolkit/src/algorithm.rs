@@ -59,6 +59,9 @@ pub struct Feedback<'a> {
     /// The m values of a problem with several objectives, each in the maximisation sense
     /// (minimised ones negated); empty on a problem with one, where `y` says it all.
     pub objectives: &'a [f64],
+    /// The k constraint values of a constrained problem (feasible where every one is ≤ 0);
+    /// empty on an unconstrained one.
+    pub constraints: &'a [f64],
 }
 
 /// Wall seconds spent since the last [`Algorithm::take_cost`].
@@ -145,6 +148,13 @@ pub trait Algorithm: Send {
         false
     }
 
+    /// Whether the method handles black-box constraints (it reads [`Feedback::constraints`]);
+    /// `false` (the default) for a method that ignores them, which is refused up front on a
+    /// constrained problem ([`crate::check_fit`]).
+    fn handles_constraints(&self) -> bool {
+        false
+    }
+
     /// Learns the outcome of one step (initial design included).
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError>;
 
@@ -212,20 +222,30 @@ pub fn gp_memory_bytes(budget: usize, dim: usize, grid: usize) -> u64 {
     reals.saturating_mul(8)
 }
 
-/// Observed points and values (maximisation sense) in arrival order.
+/// Observed points and values (maximisation sense) in arrival order, with each point's total
+/// constraint violation (0 where feasible or unconstrained).
 #[derive(Clone, Debug, Default)]
 pub struct History {
     xs: Vec<f64>,
     ys: Vec<f64>,
+    violations: Vec<f64>,
     dim: usize,
 }
 
 impl History {
-    /// Appends observation `(x, y)`; every `x` has the same length.
+    /// Appends observation `(x, y)` of an unconstrained problem; every `x` has the same length.
     pub fn push(&mut self, x: &[f64], y: f64) {
+        self.push_constrained(x, y, &[]);
+    }
+
+    /// Appends observation `(x, y)` with its constraint values `constraints` (feasible where
+    /// every one is ≤ 0; empty on an unconstrained problem).
+    pub fn push_constrained(&mut self, x: &[f64], y: f64, constraints: &[f64]) {
         self.dim = x.len();
         self.xs.extend_from_slice(x);
         self.ys.push(y);
+        self.violations
+            .push(bosweep_problems::violation(constraints));
     }
 
     /// Observations so far.
@@ -253,13 +273,20 @@ impl History {
         Points::new(self.xs.clone(), self.dim.max(1))
     }
 
-    /// Index of the best observed value (lowest index among ties).
+    /// Index of the best observation, feasible first: the best value among the feasible
+    /// points, else (none feasible yet) the point of least total violation; the lowest index
+    /// among ties.
     pub fn best(&self) -> Option<usize> {
-        (0..self.ys.len()).reduce(|b, i| if self.ys[i] > self.ys[b] { i } else { b })
+        let better = |i: usize, b: usize| match self.violations[i].total_cmp(&self.violations[b]) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => self.ys[i] > self.ys[b],
+        };
+        (0..self.ys.len()).reduce(|b, i| if better(i, b) { i } else { b })
     }
 
-    /// The point of the best observed value (empty before any observation): the
-    /// recommendation of algorithms that report their best evaluation.
+    /// The point of the best observation (feasible first, [`History::best`]; empty before any
+    /// observation): the recommendation of algorithms that report their best evaluation.
     pub fn best_x(&self) -> Vec<f64> {
         self.best().map(|i| self.x(i).to_vec()).unwrap_or_default()
     }

@@ -11,7 +11,7 @@ use crate::pending_rows::rule_out_pending_rows;
 use bosweep_engine::Engine;
 use bosweep_problems::ParamValue;
 
-/// Proposes independent uniform points; recommends the best observed one.
+/// Proposes independent uniform points; recommends the best observed one, feasible first.
 #[derive(Debug, Default)]
 pub struct RandomSearch {
     history: History,
@@ -66,8 +66,15 @@ impl Algorithm for RandomSearch {
         true
     }
 
+    /// Its draws ignore the constraints too; it recommends feasible first
+    /// ([`History::best`]).
+    fn handles_constraints(&self) -> bool {
+        true
+    }
+
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        self.history
+            .push_constrained(feedback.x, feedback.y, feedback.constraints);
         Ok(())
     }
 

@@ -60,7 +60,8 @@ impl Requirement {
 }
 
 /// Refuses a single-objective `algorithm` (registered as `name`) on a problem of several
-/// objectives, naming both (docs/conventions.md, "Several objectives").
+/// objectives, and one that ignores constraints on a constrained problem, naming both
+/// (docs/conventions.md, "Several objectives" and "Constraints").
 pub fn check_objectives(
     name: &str,
     algorithm: &dyn Algorithm,
@@ -71,6 +72,14 @@ pub fn check_objectives(
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" optimises one objective; problem \"{}\" has {m} \
              (run a method for several objectives on it, such as random)",
+            problem.name()
+        )));
+    }
+    let k = problem.constraint_count();
+    if k > 0 && !algorithm.handles_constraints() {
+        return Err(AlgorithmError::Config(format!(
+            "algorithm \"{name}\" ignores black-box constraints; problem \"{}\" has {k} \
+             (run a method for constraints on it, such as random)",
             problem.name()
         )));
     }

@@ -214,6 +214,7 @@ impl Bench {
             context: None,
             t: 1,
             objectives: &[],
+            constraints: &[],
         };
         self.algorithm.tell(&feedback).unwrap();
         self.told.push((x.to_vec(), y));

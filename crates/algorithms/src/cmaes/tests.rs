@@ -199,6 +199,7 @@ impl Bench {
             context: None,
             t: 1,
             objectives: &[],
+            constraints: &[],
         };
         self.algorithm.tell(&feedback).unwrap();
     }

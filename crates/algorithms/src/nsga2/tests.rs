@@ -50,6 +50,7 @@ fn run(settings: &Nsga2, seed: u64, budget: usize, random: bool) -> (f64, Vec<Ve
                 context: None,
                 t,
                 objectives: &maximised,
+                constraints: &[],
             })
             .unwrap();
         values.extend(f);
@@ -136,6 +137,7 @@ fn offspring_equal_to_a_parent_or_each_other_are_bred_again() {
                 context: None,
                 t: t + 1,
                 objectives: &objectives,
+                constraints: &[],
             })
             .unwrap();
     }

@@ -54,6 +54,14 @@ pub struct StepRecord {
     /// omitted (empty) on a problem with one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objectives: Vec<f64>,
+    /// The k constraint values observed at `x` on a constrained problem; omitted (empty) on an
+    /// unconstrained one (docs/conventions.md, "Constraints").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<f64>,
+    /// Whether `x` satisfies every constraint, judged on the noise-free values where the
+    /// problem computes them; omitted on an unconstrained problem.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feasible: Option<bool>,
     /// Evaluations made at `x` in this step.
     pub repeats: usize,
     /// Evaluations made so far, this step's included.
@@ -80,6 +88,10 @@ pub struct StepRecord {
     /// The algorithm's recommendation after this step (empty on several objectives: the
     /// recommendation is `front`).
     pub recommended_x: Vec<f64>,
+    /// Whether `recommended_x` satisfies every constraint, on a constrained problem (unknown,
+    /// and omitted, where neither the problem nor an evaluation of it says).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recommended_feasible: Option<bool>,
     /// Regret of `x`: how far its `f` falls short of the optimum at this step.
     pub instant_regret: Option<f64>,
     /// Sum of the instant regrets so far.
@@ -143,7 +155,7 @@ impl StepRecord {
     /// The fields as columns of a long table (the report's `steps.csv` and `steps.parquet`), in
     /// the trace's order: every field but the free-form objects `extra` and `warnings`, which
     /// have no column type. A field added to the record gets its column here.
-    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 26] = [
+    pub const COLUMNS: [(&'static str, TableColumn<StepRecord>); 29] = [
         ("iter", TableColumn::Count(|s| Some(s.iter as u64))),
         ("phase", TableColumn::Text(|s| s.phase.as_str().to_owned())),
         ("x", TableColumn::Points(|s| Some(s.x.as_slice()))),
@@ -151,6 +163,16 @@ impl StepRecord {
         (
             "objectives",
             TableColumn::Points(|s| (!s.objectives.is_empty()).then_some(s.objectives.as_slice())),
+        ),
+        (
+            "constraints",
+            TableColumn::Points(|s| {
+                (!s.constraints.is_empty()).then_some(s.constraints.as_slice())
+            }),
+        ),
+        (
+            "feasible",
+            TableColumn::Count(|s| s.feasible.map(u64::from)),
         ),
         ("repeats", TableColumn::Count(|s| Some(s.repeats as u64))),
         ("evals", TableColumn::Count(|s| Some(s.evals as u64))),
@@ -167,6 +189,10 @@ impl StepRecord {
         (
             "recommended_x",
             TableColumn::Points(|s| Some(s.recommended_x.as_slice())),
+        ),
+        (
+            "recommended_feasible",
+            TableColumn::Count(|s| s.recommended_feasible.map(u64::from)),
         ),
         ("instant_regret", TableColumn::Real(|s| s.instant_regret)),
         (
@@ -284,6 +310,8 @@ mod tests {
             x: vec![0.5, -1.0],
             y: Some(f64::NAN),
             objectives: Vec::new(),
+            constraints: Vec::new(),
+            feasible: None,
             repeats: 1,
             evals: 2,
             context: None,
@@ -295,6 +323,7 @@ mod tests {
             log_hv_difference: None,
             igd_plus: None,
             recommended_x: vec![0.5, -1.0],
+            recommended_feasible: None,
             instant_regret: None,
             cumulative_regret: None,
             simple_regret: None,
@@ -357,6 +386,8 @@ mod tests {
         // A step of a run on several objectives, whose fields of its own are written too.
         let record = StepRecord {
             objectives: vec![1.0, 2.0],
+            constraints: Vec::new(),
+            feasible: None,
             front: vec![1, 2],
             hypervolume: Some(3.0),
             log_hv_difference: Some(-1.0),

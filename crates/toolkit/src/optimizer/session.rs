@@ -119,6 +119,7 @@ impl Session {
             context: observation.context.as_deref(),
             t: step,
             objectives: &objectives,
+            constraints: &observation.constraints,
         })
     }
 }
