@@ -18,11 +18,13 @@ use bosweep_toolkit::{
     Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
 };
 
-/// A told point: its coordinates (the problem's) and its minimised objectives.
+/// A told point: its coordinates (the problem's), its minimised objectives and its total
+/// constraint violation (0 where feasible or unconstrained).
 #[derive(Clone, Debug)]
 struct Member {
     x: Vec<f64>,
     values: Vec<f64>,
+    violation: f64,
 }
 
 /// NSGA-II behind the ask/tell interface.
@@ -65,7 +67,8 @@ impl Nsga2Algorithm {
         pool.append(&mut self.told);
         let m = pool.first().map_or(1, |p| p.values.len());
         let values: Vec<f64> = pool.iter().flat_map(|p| p.values.iter().copied()).collect();
-        let kept = survivors(&values, m, self.settings.population)
+        let violations: Vec<f64> = pool.iter().map(|p| p.violation).collect();
+        let kept = survivors(&values, &violations, m, self.settings.population)
             .map_err(|e| AlgorithmError::Config(format!("nsga2: the told values: {e}")))?;
         self.parents = kept.iter().map(|&(i, _)| pool[i].clone()).collect();
         let standing: Vec<Standing> = kept.iter().map(|&(_, s)| s).collect();
@@ -179,8 +182,16 @@ impl Algorithm for Nsga2Algorithm {
         true
     }
 
+    /// Deb's constraint domination, as pymoo applies it: feasible points survive first, then
+    /// the least violating; a tournament with an infeasible entrant goes to the smaller
+    /// violation.
+    fn handles_constraints(&self) -> bool {
+        true
+    }
+
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        self.history
+            .push_constrained(feedback.x, feedback.y, feedback.constraints);
         let values = if feedback.objectives.is_empty() {
             vec![-feedback.y]
         } else {
@@ -189,6 +200,7 @@ impl Algorithm for Nsga2Algorithm {
         self.told.push(Member {
             x: feedback.x.to_vec(),
             values,
+            violation: bosweep_problems::violation(feedback.constraints),
         });
         Ok(())
     }

@@ -14,6 +14,9 @@
 //!   told since (the elitist (μ + λ) survival: whole non-dominated fronts, the last one cut by
 //!   crowding distance; the tournaments compare the crowding distances of that pool), so that offspring still pending when the next generation is bred (a
 //!   batch, asynchronous workers) join the one after;
+//! - on a constrained problem it uses Deb's constraint domination as pymoo does: the feasible
+//!   points survive first, ranked among themselves, then the least violating (total violation
+//!   `Σ max(c_j, 0)`); a tournament with an infeasible entrant goes to the smaller violation;
 //! - on one objective it is a plain elitist genetic algorithm;
 //! - problems with a finite allowed set are refused up front ([`Requirement::Continuous`]).
 //!

@@ -15,6 +15,7 @@ use bosweep_core::stats::{
 
 use super::BestBy;
 use super::load::{CompletedRun, Step};
+use bosweep_problems::Sense;
 
 /// The significance level of the verdicts.
 pub(crate) const ALPHA: f64 = 0.05;
@@ -69,6 +70,39 @@ pub(crate) fn metric(step: &Step, by: BestBy) -> Option<f64> {
     }
 }
 
+/// A run's final metric for pairing: as the report shows it, or, on a constrained problem
+/// where the run found no feasible point, the worst there is (an infinite regret, the best
+/// value infinitely bad), so that the pair counts against it rather than vanishing.
+fn final_metric(run: &CompletedRun, by: BestBy) -> Option<f64> {
+    metric(run.trace.last(), by).or_else(|| {
+        (run.trace.constrained && run.trace.first_feasible.is_none()).then(|| match by {
+            BestBy::BestValue(Sense::Maximize) => f64::NEG_INFINITY,
+            _ => f64::INFINITY,
+        })
+    })
+}
+
+/// The signed-rank test on paired differences, some of them infinite (a run without a feasible
+/// point against one with): ranks only need their order, so each infinite difference becomes
+/// one larger in magnitude than every finite one.
+fn signed_rank_of(differences: &[f64]) -> Option<SignedRank> {
+    let largest = differences
+        .iter()
+        .filter(|d| d.is_finite())
+        .fold(0.0, |m: f64, d| m.max(d.abs()));
+    let ranked: Vec<f64> = differences
+        .iter()
+        .map(|&d| {
+            if d.is_finite() {
+                d
+            } else {
+                d.signum() * (2.0 * largest + 1.0)
+            }
+        })
+        .collect();
+    signed_rank(&ranked)
+}
+
 /// Each algorithm of `cells` (palette index, label and completed runs) but `best` against
 /// `best`.
 pub(crate) fn against_best(
@@ -87,7 +121,7 @@ pub(crate) fn against_best(
             .iter()
             .find(|r| r.spec.replicate == run.spec.replicate)
             .filter(|r| r.spec.design_differs(&run.spec).is_none())
-            .and_then(|r| metric(r.trace.last(), by))
+            .and_then(|r| final_metric(r, by))
     };
     let mut comparisons: Vec<PairedComparison> = cells
         .iter()
@@ -95,7 +129,11 @@ pub(crate) fn against_best(
         .map(|(_, algorithm, runs)| {
             let mut differences: Vec<f64> = runs
                 .iter()
-                .filter_map(|r| Some(metric(r.trace.last(), by)? - best_at(r)?))
+                .filter_map(|r| {
+                    let (own, best) = (final_metric(r, by)?, best_at(r)?);
+                    // Two runs without a feasible point tie (∞ − ∞ is no number).
+                    Some(if own == best { 0.0 } else { own - best })
+                })
                 .collect();
             differences.sort_by(f64::total_cmp);
             PairedComparison {
@@ -104,7 +142,7 @@ pub(crate) fn against_best(
                 best: best.to_owned(),
                 pairs: differences.len(),
                 median_difference: median(&differences),
-                test: signed_rank(&differences),
+                test: signed_rank_of(&differences),
                 p_holm: None,
                 pairs_needed: 0,
             }
@@ -154,6 +192,10 @@ pub(crate) struct ProblemScores {
     pub problem: String,
     pub by: BestBy,
     pub means: Vec<(String, Option<f64>)>,
+    /// On a constrained problem, each algorithm's runs without a feasible point (as
+    /// [`super::SummaryRow::infeasible_runs`]), which rank it before its mean does; empty on an
+    /// unconstrained one.
+    pub infeasible_runs: Vec<(String, usize)>,
 }
 
 /// Ranks the algorithms present with a value on every decided problem; `None` with fewer than
@@ -169,26 +211,32 @@ pub(crate) fn average_ranks(scores: &[ProblemScores]) -> Option<Ranks> {
         .iter()
         .map(|(a, _)| a)
         .filter(|a| {
-            decided
-                .iter()
-                .all(|s| s.means.iter().any(|(b, m)| b == *a && m.is_some()))
+            decided.iter().all(|s| {
+                s.means.iter().any(|(b, m)| b == *a && m.is_some()) || infeasible(s, a).is_some()
+            })
         })
         .collect();
     if algorithms.len() < 2 {
         return None;
     }
-    // Lower is better: regrets and minimised values as they are, maximised values negated.
+    // Lower is better: regrets and minimised values as they are, maximised values negated; an
+    // algorithm with every run infeasible has no mean and the worst loss.
     let loss = |s: &ProblemScores, a: &String| {
-        let m = s.means.iter().find(|(b, _)| b == a).and_then(|(_, m)| *m)?;
-        Some(if s.by.higher_is_better() { -m } else { m })
+        let m = s.means.iter().find(|(b, _)| b == a).and_then(|(_, m)| *m);
+        match m {
+            Some(m) if s.by.higher_is_better() => -m,
+            Some(m) => m,
+            None => f64::INFINITY,
+        }
     };
     let rows: Vec<Vec<f64>> = decided
         .iter()
         .map(|s| {
-            algorithms
+            let keys: Vec<(usize, f64)> = algorithms
                 .iter()
-                .map(|a| loss(s, a).expect("filtered above"))
-                .collect()
+                .map(|a| (infeasible(s, a).unwrap_or(0), loss(s, a)))
+                .collect();
+            ordinal_losses(&keys)
         })
         .collect();
     let mut ranks: Vec<(String, f64)> = algorithms
@@ -202,6 +250,27 @@ pub(crate) fn average_ranks(scores: &[ProblemScores]) -> Option<Ranks> {
         ranks,
         problems: decided.iter().map(|s| s.problem.clone()).collect(),
     })
+}
+
+/// Algorithm `a`'s runs without a feasible point on problem `s`, where it is constrained.
+fn infeasible(s: &ProblemScores, a: &str) -> Option<usize> {
+    s.infeasible_runs
+        .iter()
+        .find(|(b, _)| b == a)
+        .map(|&(_, n)| n)
+}
+
+/// Losses that order `keys` (runs without a feasible point, then loss) lexicographically, equal
+/// keys equal: each key's place among the distinct ones, which the ranks then read. Without
+/// infeasible runs (every count 0) the order is the losses' own.
+fn ordinal_losses(keys: &[(usize, f64)]) -> Vec<f64> {
+    let order = |a: &(usize, f64), b: &(usize, f64)| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1));
+    let mut distinct: Vec<(usize, f64)> = keys.to_vec();
+    distinct.sort_by(order);
+    distinct.dedup_by(|a, b| order(a, b).is_eq());
+    keys.iter()
+        .map(|k| distinct.partition_point(|d| order(d, k).is_lt()) as f64)
+        .collect()
 }
 
 /// Groups of algorithms (indices into the ranks, best first) whose average ranks lie within the
@@ -223,7 +292,6 @@ pub(crate) fn cliques(ranks: &[(String, f64)], cd: f64) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bosweep_problems::Sense;
 
     fn scores(problem: &str, by: BestBy, means: &[(&str, f64)]) -> ProblemScores {
         ProblemScores {
@@ -233,6 +301,7 @@ mod tests {
                 .iter()
                 .map(|(a, m)| (a.to_string(), Some(*m)))
                 .collect(),
+            infeasible_runs: Vec::new(),
         }
     }
 

@@ -56,6 +56,13 @@ pub(crate) struct Trace {
     /// is `f`), no context, no time. Such a problem is a noiseless static black box, COCO's
     /// setting, whose default measure is the best evaluated point's regret.
     pub noise_free: bool,
+    /// Whether the problem has black-box constraints (the header names them:
+    /// docs/conventions.md, "Constraints"), so that a missing final value means that the run
+    /// found no feasible point, the worst result, not an unknown one.
+    pub constrained: bool,
+    /// On a constrained problem, the evaluations spent when the first feasible point was
+    /// evaluated; `None` while none has been (and on an unconstrained problem).
+    pub first_feasible: Option<usize>,
 }
 
 /// What an archived run keeps of the steps it left out: their number and the seconds they
@@ -100,6 +107,8 @@ impl Trace {
             objectives: None,
             final_front: None,
             noise_free: true,
+            constrained: false,
+            first_feasible: None,
         }
     }
 
@@ -135,7 +144,8 @@ impl Trace {
             .filter(|s| s.finish.is_some_and(|f| f <= time))
             .cloned()
             .collect();
-        (!steps.is_empty()).then(|| Trace {
+        let last = steps.last()?.evals;
+        Some(Trace {
             sense: self.sense,
             device: self.device.clone(),
             steps,
@@ -143,6 +153,9 @@ impl Trace {
             objectives: self.objectives,
             final_front: None,
             noise_free: self.noise_free,
+            constrained: self.constrained,
+            // Steps are written as they finish, so the kept ones are the trace's beginning.
+            first_feasible: self.first_feasible.filter(|&e| e <= last),
         })
     }
 }
@@ -307,9 +320,26 @@ pub(crate) fn load_sweep(dir: &Path) -> Result<Sweep, ReportError> {
 impl Trace {
     /// The fields of a completed run's trace that the report's statistics and plots use.
     fn of(run: &RunSteps) -> Self {
-        if run.header.contains_key("objectives") {
-            return Self::of_several(run);
+        let trace = if run.header.contains_key("objectives") {
+            Self::of_several(run)
+        } else {
+            Self::of_one(run)
+        };
+        let constrained = run.header.contains_key("constraints");
+        Trace {
+            constrained,
+            first_feasible: run
+                .steps
+                .iter()
+                .find(|s| s.feasible == Some(true))
+                .map(|s| s.evals)
+                .filter(|_| constrained),
+            ..trace
         }
+    }
+
+    /// A run on one objective.
+    fn of_one(run: &RunSteps) -> Self {
         let text = |key: &str| run.header.get(key).and_then(Value::as_str);
         let mut best_evaluated: Option<f64> = None;
         Trace {
@@ -340,6 +370,8 @@ impl Trace {
                 .steps
                 .iter()
                 .all(|s| s.y.is_some() && s.y == s.f && s.context.is_none() && s.t.is_none()),
+            constrained: false,
+            first_feasible: None,
         }
     }
 
@@ -381,6 +413,8 @@ impl Trace {
                 .steps
                 .iter()
                 .all(|s| s.context.is_none() && s.t.is_none()),
+            constrained: false,
+            first_feasible: None,
         }
     }
 }

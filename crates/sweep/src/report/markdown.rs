@@ -212,6 +212,7 @@ pub(crate) fn render(
             several,
         ));
         out.push_str(&best_line(section_rows, section.best_by, &metric, several));
+        out.push_str(&feasibility_table(section_rows));
         out.push_str(&comparisons_table(
             &section.comparisons,
             section.best_by,
@@ -429,6 +430,34 @@ fn archives_section(archives: &[ArchiveUse]) -> String {
         }
         out.push_str("\n\n");
     }
+    out
+}
+
+/// On a constrained problem, each algorithm's runs without a feasible point and its median
+/// evaluations to the first feasible one, with what they mean for the table above; empty on an
+/// unconstrained problem.
+fn feasibility_table(rows: &[SummaryRow]) -> String {
+    if rows.iter().all(|r| r.infeasible_runs.is_none()) {
+        return String::new();
+    }
+    let mut out = String::from(
+        "A constrained problem: values and regrets are those of feasible points only. A run \
+         that evaluated no feasible point has none, is left out of the means above and ranks \
+         after every run that did (the best is chosen among the algorithms with the fewest such \
+         runs, and paired tests count it as the worse of its pair).\n\n\
+         | algorithm | runs without a feasible point | evaluations to the first feasible point \
+         (median) |\n|---|--:|--:|\n",
+    );
+    for row in rows {
+        out.push_str(&format!(
+            "| {} | {} of {} | {} |\n",
+            code(&row.algorithm),
+            row.infeasible_runs.unwrap_or(0),
+            row.runs,
+            md_number(row.first_feasible_median)
+        ));
+    }
+    out.push('\n');
     out
 }
 

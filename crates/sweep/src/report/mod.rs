@@ -14,7 +14,10 @@
 //!   `model_seconds + acq_seconds` over every step of every run; the standard errors of the
 //!   final best value and of the final cumulative regret; the rank, `best`, `tied` (within
 //!   one standard error of the best in the compared [`Metric`], [`within_one_se`]) or empty;
-//!   and the mean normalised score against random search (below).
+//!   and the mean normalised score against random search (below); on a constrained problem
+//!   (docs/conventions.md, "Constraints"), the runs that evaluated no feasible point (left out
+//!   of the means, and ranked after every run that did) and the median evaluations to the
+//!   first feasible point.
 //!   Empty cells where a quantity is unknown (regrets are `null` where the optimum is unknown)
 //!   or no run has completed.
 //! - `report.md`: the config, then per problem a table of the same columns with the best
@@ -186,7 +189,7 @@ pub const RANKS_AT_TIME_FILE: &str = "ranks-at-time.csv";
 pub const PLOTS_DIR: &str = "plots";
 
 /// The columns of `summary.csv`, in order.
-pub const SUMMARY_COLUMNS: [&str; 17] = [
+pub const SUMMARY_COLUMNS: [&str; 19] = [
     "problem",
     "algorithm",
     "runs",
@@ -204,6 +207,8 @@ pub const SUMMARY_COLUMNS: [&str; 17] = [
     "best_evaluated_regret_mean",
     "best_evaluated_regret_se",
     "best_evaluated_regret_median",
+    "infeasible_runs",
+    "first_feasible_median",
 ];
 
 /// The columns of `comparisons.csv`, in order.

@@ -198,6 +198,10 @@ fn judge(problem: &str, cells: &[Cell], sense: Option<Sense>, metric: Metric) ->
             .iter()
             .map(|r| (r.algorithm.clone(), best_by.key(r).map(|(mean, _)| mean)))
             .collect(),
+        infeasible_runs: rows
+            .iter()
+            .filter_map(|r| Some((r.algorithm.clone(), r.infeasible_runs?)))
+            .collect(),
     };
     Judged {
         rows,

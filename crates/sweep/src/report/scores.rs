@@ -89,15 +89,16 @@ pub(crate) struct Ert {
     pub evaluations: Option<f64>,
 }
 
-/// The ERT of `traces` to `target` (runs without known regrets left out).
+/// The ERT of `traces` to `target` (runs without known regrets left out, but for a run of a
+/// constrained problem that found no feasible point where the others' regrets are known: it
+/// spent its whole budget without success).
 pub(crate) fn expected_running_time(traces: &[&Trace], target: f64) -> Ert {
+    let unknown = |t: &Trace| t.steps.iter().all(|s| s.best_evaluated_regret.is_none());
+    let regrets_known = traces.iter().any(|t| !unknown(t));
     let (mut runs, mut successes, mut spent) = (0, 0, 0usize);
     for trace in traces {
-        if trace
-            .steps
-            .iter()
-            .all(|s| s.best_evaluated_regret.is_none())
-        {
+        let never_feasible = trace.constrained && trace.first_feasible.is_none();
+        if unknown(trace) && !(never_feasible && regrets_known) {
             continue;
         }
         runs += 1;

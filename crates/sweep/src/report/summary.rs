@@ -46,6 +46,13 @@ pub struct SummaryRow {
     /// search's mean final simple regret on the problem (cumulative where the report compares
     /// those); `None` without random-search runs or known regrets.
     pub score_mean: Option<f64>,
+    /// On a constrained problem, the runs that evaluated no feasible point: the worst result,
+    /// left out of the means above, so that an algorithm with more of them never ranks above
+    /// one with fewer ([`mark_best`]). `None` on an unconstrained problem.
+    pub infeasible_runs: Option<usize>,
+    /// On a constrained problem, the median over the runs that found one of the evaluations
+    /// spent when the first feasible point was evaluated.
+    pub first_feasible_median: Option<f64>,
     /// The problem's best algorithm (bold in `report.md`).
     pub best: bool,
     /// Not the best, but its mean lies within one standard error of the best's (see
@@ -84,6 +91,7 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
             ),
         });
     let seconds_per_iter_mean = (steps > 0).then(|| seconds / steps as f64);
+    let constrained = traces.iter().any(|t| t.constrained);
     SummaryRow {
         problem: problem.to_string(),
         algorithm: algorithm.to_string(),
@@ -101,6 +109,15 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
         seconds_per_iter_mean,
         score_mean: None,
+        infeasible_runs: constrained
+            .then(|| traces.iter().filter(|t| t.first_feasible.is_none()).count()),
+        first_feasible_median: describe(
+            &traces
+                .iter()
+                .filter_map(|t| t.first_feasible.map(|e| e as f64))
+                .collect::<Vec<_>>(),
+        )
+        .map(|d| d.median),
         best: false,
         tied: false,
     }
@@ -176,7 +193,8 @@ impl BestBy {
 /// Marks the row of the best mean final `metric` (lowest regret; where no row has that regret,
 /// or the metric is the best value, the best mean best value in `sense`; ties of the means go to
 /// the first in manifest order), and the rows whose mean lies within one standard error of it
-/// ([`within_one_se`]).
+/// ([`within_one_se`]). On a constrained problem the fewest runs without a feasible point come
+/// first: only rows with as few as the best's can be it or tie with it.
 pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: Metric) -> BestBy {
     let by = match (BestBy::regret_of(metric), sense) {
         (Some(by), _) if rows.iter().any(|r| by.key(r).is_some()) => by,
@@ -187,9 +205,12 @@ pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: M
         BestBy::BestValue(sense) => sense.is_better(a, b),
         _ => a < b,
     };
+    let fewest = rows.iter().filter_map(|r| r.infeasible_runs).min();
+    let contends = |row: &SummaryRow| row.infeasible_runs == fewest;
     let mut best: Option<(usize, (f64, Option<f64>))> = None;
     for (i, row) in rows.iter().enumerate() {
         if let Some(v) = by.key(row)
+            && contends(row)
             && best.is_none_or(|(_, b)| better(v.0, b.0))
         {
             best = Some((i, v));
@@ -200,7 +221,8 @@ pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: M
     };
     for (i, row) in rows.iter_mut().enumerate() {
         row.best = i == index;
-        row.tied = i != index && by.key(row).is_some_and(|v| within_one_se(v, best));
+        row.tied =
+            i != index && contends(row) && by.key(row).is_some_and(|v| within_one_se(v, best));
     }
     by
 }

@@ -114,6 +114,8 @@ pub(crate) fn write_csv(path: &Path, rows: &[SummaryRow]) -> Result<(), ReportEr
                 csv_number(r.best_evaluated_regret_mean),
                 csv_number(r.best_evaluated_regret_se),
                 csv_number(r.best_evaluated_regret_median),
+                r.infeasible_runs.map(|n| n.to_string()).unwrap_or_default(),
+                csv_number(r.first_feasible_median),
             ]
         }),
     )

@@ -26,6 +26,14 @@ pub(super) struct RunRecord {
     /// ([`Trace::noise_free`]); sets made before it was recorded read as `false`.
     #[serde(default)]
     pub noise_free: bool,
+    /// Whether the problem has black-box constraints ([`Trace::constrained`]); absent
+    /// (`false`) for an unconstrained one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constrained: bool,
+    /// The evaluations at the first feasible point ([`Trace::first_feasible`]), on a
+    /// constrained problem where one was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_feasible: Option<usize>,
     /// The steps the run took.
     pub steps: usize,
     /// `model_seconds + acq_seconds` over every step.
@@ -63,6 +71,8 @@ impl RunRecord {
             device: trace.device.clone(),
             objectives: trace.objectives,
             noise_free: trace.noise_free,
+            constrained: trace.constrained,
+            first_feasible: trace.first_feasible,
             steps: trace.steps.len(),
             seconds: trace.steps.iter().map(|s| s.seconds).sum(),
             kept: KeptSteps {
@@ -147,6 +157,8 @@ impl RunRecord {
                 objectives: self.objectives,
                 final_front: None,
                 noise_free: self.noise_free,
+                constrained: self.constrained,
+                first_feasible: self.first_feasible,
             },
         })
     }
