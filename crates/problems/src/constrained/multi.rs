@@ -105,3 +105,34 @@ impl<F: ConstrainedMultiObjectiveFunction> Problem for ConstrainedObjectives<F> 
         Some(self.function().constraint_values(x))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+
+    /// An evaluation through the registry carries both objectives and both constraint values,
+    /// and the problem declares the constraints and the objectives' reference point.
+    #[test]
+    fn observations_carry_objectives_and_constraints() {
+        let problem = crate::build("bnh", &[]).unwrap();
+        assert_eq!(problem.constraint_count(), 2);
+        assert_eq!(problem.objective_count(), 2);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let x = [1.0, 2.0];
+        let observation = problem
+            .evaluate(&x, &Step::new(1, 1).unwrap(), &mut rng)
+            .unwrap();
+        assert_eq!(observation.objectives, vec![20.0, 25.0]);
+        assert_eq!(
+            observation.constraints,
+            vec![16.0 + 4.0 - 25.0, 7.7 - 49.0 - 25.0]
+        );
+        assert_eq!(
+            problem.constraint_values(&x, 1),
+            Some(observation.constraints)
+        );
+        assert_eq!(problem.objective_of_interest(&x, 1), None);
+    }
+}
