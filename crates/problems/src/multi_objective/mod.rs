@@ -24,7 +24,7 @@ mod re_suite;
 mod zdt;
 
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 pub use bbob_biobj::BbobBiobj;
 pub use branin_currin::BraninCurrin;

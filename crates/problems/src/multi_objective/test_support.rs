@@ -2,12 +2,12 @@
 //! against, and the dominance checks every sampled front must pass.
 
 /// Whether `a` dominates `b` (all objectives minimised): no worse in each, better in one.
-pub(super) fn dominates(a: &[f64], b: &[f64]) -> bool {
+pub(crate) fn dominates(a: &[f64], b: &[f64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x <= y) && a.iter().zip(b).any(|(x, y)| x < y)
 }
 
 /// Panics naming the pair if one of `points` dominates another.
-pub(super) fn assert_mutually_nondominated(points: &[Vec<f64>]) {
+pub(crate) fn assert_mutually_nondominated(points: &[Vec<f64>]) {
     for (i, a) in points.iter().enumerate() {
         for b in &points[..i] {
             assert!(!dominates(a, b), "{a:?} dominates {b:?}");
@@ -19,7 +19,7 @@ pub(super) fn assert_mutually_nondominated(points: &[Vec<f64>]) {
 /// The area that `points` dominate below `reference`, for two minimised objectives: in order of
 /// increasing f1, each point that improves on the best f2 so far adds the slab between the two,
 /// reaching from its f1 to the reference's.
-pub(super) fn hypervolume_2d(points: &[Vec<f64>], reference: &[f64]) -> f64 {
+pub(crate) fn hypervolume_2d(points: &[Vec<f64>], reference: &[f64]) -> f64 {
     let mut inside: Vec<&Vec<f64>> = points
         .iter()
         .filter(|p| p[0] < reference[0] && p[1] < reference[1])
@@ -40,7 +40,7 @@ pub(super) fn hypervolume_2d(points: &[Vec<f64>], reference: &[f64]) -> f64 {
 /// of a two-objective function: to `1e-3` relative, and, more tellingly, the reference box less
 /// the hypervolume (the area between the front and the axes where the front is positive, which
 /// a staircase of samples overestimates by about the spacing) to `1e-3` of its size.
-pub(super) fn assert_hypervolume_converges(front: &[Vec<f64>], reference: &[f64], max: f64) {
+pub(crate) fn assert_hypervolume_converges(front: &[Vec<f64>], reference: &[f64], max: f64) {
     let sampled = hypervolume_2d(front, reference);
     assert!(
         (sampled - max).abs() <= 1e-3 * max,
