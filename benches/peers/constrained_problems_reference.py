@@ -25,9 +25,17 @@ concerned says so in its `note`, and the script fails if BoTorch stops departing
   and Deb (1994) have 2 + (x1 - 2)^2 + (x2 - 1)^2 and x1^2 + x2^2 <= 225. Recorded: the paper's.
 * WeldedBeam (multi-objective): BoTorch returns pymoo's constraint values (<= 0 where feasible)
   as its slack (>= 0 where feasible). Recorded: BoTorch's slack unnegated, i.e. pymoo's values.
-* C2DTLZ2's max_hv: BoTorch's is an NSGA-II estimate for m = 2 (declared for every m). Recorded:
-  the exact two-objective value of BoTorch's own constraint (the feasible front is three arcs of
-  the unit circle), BoTorch's under `botorch_max_hv`; null for m = 3.
+* C2DTLZ2: BoTorch subtracts r^2 once per term of each sum (its caps have radii sqrt(m) r and
+  sqrt(m - 1) r) and takes r = 0.2 for every m; Jain and Deb (2014) and pymoo subtract it once,
+  with r = 0.2, 0.4, 0.5 for m = 2, 3, more. Recorded: the paper's constraint. Its max_hv: the
+  exact two-objective value of the paper's caps (the feasible front is three arcs of the unit
+  circle), BoTorch's NSGA-II estimate (of its own caps, declared for every m) under
+  `botorch_max_hv`; null for m = 3.
+* BNH's and SRN's reference points: BoTorch's (0, 0) is a placeholder (its TODO) that no point
+  dominates, so every hypervolume from it is 0. Recorded: bosweep's, the true front's nadir plus
+  a tenth of its range (BoTorch's `infer_reference_point` rule) rounded up to two significant
+  digits: BNH (150, 55) from nadir (136, 50) and ideal (0, 4); SRN (250, 25) from nadir
+  (223.8, 2.39) and ideal (10.1, -217.7), measured on a 2000 x 2000 grid of feasible points.
 
 Where BoTorch's optimal value is a value a method found rather than the optimum (PressureVessel,
 WeldedBeamSO, TensionCompressionString), bosweep declares a feasible point below it; the test
@@ -84,10 +92,10 @@ def decimals(value):
 
 
 def c2dtlz2_max_hv(r, reference):
-    """The hypervolume of BoTorch's two-objective C2DTLZ2 front: arcs of the unit circle near each
-    corner (chord <= r) and near the centre (2 - 2 cos(t - pi/4) <= 2 r^2)."""
+    """The hypervolume of the paper's two-objective C2DTLZ2 front: arcs of the unit circle within
+    chord r of each corner and of the centre (2 - 2 cos(delta) <= r^2)."""
     area_to = lambda x: (x * math.sqrt(max(0.0, 1 - x * x)) + math.asin(x)) / 2
-    corner, centre = math.acos(1 - r * r / 2), math.acos(1 - r * r)
+    corner = centre = math.acos(1 - r * r / 2)
     arcs = [
         (0.0, math.sin(corner)),
         (math.cos(math.pi / 4 + centre), math.cos(math.pi / 4 - centre)),
@@ -179,7 +187,8 @@ for dim in (5, 10):
     case("keane-bump", syn.KeaneBumpFunction(dim=dim), params={"dim": dim})
 
 # ----- multi-objective -----
-case("bnh", mo.BNH(), note="BoTorch's reference point (0, 0) is a placeholder (its TODO)")
+case("bnh", mo.BNH(), reference_point=[150.0, 55.0],
+     note="BoTorch's reference point (0, 0) is a placeholder (its TODO); bosweep's is recorded")
 
 
 def srn_objectives(X):
@@ -200,17 +209,40 @@ def srn_constraints(X):
 
 
 case("srn", mo.SRN(), objectives=srn_objectives, constraints=srn_constraints,
+     reference_point=[250.0, 25.0],
      note="the paper's f1 and first constraint (BoTorch: 2 + sum (x_i - 2)^2, sum x_i^4 <= 225); "
-          "BoTorch's reference point (0, 0) is a placeholder")
+          "BoTorch's reference point (0, 0) is a placeholder; bosweep's is recorded")
 case("constr", mo.CONSTR())
 case("osy", mo.OSY())
+def c2dtlz2_constraints(m):
+    """Jain and Deb's constraint at the points X, feasible where <= 0, checked to differ from
+    BoTorch's."""
+    r = {2: 0.2, 3: 0.4}.get(m, 0.5)
+
+    def constraints(X):
+        problem = mo.C2DTLZ2(dim=12, num_objectives=m)
+        f = problem.evaluate_true(X)
+        corners = torch.stack(
+            [(f[..., i] - 1).pow(2) + f.pow(2).sum(-1) - f[..., i].pow(2) - r * r for i in range(m)],
+            -1,
+        ).min(-1).values
+        centre = (f - 1 / math.sqrt(m)).pow(2).sum(-1) - r * r
+        paper = torch.minimum(corners, centre).unsqueeze(-1)
+        assert not torch.allclose(paper, -problem.evaluate_slack_true(X)), "BoTorch's C2DTLZ2 changed"
+        return paper.tolist()
+
+    return constraints, r
+
+
 for m in (2, 3):
     problem = mo.C2DTLZ2(dim=12, num_objectives=m)
     botorch_max_hv = problem.max_hv
-    case("c2dtlz2", problem, params={"dim": 12, "objectives": m},
+    constraints, r = c2dtlz2_constraints(m)
+    case("c2dtlz2", problem, params={"dim": 12, "objectives": m}, constraints=constraints,
          botorch_max_hv=botorch_max_hv,
-         note="max_hv: exact for m = 2 (BoTorch's is an NSGA-II estimate), none for m = 3")
-    cases[-1]["max_hv"] = c2dtlz2_max_hv(problem._r, problem.ref_point[0].item()) if m == 2 else None
+         note="the paper's constraint (BoTorch's caps are wider); max_hv exact for m = 2 (BoTorch's "
+              "is an NSGA-II estimate of its own caps), none for m = 3")
+    cases[-1]["max_hv"] = c2dtlz2_max_hv(r, problem.ref_point[0].item()) if m == 2 else None
 case("disc-brake", mo.DiscBrake())
 case("welded-beam-mo", mo.WeldedBeam(),
      constraints=lambda X: mo.WeldedBeam().evaluate_slack_true(X).tolist(),

@@ -10,6 +10,7 @@ mod command;
 mod commands;
 mod common;
 mod compare;
+mod constrained;
 mod export_coco;
 mod integrity;
 mod memory;

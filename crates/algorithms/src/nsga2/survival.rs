@@ -22,7 +22,7 @@ impl Standing {
     /// Pareto-dominates, else the larger crowding distance; `None` on a tie.
     pub fn beats(&self, values: &[f64], other: &Standing, other_values: &[f64]) -> Option<bool> {
         if self.violation > 0.0 || other.violation > 0.0 {
-            return (self.violation != other.violation).then(|| self.violation < other.violation);
+            return (self.violation != other.violation).then_some(self.violation < other.violation);
         }
         if pareto::dominates(values, other_values) {
             return Some(true);

@@ -66,16 +66,17 @@ fixed_box_problem!(
     /// `f₂ = (x₁ − 5)² + (x₂ − 5)²`, subject to `(x₁ − 5)² + x₂² − 25 ≤ 0` and
     /// `7.7 − (x₁ − 8)² − (x₂ + 3)² ≤ 0`.
     ///
-    /// The reference point is BoTorch's (0, 0), which BoTorch marks as a placeholder ("TODO:
-    /// Determine proper reference point"): both objectives are ≥ 0, so no point dominates it
-    /// and every hypervolume measured from it is 0.
+    /// BoTorch's reference point (0, 0) is a placeholder ("TODO: Determine proper reference
+    /// point") that no point dominates, so every hypervolume from it would be 0. This one,
+    /// (150, 55), is the true front's nadir (136, 50) plus a tenth of its range from the ideal
+    /// (0, 4) (BoTorch's `infer_reference_point` rule), rounded up to two significant digits.
     Bnh,
     [0.0, 0.0],
     [5.0, 3.0]
 );
 
 impl MultiObjectiveFunction for Bnh {
-    two_objectives!([0.0, 0.0]);
+    two_objectives!([150.0, 55.0]);
 
     fn values(&self, x: &[f64]) -> Vec<f64> {
         let (x1, x2) = (x[0], x[1]);
@@ -111,15 +112,18 @@ fixed_box_problem!(
     /// `2 + Σ(x_i − 2)²` (`x₂ − 2` for the paper's `x₂ − 1`), and its first constraint
     /// `Σ x_i⁴ ≤ 225` squares twice. Both are bugs; this follows the paper.
     ///
-    /// The reference point is BoTorch's (0, 0), a placeholder as BNH's: `f₁ ≥ 2`, so every
-    /// hypervolume measured from it is 0.
+    /// BoTorch's reference point (0, 0) is a placeholder, as BNH's (`f₁ ≥ 2`, so every
+    /// hypervolume from it would be 0). This one, (250, 25), is the true front's nadir
+    /// (223.8, 2.39) plus a tenth of its range from the ideal (10.1, −217.7) (BoTorch's
+    /// `infer_reference_point` rule, the front measured on a 2000 × 2000 grid of feasible
+    /// points), rounded up to two significant digits.
     Srn,
     [-20.0, -20.0],
     [20.0, 20.0]
 );
 
 impl MultiObjectiveFunction for Srn {
-    two_objectives!([0.0, 0.0]);
+    two_objectives!([250.0, 25.0]);
 
     fn values(&self, x: &[f64]) -> Vec<f64> {
         let (x1, x2) = (x[0], x[1]);
@@ -241,8 +245,8 @@ mod tests {
 
     #[test]
     fn declared_constants() {
-        assert_eq!(Bnh::default().reference_point(), vec![0.0, 0.0]);
-        assert_eq!(Srn::default().reference_point(), vec![0.0, 0.0]);
+        assert_eq!(Bnh::default().reference_point(), vec![150.0, 55.0]);
+        assert_eq!(Srn::default().reference_point(), vec![250.0, 25.0]);
         assert_eq!(Constr::default().reference_point(), vec![10.0, 10.0]);
         assert_eq!(Osy::default().reference_point(), vec![-75.0, 75.0]);
         assert_eq!(Osy::default().domain().dim(), 6);

@@ -124,13 +124,13 @@ pub(crate) static ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "bnh",
-        description: "BNH (Binh & Korn 1997), 2 objectives minimised on [0, 5] × [0, 3] s.t. 2 constraints; reference point (0, 0) (BoTorch's placeholder: hypervolume always 0)",
+        description: "BNH (Binh & Korn 1997), 2 objectives minimised on [0, 5] × [0, 3] s.t. 2 constraints; reference point (150, 55), the front's nadir + 10 % (BoTorch's is a placeholder)",
         parameters: NOISE_ONLY,
         build: |p| observed(Ok(Bnh::new()), p),
     },
     Entry {
         name: "srn",
-        description: "SRN (Srinivas & Deb 1994; the paper's, BoTorch's slips fixed), 2 objectives minimised on [−20, 20]² s.t. 2 constraints; reference point (0, 0) (BoTorch's placeholder: hypervolume always 0)",
+        description: "SRN (Srinivas & Deb 1994; the paper's, BoTorch's slips fixed), 2 objectives minimised on [−20, 20]² s.t. 2 constraints; reference point (250, 25), the front's nadir + 10 % (BoTorch's is a placeholder)",
         parameters: NOISE_ONLY,
         build: |p| observed(Ok(Srn::new()), p),
     },
@@ -148,7 +148,7 @@ pub(crate) static ENTRIES: &[Entry] = &[
     },
     Entry {
         name: "c2dtlz2",
-        description: "C2-DTLZ2 (Jain & Deb 2014; BoTorch's constraint, r = 0.2), m objectives minimised on [0, 1]^d s.t. 1 constraint; reference point (1.1, …), max hypervolume 0.400057 at m = 2 (exact; BoTorch: 0.399641)",
+        description: "C2-DTLZ2 (Jain & Deb 2014, the paper's caps: r = 0.2, 0.4, 0.5 for m = 2, 3, more; BoTorch's are wider), m objectives minimised on [0, 1]^d s.t. 1 constraint; reference point (1.1, …), max hypervolume 0.382334 at m = 2 (exact)",
         parameters: C2DTLZ2,
         build: |p| {
             let (d, m) = (C2DTLZ2_DIM.of(p), C2DTLZ2_OBJECTIVES.of(p));

@@ -75,10 +75,11 @@ pub(crate) fn metric(step: &Step, by: BestBy) -> Option<f64> {
 /// value infinitely bad), so that the pair counts against it rather than vanishing.
 fn final_metric(run: &CompletedRun, by: BestBy) -> Option<f64> {
     metric(run.trace.last(), by).or_else(|| {
-        (run.trace.constrained && run.trace.first_feasible.is_none()).then(|| match by {
+        let worst = match by {
             BestBy::BestValue(Sense::Maximize) => f64::NEG_INFINITY,
             _ => f64::INFINITY,
-        })
+        };
+        (run.trace.constrained && run.trace.first_feasible.is_none()).then_some(worst)
     })
 }
 
@@ -432,5 +433,94 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A constrained run of `replicate` ending at `regret`, or, with `None`, one that found no
+    /// feasible point (no regret at all).
+    fn constrained_run(algorithm: &str, replicate: usize, regret: Option<f64>) -> CompletedRun {
+        let mut trace = match regret {
+            Some(r) => crate::report::load::Trace::of_regrets(&[r]),
+            None => crate::report::load::Trace::of_steps([Step {
+                simple_regret: None,
+                best_evaluated_regret: None,
+                ..Step::with_regret(1, 0.0)
+            }]),
+        };
+        trace.constrained = true;
+        trace.first_feasible = regret.map(|_| 1);
+        CompletedRun {
+            spec: crate::plan::RunSpec {
+                index: replicate,
+                algorithm: crate::plan::Setting::new(algorithm, vec![]),
+                problem: crate::plan::Setting::new("constrained-gramacy", vec![]),
+                replicate,
+                budget: 1,
+                init: 1,
+                seed: replicate as u64,
+                design_seed: replicate as u64,
+                parallel: Default::default(),
+            },
+            trace,
+        }
+    }
+
+    /// On a constrained problem a run without a feasible point is the worse of its pair, not
+    /// left out: its difference ranks above every finite one (and the median shows it as ∞),
+    /// and two such runs tie.
+    #[test]
+    fn a_run_without_a_feasible_point_loses_its_pair() {
+        let best: Vec<CompletedRun> = (0..8)
+            .map(|r| constrained_run("best", r, Some(1.0)))
+            .collect();
+        // Better than the best's on replicates 0–2 by 0.5, no feasible point on 3–7.
+        let other: Vec<CompletedRun> = (0..8)
+            .map(|r| constrained_run("other", r, (r < 3).then_some(0.5)))
+            .collect();
+        let cells = vec![
+            (0, "best".to_owned(), best.iter().collect::<Vec<_>>()),
+            (1, "other".to_owned(), other.iter().collect()),
+        ];
+        let comparisons = against_best("p", &cells, "best", BestBy::SimpleRegret);
+        let c = &comparisons[0];
+        assert_eq!(c.pairs, 8);
+        assert_eq!(c.median_difference, Some(f64::INFINITY));
+        // W+ sums the ranks of the five infinite differences, 4 + 5 + … + 8 = 30 of 36.
+        assert_eq!(c.test.unwrap().w_plus, 30.0);
+        let tie = against_best(
+            "p",
+            &[
+                (0, "best".to_owned(), vec![&other[5]]),
+                (1, "other".to_owned(), vec![&other[5]]),
+            ],
+            "best",
+            BestBy::SimpleRegret,
+        );
+        assert_eq!(tie[0].median_difference, Some(0.0));
+    }
+
+    /// Across problems, runs without a feasible point rank an algorithm before its mean does,
+    /// and an algorithm with every run infeasible (no mean) still ranks, last.
+    #[test]
+    fn infeasible_runs_rank_before_the_mean() {
+        let constrained = ProblemScores {
+            infeasible_runs: vec![("x".into(), 2), ("y".into(), 0), ("z".into(), 4)],
+            means: vec![
+                ("x".into(), Some(0.1)),
+                ("y".into(), Some(0.3)),
+                ("z".into(), None),
+            ],
+            ..scores("a", BestBy::SimpleRegret, &[])
+        };
+        let plain = scores(
+            "b",
+            BestBy::SimpleRegret,
+            &[("x", 0.1), ("y", 0.2), ("z", 0.3)],
+        );
+        let ranks = average_ranks(&[constrained, plain]).unwrap();
+        // x: 2, 1; y: 1, 2; z: 3, 3.
+        assert_eq!(
+            ranks.ranks,
+            vec![("x".into(), 1.5), ("y".into(), 1.5), ("z".into(), 3.0)]
+        );
     }
 }

@@ -180,6 +180,7 @@ pub(crate) fn across_problems(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::load::Step;
 
     fn trace(regrets: &[f64]) -> Trace {
         Trace::of_regrets(regrets)
@@ -242,5 +243,32 @@ mod tests {
         assert_eq!(ei.median, 80.0);
         assert_eq!(scores.algorithms[1].mean, 0.0);
         assert!(across_problems(&[], "simple regret", Vec::new()).is_none());
+    }
+
+    /// A constrained run without a feasible point has no regret, yet counts as a run that spent
+    /// its budget without success where the other runs' regrets are known.
+    #[test]
+    fn a_run_without_a_feasible_point_is_an_unsuccessful_run() {
+        let found = Trace {
+            constrained: true,
+            first_feasible: Some(1),
+            ..trace(&[2.0, 0.5])
+        };
+        let none = Trace {
+            constrained: true,
+            first_feasible: None,
+            ..Trace::of_steps((1..=2).map(|e| Step {
+                simple_regret: None,
+                best_evaluated_regret: None,
+                ..Step::with_regret(e, 0.0)
+            }))
+        };
+        let ert = expected_running_time(&[&found, &none], 1.0);
+        assert_eq!(
+            (ert.runs, ert.successes, ert.evaluations),
+            (2, 1, Some(4.0))
+        );
+        // Alone, nothing says its problem's regrets are known: it is left out.
+        assert_eq!(expected_running_time(&[&none], 1.0).runs, 0);
     }
 }

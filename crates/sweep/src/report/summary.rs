@@ -226,3 +226,58 @@ pub(crate) fn mark_best(rows: &mut [SummaryRow], sense: Option<Sense>, metric: M
     }
     by
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A constrained problem's row of `runs` runs, `infeasible` of them without a feasible
+    /// point, the others' mean regret `mean` with standard error `se`.
+    fn row(algorithm: &str, infeasible: usize, mean: Option<f64>, se: f64) -> SummaryRow {
+        let traces: Vec<Trace> = Vec::new();
+        let refs: Vec<&Trace> = traces.iter().collect();
+        SummaryRow {
+            simple_regret_mean: mean,
+            simple_regret_se: Some(se),
+            infeasible_runs: Some(infeasible),
+            ..summary_row("p", algorithm, &refs)
+        }
+    }
+
+    /// The best is chosen among the rows with the fewest runs without a feasible point, and
+    /// only those can tie with it, however small the others' means.
+    #[test]
+    fn the_fewest_infeasible_runs_come_first() {
+        let mut rows = vec![
+            row("a", 2, Some(0.1), 0.5),
+            row("b", 0, Some(0.5), 0.1),
+            row("c", 0, Some(0.55), 0.1),
+            row("d", 3, None, 0.0),
+        ];
+        let by = mark_best(&mut rows, Some(Sense::Minimize), Metric::SimpleRegret);
+        assert_eq!(by, BestBy::SimpleRegret);
+        let marks: Vec<(bool, bool)> = rows.iter().map(|r| (r.best, r.tied)).collect();
+        assert_eq!(
+            marks,
+            vec![(false, false), (true, false), (false, true), (false, false)]
+        );
+    }
+
+    /// The row counts the runs without a feasible point and the median evaluations to the
+    /// first one over the runs that found one.
+    #[test]
+    fn a_constrained_row_counts_its_infeasible_runs() {
+        let run = |first: Option<usize>| Trace {
+            constrained: true,
+            first_feasible: first,
+            ..Trace::of_regrets(&[1.0, 0.5])
+        };
+        let traces = [run(Some(1)), run(None), run(Some(2)), run(Some(2))];
+        let refs: Vec<&Trace> = traces.iter().collect();
+        let r = summary_row("p", "a", &refs);
+        assert_eq!(r.infeasible_runs, Some(1));
+        assert_eq!(r.first_feasible_median, Some(2.0));
+        let plain = Trace::of_regrets(&[1.0]);
+        assert_eq!(summary_row("p", "a", &[&plain]).infeasible_runs, None);
+    }
+}
