@@ -71,9 +71,9 @@ fn list_browses_by_kind_name_and_feature() {
     };
     let all = stdout(&["list"]);
     let every = names(&all);
-    // One line an entry: 48 algorithms and 53 problems (the multi-objective suites among them)
-    // with their headings, not the 717 lines of details.
-    assert!(all.lines().count() < 110, "{all}");
+    // One line an entry: 48 algorithms and 68 problems (the multi-objective and constrained
+    // suites among them) with their headings, not the 717 lines of details.
+    assert!(all.lines().count() < 125, "{all}");
     for name in [
         "gp-ucb",
         "qlognei",
@@ -104,6 +104,10 @@ fn list_browses_by_kind_name_and_feature() {
     );
     assert!(!several.contains(&"optuna-cmaes".to_owned()));
     assert!(several.contains(&"car-side-impact".to_owned()) && !several.contains(&"ei".to_owned()));
+
+    let constrained = names(&stdout(&["list", "--with", "constraints"]));
+    assert_eq!(constrained[..3], ["random", "nsga2", "constrained-gramacy"]);
+    assert!(constrained.contains(&"c2dtlz2".to_owned()) && !constrained.contains(&"ei".to_owned()));
 
     let batch = stdout(&["list", "algorithms", "--with", "batch"]);
     let batched = names(&batch);
