@@ -21,7 +21,8 @@ fn radius(objectives: usize) -> f64 {
 /// DTLZ2 in `d` dimensions with `m` objectives, feasible only near the front's m corners and
 /// its centre, as Jain and Deb (and pymoo) define it:
 /// `c = min(min_i [(f_i − 1)² + Σ_{j≠i} f_j² − r²], Σ_i (f_i − 1/√m)² − r²) ≤ 0`: every cap
-/// is a ball of radius r ([`radius`]) about a corner of the front or its centre.
+/// is a ball of radius r (0.2, 0.4 or 0.5 by m, as below) about a corner of the front or its
+/// centre.
 ///
 /// BoTorch 0.18.1's `C2DTLZ2` departs from the paper: it subtracts `r²` once per term of each
 /// sum, so that its central cap has radius `√m r` and its corner caps `√(m − 1) r`, and it takes

@@ -77,8 +77,8 @@ impl ConstrainedFunction for TensionCompressionSpring {
             .to_vec()
     }
 
-    /// A value above [`CLAMP`] is reported as [`CLAMP`]; NaN (which no point of the box gives)
-    /// would pass through, as `torch.clamp_max` passes it.
+    /// A value above 100 is reported as 100 (BoTorch clamps its slack at −100); NaN (which no
+    /// point of the box gives) would pass through, as `torch.clamp_max` passes it.
     fn constraint_values(&self, x: &[f64]) -> Vec<f64> {
         let (x1, x2, x3) = (x[0], x[1], x[2]);
         [

@@ -48,7 +48,7 @@ pub struct SummaryRow {
     pub score_mean: Option<f64>,
     /// On a constrained problem, the runs that evaluated no feasible point: the worst result,
     /// left out of the means above, so that an algorithm with more of them never ranks above
-    /// one with fewer ([`mark_best`]). `None` on an unconstrained problem.
+    /// one with fewer. `None` on an unconstrained problem.
     pub infeasible_runs: Option<usize>,
     /// On a constrained problem, the median over the runs that found one of the evaluations
     /// spent when the first feasible point was evaluated.
