@@ -7,7 +7,8 @@ use super::{CliError, GlobalArgs};
 use bosweep::io::{format_number, io_reason};
 use bosweep::params::ParamValue;
 use bosweep::problems::{
-    self, COMMAND_TIMEOUT, CommandObjective, Problem, Sense, declared_objectives, parse_bounds,
+    self, COMMAND_TIMEOUT, CommandObjective, Constraints, Problem, Sense, declared_objectives,
+    parse_bounds,
 };
 use bosweep::sweep::{Parallel, PrepareError, PreparedRun, RunConfig, StopSignal, TraceWriter};
 
@@ -59,6 +60,11 @@ pub struct RunArgs {
         requires = "objective_cmd"
     )]
     reference_point: Option<String>,
+    /// The number k of black-box constraints whose values the external objective prints beside
+    /// its objectives, as `{"objectives": [...], "constraints": [...]}` (feasible where every
+    /// one is ≤ 0).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=64), requires = "objective_cmd")]
+    constraints: u16,
     /// Repeats of one point (RAHBO's k) that run the external objective at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     objective_parallel: u16,
@@ -144,6 +150,10 @@ fn problem(args: &RunArgs) -> Result<(Box<dyn Problem>, String), CliError> {
         let objective = match objectives {
             Some(objectives) => objective.with_objectives(objectives),
             None => objective,
+        };
+        let objective = match args.constraints {
+            0 => objective,
+            k => objective.with_constraints(Constraints::new(k.into())?),
         };
         return Ok((Box::new(objective), "command".into()));
     }

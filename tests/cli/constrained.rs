@@ -1,5 +1,8 @@
 //! Constrained problems from the command line: the run's summary, the refusal of methods that
-//! ignore constraints, and a sweep whose report counts the runs without a feasible point.
+//! ignore constraints, a command printing constraint values, and a sweep whose report counts
+//! the runs without a feasible point.
+
+use serde_json::Value;
 
 use crate::common::{assert_contains, bosweep, exited, run_args, sandbox, succeeded, sweep_config};
 
@@ -88,4 +91,88 @@ name = "bnh"
         }
         assert_eq!(row[column], infeasible.to_string(), "{algorithm}");
     }
+}
+
+/// A command printing `{"objectives": [x + y], "constraints": [0.5 − x]}`: each step's trace
+/// holds its constraint value and feasibility, recomputed here from the point; a command that
+/// prints a bare number is an error naming what it printed.
+#[test]
+fn a_command_prints_its_constraint_values() {
+    let dir = sandbox("constrained", "command");
+    let script = dir.join("objective.sh");
+    std::fs::write(
+        &script,
+        "read p; x=$(echo \"$p\" | tr -d '[] ' | cut -d, -f1); y=$(echo \"$p\" | tr -d '[] ' | cut -d, -f2); \
+         awk -v x=\"$x\" -v y=\"$y\" 'BEGIN { printf \"{\\\"objectives\\\": [%.17g], \\\"constraints\\\": [%.17g]}\\n\", x + y, 0.5 - x }'\n",
+    )
+    .unwrap();
+    let cmd = format!("sh {}", script.display());
+    let trace = dir.join("trace.jsonl");
+    let args = [
+        "run",
+        "--algo",
+        "random",
+        "--objective-cmd",
+        &cmd,
+        "--bounds",
+        "0:1,0:1",
+        "--constraints",
+        "1",
+        "--budget",
+        "12",
+        "--init",
+        "3",
+        "--out",
+        trace.to_str().unwrap(),
+    ];
+    succeeded(&bosweep(&dir, &args));
+    let lines: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["header"]["constraints"], serde_json::json!(["c1"]));
+    assert_eq!(lines[0]["header"]["problem_parameters"]["constraints"], 1);
+    let mut best: Option<f64> = None;
+    for step in &lines[1..] {
+        let x: Vec<f64> = step["x"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let c = step["constraints"][0].as_f64().unwrap();
+        assert!((c - (0.5 - x[0])).abs() < 1e-15);
+        assert_eq!(step["feasible"], Value::Bool(c <= 0.0));
+        if c <= 0.0 {
+            let y = x[0] + x[1];
+            best = Some(best.map_or(y, |b: f64| b.min(y)));
+        }
+        match best {
+            Some(b) => assert!((step["best_value"].as_f64().unwrap() - b).abs() < 1e-12),
+            None => assert!(step["best_value"].is_null()),
+        }
+    }
+    let bare = [
+        "run",
+        "--algo",
+        "random",
+        "--objective-cmd",
+        "echo 1",
+        "--bounds",
+        "0:1",
+        "--constraints",
+        "1",
+        "--budget",
+        "3",
+        "--init",
+        "1",
+    ];
+    assert_contains(
+        &exited(&bosweep(&dir, &bare), 1),
+        &[
+            "objective command `echo 1`",
+            "printed \"1\", not {\"objectives\": [1 number(s)], \"constraints\": [1 number(s)]}",
+        ],
+    );
 }

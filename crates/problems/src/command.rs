@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 
 use super::entry::Entry;
-use super::{Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use super::{
+    Constraints, Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step,
+};
 use bosweep_core::params::{ChoiceParam, IntegerParam, ParamValue, Params, RealParam, TextParam};
 use bosweep_core::process::GroupChild;
 
@@ -28,6 +30,8 @@ pub struct CommandObjective {
     parallel: usize,
     /// What the command declares when it prints several objectives' values; `None` for one.
     objectives: Option<Objectives>,
+    /// The constraints whose values it prints beside the objectives; `None` for none.
+    constraints: Option<Constraints>,
 }
 
 impl CommandObjective {
@@ -53,7 +57,15 @@ impl CommandObjective {
             timeout,
             parallel: parallel.max(1),
             objectives: None,
+            constraints: None,
         })
+    }
+
+    /// The command prints the values of `constraints` too, as
+    /// `{"objectives": [...], "constraints": [...]}` (feasible where every one is ≤ 0).
+    pub fn with_constraints(mut self, constraints: Constraints) -> Self {
+        self.constraints = Some(constraints);
+        self
     }
 
     /// The command prints the values of several `objectives` (a JSON list, or an object whose
@@ -64,8 +76,9 @@ impl CommandObjective {
         self
     }
 
-    /// One run of the command at `x`: its one value, or its objectives' values.
-    fn call(&self, x: &[f64]) -> Result<Vec<f64>, ProblemError> {
+    /// One run of the command at `x`: its one value, or its objectives' values, and its
+    /// constraint values (none for an unconstrained command).
+    fn call(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), ProblemError> {
         let fail = |msg: String| {
             ProblemError::evaluation(format!(
                 "objective command `{}` at {x:?}: {msg}",
@@ -139,9 +152,15 @@ impl CommandObjective {
             };
             return Err(fail(format!("exited with {status}{detail}")));
         }
-        match &self.objectives {
-            None => parse_objective_output(&out).map(|v| vec![v]).map_err(fail),
-            Some(o) => parse_objectives_output(&out, o.count()).map_err(fail),
+        let m = self.objectives.as_ref().map_or(1, Objectives::count);
+        match &self.constraints {
+            Some(c) => parse_constrained_output(&out, m, c.count()).map_err(fail),
+            None if m == 1 => parse_objective_output(&out)
+                .map(|v| (vec![v], Vec::new()))
+                .map_err(fail),
+            None => parse_objectives_output(&out, m)
+                .map(|v| (v, Vec::new()))
+                .map_err(fail),
         }
     }
 }
@@ -264,6 +283,55 @@ pub fn parse_objectives_output(stdout: &[u8], m: usize) -> Result<Vec<f64>, Stri
         .collect()
 }
 
+/// The values an external objective with `k` ≥ 1 constraints printed: its whole stdout must be
+/// one JSON object whose `objectives` is a list of `m` finite numbers and whose `constraints` is
+/// a list of `k` (feasible where every one is ≤ 0). The error says what was printed, as
+/// [`parse_objective_output`]'s does.
+pub fn parse_constrained_output(
+    stdout: &[u8],
+    m: usize,
+    k: usize,
+) -> Result<(Vec<f64>, Vec<f64>), String> {
+    if stdout.len() > OUTPUT_LIMIT {
+        return Err(format!(
+            "printed more than {OUTPUT_LIMIT} bytes (expected {{\"objectives\": [...], \"constraints\": [...]}})"
+        ));
+    }
+    let text = String::from_utf8_lossy(stdout);
+    let text = text.trim();
+    let expected = || {
+        format!(
+            "printed \"{}\", not {{\"objectives\": [{m} number(s)], \"constraints\": [{k} number(s)]}}",
+            excerpt(text)
+        )
+    };
+    let parsed: serde_json::Value = serde_json::from_str(text).map_err(|_| expected())?;
+    let list = |key: &str, count: usize| -> Result<Vec<f64>, String> {
+        let Some(serde_json::Value::Array(list)) = parsed.get(key) else {
+            return Err(expected());
+        };
+        if list.len() != count {
+            return Err(format!(
+                "printed {} {key} value(s) in \"{}\" (expected {count})",
+                list.len(),
+                excerpt(text)
+            ));
+        }
+        list.iter()
+            .enumerate()
+            .map(|(i, v)| match v.as_f64() {
+                Some(v) if v.is_finite() => Ok(v),
+                _ => Err(format!(
+                    "{key} entry {} printed as {}, not a finite number",
+                    i + 1,
+                    excerpt(&v.to_string())
+                )),
+            })
+            .collect()
+    };
+    Ok((list("objectives", m)?, list("constraints", k)?))
+}
+
 /// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
 /// several bytes each (found by fuzzing: 80 of them made a 470-byte message). For messages about
 /// what a user's command printed (the command optimiser quotes its answers with it too).
@@ -374,6 +442,14 @@ pub(super) const REFERENCE_POINT: TextParam = TextParam::new(
     "with m ≥ 2 objectives: the hypervolume's reference point, one value per objective separated by commas",
 );
 
+pub(super) const CONSTRAINTS: IntegerParam = IntegerParam::new(
+    "constraints",
+    0,
+    0,
+    64,
+    "the number k of black-box constraints whose values it gives beside the objectives, feasible where ≤ 0 (a command then prints {\"objectives\": [...], \"constraints\": [...]})",
+);
+
 /// The registry's entry: `[[problem]] name = "command"` in a sweep config.
 pub(super) const ENTRIES: &[Entry] = &[Entry {
     name: "command",
@@ -388,6 +464,7 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
         OBJECTIVES.spec(),
         SENSES.spec(),
         REFERENCE_POINT.spec(),
+        CONSTRAINTS.spec(),
     ],
     build: build_command,
 }];
@@ -412,12 +489,14 @@ fn build_command(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
         Duration::from_secs_f64(COMMAND_TIMEOUT.of(params)),
         PARALLEL.of(params),
     )?;
-    Ok(
-        match objectives_of(params, sense).map_err(|(p, v, why)| name(p, v, why))? {
-            Some(objectives) => Box::new(objective.with_objectives(objectives)),
-            None => Box::new(objective),
-        },
-    )
+    let objective = match objectives_of(params, sense).map_err(|(p, v, why)| name(p, v, why))? {
+        Some(objectives) => objective.with_objectives(objectives),
+        None => objective,
+    };
+    Ok(match CONSTRAINTS.of(params) {
+        0 => Box::new(objective),
+        k => Box::new(objective.with_constraints(Constraints::new(k)?)),
+    })
 }
 
 /// The objectives the parameters `objectives`, `senses` and `reference_point` of a user's own
@@ -505,6 +584,9 @@ impl Problem for CommandObjective {
             ]
             .into_iter()
             .chain(self.objectives.as_ref().map(objectives_parameters).into_iter().flatten())
+            .chain(self.constraints.as_ref().map(|c| {
+                ("constraints".to_owned(), ParamValue::Number(c.count() as f64))
+            }))
             .collect()
         },
     );
@@ -521,7 +603,7 @@ impl Problem for CommandObjective {
         let mut left = step.repeats();
         while left > 0 {
             let batch = left.min(self.parallel);
-            let results: Vec<Result<Vec<f64>, ProblemError>> = if batch == 1 {
+            let results: Vec<Result<(Vec<f64>, Vec<f64>), ProblemError>> = if batch == 1 {
                 vec![self.call(x)]
             } else {
                 std::thread::scope(|scope| {
@@ -533,9 +615,15 @@ impl Problem for CommandObjective {
                 })
             };
             for result in results {
-                let result = result?;
+                let (result, constraints) = result?;
                 if self.objectives.is_some() {
-                    return Ok(Observation::of_objectives(result, None));
+                    return Ok(
+                        Observation::of_objectives(result, None).with_constraints(constraints)
+                    );
+                }
+                if self.constraints.is_some() {
+                    // A constrained point is evaluated once: its constraints are those values'.
+                    return Ok(Observation::new(result, None).with_constraints(constraints));
                 }
                 values.extend(result);
             }
@@ -548,6 +636,10 @@ impl Problem for CommandObjective {
         self.objectives.as_ref()
     }
 
+    fn constraints(&self) -> Option<&Constraints> {
+        self.constraints.as_ref()
+    }
+
     /// Unknown: the command's value may be noisy, and calling it again would cost an evaluation.
     fn objective_of_interest(&self, _x: &[f64], _t: usize) -> Option<f64> {
         None
@@ -555,5 +647,48 @@ impl Problem for CommandObjective {
 
     fn optimum(&self, _t: usize) -> Option<Optimum> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A constrained command prints `{"objectives": [...], "constraints": [...]}`; anything
+    /// else is an error saying what was printed and what was expected.
+    #[test]
+    fn constrained_output_is_an_object_of_two_lists() {
+        let parse = |text: &str, m, k| parse_constrained_output(text.as_bytes(), m, k);
+        assert_eq!(
+            parse(
+                r#" {"objectives": [1.5, -2], "constraints": [0.25], "note": "x"} "#,
+                2,
+                1
+            ),
+            Ok((vec![1.5, -2.0], vec![0.25]))
+        );
+        let wrong = [
+            (
+                "[1, 2]",
+                "not {\"objectives\": [2 number(s)], \"constraints\": [1 number(s)]}",
+            ),
+            (r#"{"objectives": [1, 2]}"#, "not {\"objectives\""),
+            (
+                r#"{"objectives": [1, 2], "constraints": [0, 1]}"#,
+                "printed 2 constraints value(s)",
+            ),
+            (
+                r#"{"objectives": [1, 2], "constraints": ["a"]}"#,
+                "constraints entry 1 printed as \\\"a\\\", not a finite number",
+            ),
+            (
+                r#"{"objectives": [1], "constraints": [0]}"#,
+                "printed 1 objectives value(s)",
+            ),
+        ];
+        for (text, expected) in wrong {
+            let err = parse(text, 2, 1).unwrap_err();
+            assert!(err.contains(expected), "{text}: {err}");
+        }
     }
 }
