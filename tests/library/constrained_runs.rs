@@ -235,3 +235,57 @@ fn constrained_gramacy_runs_from_the_registry() {
         assert_eq!(step["feasible"], Value::Bool(c.iter().all(|&v| v <= 0.0)));
     }
 }
+
+/// The typed API on a constrained box: `tell_constrained` takes the constraint values, a plain
+/// `tell` is refused for lacking them, the recommendation is feasible first, and an algorithm
+/// that ignores constraints is refused when built.
+#[test]
+fn the_typed_api_takes_constraint_values() {
+    use bosweep::algorithms::{Optimizer, RandomSearchSettings};
+    let mut optimizer = Optimizer::builder(RandomSearchSettings::default())
+        .bounds(&[(0.0, 1.0)])
+        .constraints(1)
+        .init(3)
+        .seed(5)
+        .build()
+        .unwrap();
+    let mut told: Vec<(f64, f64)> = Vec::new();
+    for _ in 0..12 {
+        let x = optimizer.ask(1).unwrap().remove(0);
+        if told.is_empty() {
+            let err = optimizer.tell(&x, x[0]).unwrap_err().to_string();
+            assert!(
+                err.contains(
+                    "0 constraint value(s) for 1 constraint(s) (tell_constrained takes them)"
+                ),
+                "{err}"
+            );
+            let nan = optimizer
+                .tell_constrained(&x, x[0], &[f64::NAN])
+                .unwrap_err()
+                .to_string();
+            assert!(
+                nan.contains("constraint value NaN (must be finite)"),
+                "{nan}"
+            );
+        }
+        // Minimise x subject to 0.7 − x ≤ 0.
+        optimizer.tell_constrained(&x, x[0], &[0.7 - x[0]]).unwrap();
+        told.push((x[0], 0.7 - x[0]));
+        let feasible: Vec<f64> = told.iter().filter(|t| t.1 <= 0.0).map(|t| t.0).collect();
+        let expected = match feasible.iter().copied().reduce(f64::min) {
+            Some(best) => best,
+            None => told.iter().map(|t| t.0).reduce(f64::max).unwrap(),
+        };
+        assert_eq!(optimizer.recommend(), Some(&[expected][..]));
+    }
+    assert!(told.iter().any(|t| t.1 <= 0.0) && told.iter().any(|t| t.1 > 0.0));
+    let ei = Optimizer::builder(bosweep::algorithms::LogEi::default())
+        .bounds(&[(0.0, 1.0)])
+        .constraints(2)
+        .build()
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(ei.contains("ignores black-box constraints"), "{ei}");
+}

@@ -9,18 +9,21 @@ use std::sync::{Arc, Mutex};
 use rand_chacha::ChaCha8Rng;
 
 use super::command::{
-    BOUNDS, OBJECTIVES, REFERENCE_POINT, SENSE, SENSES, box_parameters, objectives_of,
+    BOUNDS, CONSTRAINTS, OBJECTIVES, REFERENCE_POINT, SENSE, SENSES, box_parameters, objectives_of,
     objectives_parameters, parse_bounds,
 };
 use super::entry::Entry;
-use super::{Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use super::{
+    Constraints, Domain, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step,
+};
 use bosweep_core::params::{ParamValue, Params, TextParam};
 
 /// A function of the host program: the value (or values) at `x`, or why there are none.
 pub trait HostFunction: Send + Sync {
-    /// The objective's value at `x` (one, or one per objective of a problem of several), or a
+    /// The objective's value at `x` (one, or one per objective of a problem of several) and
+    /// the constraint values it returned beside them (empty where it returned none), or a
     /// message saying why it has none; the message becomes an evaluation error.
-    fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String>;
+    fn evaluate(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String>;
 }
 
 type Registered = Vec<(String, Arc<dyn HostFunction>)>;
@@ -83,6 +86,8 @@ pub struct CallableObjective {
     sense: Sense,
     /// What the function declares when it returns several objectives' values; `None` for one.
     objectives: Option<Objectives>,
+    /// The constraints whose values it returns beside the objectives; `None` for none.
+    constraints: Option<Constraints>,
 }
 
 impl fmt::Debug for CallableObjective {
@@ -132,12 +137,17 @@ fn build_callable(params: &Params) -> Result<Box<dyn Problem>, ProblemError> {
     let sense = SENSE.of(params);
     let objectives =
         objectives_of(params, sense).map_err(|(param, value, why)| name(param, value, &why))?;
+    let constraints = match CONSTRAINTS.of(params) {
+        0 => None,
+        k => Some(Constraints::new(k)?),
+    };
     Ok(Box::new(CallableObjective {
         name: function_name.to_owned(),
         function,
         domain,
         sense: objectives.as_ref().map_or(sense, |o| o.senses()[0]),
         objectives,
+        constraints,
     }))
 }
 
@@ -153,6 +163,7 @@ pub(super) const ENTRIES: &[Entry] = &[Entry {
         OBJECTIVES.spec(),
         SENSES.spec(),
         REFERENCE_POINT.spec(),
+        CONSTRAINTS.spec(),
     ],
     build: build_callable,
 }];
@@ -171,6 +182,9 @@ impl Problem for CallableObjective {
                 sense,
             ];
             parameters.extend(self.objectives.as_ref().map(objectives_parameters).into_iter().flatten());
+            parameters.extend(self.constraints.as_ref().map(|c| {
+                ("constraints".to_owned(), ParamValue::Number(c.count() as f64))
+            }));
             parameters
         },
     );
@@ -189,20 +203,35 @@ impl Problem for CallableObjective {
             ))
         };
         let m = self.objectives.as_ref().map_or(1, Objectives::count);
+        let k = self.constraints.as_ref().map_or(0, Constraints::count);
         let mut values = Vec::with_capacity(step.repeats());
         for _ in 0..step.repeats() {
-            let returned = self.function.evaluate(x).map_err(fail)?;
+            let (returned, constraints) = self.function.evaluate(x).map_err(fail)?;
             if returned.len() != m {
                 return Err(fail(format!(
                     "returned {} value(s) for {m} objective(s)",
                     returned.len()
                 )));
             }
-            if let Some(v) = returned.iter().find(|v| !v.is_finite()) {
+            if constraints.len() != k {
+                let expected = match k {
+                    0 => "none declared (constraints = 0)".to_owned(),
+                    k => format!("{k} declared: return (objectives, constraints)"),
+                };
+                return Err(fail(format!(
+                    "returned {} constraint value(s), {expected}",
+                    constraints.len()
+                )));
+            }
+            if let Some(v) = returned.iter().chain(&constraints).find(|v| !v.is_finite()) {
                 return Err(fail(format!("returned {v} (must be a finite number)")));
             }
             if self.objectives.is_some() {
-                return Ok(Observation::of_objectives(returned, None));
+                return Ok(Observation::of_objectives(returned, None).with_constraints(constraints));
+            }
+            if self.constraints.is_some() {
+                // A constrained point is evaluated once: its constraints are those values'.
+                return Ok(Observation::new(returned, None).with_constraints(constraints));
             }
             values.extend(returned);
         }
@@ -211,6 +240,10 @@ impl Problem for CallableObjective {
 
     fn objectives(&self) -> Option<&Objectives> {
         self.objectives.as_ref()
+    }
+
+    fn constraints(&self) -> Option<&Constraints> {
+        self.constraints.as_ref()
     }
 
     /// Unknown: the function may be noisy, and calling it again would cost an evaluation.
@@ -231,11 +264,11 @@ mod tests {
     struct Sphere;
 
     impl HostFunction for Sphere {
-        fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String> {
+        fn evaluate(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
             if x[0] > 0.9 {
                 return Err("ValueError: too far".into());
             }
-            Ok(vec![x.iter().map(|v| v * v).sum()])
+            Ok((vec![x.iter().map(|v| v * v).sum()], Vec::new()))
         }
     }
 
@@ -279,6 +312,56 @@ mod tests {
         assert!(
             gone.contains("parameter function = \"sphere-test\": no function of this name"),
             "{gone}"
+        );
+    }
+
+    /// `x₁ + x₂` subject to `0.5 − x₁ ≤ 0`, returned as a pair.
+    struct Floor;
+
+    impl HostFunction for Floor {
+        fn evaluate(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
+            Ok((vec![x[0] + x[1]], vec![0.5 - x[0]]))
+        }
+    }
+
+    /// A function declared with `constraints = 1` observes its constraint values; one whose
+    /// count differs from what it returns is an error saying what to return.
+    #[test]
+    fn a_constrained_function_returns_its_constraint_values() {
+        let _registration = register_function("floor-test", Arc::new(Floor)).unwrap();
+        let with = |k: f64| {
+            super::super::build(
+                "callable",
+                &[
+                    ("function", ParamValue::from("floor-test")),
+                    ("bounds", ParamValue::from("0:1,0:1")),
+                    ("constraints", ParamValue::Number(k)),
+                ],
+            )
+            .unwrap()
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let problem = with(1.0);
+        assert_eq!(problem.constraint_count(), 1);
+        let observed = problem
+            .evaluate(&[0.25, 0.5], &Step::new(1, 1).unwrap(), &mut rng)
+            .unwrap();
+        assert_eq!((observed.y, observed.constraints), (0.75, vec![0.25]));
+        let undeclared = with(0.0)
+            .evaluate(&[0.25, 0.5], &Step::new(1, 1).unwrap(), &mut rng)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            undeclared.contains("returned 1 constraint value(s), none declared (constraints = 0)"),
+            "{undeclared}"
+        );
+        let two = with(2.0)
+            .evaluate(&[0.25, 0.5], &Step::new(1, 1).unwrap(), &mut rng)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            two.contains("2 declared: return (objectives, constraints)"),
+            "{two}"
         );
     }
 }

@@ -18,23 +18,49 @@ use super::errors::{invalid, shown, to_py};
 /// evaluates.
 struct PythonFunction(Py<PyAny>);
 
+/// A number as a list of one, or a sequence of numbers.
+fn numbers(value: &Bound<'_, PyAny>) -> Option<Vec<f64>> {
+    match value.extract::<f64>() {
+        Ok(v) => Some(vec![v]),
+        Err(_) => value.extract::<Vec<f64>>().ok(),
+    }
+}
+
 impl HostFunction for PythonFunction {
-    fn evaluate(&self, x: &[f64]) -> Result<Vec<f64>, String> {
+    /// A number or a sequence of numbers: the objectives' values; a pair whose second entry is
+    /// a sequence, `(objectives, constraints)`: the objectives' values (a number or a sequence)
+    /// and the constraint values.
+    fn evaluate(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), String> {
         Python::attach(|py| {
             let value = self
                 .0
                 .call1(py, (PyArray1::from_slice(py, x),))
                 .map_err(|e| format!("raised {e}"))?;
             let value = value.bind(py);
-            match value.extract::<f64>() {
-                Ok(v) => Ok(vec![v]),
-                Err(_) => value.extract::<Vec<f64>>().map_err(|_| {
+            if let Ok(pair) = value.cast::<PyTuple>()
+                && pair.len() == 2
+                && let Ok(second) = pair.get_item(1)
+                && !second.is_instance_of::<PyFloat>()
+                && !second.is_instance_of::<PyInt>()
+                && let Some(constraints) = numbers(&second)
+            {
+                let first = pair.get_item(0).map_err(|e| e.to_string())?;
+                let objectives = numbers(&first).ok_or_else(|| {
                     format!(
-                        "returned {} (expected a number, or a sequence of numbers)",
+                        "returned the pair {} whose objectives are not a number nor a sequence \
+                         of numbers",
                         shown(value)
                     )
-                }),
+                })?;
+                return Ok((objectives, constraints));
             }
+            numbers(value).map(|v| (v, Vec::new())).ok_or_else(|| {
+                format!(
+                    "returned {} (expected a number, a sequence of numbers, or a pair \
+                     (objectives, constraints))",
+                    shown(value)
+                )
+            })
         })
     }
 }

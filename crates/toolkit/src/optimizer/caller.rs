@@ -7,7 +7,8 @@ use bosweep_core::params::ParamValue;
 use bosweep_engine::Points;
 use bosweep_model::CandidatePriors;
 use bosweep_problems::{
-    Domain, NoiseVariance, Objectives, Observation, Optimum, Problem, ProblemError, Sense, Step,
+    Constraints, Domain, NoiseVariance, Objectives, Observation, Optimum, Problem, ProblemError,
+    Sense, Step,
 };
 use rand_chacha::ChaCha8Rng;
 
@@ -21,6 +22,8 @@ pub(super) enum CallerProblem {
         domain: Domain,
         sense: Sense,
         context: Option<Domain>,
+        /// The black-box constraints whose values the caller tells with each value.
+        constraints: Option<Constraints>,
     },
     Like(Box<dyn Problem>),
 }
@@ -113,6 +116,13 @@ impl Problem for CallerProblem {
         match self {
             Self::Box { .. } => None,
             Self::Like(problem) => problem.objectives(),
+        }
+    }
+
+    fn constraints(&self) -> Option<&Constraints> {
+        match self {
+            Self::Box { constraints, .. } => constraints.as_ref(),
+            Self::Like(problem) => problem.constraints(),
         }
     }
 }

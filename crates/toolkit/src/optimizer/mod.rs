@@ -40,7 +40,7 @@ use crate::algorithm::{Algorithm, AlgorithmError};
 use crate::requirement::check_fit;
 use bosweep_core::data::{Blame, Failure};
 use bosweep_engine::{CpuEngine, Engine};
-use bosweep_problems::{Domain, Observation, Problem, Sense};
+use bosweep_problems::{Constraints, Domain, Observation, Problem, Sense};
 use caller::CallerProblem;
 
 pub use design::{box_design, initial_design};
@@ -103,9 +103,18 @@ pub struct OptimizerBuilder {
     seed: u64,
     init: usize,
     engine: Option<Arc<dyn Engine>>,
+    constraints: usize,
 }
 
 impl OptimizerBuilder {
+    /// The caller tells the values of `k` black-box constraints with each value
+    /// ([`Optimizer::tell_constrained`]), feasible where every one is ≤ 0; the algorithm must
+    /// handle constraints. On a box only: a registered problem declares its own.
+    pub fn constraints(mut self, k: usize) -> Self {
+        self.constraints = k;
+        self
+    }
+
     /// The box to search, a `(low, high)` pair per dimension.
     pub fn bounds(mut self, bounds: &[(f64, f64)]) -> Self {
         let context = match self.space.take() {
@@ -179,11 +188,23 @@ impl OptimizerBuilder {
     pub fn build(self) -> Result<Optimizer, OptimizerError> {
         let problem = match self.space {
             None => return Err(invalid("bounds: give the box, or a problem")),
+            Some(Space::Problem(_)) if self.constraints > 0 => {
+                return Err(invalid(
+                    "constraints: a registered problem declares its own constraints; give \
+                     constraints with bounds only",
+                ));
+            }
             Some(Space::Problem(problem)) => CallerProblem::Like(problem),
             Some(Space::Box { bounds, context }) => CallerProblem::Box {
                 domain: domain("bounds", &bounds)?,
                 sense: self.sense,
                 context: context.map(|c| domain("context_bounds", &c)).transpose()?,
+                constraints: match self.constraints {
+                    0 => None,
+                    k => Some(
+                        Constraints::new(k).map_err(|e| invalid(format!("constraints: {e}")))?,
+                    ),
+                },
             },
         };
         let name = self.settings.name().to_owned();
@@ -242,6 +263,7 @@ impl Optimizer {
             seed: 0,
             init: DEFAULT_INIT,
             engine: None,
+            constraints: 0,
         }
     }
 
@@ -319,6 +341,20 @@ impl Optimizer {
         self.tell_observation(x, Observation::new(vec![y], None))
     }
 
+    /// Tells the value `y` of the asked point `x` and its k constraint values (feasible where
+    /// every one is ≤ 0) on a constrained problem.
+    pub fn tell_constrained(
+        &mut self,
+        x: &[f64],
+        y: f64,
+        constraints: &[f64],
+    ) -> Result<(), OptimizerError> {
+        self.tell_observation(
+            x,
+            Observation::new(vec![y], None).with_constraints(constraints.to_vec()),
+        )
+    }
+
     /// Tells the m values of the asked point `x` on a problem of m ≥ 2 objectives, each in its
     /// objective's sense.
     pub fn tell_objectives(&mut self, x: &[f64], values: &[f64]) -> Result<(), OptimizerError> {
@@ -349,6 +385,23 @@ impl Optimizer {
         if let Some(v) = observation.objectives.iter().find(|v| !v.is_finite()) {
             return Err(invalid(format!(
                 "tell: objective value {v} (must be finite)"
+            )));
+        }
+        let k = self.problem.constraint_count();
+        if observation.constraints.len() != k {
+            return Err(invalid(format!(
+                "tell: {} constraint value(s) for {k} constraint(s) ({})",
+                observation.constraints.len(),
+                if k > 0 {
+                    "tell_constrained takes them"
+                } else {
+                    "the optimizer was built without constraints"
+                }
+            )));
+        }
+        if let Some(v) = observation.constraints.iter().find(|v| !v.is_finite()) {
+            return Err(invalid(format!(
+                "tell: constraint value {v} (must be finite)"
             )));
         }
         let index = self.pending_index(x)?;
