@@ -40,7 +40,7 @@ impl Optimizer {
 #[pymethods]
 impl Optimizer {
     #[new]
-    #[pyo3(signature = (algorithm, bounds=None, seed=0, init=10, sense="min", device="auto", precision="f32", context_bounds=None, problem=None, problem_params=None, **params))]
+    #[pyo3(signature = (algorithm, bounds=None, seed=0, init=10, sense="min", device="auto", precision="f32", context_bounds=None, problem=None, problem_params=None, constraints=0, **params))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -54,6 +54,7 @@ impl Optimizer {
         context_bounds: Option<&Bound<'_, PyAny>>,
         problem: Option<&str>,
         problem_params: Option<&Bound<'_, PyDict>>,
+        constraints: usize,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let mut settings = Registered::new(algorithm);
@@ -77,6 +78,7 @@ impl Optimizer {
             .seed(seed)
             .init(init)
             .sense(sense)
+            .constraints(constraints)
             .engine(engine(device, precision)?);
         builder = match (bounds, problem) {
             (Some(bounds), None) => {
@@ -145,14 +147,16 @@ impl Optimizer {
 
     /// Tells the value `y` (a number, or a sequence of `repeats` numbers; on a problem of
     /// several objectives, the sequence of their values) of the asked point `x`, with the
-    /// `context` the evaluation observed where the optimiser has a context box.
-    #[pyo3(signature = (x, y, context=None))]
+    /// `context` the evaluation observed where the optimiser has a context box, and the values
+    /// of its `constraints` where it was built with some (feasible where every one is ≤ 0).
+    #[pyo3(signature = (x, y, context=None, constraints=None))]
     fn tell(
         &mut self,
         py: Python<'_>,
         x: PyReadonlyArray1<'_, f64>,
         y: &Bound<'_, PyAny>,
         context: Option<PyReadonlyArray1<'_, f64>>,
+        constraints: Option<Vec<f64>>,
     ) -> PyResult<()> {
         let x = values("x", x)?;
         let told: Vec<f64> = match y.extract::<f64>() {
@@ -167,7 +171,8 @@ impl Optimizer {
             Observation::of_objectives(told, context)
         } else {
             Observation::new(told, context)
-        };
+        }
+        .with_constraints(constraints.unwrap_or_default());
         py.detach(|| inner.tell_observation(&x, observation))
             .map_err(to_py)
     }

@@ -234,6 +234,23 @@ def test_several_objectives_are_told_as_a_list():
         bosweep.Optimizer("ei", problem="zdt1")
 
 
+def test_constraint_values_are_told_beside_the_value():
+    opt = bosweep.Optimizer("random", bounds=[(0, 1)], constraints=1, seed=3, init=3)
+    told = []
+    for _ in range(10):
+        x = opt.ask()
+        # Minimise x subject to 0.6 - x <= 0: feasible first, the smallest feasible x.
+        opt.tell(x, float(x[0]), constraints=[0.6 - float(x[0])])
+        told.append(float(x[0]))
+        feasible = [v for v in told if v >= 0.6]
+        expected = min(feasible) if feasible else max(told)
+        assert opt.recommend()[0] == expected
+    with pytest.raises(ValueError, match="0 constraint value"):
+        opt.tell(opt.ask(), 0.5)
+    with pytest.raises(ValueError, match="ignores black-box constraints"):
+        bosweep.Optimizer("ei", bounds=[(0, 1)], constraints=1)
+
+
 def gpu_or_skip():
     """The GPU engine, or a skip where there is no adapter (a failure with
     BOSWEEP_REQUIRE_GPU=1, as CI sets with lavapipe)."""

@@ -114,6 +114,29 @@ def test_a_callable_of_two_objectives_returns_a_sequence(tmp_path):
     assert "A problem of 2 objectives" in (tmp_path / "mo" / "report.md").read_text()
 
 
+def test_a_constrained_callable_returns_a_pair(tmp_path):
+    def bowl(x):
+        return float(x[0] + x[1]), [0.5 - float(x[0])]
+
+    config = {
+        "seed": 2,
+        "replicates": 2,
+        "budget": 10,
+        "init": 4,
+        "algorithm": [{"name": "random"}],
+        "problem": [{"name": "callable", "function": bowl, "bounds": "0:1,0:1",
+                     "constraints": 1}],
+    }
+    done = bosweep.sweep(config, out=tmp_path / "c", device="cpu")
+    assert done["completed"] == 2
+    for lines in traces(tmp_path / "c").values():
+        assert lines[0]["header"]["constraints"] == ["c1"]
+        for step in lines[1:]:
+            assert step["constraints"] == pytest.approx([0.5 - step["x"][0]], rel=1e-15)
+            assert step["feasible"] == (step["x"][0] >= 0.5)
+    assert "A constrained problem" in (tmp_path / "c" / "report.md").read_text()
+
+
 def test_run_with_a_callable_makes_the_decisions_of_a_command_objective(tmp_path):
     script = tmp_path / "f.py"
     script.write_text(
@@ -236,7 +259,7 @@ def test_a_failing_callable_names_the_run_the_function_and_the_exception(tmp_pat
     assert "4 run(s) failed" in message
     assert 'callable objective "broken" at [' in message
     assert "raised ValueError: no value here" in message
-    expected = r"returned 'a' \(expected a number, or a sequence of numbers\)"
+    expected = r"returned 'a' \(expected a number, a sequence of numbers, or a pair \(objectives, constraints\)\)"
     with pytest.raises(RuntimeError, match=expected):
         bosweep.run("random", lambda x: "a", budget=3, init=1, problem_params={"bounds": "0:1"})
     with pytest.raises(RuntimeError, match=r"returned NaN \(must be a finite number\)"):

@@ -327,6 +327,9 @@ impl Schedule {
                 );
                 let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
                 rng.set_stream(2 + t as u64);
+                // Read before the thread starts: read after, a quick evaluation could finish
+                // before its own start.
+                let start = wall.began.elapsed().as_secs_f64();
                 scope.spawn(move || {
                     let evaluated =
                         catch_unwind(AssertUnwindSafe(|| problem.evaluate(&x, &step, &mut rng)))
@@ -338,7 +341,7 @@ impl Schedule {
                     // The run has ended (an error) where nobody receives.
                     let _ = sender.send((t, evaluated, Instant::now()));
                 });
-                (wall.began.elapsed().as_secs_f64(), f64::NAN)
+                (start, f64::NAN)
             }
             None => {
                 let runtime = self.runtime.map_or(0.0, |model| {

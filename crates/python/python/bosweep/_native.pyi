@@ -198,6 +198,7 @@ class Optimizer:
         context_bounds: Optional[Sequence[Tuple[float, float]]] = None,
         problem: Optional[str] = None,
         problem_params: Optional[Dict[str, Param]] = None,
+        constraints: int = 0,
         **params: Param,
     ) -> None: ...
     def ask(self, n: Optional[int] = None) -> Array:
@@ -209,11 +210,16 @@ class Optimizer:
     def repeats(self) -> int:
         """Values to tell for the last point asked (RAHBO's k; 1 for most algorithms)."""
     def tell(
-        self, x: Array, y: Union[float, Sequence[float]], context: Optional[Array] = None
+        self,
+        x: Array,
+        y: Union[float, Sequence[float]],
+        context: Optional[Array] = None,
+        constraints: Optional[Sequence[float]] = None,
     ) -> None:
         """Tells the value (or the ``repeats`` values; on a problem of several objectives,
         their values) of the asked point ``x``, with the context the evaluation observed
-        where the optimizer has ``context_bounds``."""
+        where the optimizer has ``context_bounds``, and the ``constraints``' values (feasible
+        where every one is <= 0) where it was built with ``constraints`` > 0."""
     def recommend(self) -> Array:
         """The point the algorithm reports after the last tell (a ValueError on a problem of
         several objectives, whose recommendation is the non-dominated set of the values
