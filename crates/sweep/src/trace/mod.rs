@@ -383,11 +383,13 @@ mod tests {
 
     #[test]
     fn every_field_is_a_column_or_named_untabulated_in_the_trace_order() {
-        // A step of a run on several objectives, whose fields of its own are written too.
+        // A step of a constrained run on several objectives, whose fields of their own are
+        // written too.
         let record = StepRecord {
             objectives: vec![1.0, 2.0],
-            constraints: Vec::new(),
-            feasible: None,
+            constraints: vec![0.5, -1.0],
+            feasible: Some(false),
+            recommended_feasible: Some(true),
             front: vec![1, 2],
             hypervolume: Some(3.0),
             log_hv_difference: Some(-1.0),
