@@ -263,9 +263,20 @@ pub fn parse_objectives_output(stdout: &[u8], m: usize) -> Result<Vec<f64>, Stri
         },
         _ => return Err(expected()),
     };
-    if list.len() != m {
+    finite_numbers(list, m, "objective", text)
+}
+
+/// The `count` finite numbers of `list`, which an external objective printed (in `text`) as its
+/// `what` values; the error names the entry that is not one, or the count.
+fn finite_numbers(
+    list: &[serde_json::Value],
+    count: usize,
+    what: &str,
+    text: &str,
+) -> Result<Vec<f64>, String> {
+    if list.len() != count {
         return Err(format!(
-            "printed {} objective value(s) in \"{}\" (expected {m})",
+            "printed {} {what} value(s) in \"{}\" (expected {count})",
             list.len(),
             excerpt(text)
         ));
@@ -275,7 +286,7 @@ pub fn parse_objectives_output(stdout: &[u8], m: usize) -> Result<Vec<f64>, Stri
         .map(|(i, v)| match v.as_f64() {
             Some(v) if v.is_finite() => Ok(v),
             _ => Err(format!(
-                "objective {} printed as {}, not a finite number",
+                "{what} {} printed as {}, not a finite number",
                 i + 1,
                 excerpt(&v.to_string())
             )),
@@ -306,30 +317,16 @@ pub fn parse_constrained_output(
         )
     };
     let parsed: serde_json::Value = serde_json::from_str(text).map_err(|_| expected())?;
-    let list = |key: &str, count: usize| -> Result<Vec<f64>, String> {
+    let list = |key: &str, what: &str, count: usize| -> Result<Vec<f64>, String> {
         let Some(serde_json::Value::Array(list)) = parsed.get(key) else {
             return Err(expected());
         };
-        if list.len() != count {
-            return Err(format!(
-                "printed {} {key} value(s) in \"{}\" (expected {count})",
-                list.len(),
-                excerpt(text)
-            ));
-        }
-        list.iter()
-            .enumerate()
-            .map(|(i, v)| match v.as_f64() {
-                Some(v) if v.is_finite() => Ok(v),
-                _ => Err(format!(
-                    "{key} entry {} printed as {}, not a finite number",
-                    i + 1,
-                    excerpt(&v.to_string())
-                )),
-            })
-            .collect()
+        finite_numbers(list, count, what, text)
     };
-    Ok((list("objectives", m)?, list("constraints", k)?))
+    Ok((
+        list("objectives", "objective", m)?,
+        list("constraints", "constraint", k)?,
+    ))
 }
 
 /// `text` escaped to one line and cut to at most about 120 bytes: control characters escape to
@@ -675,15 +672,15 @@ mod tests {
             (r#"{"objectives": [1, 2]}"#, "not {\"objectives\""),
             (
                 r#"{"objectives": [1, 2], "constraints": [0, 1]}"#,
-                "printed 2 constraints value(s)",
+                "printed 2 constraint value(s)",
             ),
             (
                 r#"{"objectives": [1, 2], "constraints": ["a"]}"#,
-                "constraints entry 1 printed as \\\"a\\\", not a finite number",
+                "constraint 1 printed as \\\"a\\\", not a finite number",
             ),
             (
                 r#"{"objectives": [1], "constraints": [0]}"#,
-                "printed 1 objectives value(s)",
+                "printed 1 objective value(s)",
             ),
         ];
         for (text, expected) in wrong {

@@ -4,7 +4,7 @@
 
 use std::f64::consts::FRAC_PI_4;
 
-use super::multi::ConstrainedMultiObjectiveFunction;
+use super::ConstraintFunctions;
 use crate::multi_objective::{Dtlz2, MultiObjectiveFunction};
 use crate::{Domain, ProblemError};
 
@@ -98,7 +98,7 @@ impl MultiObjectiveFunction for C2Dtlz2 {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for C2Dtlz2 {
+impl ConstraintFunctions for C2Dtlz2 {
     fn constraint_names(&self) -> Vec<String> {
         vec!["caps".into()]
     }

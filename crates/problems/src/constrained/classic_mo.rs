@@ -3,7 +3,7 @@
 //! §14.1), as BoTorch 0.18.1 (`botorch.test_functions.multi_objective`) states them: BNH, SRN,
 //! CONSTR and OSY. Both objectives of each are minimised.
 
-use super::multi::ConstrainedMultiObjectiveFunction;
+use super::ConstraintFunctions;
 use crate::Domain;
 use crate::functions::fixed_box;
 use crate::multi_objective::MultiObjectiveFunction;
@@ -87,7 +87,7 @@ impl MultiObjectiveFunction for Bnh {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for Bnh {
+impl ConstraintFunctions for Bnh {
     fn constraint_names(&self) -> Vec<String> {
         vec!["c1".into(), "c2".into()]
     }
@@ -134,7 +134,7 @@ impl MultiObjectiveFunction for Srn {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for Srn {
+impl ConstraintFunctions for Srn {
     fn constraint_names(&self) -> Vec<String> {
         vec!["c1".into(), "c2".into()]
     }
@@ -164,7 +164,7 @@ impl MultiObjectiveFunction for Constr {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for Constr {
+impl ConstraintFunctions for Constr {
     fn constraint_names(&self) -> Vec<String> {
         vec!["c1".into(), "c2".into()]
     }
@@ -199,7 +199,7 @@ impl MultiObjectiveFunction for Osy {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for Osy {
+impl ConstraintFunctions for Osy {
     fn constraint_names(&self) -> Vec<String> {
         (1..=6).map(|j| format!("c{j}")).collect()
     }

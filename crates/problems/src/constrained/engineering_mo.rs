@@ -3,7 +3,7 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::multi::ConstrainedMultiObjectiveFunction;
+use super::ConstraintFunctions;
 use crate::Domain;
 use crate::functions::fixed_box;
 use crate::multi_objective::MultiObjectiveFunction;
@@ -79,7 +79,7 @@ impl MultiObjectiveFunction for DiscBrake {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for DiscBrake {
+impl ConstraintFunctions for DiscBrake {
     fn constraint_names(&self) -> Vec<String> {
         ["radii", "pressure", "temperature", "torque"]
             .map(String::from)
@@ -163,7 +163,7 @@ impl MultiObjectiveFunction for WeldedBeamMo {
     }
 }
 
-impl ConstrainedMultiObjectiveFunction for WeldedBeamMo {
+impl ConstraintFunctions for WeldedBeamMo {
     fn constraint_names(&self) -> Vec<String> {
         ["shear", "bending", "thickness", "buckling"]
             .map(String::from)

@@ -3,10 +3,11 @@
 
 use super::{
     BallConstraint, Bnh, C2Dtlz2, Constr, Constrained, ConstrainedGramacy, ConstrainedHartmann,
-    ConstrainedMultiObjectiveFunction, ConstrainedObjectives, DiscBrake, KeaneBump, Osy,
-    PressureVessel, SpeedReducer, Srn, TensionCompressionSpring, WeldedBeam, WeldedBeamMo,
+    ConstrainedObjectives, ConstraintFunctions, DiscBrake, KeaneBump, Osy, PressureVessel,
+    SpeedReducer, Srn, TensionCompressionSpring, WeldedBeam, WeldedBeamMo,
 };
 use crate::entry::{Entry, NOISE_STD};
+use crate::multi_objective::MultiObjectiveFunction;
 use crate::{Problem, ProblemError};
 use bosweep_core::params::{IntegerParam, ParamSpec, Params};
 
@@ -49,7 +50,7 @@ const C2DTLZ2: &[ParamSpec] = &[
 /// `function` observed with the `noise_std` of `params`; a function that cannot be built at
 /// these parameters is an error naming the problem.
 fn observed(
-    function: Result<impl ConstrainedMultiObjectiveFunction, ProblemError>,
+    function: Result<impl MultiObjectiveFunction + ConstraintFunctions, ProblemError>,
     params: &Params,
 ) -> Result<Box<dyn Problem>, ProblemError> {
     let named = |e: ProblemError| ProblemError::config(format!("problem {}: {e}", params.name()));

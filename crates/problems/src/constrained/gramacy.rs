@@ -3,7 +3,7 @@
 
 use std::f64::consts::PI;
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::fixed_box;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -52,7 +52,7 @@ impl TestFunction for ConstrainedGramacy {
     }
 }
 
-impl ConstrainedFunction for ConstrainedGramacy {
+impl ConstraintFunctions for ConstrainedGramacy {
     fn constraint_names(&self) -> Vec<String> {
         vec!["c1".into(), "c2".into()]
     }

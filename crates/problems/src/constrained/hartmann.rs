@@ -2,7 +2,7 @@
 //! `ConstrainedHartmannSmooth` state it: the constrained problem of Letham, Karrer, Ottoni and
 //! Bakshy ("Constrained Bayesian optimization with noisy experiments", Bayesian Analysis 2019).
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::Hartmann6;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -58,7 +58,7 @@ impl TestFunction for ConstrainedHartmann {
     }
 }
 
-impl ConstrainedFunction for ConstrainedHartmann {
+impl ConstraintFunctions for ConstrainedHartmann {
     fn constraint_names(&self) -> Vec<String> {
         vec!["unit-ball".into()]
     }

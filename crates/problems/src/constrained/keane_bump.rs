@@ -2,7 +2,7 @@
 //! Computing in Engineering Design and Control 1994), in the minimised form of BoTorch 0.18.1's
 //! `KeaneBumpFunction`.
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::{Domain, Optimum, ProblemError, Sense, TestFunction};
 
 /// BoTorch's approximate optimal values by dimension, from Mishra ("Some new test functions for
@@ -91,7 +91,7 @@ impl TestFunction for KeaneBump {
     }
 }
 
-impl ConstrainedFunction for KeaneBump {
+impl ConstraintFunctions for KeaneBump {
     fn constraint_names(&self) -> Vec<String> {
         vec!["product".into(), "sum".into()]
     }

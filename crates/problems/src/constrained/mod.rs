@@ -36,7 +36,7 @@ pub(crate) use entries::ENTRIES;
 pub use gramacy::ConstrainedGramacy;
 pub use hartmann::{BallConstraint, ConstrainedHartmann};
 pub use keane_bump::KeaneBump;
-pub use multi::{ConstrainedMultiObjectiveFunction, ConstrainedObjectives};
+pub use multi::ConstrainedObjectives;
 pub use pressure_vessel::PressureVessel;
 pub use speed_reducer::SpeedReducer;
 pub use tension_compression::TensionCompressionSpring;
@@ -44,16 +44,16 @@ pub use welded_beam::WeldedBeam;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::support::noisy_repeats;
 use crate::{
-    Constraints, Observation, Optimum, ParamValue, Params, Problem, ProblemError, Step,
-    TestFunction,
+    Constraints, Noisy, Observation, Optimum, Params, Problem, ProblemError, Step, TestFunction,
 };
 
-/// A deterministic test function with black-box constraints: its objective is the
-/// [`TestFunction`]'s value (whose [`TestFunction::optimum`] is the best *feasible* value),
-/// and its constraints are feasible where every value is ≤ 0.
-pub trait ConstrainedFunction: TestFunction {
+/// The black-box constraints of a deterministic test function, of one objective (a
+/// [`TestFunction`], whose [`TestFunction::optimum`] is then the best *feasible* value) or of
+/// several (a [`MultiObjectiveFunction`](crate::multi_objective::MultiObjectiveFunction),
+/// whose reference point and maximal hypervolume are then those of the feasible front):
+/// feasible where every value is ≤ 0.
+pub trait ConstraintFunctions {
     /// The constraints' names, in the order [`Self::constraint_values`] returns them.
     fn constraint_names(&self) -> Vec<String>;
 
@@ -62,71 +62,62 @@ pub trait ConstrainedFunction: TestFunction {
     fn constraint_values(&self, x: &[f64]) -> Vec<f64>;
 }
 
-/// A [`ConstrainedFunction`] observed with homoscedastic Gaussian noise on its objective
-/// (`noise_std`); the constraint values are observed noise-free, as BoTorch's constrained test
-/// problems observe them by default.
+/// A [`TestFunction`] with [`ConstraintFunctions`] observed as [`Noisy`] observes it (homoscedastic
+/// Gaussian noise of `noise_std` on its objective), with its constraint values observed
+/// noise-free, as BoTorch's constrained test problems observe them by default.
 #[derive(Debug)]
 pub struct Constrained<F> {
-    name: &'static str,
-    function: F,
+    noisy: Noisy<F>,
     constraints: Constraints,
-    noise_std: f64,
-    parameters: Vec<(String, ParamValue)>,
 }
 
-impl<F: ConstrainedFunction> Constrained<F> {
+impl<F: TestFunction + ConstraintFunctions> Constrained<F> {
     /// Wraps `function` with the `noise_std` of `params`, which also gives the name and the
     /// parameter list for trace headers.
     pub fn new(function: F, params: &Params) -> Result<Self, ProblemError> {
         Ok(Self {
-            name: params.name(),
             constraints: Constraints::named(function.constraint_names())?,
-            function,
-            noise_std: crate::entry::NOISE_STD.of(params),
-            parameters: params.to_list(),
+            noisy: Noisy::new(function, params),
         })
     }
 
     /// The wrapped noise-free function.
     pub fn function(&self) -> &F {
-        &self.function
+        self.noisy.function()
     }
 }
 
-impl<F: ConstrainedFunction> Problem for Constrained<F> {
+impl<F: TestFunction + ConstraintFunctions> Problem for Constrained<F> {
     problem_accessors!(
         self,
-        name: self.name,
-        domain: self.function.domain(),
-        sense: self.function.sense(),
+        name: self.noisy.name(),
+        domain: self.noisy.domain(),
+        sense: self.noisy.sense(),
+        parameters: self.noisy.parameters(),
     );
 
     fn title(&self) -> Option<String> {
-        self.function.title()
+        self.noisy.title()
     }
 
-    /// With `noise_std = 0` nothing is drawn from `rng`.
+    /// The objective as [`Noisy`] draws it (nothing drawn with `noise_std = 0`), with the
+    /// noise-free constraint values.
     fn observe(
         &self,
         x: &[f64],
         step: &Step,
         rng: &mut ChaCha8Rng,
     ) -> Result<Observation, ProblemError> {
-        let values = noisy_repeats(self.function.value(x), self.noise_std, step.repeats(), rng);
-        Ok(Observation::new(values, None).with_constraints(self.function.constraint_values(x)))
+        let observation = self.noisy.observe(x, step, rng)?;
+        Ok(observation.with_constraints(self.function().constraint_values(x)))
     }
 
-    fn objective_of_interest(&self, x: &[f64], _t: usize) -> Option<f64> {
-        assert_eq!(
-            x.len(),
-            self.dim(),
-            "point dimension must match the problem"
-        );
-        Some(self.function.value(x))
+    fn objective_of_interest(&self, x: &[f64], t: usize) -> Option<f64> {
+        self.noisy.objective_of_interest(x, t)
     }
 
-    fn optimum(&self, _t: usize) -> Option<Optimum> {
-        self.function.optimum()
+    fn optimum(&self, t: usize) -> Option<Optimum> {
+        self.noisy.optimum(t)
     }
 
     fn constraints(&self) -> Option<&Constraints> {
@@ -134,6 +125,6 @@ impl<F: ConstrainedFunction> Problem for Constrained<F> {
     }
 
     fn constraint_values(&self, x: &[f64], _t: usize) -> Option<Vec<f64>> {
-        Some(self.function.constraint_values(x))
+        Some(self.function().constraint_values(x))
     }
 }

@@ -3,25 +3,15 @@
 
 use rand_chacha::ChaCha8Rng;
 
+use super::ConstraintFunctions;
 use crate::multi_objective::{MultiObjectiveFunction, NoisyObjectives};
 use crate::{
     Constraints, Domain, Objectives, Observation, Optimum, ParamValue, Params, Problem,
     ProblemError, Sense, Step,
 };
 
-/// A deterministic multi-objective function with black-box constraints: its reference point
-/// and maximal hypervolume are those of the feasible set's Pareto front, and its constraints
-/// are feasible where every value is ≤ 0.
-pub trait ConstrainedMultiObjectiveFunction: MultiObjectiveFunction {
-    /// The constraints' names, in the order [`Self::constraint_values`] returns them.
-    fn constraint_names(&self) -> Vec<String>;
-
-    /// The k constraint values at `x` (feasible where every one is ≤ 0); `x` has the
-    /// domain's dimension.
-    fn constraint_values(&self, x: &[f64]) -> Vec<f64>;
-}
-
-/// A [`ConstrainedMultiObjectiveFunction`] observed as [`NoisyObjectives`] observes its
+/// A [`MultiObjectiveFunction`] with [`ConstraintFunctions`] observed as [`NoisyObjectives`]
+/// observes its
 /// objectives (homoscedastic Gaussian noise of `noise_std` on each), its constraint values
 /// observed noise-free beside them, as BoTorch's constrained test problems observe them by
 /// default.
@@ -31,7 +21,7 @@ pub struct ConstrainedObjectives<F> {
     constraints: Constraints,
 }
 
-impl<F: ConstrainedMultiObjectiveFunction> ConstrainedObjectives<F> {
+impl<F: MultiObjectiveFunction + ConstraintFunctions> ConstrainedObjectives<F> {
     /// Wraps `function` with the `noise_std` of `params` (see [`NoisyObjectives::new`]).
     pub fn new(function: F, params: &Params) -> Result<Self, ProblemError> {
         let constraints = Constraints::named(function.constraint_names())?;
@@ -47,7 +37,7 @@ impl<F: ConstrainedMultiObjectiveFunction> ConstrainedObjectives<F> {
     }
 }
 
-impl<F: ConstrainedMultiObjectiveFunction> Problem for ConstrainedObjectives<F> {
+impl<F: MultiObjectiveFunction + ConstraintFunctions> Problem for ConstrainedObjectives<F> {
     fn name(&self) -> &str {
         self.objectives.name()
     }

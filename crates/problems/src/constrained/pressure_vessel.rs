@@ -4,7 +4,7 @@
 
 use std::f64::consts::PI;
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::fixed_box;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -84,7 +84,7 @@ impl TestFunction for PressureVessel {
     }
 }
 
-impl ConstrainedFunction for PressureVessel {
+impl ConstraintFunctions for PressureVessel {
     fn constraint_names(&self) -> Vec<String> {
         ["shell", "head", "volume", "length"]
             .map(String::from)

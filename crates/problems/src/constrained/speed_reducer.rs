@@ -3,7 +3,7 @@
 //! steady-state genetic algorithm", Mecánica Computacional 2010), as BoTorch 0.18.1's
 //! `SpeedReducer` states it.
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::fixed_box;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -81,7 +81,7 @@ impl TestFunction for SpeedReducer {
     }
 }
 
-impl ConstrainedFunction for SpeedReducer {
+impl ConstraintFunctions for SpeedReducer {
     fn constraint_names(&self) -> Vec<String> {
         (1..=11).map(|j| format!("g{j}")).collect()
     }

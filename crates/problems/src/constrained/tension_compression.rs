@@ -3,7 +3,7 @@
 //! continuous global optimization", J. Global Optimization 2006), in BoTorch 0.18.1's
 //! `TensionCompressionString`.
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::fixed_box;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -70,7 +70,7 @@ impl TestFunction for TensionCompressionSpring {
     }
 }
 
-impl ConstrainedFunction for TensionCompressionSpring {
+impl ConstraintFunctions for TensionCompressionSpring {
     fn constraint_names(&self) -> Vec<String> {
         ["deflection", "shear", "surge", "diameter"]
             .map(String::from)

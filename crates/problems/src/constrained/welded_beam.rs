@@ -5,7 +5,7 @@
 
 use std::f64::consts::SQRT_2;
 
-use super::ConstrainedFunction;
+use super::ConstraintFunctions;
 use crate::functions::fixed_box;
 use crate::{Domain, Optimum, Sense, TestFunction};
 
@@ -85,7 +85,7 @@ impl TestFunction for WeldedBeam {
     }
 }
 
-impl ConstrainedFunction for WeldedBeam {
+impl ConstraintFunctions for WeldedBeam {
     fn constraint_names(&self) -> Vec<String> {
         [
             "shear",

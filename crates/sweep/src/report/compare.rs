@@ -394,17 +394,7 @@ mod tests {
         // One run per replicate of `algorithm`, each ending at the regret `values[replicate]`.
         let runs = |algorithm: &str, values: &[f64]| -> (usize, String, Vec<CompletedRun>) {
             let of = |replicate: usize, regret: f64| CompletedRun {
-                spec: crate::plan::RunSpec {
-                    index: replicate,
-                    algorithm: crate::plan::Setting::new(algorithm, vec![]),
-                    problem: crate::plan::Setting::new("branin", vec![]),
-                    replicate,
-                    budget: 1,
-                    init: 1,
-                    seed: replicate as u64,
-                    design_seed: replicate as u64,
-                    parallel: Default::default(),
-                },
+                spec: spec(algorithm, "branin", replicate),
                 trace: crate::report::load::Trace::of_regrets(&[regret]),
             };
             let done = values.iter().enumerate().map(|(r, &v)| of(r, v)).collect();
@@ -449,18 +439,24 @@ mod tests {
         trace.constrained = true;
         trace.first_feasible = regret.map(|_| 1);
         CompletedRun {
-            spec: crate::plan::RunSpec {
-                index: replicate,
-                algorithm: crate::plan::Setting::new(algorithm, vec![]),
-                problem: crate::plan::Setting::new("constrained-gramacy", vec![]),
-                replicate,
-                budget: 1,
-                init: 1,
-                seed: replicate as u64,
-                design_seed: replicate as u64,
-                parallel: Default::default(),
-            },
+            spec: spec(algorithm, "constrained-gramacy", replicate),
             trace,
+        }
+    }
+
+    /// The one-evaluation run of `algorithm` on `problem` in `replicate`, its seeds the
+    /// replicate's.
+    fn spec(algorithm: &str, problem: &str, replicate: usize) -> crate::plan::RunSpec {
+        crate::plan::RunSpec {
+            index: replicate,
+            algorithm: crate::plan::Setting::new(algorithm, vec![]),
+            problem: crate::plan::Setting::new(problem, vec![]),
+            replicate,
+            budget: 1,
+            init: 1,
+            seed: replicate as u64,
+            design_seed: replicate as u64,
+            parallel: Default::default(),
         }
     }
 
