@@ -78,7 +78,7 @@ impl CommandObjective {
 
     /// One run of the command at `x`: its one value, or its objectives' values, and its
     /// constraint values (none for an unconstrained command).
-    fn call(&self, x: &[f64]) -> Result<(Vec<f64>, Vec<f64>), ProblemError> {
+    fn call(&self, x: &[f64]) -> Result<Answer, ProblemError> {
         let fail = |msg: String| {
             ProblemError::evaluation(format!(
                 "objective command `{}` at {x:?}: {msg}",
@@ -164,6 +164,10 @@ impl CommandObjective {
         }
     }
 }
+
+/// What one run of a command answered: its objective values and its constraint values (none
+/// for an unconstrained command).
+type Answer = (Vec<f64>, Vec<f64>);
 
 /// The most bytes read from an external command's stdout or stderr; one number needs far fewer.
 const OUTPUT_LIMIT: usize = 64 * 1024;
@@ -600,7 +604,7 @@ impl Problem for CommandObjective {
         let mut left = step.repeats();
         while left > 0 {
             let batch = left.min(self.parallel);
-            let results: Vec<Result<(Vec<f64>, Vec<f64>), ProblemError>> = if batch == 1 {
+            let results: Vec<Result<Answer, ProblemError>> = if batch == 1 {
                 vec![self.call(x)]
             } else {
                 std::thread::scope(|scope| {
