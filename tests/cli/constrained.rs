@@ -66,7 +66,17 @@ name = "bnh"
         &[
             "A constrained problem: values and regrets are those of feasible points only.",
             "| algorithm | runs without a feasible point | evaluations to the first feasible point (median) |",
+            "feasible fraction vs evaluations [PNG](plots/constrained-gramacy-feasible-fraction.png)",
         ],
+    );
+    // No cumulative regret on a constrained problem, so no plot of it.
+    assert!(
+        !report.contains("constrained-gramacy-cumulative-regret"),
+        "{report}"
+    );
+    assert!(
+        dir.join("out/plots/constrained-gramacy-feasible-fraction.svg")
+            .is_file()
     );
     // summary.csv's infeasible_runs agree with the traces: a run without a feasible step.
     let summary = std::fs::read_to_string(dir.join("out/summary.csv")).unwrap();

@@ -29,6 +29,9 @@ pub(crate) struct Step {
     pub cumulative_regret: Option<f64>,
     /// `None` only where the trace wrote `null` (a non-finite value).
     pub best_value: Option<f64>,
+    /// On a constrained problem, the fraction of the steps so far whose point was feasible;
+    /// `None` elsewhere.
+    pub feasible_fraction: Option<f64>,
     /// `model_seconds + acq_seconds`.
     pub seconds: f64,
     /// When the evaluation finished on the run's simulated clock; `None` for untimed runs.
@@ -89,6 +92,7 @@ impl Step {
             best_evaluated_regret: Some(regret),
             cumulative_regret: None,
             best_value: None,
+            feasible_fraction: None,
             seconds: 0.0,
             finish: None,
         }
@@ -326,7 +330,16 @@ impl Trace {
             Self::of_one(run)
         };
         let constrained = run.header.contains_key("constraints");
+        let mut steps = trace.steps;
+        if constrained {
+            let mut feasible = 0;
+            for (i, (step, record)) in steps.iter_mut().zip(&run.steps).enumerate() {
+                feasible += usize::from(record.feasible == Some(true));
+                step.feasible_fraction = Some(feasible as f64 / (i + 1) as f64);
+            }
+        }
         Trace {
+            steps,
             constrained,
             first_feasible: run
                 .steps
@@ -358,6 +371,7 @@ impl Trace {
                         best_evaluated_regret: best_evaluated,
                         cumulative_regret: s.cumulative_regret,
                         best_value: s.best_value,
+                        feasible_fraction: None,
                         seconds: s.model_seconds + s.acq_seconds,
                         finish: s.finish,
                     }
@@ -397,6 +411,7 @@ impl Trace {
                         best_evaluated_regret: difference,
                         cumulative_regret: None,
                         best_value: s.hypervolume,
+                        feasible_fraction: None,
                         seconds: s.model_seconds + s.acq_seconds,
                         finish: s.finish,
                     }

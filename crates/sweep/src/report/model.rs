@@ -476,6 +476,10 @@ fn problem_plots(
     best_by: BestBy,
     several: bool,
 ) -> Vec<Plot> {
+    let constrained = cells
+        .iter()
+        .flat_map(|(_, _, done)| done.iter())
+        .any(|c| c.trace.constrained);
     // One series per algorithm with completed runs, its points aggregated by `points`; archived
     // runs keep too few steps for a curve.
     let series_by = |points: &dyn Fn(&[&Trace]) -> Vec<CurvePoint>| -> Vec<Series> {
@@ -579,17 +583,19 @@ fn problem_plots(
         } else {
             plots.extend([recommended, best_evaluated]);
         }
-        // Beside the simple regret: the cumulative regret and the best value so far (linear
-        // axes: a cumulative regret grows, best values have any sign), and the simple regret
-        // against time.
-        plots.push(plot(
-            "cumulative regret vs evaluations",
-            "cumulative-regret",
-            XAxis::Evaluations,
-            "cumulative regret (mean ± s.e.)".into(),
-            series(|s| s.cumulative_regret, Sampling::Hold),
-            false,
-        ));
+        // Beside the simple regret: the cumulative regret (none on a constrained problem) and
+        // the best value so far (linear axes: a cumulative regret grows, best values have any
+        // sign), and the simple regret against time.
+        if !constrained {
+            plots.push(plot(
+                "cumulative regret vs evaluations",
+                "cumulative-regret",
+                XAxis::Evaluations,
+                "cumulative regret (mean ± s.e.)".into(),
+                series(|s| s.cumulative_regret, Sampling::Hold),
+                false,
+            ));
+        }
         plots.push(plot(
             "best value vs evaluations",
             "best-value",
@@ -658,6 +664,19 @@ fn problem_plots(
                 XAxis::SimulatedTime,
                 format!("best value (mean ± s.e.{sense})"),
                 against_time(|s| s.best_value),
+                false,
+            )
+        });
+    }
+    if constrained {
+        plots.push(Plot {
+            fixed_y: Some((0.0, 1.0)),
+            ..plot(
+                "feasible fraction vs evaluations",
+                "feasible-fraction",
+                XAxis::Evaluations,
+                "fraction of the points so far that are feasible (mean ± s.e.)".into(),
+                series(|s| s.feasible_fraction, Sampling::Exact),
                 false,
             )
         });

@@ -139,6 +139,8 @@ impl RunRecord {
                 best_evaluated_regret: kept.best_evaluated_regret.get(i).copied().flatten(),
                 cumulative_regret: kept.cumulative_regret[i],
                 best_value: kept.best_value[i],
+                // Plotted only as a curve, which an archived run keeps too few steps for.
+                feasible_fraction: None,
                 // The seconds are the run's, kept whole in `compacted`.
                 seconds: 0.0,
                 finish: kept.finish.as_ref().map(|f| f[i]),
