@@ -106,7 +106,17 @@ fn list_browses_by_kind_name_and_feature() {
     assert!(several.contains(&"car-side-impact".to_owned()) && !several.contains(&"ei".to_owned()));
 
     let constrained = names(&stdout(&["list", "--with", "constraints"]));
-    assert_eq!(constrained[..3], ["random", "nsga2", "constrained-gramacy"]);
+    assert_eq!(
+        constrained[..6],
+        [
+            "random",
+            "nsga2",
+            "optuna-tpe",
+            "optuna-gp",
+            "optuna-nsga2",
+            "constrained-gramacy"
+        ]
+    );
     assert!(constrained.contains(&"c2dtlz2".to_owned()) && !constrained.contains(&"ei".to_owned()));
 
     let batch = stdout(&["list", "algorithms", "--with", "batch"]);

@@ -206,6 +206,23 @@ def test_optuna_takes_several_objectives():
         assert [t.values for t in peer.study.trials][0] == [0.2, 1.1]
 
 
+def test_optuna_takes_constraint_values_and_cmaes_refuses_them():
+    pytest.importorskip("optuna")
+    from bosweep.adapters import optuna_peer
+    from bosweep.adapters.protocol import Constrained
+
+    for sampler in ("tpe", "nsga2"):
+        peer = optuna_peer.factory(sampler)([(0.0, 1.0)], 7, None, 1, None, constraints=2)
+        peer.tell_new([0.2], Constrained(-0.2, [0.5, -1.0]))
+        x, handle = peer.ask()
+        peer.tell_asked(handle, Constrained(-x[0], [0.7 - x[0], -1.0]))
+        told = [list(t.constraints.values()) for t in peer.study.trials]
+        assert told == [[0.5, -1.0], [0.7 - x[0], -1.0]]
+    start = dict(START, constraints=1)
+    status, _, err, _ = converse([start])
+    assert status == 2 and "1 constraints; this adapter takes none" in err, err
+
+
 def test_a_peer_that_is_not_batch_capable_refuses_pending_points():
     status, _, err, _ = converse(
         [START, {"op": "ask", "t": 0, "seed": 1, "pending": [[0, 1]]}], batch_capable=False
@@ -363,6 +380,23 @@ def test_a_peer_for_several_objectives_runs_in_a_sweep_and_reproduces(tmp_path, 
         assert steps[-1]["front"], "no non-dominated step"
         points = [tuple(s["x"]) for s in steps]
         assert len(set(points)) == len(points), "a batch repeated a point"
+
+
+@pytest.mark.parametrize("algorithm", ["optuna-tpe", "optuna-nsga2"])
+def test_a_peer_for_constraints_runs_in_a_sweep_and_reproduces(tmp_path, algorithm):
+    pytest.importorskip("optuna")
+    config = tmp_path / "constrained.toml"
+    config.write_text(sweep_config(algorithm, extra="batch = 2", problem="constrained-gramacy"))
+    first, second = sweep(config, tmp_path / "a"), sweep(config, tmp_path / "b")
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 0, second.stderr
+    traces = peer_traces(tmp_path / "a", algorithm)
+    assert traces == peer_traces(tmp_path / "b", algorithm), "the same seed gave another trace"
+    runs = [t for name, t in traces.items() if f"-{algorithm}-" in name]
+    assert len(runs) == 2
+    for run in runs:
+        assert run[0]["header"]["constraints"] == ["c1", "c2"]
+        assert all(len(s["constraints"]) == 2 for s in run[1:])
 
 
 def test_a_missing_library_refuses_the_sweep_before_it_starts_with_the_pip_line(tmp_path):

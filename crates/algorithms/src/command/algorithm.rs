@@ -37,18 +37,27 @@ pub struct CommandAlgorithm {
     /// What the trace header records: the settings' parameters, or those of the registry
     /// entry that built the command (a peer library's `python` and `timeout`).
     parameters: Vec<(String, ParamValue)>,
-    /// Whether the optimiser takes several objectives (a user's command always may; a peer
-    /// library's adapter where its method does).
-    several_objectives: bool,
+    /// What the optimiser takes beyond one unconstrained objective.
+    takes: Takes,
+}
+
+/// What an optimiser command takes beyond one unconstrained objective: a user's command takes
+/// everything the protocol carries; a peer library's adapter what its method does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Takes {
+    /// A problem's several objectives (`start`'s `objectives`, `tell`'s values).
+    pub several_objectives: bool,
+    /// A problem's black-box constraints (`start`'s `constraints`, `tell`'s values).
+    pub constraints: bool,
 }
 
 impl CommandAlgorithm {
     /// The optimiser `settings` describe, its trace header recording `parameters`; it is
-    /// given a problem's several objectives where `several_objectives` says it takes them.
+    /// given a problem's several objectives and constraints where `takes` says it takes them.
     pub(crate) fn recorded_as(
         settings: Command,
         parameters: Vec<(String, ParamValue)>,
-        several_objectives: bool,
+        takes: Takes,
     ) -> Box<dyn Algorithm> {
         Box::new(Self {
             settings,
@@ -57,7 +66,7 @@ impl CommandAlgorithm {
             start: None,
             log: StepLog::default(),
             parameters,
-            several_objectives,
+            takes,
         })
     }
 
@@ -233,6 +242,9 @@ impl Algorithm for CommandAlgorithm {
                 start["reference_point"] = json!(objectives.to_maximization(reference));
             }
         }
+        if let Some(constraints) = problem.constraints() {
+            start["constraints"] = json!(constraints.count());
+        }
         self.start = Some(start);
         self.domain = Some(domain.clone());
         Ok(())
@@ -278,7 +290,11 @@ impl Algorithm for CommandAlgorithm {
     }
 
     fn handles_several_objectives(&self) -> bool {
-        self.several_objectives
+        self.takes.several_objectives
+    }
+
+    fn handles_constraints(&self) -> bool {
+        self.takes.constraints
     }
 
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
@@ -288,6 +304,9 @@ impl Algorithm for CommandAlgorithm {
         }
         if !feedback.objectives.is_empty() {
             message["objectives"] = json!(feedback.objectives);
+        }
+        if !feedback.constraints.is_empty() {
+            message["constraints"] = json!(feedback.constraints);
         }
         self.send(&message)
     }

@@ -4,7 +4,7 @@ use bosweep_core::params::Params;
 use bosweep_toolkit::optimizer::Method;
 use bosweep_toolkit::{Algorithm, AlgorithmError, Requirement};
 
-use super::algorithm::CommandAlgorithm;
+use super::algorithm::{CommandAlgorithm, Takes};
 use super::settings::Command;
 
 impl Method for Command {
@@ -23,6 +23,14 @@ impl Method for Command {
     }
 
     fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-        Ok(CommandAlgorithm::recorded_as(self, params.to_list(), true))
+        let everything = Takes {
+            several_objectives: true,
+            constraints: true,
+        };
+        Ok(CommandAlgorithm::recorded_as(
+            self,
+            params.to_list(),
+            everything,
+        ))
     }
 }

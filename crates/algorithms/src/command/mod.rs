@@ -9,11 +9,13 @@
 //!   initial design included, and is absent where the caller sets none (an ask/tell
 //!   optimiser driven from a program); on a problem of several objectives it adds
 //!   `"objectives":m` and, where the problem declares one, `"reference_point":[…]` in the
-//!   maximisation sense;
+//!   maximisation sense; on a constrained problem, `"constraints":k`;
 //! - `{"op":"tell","x":[…],"y":v,"t":t}` for every evaluated step, the initial design included,
 //!   with `y` in the **maximisation** sense (the negated value on a minimisation problem; the
 //!   mean where a point was evaluated several times), `"context":[…]` where the problem
-//!   observes one, and `"objectives":[…]` (each maximised) on a problem of several;
+//!   observes one, `"objectives":[…]` (each maximised) on a problem of several, and
+//!   `"constraints":[…]` (the k values, feasible where every one is ≤ 0, never negated) on a
+//!   constrained problem;
 //! - `{"op":"ask","t":t,"seed":s}` when it needs the next point (`s`, from the run's seed, is
 //!   the randomness an algorithm should use to be reproducible; on a problem that restricts
 //!   the step to a finite set, `"allowed":[[…],…]` lists it; with `batch_capable = true`,
@@ -44,6 +46,7 @@ mod tests;
 use bosweep_toolkit::AlgorithmEntry;
 
 pub use algorithm::CommandAlgorithm;
+pub(crate) use algorithm::Takes;
 pub use settings::{AnswerTimeout, Command};
 
 /// The registry's entry: `[[algorithm]] name = "command"` in a sweep config.

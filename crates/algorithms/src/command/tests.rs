@@ -127,3 +127,46 @@ fn a_command_is_told_several_objectives() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// On a constrained box a command is told the number of constraints at `start` and their
+/// values, as given (never negated), at every `tell`.
+#[cfg(unix)]
+#[test]
+fn a_command_is_told_constraint_values() {
+    let dir = std::env::temp_dir().join(format!("bosweep-command-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("lines.jsonl");
+    let script = format!(
+        r#"while read -r line; do printf '%s\n' "$line" >> '{}'; case "$line" in *'"op":"ask"'*|*'"op":"recommend"'*) echo '{{"x":[0.5]}}';; esac; done"#,
+        log.display()
+    );
+    let mut opt = Optimizer::builder(Command::new(script).answer(|a| a.timeout(20.0)))
+        .bounds(&[(0.0, 1.0)])
+        .constraints(2)
+        .seed(4)
+        .init(2)
+        .build()
+        .unwrap();
+    for _ in 0..3 {
+        for x in opt.ask(1).unwrap() {
+            opt.tell_constrained(&x, x[0], &[x[0] - 0.25, -1.0])
+                .unwrap();
+        }
+    }
+    opt.ask(1).unwrap();
+    drop(opt);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["constraints"], 2);
+    let tells: Vec<_> = lines.iter().filter(|l| l["op"] == "tell").collect();
+    assert_eq!(tells.len(), 3);
+    for tell in tells {
+        let x = tell["x"][0].as_f64().unwrap();
+        assert_eq!(tell["constraints"], serde_json::json!([x - 0.25, -1.0]));
+        assert_eq!(tell["y"], serde_json::json!(-x));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -5,7 +5,7 @@ use bosweep_core::params::{ParamSpec, ParamValue, Params, Settings};
 use bosweep_toolkit::{Algorithm, AlgorithmError};
 
 use super::settings::{NgOptSettings, PeerSettings};
-use crate::command::{Command, CommandAlgorithm};
+use crate::command::{Command, CommandAlgorithm, Takes};
 
 /// The environment variable naming the default interpreter of the peers.
 pub const PYTHON_ENV: &str = "BOSWEEP_PYTHON";
@@ -28,6 +28,8 @@ pub struct Peer {
     pub plans_budget: bool,
     /// Whether it takes several objectives.
     pub several_objectives: bool,
+    /// Whether it takes black-box constraints (Optuna's samplers but CMA-ES).
+    pub constraints: bool,
 }
 
 /// Every peer, in listing order (the order of the registry entries below).
@@ -38,6 +40,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4'",
         batch_capable: true,
         plans_budget: false,
+        constraints: true,
         several_objectives: true,
     },
     Peer {
@@ -46,6 +49,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4' cmaes",
         batch_capable: true,
         plans_budget: false,
+        constraints: false,
         several_objectives: false,
     },
     Peer {
@@ -54,6 +58,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4' torch scipy",
         batch_capable: false,
         plans_budget: false,
+        constraints: true,
         several_objectives: true,
     },
     Peer {
@@ -62,6 +67,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'optuna>=4'",
         batch_capable: true,
         plans_budget: false,
+        constraints: true,
         several_objectives: true,
     },
     Peer {
@@ -70,6 +76,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'nevergrad>=1'",
         batch_capable: false,
         plans_budget: true,
+        constraints: false,
         several_objectives: false,
     },
     Peer {
@@ -78,6 +85,7 @@ pub const PEERS: &[Peer] = &[
         pip: "'nevergrad>=1'",
         batch_capable: true,
         plans_budget: false,
+        constraints: false,
         several_objectives: false,
     },
     Peer {
@@ -86,6 +94,7 @@ pub const PEERS: &[Peer] = &[
         pip: "botorch",
         batch_capable: true,
         plans_budget: false,
+        constraints: false,
         several_objectives: false,
     },
     Peer {
@@ -94,6 +103,7 @@ pub const PEERS: &[Peer] = &[
         pip: "botorch",
         batch_capable: true,
         plans_budget: false,
+        constraints: false,
         several_objectives: true,
     },
 ];
@@ -157,7 +167,10 @@ impl Peer {
         Ok(CommandAlgorithm::recorded_as(
             settings,
             recorded,
-            self.several_objectives,
+            Takes {
+                several_objectives: self.several_objectives,
+                constraints: self.constraints,
+            },
         ))
     }
 }

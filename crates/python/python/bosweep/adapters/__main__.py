@@ -61,7 +61,11 @@ def main(argv: Optional[List[str]] = None) -> int:
         peer = botorch_peer.factory(args.acquisition)
     adapter = find(name)
     return serve(
-        peer, adapter.batch_capable, name, several_objectives=adapter.several_objectives
+        peer,
+        adapter.batch_capable,
+        name,
+        several_objectives=adapter.several_objectives,
+        constraints=adapter.constraints,
     )
 
 

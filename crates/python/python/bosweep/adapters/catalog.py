@@ -24,6 +24,8 @@ class Adapter:
     batch_capable: bool
     #: Whether it takes several objectives.
     several_objectives: bool = False
+    #: Whether it takes black-box constraints (Optuna's ``constraints_func``).
+    constraints: bool = False
 
     def pip_line(self) -> str:
         """The line that installs what the adapter needs."""

@@ -9,6 +9,9 @@ it came from (matched by ``x``: JSON carries floats exactly); any other point is
 ``y`` is bosweep's, in the maximisation sense. ``recommend`` answers the best point told (the
 centre of the box before any).
 
+On a constrained problem ``start`` carries ``"constraints": k`` and each ``tell`` the k
+constraint values as ``"constraints": [...]`` (feasible where every one is <= 0); a peer that
+takes them is told ``Constrained(value, constraints)``, and its factory gets ``constraints=k``.
 On a problem of several objectives ``start`` carries ``"objectives": m`` (and the
 ``"reference_point"`` where the problem declares one, in the maximisation sense) and each
 ``tell`` the m values as ``"objectives": [...]``, each maximised; the peer is then told that
@@ -18,12 +21,21 @@ list in place of ``y``.
 import json
 import math
 import sys
-from typing import Any, Callable, List, Optional, Protocol, Sequence, TextIO, Tuple, Union
+from typing import Any, Callable, List, NamedTuple, Optional, Protocol, Sequence, TextIO, Tuple, Union
 
 Bounds = List[Tuple[float, float]]
 Point = List[float]
-#: A step's value: ``y``, or the m objectives' values on a problem of several.
-Value = Union[float, List[float]]
+class Constrained(NamedTuple):
+    """A step's value with its constraint values (feasible where every one is <= 0), as a peer
+    that takes constraints is told it."""
+
+    value: Union[float, List[float]]
+    constraints: List[float]
+
+
+#: A step's value: ``y``, or the m objectives' values on a problem of several; with the
+#: constraint values on a constrained problem.
+Value = Union[float, List[float], Constrained]
 
 #: numpy's generators, which the peers seed, take 32-bit seeds.
 SEED_MODULUS = 2**32
@@ -49,7 +61,8 @@ class Peer(Protocol):
 #: Builds a peer on the box ``bounds`` seeded with ``seed`` (< 2**32) for a run of ``budget``
 #: evaluations (``None`` where the run does not say) of ``objectives`` objectives (1 but for a
 #: peer that takes several) with the problem's ``reference_point`` for the hypervolume (in the
-#: maximisation sense; ``None`` where it declares none).
+#: maximisation sense; ``None`` where it declares none); a peer that takes constraints gets
+#: ``constraints=k`` too, on a problem of k ≥ 1.
 PeerFactory = Callable[[Bounds, int, Optional[int], int, Optional[List[float]]], Peer]
 
 
@@ -60,10 +73,18 @@ class ProtocolError(Exception):
 class Session:
     """One run's conversation: the box, the peer once built, the points told and pending."""
 
-    def __init__(self, factory: PeerFactory, batch_capable: bool, several_objectives: bool = False):
+    def __init__(
+        self,
+        factory: PeerFactory,
+        batch_capable: bool,
+        several_objectives: bool = False,
+        constraints: bool = False,
+    ):
         self.factory = factory
         self.batch_capable = batch_capable
         self.several_objectives = several_objectives
+        self.takes_constraints = constraints
+        self.constraints = 0
         self.bounds: Optional[Bounds] = None
         self.budget: Optional[int] = None
         self.objectives = 1
@@ -114,6 +135,12 @@ class Session:
         reference = message.get("reference_point")
         if reference is not None and not _is_numbers(reference, objectives):
             raise ProtocolError(f'"start" has "reference_point" that is not {objectives} finite numbers')
+        constraints = message.get("constraints", 0)
+        if not (isinstance(constraints, int) and not isinstance(constraints, bool) and constraints >= 0):
+            raise ProtocolError('"start" has "constraints" that is not an integer ≥ 0')
+        if constraints > 0 and not self.takes_constraints:
+            raise ProtocolError(f"the problem has {constraints} constraints; this adapter takes none")
+        self.constraints = constraints
         self.bounds = [(float(lo), float(hi)) for lo, hi in bounds]
         self.budget = budget
         self.objectives = objectives
@@ -132,6 +159,11 @@ class Session:
             if not _is_numbers(values, self.objectives):
                 raise ProtocolError(f'"tell" needs "objectives": {self.objectives} finite numbers')
             value = [float(v) for v in values]
+        if self.constraints > 0:
+            given = message.get("constraints")
+            if not _is_numbers(given, self.constraints):
+                raise ProtocolError(f'"tell" needs "constraints": {self.constraints} finite numbers')
+            value = Constrained(value, [float(c) for c in given])
         if self.peer is None:
             self.told_before_peer.append((x, value))
             return
@@ -156,8 +188,11 @@ class Session:
         if pending and not self.batch_capable:
             raise ProtocolError("points are pending, and this adapter is not batch capable")
         if self.peer is None:
-            self.peer = self.factory(
-                self.bounds, seed % SEED_MODULUS, self.budget, self.objectives, self.reference_point
+            arguments = (self.bounds, seed % SEED_MODULUS, self.budget, self.objectives, self.reference_point)
+            self.peer = (
+                self.factory(*arguments, constraints=self.constraints)
+                if self.constraints > 0
+                else self.factory(*arguments)
             )
             for x, y in self.told_before_peer:
                 self.peer.tell_new(x, y)
@@ -195,9 +230,10 @@ def serve(
     stdout: TextIO = sys.stdout,
     stderr: TextIO = sys.stderr,
     several_objectives: bool = False,
+    constraints: bool = False,
 ) -> int:
     """Speaks the protocol until ``stdin`` ends (0) or a line breaks it (2, named on stderr)."""
-    session = Session(factory, batch_capable, several_objectives)
+    session = Session(factory, batch_capable, several_objectives, constraints)
     for number, line in enumerate(stdin, start=1):
         if not line.strip():
             continue
