@@ -430,3 +430,15 @@ def test_bosweep_list_names_each_adapter_with_its_pip_line():
         assert ("one point at a time" in line) != adapter.batch_capable, line
         batches = "batches: yes" if adapter.batch_capable else "batches: no"
         assert batches in entry, entry
+
+
+def test_bosweep_and_the_adapters_agree_on_what_each_peer_takes():
+    def listed(feature):
+        out = subprocess.run(
+            [BIN, "list", "algorithms", "--with", feature], capture_output=True, text=True, check=True
+        ).stdout
+        names = {l.split()[0] for l in out.splitlines() if l.startswith("  ") and not l.startswith("   ")}
+        return {a.name for a in ADAPTERS} & names
+
+    assert listed("several-objectives") == {a.name for a in ADAPTERS if a.several_objectives}
+    assert listed("constraints") == {a.name for a in ADAPTERS if a.constraints}
