@@ -603,7 +603,7 @@ impl Problem for CommandObjective {
         let mut left = step.repeats();
         while left > 0 {
             let batch = left.min(self.parallel);
-            let results: Vec<Result<(Vec<f64>, Vec<f64>), ProblemError>> = if batch == 1 {
+            let results: Vec<_> = if batch == 1 {
                 vec![self.call(x)]
             } else {
                 std::thread::scope(|scope| {
