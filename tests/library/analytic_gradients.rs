@@ -1,6 +1,6 @@
 //! The acquisitions' analytic gradients (what the `analytic` refinement ascends on) against
 //! central differences of their own values: EI, LogEI, UCB and the posterior mean on GPs of
-//! every differentiable kernel, qLogNEI with and without pending points on BoTorch's reference
+//! every differentiable kernel, LogEI × probability of feasibility, qLogNEI with and without pending points on BoTorch's reference
 //! data, qLogNEHVI in two and three objectives, and the smoothing functions' slopes; the value beside each gradient is the grid's.
 
 use bosweep::acquisition::{
@@ -10,7 +10,8 @@ use bosweep::acquisition::{
     log_fatplus, log_fatplus_slope,
 };
 use bosweep::acquisition::{
-    ObjectiveModel, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement, TAU_RELU, sample_simplex,
+    LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility, ObjectiveModel, QLogNParEgo,
+    QLogNoisyExpectedHypervolumeImprovement, TAU_RELU, sample_simplex,
 };
 use bosweep::compute::{CpuEngine, ImprovementSmoothing, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
@@ -114,6 +115,46 @@ fn posterior_rules_match_central_differences_for_every_differentiable_kernel() {
             check_rule(&state, PosteriorMean, dim);
         }
     }
+}
+
+/// LogEI × probability of feasibility on an objective and two constraints (Matérn-5/2 GPs on
+/// the same fourteen points, standardised and mapped back), and the probability of feasibility
+/// alone, at candidates from well inside the feasible region to far outside it; and one
+/// constraint's rule on its own, at thresholds where feasibility is likely and where it is
+/// remote (ln Φ's lower tail).
+#[test]
+fn log_constrained_ei_matches_central_differences() {
+    let dim = 2;
+    let state = gp(KernelKind::Matern52, dim);
+    for threshold in [-2.0, 0.3, 4.0] {
+        check_rule(
+            &state,
+            LogProbabilityOfFeasibility::new(threshold).unwrap(),
+            dim,
+        );
+    }
+    let constraints: Vec<GpState> = [(1.0, 0.6), (-0.5, 1.4)]
+        .iter()
+        .map(|(a, b)| {
+            let train = state.train().clone();
+            let c: Vec<f64> = train.iter().map(|x| a * x[0] + b * x[1] - 0.7).collect();
+            let kernel = Kernel::new(KernelKind::Matern52, vec![0.5, 0.4], 1.1).unwrap();
+            GpState::fit(train, &c, GpSpec::new(kernel, Noise::Homoscedastic(1e-4))).unwrap()
+        })
+        .collect();
+    let model = |gp, mean, std| ObjectiveModel {
+        gp,
+        output: OutputTransform { mean, std },
+    };
+    let constraints = [
+        model(&constraints[0], 0.2, 0.5),
+        model(&constraints[1], -0.3, 2.0),
+    ];
+    let objective = model(&state, 0.4, 1.5);
+    let acquisition = LogConstrainedExpectedImprovement::new(objective, 1.2, &constraints).unwrap();
+    assert_gradients_match(&acquisition, &probes(dim), 1e-6, 1e-5);
+    let feasibility = LogConstrainedExpectedImprovement::feasibility(&constraints).unwrap();
+    assert_gradients_match(&feasibility, &probes(dim), 1e-6, 1e-5);
 }
 
 /// Matérn-1/2 has no gradient at the data, so the maximiser keeps central differences.

@@ -26,6 +26,7 @@ mod fuzz_regressions;
 mod gp_fit;
 mod gpu_parity;
 mod layers;
+mod logei_pof;
 mod multi_objective_problems;
 mod multi_objective_runs;
 mod optimizer;

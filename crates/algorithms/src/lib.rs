@@ -1,8 +1,9 @@
 //! The Bayesian-optimisation methods of bosweep, each a family folder over the toolkit
 //! (`bosweep-toolkit`, re-exported here whole so that one dependency gives both): the five
 //! papers' algorithms with their baselines (UHE-BO, BOKE, SBO/DRBO-KDE, RAHBO, PE-GP-UCB), the
-//! GP baselines (GP-UCB, EI, LogEI, qLogNEI), TuRBO, BAxUS, CMA-ES, a user's optimiser run as a
-//! command and the peer libraries, and the registry that finds them by name.
+//! GP baselines (GP-UCB, EI, LogEI, qLogNEI), constrained LogEI × probability of feasibility,
+//! TuRBO, BAxUS, CMA-ES, a user's optimiser run as a command and the peer libraries, and the
+//! registry that finds them by name.
 //!
 //! Each method is declared by its settings struct ([`Method`]); the registry lists each
 //! family's entries, built from those types.
@@ -12,6 +13,7 @@ pub mod benchmark;
 pub mod boke;
 mod cmaes;
 mod command;
+mod constrained_bo;
 pub mod contextual;
 mod gp_bo;
 mod mobo;
@@ -33,6 +35,7 @@ pub use boke::{Boke, BokePlus, DensityExploration, GpUcbFixed, KrUcb};
 pub use bosweep_model::FitChoice;
 pub use cmaes::Cmaes;
 pub use command::{Command, CommandAlgorithm};
+pub use constrained_bo::LogEiPof;
 pub use contextual::{DrboKde, DrboMmd, DrboMmdMinimax, SboKde, StableOpt};
 pub use gp_bo::{Acquisition, Ei, GpBo, GpUcb, LogEi, QLogNei, SaasboMap, UcbSchedule};
 pub use mobo::{QLogNParEgoSettings, QLogNehvi};

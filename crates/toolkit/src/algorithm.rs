@@ -285,6 +285,11 @@ impl History {
         (0..self.ys.len()).reduce(|b, i| if better(i, b) { i } else { b })
     }
 
+    /// Whether the `i`-th observation satisfies every constraint (always, unconstrained).
+    pub fn is_feasible(&self, i: usize) -> bool {
+        self.violations[i] == 0.0
+    }
+
     /// The point of the best observation (feasible first, [`History::best`]; empty before any
     /// observation): the recommendation of algorithms that report their best evaluation.
     pub fn best_x(&self) -> Vec<f64> {

@@ -11,7 +11,8 @@ use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::GpState;
 
 /// One objective's model: its GP (on standardised outputs, maximised) and the standardisation
-/// that maps the GP's outputs back to the objective's units.
+/// that maps the GP's outputs back to the objective's units. A constraint's model has the same
+/// two parts, on the constraint's values as observed (never negated).
 #[derive(Clone, Copy)]
 pub struct ObjectiveModel<'a> {
     /// The GP, in the common input units.

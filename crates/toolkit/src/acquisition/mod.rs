@@ -5,8 +5,10 @@
 //!   [`GpState`] with a [`PosteriorAcquisition`] rule applied to each posterior mean and
 //!   variance: [`UpperConfidenceBound`], [`ExpectedImprovement`], [`LogExpectedImprovement`],
 //!   [`PosteriorMean`]; [`LocallyPenalized`] wraps any of them with the local penalisers of a
-//!   batch's pending points; [`QLogNoisyExpectedImprovement`] samples the joint posterior of the
-//!   observed points, the pending ones and each candidate; [`PosteriorPaths`] draws Thompson
+//!   batch's pending points; [`LogConstrainedExpectedImprovement`] adds to log EI the log
+//!   probability of feasibility of each constraint's own GP ([`LogProbabilityOfFeasibility`]);
+//!   [`QLogNoisyExpectedImprovement`] samples the joint posterior of the observed points, the
+//!   pending ones and each candidate; [`PosteriorPaths`] draws Thompson
 //!   sampling's paths by pathwise conditioning, for the engine to maximise over candidates;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
@@ -16,6 +18,7 @@
 //! **Everything maximises.** For a minimisation problem the caller negates the targets before
 //! fitting (and the incumbent of EI), so that "larger acquisition is better" always holds.
 
+mod constrained;
 mod ei;
 mod joint;
 mod joint_objectives;
@@ -32,6 +35,7 @@ pub use bosweep_core::stats::{
     fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatplus,
     log_fatplus_slope, log_mean_exp,
 };
+pub use constrained::{LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility};
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
 pub use joint_objectives::ObjectiveModel;
 pub use optimize::{

@@ -1,0 +1,176 @@
+//! LogEI × probability of feasibility (`logei-pof`) against BoTorch's analytic
+//! `LogConstrainedExpectedImprovement` and `LogProbabilityOfFeasibility` on fixed data and
+//! hyperparameters (`benches/peers/logei_pof_reference.py` wrote `data/logei_pof_botorch.json`),
+//! the GPU backend against the CPU's values, and runs of the method on `constrained-gramacy`:
+//! reproducible, ending feasible.
+
+use bosweep::acquisition::{Acquisition, LogConstrainedExpectedImprovement, ObjectiveModel};
+use bosweep::compute::{CpuEngine, Points, Precision};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep::surrogate::OutputTransform;
+use serde_json::Value;
+
+use crate::common::{cpu_run, fast_acquisition, steps, without_timings};
+
+/// The objective's GP and the two constraints', as BoTorch's ModelListGP holds them.
+struct Reference {
+    gps: Vec<GpState>,
+    outputs: Vec<OutputTransform>,
+    best_f: f64,
+    candidates: Points,
+    log_constrained_ei: Vec<f64>,
+    log_pof: Vec<f64>,
+}
+
+impl Reference {
+    /// Each GP with its standardisation, the objective's first.
+    fn models(&self) -> Vec<ObjectiveModel<'_>> {
+        self.gps
+            .iter()
+            .zip(&self.outputs)
+            .map(|(gp, output)| ObjectiveModel {
+                gp,
+                output: *output,
+            })
+            .collect()
+    }
+}
+
+fn reference() -> Reference {
+    let json: Value = serde_json::from_str(include_str!("data/logei_pof_botorch.json")).unwrap();
+    let numbers = |v: &Value| -> Vec<f64> { serde_json::from_value(v.clone()).unwrap() };
+    let rows = |v: &Value| -> Vec<Vec<f64>> { serde_json::from_value(v.clone()).unwrap() };
+    let train = Points::from_rows(&rows(&json["train_x"])).unwrap();
+    let (mut gps, mut outputs) = (Vec::new(), Vec::new());
+    for (y, held) in rows(&json["train_y"])
+        .iter()
+        .zip(json["gps"].as_array().unwrap())
+    {
+        let number = |key: &str| held[key].as_f64().unwrap();
+        // The standardisation bosweep's models take, as BoTorch's Standardize took it.
+        let output = OutputTransform::standardize(y);
+        assert!((output.mean - number("standardize_mean")).abs() < 1e-14);
+        assert!((output.std / number("standardize_std") - 1.0).abs() < 1e-14);
+        let z: Vec<f64> = y.iter().map(|v| output.forward(*v)).collect();
+        let kernel = Kernel::new(
+            KernelKind::SquaredExponential,
+            numbers(&held["lengthscales"]),
+            number("signal_var"),
+        )
+        .unwrap();
+        let spec =
+            GpSpec::new(kernel, Noise::Homoscedastic(number("noise_var"))).mean(number("mean"));
+        gps.push(GpState::fit(train.clone(), &z, spec).unwrap());
+        outputs.push(output);
+    }
+    Reference {
+        gps,
+        outputs,
+        best_f: json["best_f"].as_f64().unwrap(),
+        candidates: Points::from_rows(&rows(&json["candidates"])).unwrap(),
+        log_constrained_ei: numbers(&json["log_constrained_ei"]),
+        log_pof: numbers(&json["log_pof"]),
+    }
+}
+
+/// The largest relative error of `got` against `expected`, `floor` standing in for a smaller
+/// magnitude.
+fn largest_error(got: &[f64], expected: &[f64], floor: f64) -> f64 {
+    assert_eq!(got.len(), expected.len());
+    got.iter()
+        .zip(expected)
+        .map(|(g, e)| (g - e).abs() / e.abs().max(floor))
+        .fold(0.0, f64::max)
+}
+
+/// bosweep's value is BoTorch's to 1e-9 relative at 20 candidates, from −310 (deep in the
+/// infeasible region) to −2.9. bosweep takes log EI in the objective's standardised units, as
+/// `logei` does, so BoTorch's value (in the objective's own units) is `ln s` more. The
+/// probability of feasibility alone (the acquisition before a feasible point) is BoTorch's to
+/// 1e-9 relative where its magnitude is at least 1, and to 1e-9 absolutely below: BoTorch's
+/// `log_ndtr` of a likely feasible point is `ln erfc − ln 2`, exact to 1e-16 absolutely, not
+/// relatively (its −4.2e-13 is bosweep's to 2.3e-17).
+#[test]
+fn matches_botorch_on_fixed_data_and_hyperparameters() {
+    let r = reference();
+    let engine = CpuEngine::new();
+    let models = r.models();
+    let shift = r.outputs[0].std.ln();
+    let acquisition =
+        LogConstrainedExpectedImprovement::new(models[0], r.best_f, &models[1..]).unwrap();
+    let got: Vec<f64> = acquisition
+        .evaluate(&engine, &r.candidates)
+        .unwrap()
+        .iter()
+        .map(|v| v + shift)
+        .collect();
+    let error = largest_error(&got, &r.log_constrained_ei, 0.0);
+    eprintln!("log constrained EI: largest relative error {error:e}");
+    assert!(
+        error <= 1e-9,
+        "{got:?} vs BoTorch {:?}",
+        r.log_constrained_ei
+    );
+
+    let feasibility = LogConstrainedExpectedImprovement::feasibility(&models[1..]).unwrap();
+    let got = feasibility.evaluate(&engine, &r.candidates).unwrap();
+    let error = largest_error(&got, &r.log_pof, 1.0);
+    eprintln!("log probability of feasibility: largest error {error:e}");
+    assert!(error <= 1e-9, "{got:?} vs BoTorch {:?}", r.log_pof);
+}
+
+/// The GPU backend's posteriors give the CPU's values: to 1e-9 in f64, and in f32 to 1e-3 of
+/// each value's magnitude (at least 1), as qLogNEI's.
+#[test]
+fn gpu_matches_cpu() {
+    let r = reference();
+    let models = r.models();
+    let acquisition =
+        LogConstrainedExpectedImprovement::new(models[0], r.best_f, &models[1..]).unwrap();
+    let feasibility = LogConstrainedExpectedImprovement::feasibility(&models[1..]).unwrap();
+    let cpu = CpuEngine::new();
+    for gpu in crate::common::gpus() {
+        let tolerance = match gpu.precision() {
+            Precision::F32 => 1e-3,
+            Precision::F64 => 1e-9,
+        };
+        for acquisition in [&acquisition, &feasibility] {
+            let expected = acquisition.evaluate(&cpu, &r.candidates).unwrap();
+            let got = acquisition.evaluate(&gpu, &r.candidates).unwrap();
+            let error = largest_error(&got, &expected, 1.0);
+            assert!(
+                error <= tolerance,
+                "{:?}: {got:?} vs {expected:?}",
+                gpu.precision()
+            );
+        }
+    }
+}
+
+/// `logei-pof` on Gramacy et al.'s constrained problem (budget 25, 8 design points, seed 4, the
+/// debug runs' small acquisition grid):
+/// the same trace twice, the timings aside, a feasible point found and recommended, and the
+/// recommendation the best feasible point evaluated.
+#[test]
+fn a_constrained_gramacy_run_is_reproducible_and_ends_feasible() {
+    let params = fast_acquisition();
+    let run = || cpu_run("logei-pof", &params, "constrained-gramacy", 25, 8, 4);
+    let (_, first) = run();
+    let (_, second) = run();
+    assert_eq!(without_timings(&first), without_timings(&second));
+    let steps = steps(first);
+    let last = steps.last().unwrap();
+    assert_eq!(last["recommended_feasible"], Value::Bool(true), "{last}");
+    let best = steps
+        .iter()
+        .filter(|s| s["feasible"] == Value::Bool(true))
+        .min_by(|a, b| {
+            a["y"]
+                .as_f64()
+                .unwrap()
+                .total_cmp(&b["y"].as_f64().unwrap())
+        })
+        .unwrap();
+    assert_eq!(last["recommended_x"], best["x"]);
+    assert_eq!(last["best_value"], best["y"]);
+}
