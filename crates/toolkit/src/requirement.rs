@@ -71,7 +71,8 @@ pub fn check_objectives(
     if m > 1 && !algorithm.handles_several_objectives() {
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" optimises one objective; problem \"{}\" has {m} \
-             (run a method for several objectives on it, such as random)",
+             (run a method for several objectives on it, such as qlognehvi or nsga2; `bosweep \
+             list --with several-objectives` lists them)",
             problem.name()
         )));
     }
@@ -79,7 +80,8 @@ pub fn check_objectives(
     if k > 0 && !algorithm.handles_constraints() {
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" ignores black-box constraints; problem \"{}\" has {k} \
-             (run a method for constraints on it, such as random)",
+             (run a method for constraints on it, such as logei-pof or nsga2; `bosweep list \
+             --with constraints` lists them)",
             problem.name()
         )));
     }
