@@ -20,6 +20,18 @@ use crate::EngineError;
 /// BoTorch caps a cell's unbounded side at this value (for f64) before taking its length.
 pub const CELL_CAP: f64 = 1e10;
 
+/// The length of a cell's side from `l` to `u` as BoTorch takes it, `min(u, CELL_CAP) − l`,
+/// wherever that is positive. A side reaching beyond the cap from a lower bound at or above it
+/// (objectives of 1e10 and more: BoTorch's logarithm of its negative length is NaN there) keeps
+/// its true length where it has one, else the cap's.
+fn side(l: f64, u: f64) -> f64 {
+    match u.min(CELL_CAP) - l {
+        capped if capped > 0.0 || u <= CELL_CAP => capped,
+        _ if u.is_finite() => u - l,
+        _ => CELL_CAP,
+    }
+}
+
 /// The cells of every Monte Carlo sample's non-dominated region, in **maximisation** form: each
 /// cell is `[l, u]` with `l` finite and `u` possibly `+∞` (capped at [`CELL_CAP`]). Stored as
 /// each cell's lower corner and the logarithms of its side lengths, the samples' cells one after
@@ -64,11 +76,7 @@ impl SampleCells {
                     self.m
                 )));
             }
-            let sides: Vec<f64> = lower
-                .iter()
-                .zip(upper)
-                .map(|(l, u)| u.min(CELL_CAP) - l)
-                .collect();
+            let sides: Vec<f64> = lower.iter().zip(upper).map(|(l, u)| side(*l, *u)).collect();
             if lower.iter().any(|l| !l.is_finite()) || sides.iter().any(|s| s.is_nan() || *s < 0.0)
             {
                 return Err(EngineError::invalid(format!(
@@ -170,4 +178,46 @@ pub fn log_improvement_over<'c>(
         }
     }
     top + sum.ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// BoTorch's capped length wherever it is positive; beyond the cap, the true length of a
+    /// finite side, else the cap's; a side whose upper bound lies below its lower one stays
+    /// negative, for `push_sample` to refuse.
+    #[test]
+    fn sides_are_botorchs_where_defined_and_positive_beyond_the_cap() {
+        assert_eq!(side(-28.5, f64::INFINITY), CELL_CAP + 28.5);
+        assert_eq!(side(2.0, 5.0), 3.0);
+        assert_eq!(side(2.6e11, f64::INFINITY), CELL_CAP);
+        assert_eq!(side(2.6e11, 3.0e11), 3.0e11 - 2.6e11);
+        assert_eq!(side(3.0, 3.0), 0.0);
+        assert!(side(5.0, 2.0) < 0.0);
+    }
+
+    /// The cells qLogNEHVI met on bbob-biobj f50, whose objectives pass 1e10, are kept with
+    /// positive lengths; an inverted cell is refused, naming it.
+    #[test]
+    fn cells_beyond_the_cap_are_kept_and_inverted_ones_refused() {
+        let mut cells = SampleCells::new(2);
+        let (l1, u1) = (
+            [-28.575633842539, 263759647748.5116],
+            [10059758.154904008, f64::INFINITY],
+        );
+        let (l2, u2) = ([305110488053.22217, -48.07542576362561], [f64::INFINITY; 2]);
+        cells
+            .push_sample([(&l1[..], &u1[..]), (&l2[..], &u2[..])])
+            .unwrap();
+        assert_eq!((cells.samples(), cells.cells()), (1, 2));
+        let err = cells
+            .push_sample([(&[1.0, 1.0][..], &[0.5, 2.0][..])])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("needs finite lower bounds below its upper bounds"),
+            "{err}"
+        );
+    }
 }
