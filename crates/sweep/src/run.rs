@@ -156,10 +156,8 @@ impl Feasibility {
     /// Whether the point `x` evaluated at `step`, whose constraints were observed as
     /// `observed`, is feasible.
     fn judge(&mut self, problem: &dyn Problem, x: &[f64], step: usize, observed: &[f64]) -> bool {
-        let feasible = match problem.constraint_values(x, step) {
-            Some(values) => bosweep_problems::feasible(&values),
-            None => bosweep_problems::feasible(observed),
-        };
+        let feasible =
+            by_problem(problem, x, step).unwrap_or_else(|| bosweep_problems::feasible(observed));
         self.observed.push((x.to_vec(), feasible));
         feasible
     }
@@ -167,16 +165,22 @@ impl Feasibility {
     /// Whether the point `x` is feasible at `step`: from the problem, else from its latest
     /// evaluation; `None` where neither says.
     fn of(&self, problem: &dyn Problem, x: &[f64], step: usize) -> Option<bool> {
-        match problem.constraint_values(x, step) {
-            Some(values) => Some(bosweep_problems::feasible(&values)),
-            None => self
-                .observed
+        by_problem(problem, x, step).or_else(|| {
+            self.observed
                 .iter()
                 .rev()
                 .find(|(point, _)| point == x)
-                .map(|&(_, feasible)| feasible),
-        }
+                .map(|&(_, feasible)| feasible)
+        })
     }
+}
+
+/// Whether `x` is feasible at `step` on the problem's noise-free constraint values, where it
+/// computes them.
+fn by_problem(problem: &dyn Problem, x: &[f64], step: usize) -> Option<bool> {
+    problem
+        .constraint_values(x, step)
+        .map(|values| bosweep_problems::feasible(&values))
 }
 
 /// The header's fields of a problem of several objectives (docs/conventions.md).

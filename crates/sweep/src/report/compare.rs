@@ -79,7 +79,7 @@ fn final_metric(run: &CompletedRun, by: BestBy) -> Option<f64> {
             BestBy::BestValue(Sense::Maximize) => f64::NEG_INFINITY,
             _ => f64::INFINITY,
         };
-        (run.trace.constrained && run.trace.first_feasible.is_none()).then_some(worst)
+        run.trace.never_feasible().then_some(worst)
     })
 }
 

@@ -132,6 +132,12 @@ impl Trace {
         self.steps.last().expect("a trace has at least one step")
     }
 
+    /// Whether the run is of a constrained problem and evaluated no feasible point: the worst
+    /// result, which the summary counts, pairs and ERT hold against it.
+    pub fn never_feasible(&self) -> bool {
+        self.constrained && self.first_feasible.is_none()
+    }
+
     /// Whether every step has a `finish` on the simulated clock (runs with a runtime model,
     /// workers or batches), so that the run can be read against simulated time.
     pub fn is_timed(&self) -> bool {

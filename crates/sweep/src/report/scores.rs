@@ -97,8 +97,7 @@ pub(crate) fn expected_running_time(traces: &[&Trace], target: f64) -> Ert {
     let regrets_known = traces.iter().any(|t| !unknown(t));
     let (mut runs, mut successes, mut spent) = (0, 0, 0usize);
     for trace in traces {
-        let never_feasible = trace.constrained && trace.first_feasible.is_none();
-        if unknown(trace) && !(never_feasible && regrets_known) {
+        if unknown(trace) && !(trace.never_feasible() && regrets_known) {
             continue;
         }
         runs += 1;

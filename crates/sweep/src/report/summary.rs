@@ -109,8 +109,7 @@ pub(crate) fn summary_row(problem: &str, algorithm: &str, traces: &[&Trace]) -> 
         evals_mean: mean(&finals(|s| Some(s.evals as f64))),
         seconds_per_iter_mean,
         score_mean: None,
-        infeasible_runs: constrained
-            .then(|| traces.iter().filter(|t| t.first_feasible.is_none()).count()),
+        infeasible_runs: constrained.then(|| traces.iter().filter(|t| t.never_feasible()).count()),
         first_feasible_median: describe(
             &traces
                 .iter()
