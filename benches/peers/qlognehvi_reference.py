@@ -30,51 +30,16 @@ from botorch.acquisition.multi_objective.logei import (
 from botorch.acquisition.multi_objective.parego import qLogNParEGO
 from botorch.models import SingleTaskGP
 from botorch.models.transforms.outcome import Standardize
-from botorch.sampling.base import MCSampler
 from gpytorch.kernels import MaternKernel, ScaleKernel
 from gpytorch.likelihoods import GaussianLikelihood
+
+from fixed_normals import FixedNormals
 
 torch.set_default_dtype(torch.float64)
 warnings.filterwarnings("ignore")
 rng = np.random.default_rng(20261128)
 DIM, N_TRAIN, N_PENDING, N_CANDIDATES, SAMPLES = 2, 9, 2, 8, 32
 SHARP_TAU = 1e-9
-
-
-class FixedNormals(MCSampler):
-    """Draws `mean + L z` with the given normals `z` (samples × points × objectives): the first
-    columns for a posterior over the fixed points, all of them with the candidate last."""
-
-    def __init__(self, normals):
-        super().__init__(sample_shape=torch.Size([normals.shape[0]]))
-        self.normals = torch.tensor(normals)
-
-    def forward(self, posterior):
-        mean = posterior.mean  # batch × n × m
-        n, m = mean.shape[-2], mean.shape[-1]
-        columns = list(range(n - 1)) + [self.normals.shape[1] - 1]
-        if n < self.normals.shape[1]:
-            columns = list(range(n))
-        z = self.normals[:, columns, :]  # samples × n × m
-        # batch × (n m) × (n m): each objective's points together for BoTorch's batched
-        # independent outputs, or interleaved.
-        covariance = posterior.mvn.covariance_matrix
-        interleaved = posterior.mvn._interleaved
-        out = []
-        for j in range(m):
-            if interleaved:
-                block = covariance[..., j::m, j::m]
-            else:
-                block = covariance[..., j * n : (j + 1) * n, j * n : (j + 1) * n]
-            factor = torch.linalg.cholesky(block)
-            draws = mean[..., j].unsqueeze(0) + torch.einsum(
-                "...ik,sk->s...i", factor, z[:, :, j]
-            )
-            out.append(draws)
-        return torch.stack(out, dim=-1)
-
-    def _update_base_samples(self, posterior, base_sampler):
-        pass
 
 
 def case(m, lengthscales, outputscales, noises, reference):

@@ -71,7 +71,7 @@ fn list_browses_by_kind_name_and_feature() {
     };
     let all = stdout(&["list"]);
     let every = names(&all);
-    // One line an entry: 49 algorithms and 68 problems (the multi-objective and constrained
+    // One line an entry: 50 algorithms and 68 problems (the multi-objective and constrained
     // suites among them) with their headings, not the 717 lines of details.
     assert!(all.lines().count() < 125, "{all}");
     for name in [
@@ -86,7 +86,7 @@ fn list_browses_by_kind_name_and_feature() {
     ] {
         assert!(every.iter().any(|n| n == name), "{name}: {all}");
     }
-    assert_contains(&all, &["Algorithms (49;"]);
+    assert_contains(&all, &["Algorithms (50;"]);
     let several = names(&stdout(&["list", "--with", "several-objectives"]));
     assert_eq!(
         several[..9],
@@ -107,14 +107,21 @@ fn list_browses_by_kind_name_and_feature() {
 
     let constrained = names(&stdout(&["list", "--with", "constraints"]));
     assert_eq!(
-        constrained[..7],
+        constrained[..14],
         [
             "random",
+            "qlognei",
+            "saasbo-map",
             "logei-pof",
+            "qlognehvi",
             "nsga2",
+            "turbo",
+            "scbo",
             "optuna-tpe",
             "optuna-gp",
             "optuna-nsga2",
+            "botorch-qlognei",
+            "botorch-qlognehvi",
             "constrained-gramacy"
         ]
     );

@@ -1,13 +1,17 @@
 //! The acquisitions' analytic gradients (what the `analytic` refinement ascends on) against
 //! central differences of their own values: EI, LogEI, UCB and the posterior mean on GPs of
 //! every differentiable kernel, LogEI × probability of feasibility, qLogNEI with and without pending points on BoTorch's reference
-//! data, qLogNEHVI in two and three objectives, and the smoothing functions' slopes; the value beside each gradient is the grid's.
+//! data, qLogNEI under constraints, qLogNEHVI in two and three objectives, and the smoothing
+//! functions' slopes; the value beside each gradient is the grid's.
 
 use bosweep::acquisition::{
     Acquisition, BaseSamples, Bounds, ExpectedImprovement, GpAcquisition, LogExpectedImprovement,
     PosteriorAcquisition, PosteriorMean, QLogNoisyExpectedImprovement, SobolGrid,
     UpperConfidenceBound, fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope,
     log_fatplus, log_fatplus_slope,
+};
+use bosweep::acquisition::{
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, log_fatmoid, log_fatmoid_slope,
 };
 use bosweep::acquisition::{
     LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility, ObjectiveModel, QLogNParEgo,
@@ -255,8 +259,145 @@ fn qlognehvi_and_qlognparego_match_central_differences_in_two_and_three_objectiv
     }
 }
 
+/// Constrained qLogNEHVI's reparameterised gradient: two objectives and two constraints
+/// (Matérn-5/2 GPs on the same fourteen points, outputs standardised and mapped back; the
+/// constraints feasible on part of the square), alone and with two pending points: against
+/// central differences of its engine values.
+#[test]
+fn constrained_qlognehvi_matches_central_differences() {
+    let dim = 2;
+    let engine = CpuEngine::new();
+    let shapes: [fn(&[f64]) -> f64; 4] = [
+        |x| (2.0 * x[0]).sin() - x[1] * x[1],
+        |x| (3.0 * x[1]).cos() - x[0],
+        |x| 0.9 - x[0] - x[1],
+        |x| (x[0] - 0.5).powi(2) + (x[1] - 0.4).powi(2) - 0.2,
+    ];
+    let gps: Vec<GpState> = shapes
+        .iter()
+        .map(|shape| {
+            let base = gp(KernelKind::Matern52, dim);
+            let y: Vec<f64> = base.train().iter().map(shape).collect();
+            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
+            GpState::fit(
+                base.train().clone(),
+                &y,
+                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
+            )
+            .unwrap()
+        })
+        .collect();
+    let models: Vec<ObjectiveModel<'_>> = gps
+        .iter()
+        .enumerate()
+        .map(|(j, gp)| ObjectiveModel {
+            gp,
+            output: OutputTransform {
+                mean: 0.1 * j as f64,
+                std: 1.0 + 0.3 * j as f64,
+            },
+        })
+        .collect();
+    let observed = gps[0].train().clone();
+    let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
+    for pending in [Points::new(Vec::new(), dim).unwrap(), pending] {
+        let base: Vec<BaseSamples> = (0..4)
+            .map(|j| BaseSamples::sobol(64, observed.rows() + pending.rows() + 1, 9 + j).unwrap())
+            .collect();
+        for eta in [1e-3, 0.1] {
+            let acquisition = QLogNoisyExpectedHypervolumeImprovement::with_constraints(
+                &models[..2],
+                &models[2..],
+                &engine,
+                (&observed, &pending),
+                &[-2.0, -2.0],
+                &base,
+                (ImprovementSmoothing::BOTORCH, eta),
+            )
+            .unwrap();
+            assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+        }
+    }
+}
+
+/// Constrained qLogNEI's reparameterised gradient (an objective and two constraints, Matérn-5/2
+/// GPs on the same fourteen points, outputs standardised and mapped back; one constraint
+/// feasible on about half the square), alone and with two pending points, with BoTorch's η and a
+/// wider one: against central differences of its engine values.
+#[test]
+fn constrained_qlognei_matches_central_differences() {
+    let dim = 2;
+    let engine = CpuEngine::new();
+    let shapes: [fn(&[f64]) -> f64; 3] = [
+        |x| (3.0 * x[0]).sin() * (2.0 * x[1] + 0.5).cos() + 0.5 * x[0] * x[1],
+        |x| x[0] + x[1] - 1.0,
+        |x| (x[0] - 0.5).powi(2) + (x[1] - 0.4).powi(2) - 0.3,
+    ];
+    let gps: Vec<GpState> = shapes
+        .iter()
+        .map(|shape| {
+            let base = gp(KernelKind::Matern52, dim);
+            let y: Vec<f64> = base.train().iter().map(shape).collect();
+            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
+            GpState::fit(
+                base.train().clone(),
+                &y,
+                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
+            )
+            .unwrap()
+        })
+        .collect();
+    let models: Vec<ObjectiveModel<'_>> = gps
+        .iter()
+        .enumerate()
+        .map(|(j, gp)| ObjectiveModel {
+            gp,
+            output: OutputTransform {
+                mean: 0.1 * j as f64,
+                std: 1.0 + 0.5 * j as f64,
+            },
+        })
+        .collect();
+    let observed = gps[0].train().clone();
+    let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
+    for pending in [Points::new(Vec::new(), dim).unwrap(), pending] {
+        let base: Vec<BaseSamples> = (0..3)
+            .map(|j| BaseSamples::sobol(64, observed.rows() + pending.rows() + 1, 5 + j).unwrap())
+            .collect();
+        for eta in [1e-3, 0.1] {
+            let smoothing = ConstrainedSmoothing {
+                eta,
+                ..ConstrainedSmoothing::default()
+            };
+            let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+                &models,
+                &engine,
+                &observed,
+                &pending,
+                &base,
+                smoothing,
+                || Ok(-3.0),
+            )
+            .unwrap();
+            assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+        }
+    }
+}
+
 #[test]
 fn smoothing_slopes_match_central_differences() {
+    // BoTorch's fatmoid is ½ at 0 and continuous there, its logarithm's slope too.
+    assert!((log_fatmoid(0.0) - 0.5f64.ln()).abs() < 1e-15);
+    assert!((log_fatmoid(-1e-12) - log_fatmoid(0.0)).abs() < 1e-11);
+    for x in [-1e4, -30.0, -2.0, -0.3, 0.0, 0.2, 1.5, 40.0f64] {
+        let h = 1e-6 * f64::max(1.0, x.abs());
+        let expected = (log_fatmoid(x + h) - log_fatmoid(x - h)) / (2.0 * h);
+        let got = log_fatmoid_slope(x);
+        assert!(
+            (got - expected).abs() <= 1e-6 * expected.abs().max(1e-6),
+            "x {x}: {got} vs {expected}"
+        );
+    }
     for tau in [1e-6, 1e-2, 1.0] {
         for u in [-60.0, -35.0, -3.0, -0.5, 0.0, 0.4, 2.0, 45.0] {
             let x = u * tau;

@@ -1,7 +1,8 @@
 //! TuRBO-1 (`turbo`): runs on Branin and Hartmann-6 repeat from their seed, stay in the box and
 //! improve on their initial design; synchronous batches give distinct points and count the
 //! region once per batch; the GPU backend chooses what the CPU chooses; the typed settings are
-//! the registry's declaration.
+//! the registry's declaration. SCBO (`scbo`, and `turbo` on a constrained problem) repeats
+//! from its seed and ends feasible; the pathwise sampler is refused on constraints.
 
 use bosweep::algorithms::{self, Optimizer, ThompsonSampler, Turbo};
 use bosweep::compute::{CpuEngine, Engine};
@@ -245,5 +246,57 @@ fn settings_are_the_registry_declaration() {
         err.to_string()
             .contains("n_candidates = 20001 with sampler = exact"),
         "{err}"
+    );
+}
+
+/// SCBO on Gramacy et al.'s constrained problem (budget 30, 8 design points, seed 4, 256
+/// candidates): the same trace twice, the timings aside; a feasible point found and recommended,
+/// the recommendation the best feasible point evaluated; and `turbo` runs it too.
+#[test]
+fn scbo_on_constrained_gramacy_repeats_and_ends_feasible() {
+    let params = [("n_candidates", ParamValue::from(256.0))];
+    for algo in ["scbo", "turbo"] {
+        let run = || common::cpu_run(algo, &params, "constrained-gramacy", 30, 8, 4);
+        let (_, first) = run();
+        let (_, second) = run();
+        assert_eq!(without_timings(&first), without_timings(&second));
+        let steps = steps(first);
+        let last = steps.last().unwrap();
+        assert_eq!(
+            last["recommended_feasible"],
+            Value::Bool(true),
+            "{algo}: {last}"
+        );
+        let best = steps
+            .iter()
+            .filter(|s| s["feasible"] == Value::Bool(true))
+            .min_by(|a, b| {
+                a["y"]
+                    .as_f64()
+                    .unwrap()
+                    .total_cmp(&b["y"].as_f64().unwrap())
+            })
+            .unwrap();
+        assert_eq!(last["recommended_x"], best["x"], "{algo}");
+        // The region's steps after the design were many feasible ones.
+        let feasible = steps[8..]
+            .iter()
+            .filter(|s| s["feasible"] == Value::Bool(true))
+            .count();
+        assert!(feasible >= 5, "{algo}: {feasible} feasible of 22");
+    }
+}
+
+/// The pathwise sampler keeps each path's maximum only, which a constrained draw cannot use:
+/// `turbo sampler=pathwise` on a constrained problem is refused before the run, naming both.
+#[test]
+fn pathwise_turbo_is_refused_on_constraints() {
+    let mut algorithm =
+        algorithms::build("turbo", &[("sampler", ParamValue::from("pathwise"))]).unwrap();
+    let problem = problems::build("constrained-gramacy", &[]).unwrap();
+    let error = algorithm.prepare(problem.as_ref()).unwrap_err().to_string();
+    assert!(
+        error.contains("sampler = pathwise") && error.contains("constrained-gramacy"),
+        "{error}"
     );
 }

@@ -47,7 +47,7 @@ pub use peers::{PEERS, PYTHON_ENV, Peer, Preflight, find_peer, preflight};
 pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboModels, RahboRisk, RahboUs};
 pub use registered::Registered;
 pub use registry::{build, check_pair, find, registry};
-pub use turbo::{ThompsonSampler, Turbo};
+pub use turbo::{Scbo, ThompsonSampler, Turbo};
 pub use uhe_bo::{
     AGpUcb, AveragedUcb, Exp3PairSettings, GammaSchedule, MapGpUcb, McmcGpUcb, PairedExp3,
     Portfolio, PortfolioArms, ProbabilityOfImprovement, PseudoData, RaBo, RandomExp3, RewardClip,

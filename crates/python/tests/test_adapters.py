@@ -382,11 +382,19 @@ def test_a_peer_for_several_objectives_runs_in_a_sweep_and_reproduces(tmp_path, 
         assert len(set(points)) == len(points), "a batch repeated a point"
 
 
-@pytest.mark.parametrize("algorithm", ["optuna-tpe", "optuna-nsga2"])
-def test_a_peer_for_constraints_runs_in_a_sweep_and_reproduces(tmp_path, algorithm):
-    pytest.importorskip("optuna")
+@pytest.mark.parametrize(
+    "algorithm,library,problem",
+    [
+        ("optuna-tpe", "optuna", "constrained-gramacy"),
+        ("optuna-nsga2", "optuna", "constrained-gramacy"),
+        ("botorch-qlognei", "botorch", "constrained-gramacy"),
+        ("botorch-qlognehvi", "botorch", "bnh"),
+    ],
+)
+def test_a_peer_for_constraints_runs_in_a_sweep_and_reproduces(tmp_path, algorithm, library, problem):
+    pytest.importorskip(library)
     config = tmp_path / "constrained.toml"
-    config.write_text(sweep_config(algorithm, extra="batch = 2", problem="constrained-gramacy"))
+    config.write_text(sweep_config(algorithm, extra="batch = 2", problem=problem))
     first, second = sweep(config, tmp_path / "a"), sweep(config, tmp_path / "b")
     assert first.returncode == 0, first.stderr
     assert second.returncode == 0, second.stderr

@@ -290,6 +290,11 @@ impl History {
         self.violations[i] == 0.0
     }
 
+    /// The `i`-th observation's total constraint violation `Σ_j max(c_j, 0)` (0 where feasible).
+    pub fn violation(&self, i: usize) -> f64 {
+        self.violations[i]
+    }
+
     /// The point of the best observation (feasible first, [`History::best`]; empty before any
     /// observation): the recommendation of algorithms that report their best evaluation.
     pub fn best_x(&self) -> Vec<f64> {

@@ -80,8 +80,8 @@ pub fn check_objectives(
     if k > 0 && !algorithm.handles_constraints() {
         return Err(AlgorithmError::Config(format!(
             "algorithm \"{name}\" ignores black-box constraints; problem \"{}\" has {k} \
-             (run a method for constraints on it, such as logei-pof or nsga2; `bosweep list \
-             --with constraints` lists them)",
+             (run a method for constraints on it, such as qlognei, logei-pof or nsga2; `bosweep \
+             list --with constraints` lists them)",
             problem.name()
         )));
     }

@@ -10,8 +10,9 @@ use bosweep::algorithms::{self, AlgorithmEntry, Requirement};
 pub fn page() -> String {
     let mut text = title("Algorithms reference", "the algorithm registry");
     text.push_str(
-        "\nEach algorithm with the problems it accepts, whether it runs in batches, and its \
-         parameters, which an `[[algorithm]]` table of a sweep config ([config \
+        "\nEach algorithm with the problems it accepts, whether it runs in batches, whether it \
+         optimises several objectives and takes black-box constraints (a problem with them \
+         refuses a method that does not), and its parameters, which an `[[algorithm]]` table of a sweep config ([config \
          keys](config.md)) or `bosweep run --param key=value` sets. The accepted problems are \
          those built at their defaults from the code alone; one built from local data is left \
          out. `bosweep list` prints the same in a terminal.\n",
@@ -20,11 +21,12 @@ pub fn page() -> String {
     for entry in algorithms::registry() {
         let _ = write!(
             text,
-            "\n## {}\n\n{}\n\n- Accepts: {}\n- Batches: {}\n\n",
+            "\n## {}\n\n{}\n\n- Accepts: {}\n- Batches: {}\n{}\n",
             entry.name,
             entry.description,
             accepts(entry.requires, &mut accepted),
-            batches(entry)
+            batches(entry),
+            outcomes(entry)
         );
         text.push_str(&params(entry.parameters()));
     }
@@ -63,5 +65,19 @@ fn batches(entry: &AlgorithmEntry) -> String {
                   `workers = 1`."
             .to_owned(),
         Err(e) => format!("as its parameters say; it does not build at its defaults ({e})."),
+    }
+}
+
+/// Whether the algorithm optimises several objectives and whether it takes black-box
+/// constraints, asked of it at its defaults.
+fn outcomes(entry: &AlgorithmEntry) -> String {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    match entry.build(&[]) {
+        Ok(algorithm) => format!(
+            "- Several objectives: {}\n- Black-box constraints: {}\n",
+            yes_no(algorithm.handles_several_objectives()),
+            yes_no(algorithm.handles_constraints())
+        ),
+        Err(_) => String::new(),
     }
 }

@@ -110,14 +110,6 @@ impl ConstrainedLogEi {
     }
 }
 
-/// A model as the acquisition reads it: its GP and its standardisation.
-fn output_model(model: &GpModel) -> ObjectiveModel<'_> {
-    ObjectiveModel {
-        gp: model.state(),
-        output: model.output_transform(),
-    }
-}
-
 impl Algorithm for ConstrainedLogEi {
     /// Keeps one history per constraint the problem declares.
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
@@ -137,12 +129,12 @@ impl Algorithm for ConstrainedLogEi {
         let best = self.best_feasible();
         let (objective, constraints) = self.fit_models(best.is_some(), ctx)?;
         let constraint_outputs: Vec<ObjectiveModel<'_>> =
-            constraints.iter().map(output_model).collect();
+            constraints.iter().map(ObjectiveModel::of).collect();
         // `inputs`: a model whose input transform (the box's, every model's) maps the candidates.
         let (acquisition, inputs) = match (&objective, best) {
             (Some(model), Some(best)) => (
                 LogConstrainedExpectedImprovement::new(
-                    output_model(model),
+                    ObjectiveModel::of(model),
                     best,
                     &constraint_outputs,
                 )?,

@@ -7,12 +7,15 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{Engine, Points};
+use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
-    Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds, GpAcquisition,
-    LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings,
-    PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
-    UpperConfidenceBound, default_grid_size, maximize, prune_baseline,
+    Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds,
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, GpAcquisition,
+    LOWER_BOUND_POINTS, LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig,
+    MaximizerSettings, ObjectiveModel, PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition,
+    QLogNoisyExpectedImprovement, UpperConfidenceBound, default_grid_size, lower_bound_points,
+    maximize, objective_lower_bound, prune_baseline, prune_baseline_constrained,
 };
 use bosweep_toolkit::pending::{
     PendingStrategy, PendingView, away_from_pending, pending_in_model_units,
@@ -46,6 +49,8 @@ pub enum Acquisition {
         samples: usize,
         /// Sample only the observed points that could be the best.
         prune: bool,
+        /// The smoothed feasibility indicator's temperature on a constrained problem.
+        constraint_eta: f64,
     },
 }
 
@@ -62,6 +67,12 @@ pub struct GpBo {
     bucb_c: f64,
     history: History,
     model: Option<GpModel>,
+    /// Each constraint's observations, as observed (feasible where ≤ 0): one per constraint of
+    /// the problem where the acquisition handles constraints (qLogNEI), else none.
+    constraint_histories: Vec<History>,
+    /// The constraints' models of the last fit, one per constraint (a warm start for the next,
+    /// and a batch's later asks share them as they share `model`).
+    constraint_models: Vec<GpModel>,
     /// Observations `model` was fitted on by the last ask, while no value has been told since:
     /// the later asks of a batch reuse that fit instead of refitting on the same data.
     fitted_on: Option<usize>,
@@ -87,6 +98,8 @@ impl GpBo {
             bucb_c: 0.0,
             history: History::default(),
             model: None,
+            constraint_histories: Vec::new(),
+            constraint_models: Vec::new(),
             fitted_on: None,
             lipschitz: None,
             log: StepLog::default(),
@@ -256,16 +269,19 @@ impl GpBo {
             .insert("fit_evaluations".into(), json!(fit.evaluations));
     }
 
-    /// qLogNEI's ask: the real model with the pending points sampled jointly (no believer).
+    /// qLogNEI's ask: the real model with the pending points sampled jointly (no believer); on a
+    /// constrained problem, with one model per constraint (see [`GpBo::constrained_qlognei`]).
     fn ask_qlognei(
         &mut self,
         ctx: &mut AskContext<'_>,
         samples: usize,
         prune: bool,
+        constraint_eta: f64,
     ) -> Result<Proposal, AlgorithmError> {
         let start = Instant::now();
+        let reuses_fit = !ctx.pending.is_empty() && self.fitted_on == Some(self.history.len());
         let model = self.step_model(ctx)?;
-        let state = model.state();
+        let constraint_models = self.step_constraint_models(reuses_fit, ctx)?;
         let dim = ctx.domain.dim();
         let pending = if ctx.pending.is_empty() {
             Points::new(Vec::new(), dim)?
@@ -274,35 +290,156 @@ impl GpBo {
         };
         // The joint sample's dimension is bounded by the quasi-random sequence's.
         let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
-        let observed = state.train();
-        let baseline = if prune || observed.rows() > room {
-            prune_baseline(state, ctx.engine, PRUNE_SAMPLES, room, ctx.rng.random())?
+        let prune = prune || model.state().train().rows() > room;
+        let x = if constraint_models.is_empty() {
+            let state = model.state();
+            let baseline = if prune {
+                prune_baseline(state, ctx.engine, PRUNE_SAMPLES, room, ctx.rng.random())?
+            } else {
+                state.train().clone()
+            };
+            let base = BaseSamples::sobol(
+                samples,
+                baseline.rows() + pending.rows() + 1,
+                ctx.rng.random(),
+            )?;
+            let acquisition =
+                QLogNoisyExpectedImprovement::new(state, ctx.engine, &baseline, &pending, &base)?;
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            self.log_fit(&model);
+            self.log
+                .extra
+                .insert("baseline_points".into(), json!(baseline.rows()));
+            let x = self.maximize_acquisition(&acquisition, &model, ctx)?;
+            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+            x
         } else {
-            observed.clone()
+            let outcomes: Vec<ObjectiveModel<'_>> = std::iter::once(&model)
+                .chain(&constraint_models)
+                .map(ObjectiveModel::of)
+                .collect();
+            let baseline = if prune {
+                prune_baseline_constrained(
+                    outcomes[0],
+                    &outcomes[1..],
+                    ctx.engine,
+                    PRUNE_SAMPLES,
+                    room,
+                    ctx.rng.random(),
+                )?
+            } else {
+                model.state().train().clone()
+            };
+            let base = outcomes
+                .iter()
+                .map(|_| {
+                    BaseSamples::sobol(
+                        samples,
+                        baseline.rows() + pending.rows() + 1,
+                        ctx.rng.random(),
+                    )
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let engine = ctx.engine;
+            let rng = &mut *ctx.rng;
+            let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+                &outcomes,
+                engine,
+                &baseline,
+                &pending,
+                &base,
+                ConstrainedSmoothing {
+                    eta: constraint_eta,
+                    ..ConstrainedSmoothing::default()
+                },
+                || lower_bound(&model, engine, &baseline, &pending, rng),
+            )?;
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            self.log_fit(&model);
+            self.log
+                .extra
+                .insert("baseline_points".into(), json!(baseline.rows()));
+            let lengthscales: Vec<Vec<f64>> = constraint_models
+                .iter()
+                .map(GpModel::lengthscales_original)
+                .collect();
+            self.log
+                .extra
+                .insert("constraint_lengthscales".into(), json!(lengthscales));
+            let infeasible = acquisition.infeasible_value();
+            self.log.extra.insert(
+                "infeasible_value".into(),
+                json!(infeasible.is_finite().then_some(infeasible)),
+            );
+            let x = self.maximize_acquisition(&acquisition, &model, ctx)?;
+            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+            x
         };
-        let base = BaseSamples::sobol(
-            samples,
-            baseline.rows() + pending.rows() + 1,
-            ctx.rng.random(),
-        )?;
-        let acquisition =
-            QLogNoisyExpectedImprovement::new(state, ctx.engine, &baseline, &pending, &base)?;
-        self.log.cost.model_seconds += start.elapsed().as_secs_f64();
-
-        let start = Instant::now();
-        self.log_fit(&model);
-        self.log
-            .extra
-            .insert("baseline_points".into(), json!(baseline.rows()));
-        let x = self.maximize_acquisition(&acquisition, &model, ctx)?;
-        self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
         self.model = Some(model);
+        self.constraint_models = constraint_models;
         self.fitted_on = Some(self.history.len());
         Ok(Proposal { x, repeats: 1 })
     }
+
+    /// The constraints' models for this ask: a batch's later asks reuse the batch's first fits
+    /// (as [`GpBo::step_model`] does the objective's), otherwise each is refitted, warm-started
+    /// at its previous fit, after the objective's. None on an unconstrained problem.
+    fn step_constraint_models(
+        &self,
+        reuses_fit: bool,
+        ctx: &mut AskContext<'_>,
+    ) -> Result<Vec<GpModel>, AlgorithmError> {
+        if reuses_fit && self.constraint_models.len() == self.constraint_histories.len() {
+            return Ok(self.constraint_models.clone());
+        }
+        self.constraint_histories
+            .iter()
+            .enumerate()
+            .map(|(j, history)| fit_gp_model(&self.gp, history, self.constraint_models.get(j), ctx))
+            .collect()
+    }
+}
+
+/// BoTorch's lower bound of the objective, at which infeasible observed and pending points count
+/// while some posterior sample has no feasible one: the objective's posterior at the 32 uniform
+/// points its `_estimate_objective_lower_bound` draws in the widened bounding box of `baseline`
+/// and `pending` (model units).
+fn lower_bound(
+    model: &GpModel,
+    engine: &dyn Engine,
+    baseline: &Points,
+    pending: &Points,
+    rng: &mut rand_chacha::ChaCha8Rng,
+) -> Result<f64, EngineError> {
+    let mut fixed: Vec<&[f64]> = baseline.iter().collect();
+    fixed.extend(pending.iter());
+    let uniforms =
+        nalgebra::DMatrix::from_fn(LOWER_BOUND_POINTS, baseline.dim(), |_, _| rng.random());
+    let points = lower_bound_points(&Points::from_rows(&fixed)?, &uniforms)?;
+    objective_lower_bound(ObjectiveModel::of(model), engine, &points)
 }
 
 impl Algorithm for GpBo {
+    /// Keeps one history per constraint the problem declares, where the acquisition handles
+    /// constraints (the check before the run refuses the others on a constrained problem).
+    fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        if self.handles_constraints() {
+            self.constraint_histories = vec![History::default(); problem.constraint_count()];
+        }
+        Ok(())
+    }
+
+    /// qLogNEI (and so `saasbo-map`) takes black-box constraints as BoTorch's does: one GP per
+    /// constraint and a smoothed feasibility indicator on the samples.
+    fn handles_constraints(&self) -> bool {
+        matches!(
+            self.acquisition,
+            Acquisition::QLogNoisyExpectedImprovement { .. }
+        )
+    }
+
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         if self.history.is_empty() {
             // Nothing to fit a GP to (a run without an initial design): every point looks the
@@ -312,8 +449,13 @@ impl Algorithm for GpBo {
                 repeats: 1,
             });
         }
-        if let Acquisition::QLogNoisyExpectedImprovement { samples, prune } = self.acquisition {
-            return self.ask_qlognei(ctx, samples, prune);
+        if let Acquisition::QLogNoisyExpectedImprovement {
+            samples,
+            prune,
+            constraint_eta,
+        } = self.acquisition
+        {
+            return self.ask_qlognei(ctx, samples, prune, constraint_eta);
         }
         let start = Instant::now();
         let model = self.step_model(ctx)?;
@@ -376,24 +518,50 @@ impl Algorithm for GpBo {
     /// Records the observation and conditions the last fitted model on it (O(n²), same
     /// hyperparameters), so that the recommendation sees every observation, the newest included.
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        if feedback.constraints.len() != self.constraint_histories.len() {
+            return Err(AlgorithmError::Config(format!(
+                "a GP method was told {} constraint values; it keeps {} (was it prepared for \
+                 its problem?)",
+                feedback.constraints.len(),
+                self.constraint_histories.len()
+            )));
+        }
+        self.history
+            .push_constrained(feedback.x, feedback.y, feedback.constraints);
         if let Some(model) = &mut self.model {
             model.append(feedback.x, feedback.y, None)?;
+        }
+        for (j, (history, value)) in self
+            .constraint_histories
+            .iter_mut()
+            .zip(feedback.constraints)
+            .enumerate()
+        {
+            history.push(feedback.x, *value);
+            if let Some(model) = self.constraint_models.get_mut(j) {
+                model.append(feedback.x, *value, None)?;
+            }
         }
         Ok(())
     }
 
     /// The observed point of largest posterior mean under the latest hyperparameters, conditioned
-    /// on every observation (the best observed point before any model exists).
+    /// on every observation (the best observed point before any model exists). On a constrained
+    /// problem, feasible first: the largest posterior mean among the observed points that
+    /// satisfied every constraint, else (none yet) the least violating one.
     fn recommend(&mut self, engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
-        match &self.model {
-            Some(model) => {
-                let observed: Points = self.history.points()?;
-                let best = engine.argmax(&model.predict(engine, &observed)?.mean)?;
-                Ok(self.history.x(best).to_vec())
-            }
-            None => Ok(self.history.best_x()),
+        let Some(model) = &self.model else {
+            return Ok(self.history.best_x());
+        };
+        let feasible: Vec<usize> = (0..self.history.len())
+            .filter(|&i| self.history.is_feasible(i))
+            .collect();
+        if feasible.is_empty() {
+            return Ok(self.history.best_x());
         }
+        let rows: Vec<&[f64]> = feasible.iter().map(|&i| self.history.x(i)).collect();
+        let best = engine.argmax(&model.predict(engine, &Points::from_rows(&rows)?)?.mean)?;
+        Ok(self.history.x(feasible[best]).to_vec())
     }
 
     fn step_log(&mut self) -> Option<&mut StepLog> {
@@ -409,6 +577,6 @@ impl Algorithm for GpBo {
             .maximize
             .grid_size
             .unwrap_or_else(|| default_grid_size(dim));
-        gp_memory_bytes(budget, dim, grid)
+        (1 + self.constraint_histories.len() as u64) * gp_memory_bytes(budget, dim, grid)
     }
 }

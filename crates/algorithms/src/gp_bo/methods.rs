@@ -79,6 +79,7 @@ macro_rules! qlognei_method {
                 let acquisition = Acquisition::QLogNoisyExpectedImprovement {
                     samples: self.mc_samples,
                     prune: self.prune_baseline,
+                    constraint_eta: self.constraint_eta,
                 };
                 Ok(Box::new(GpBo::new(
                     params,
@@ -94,7 +95,7 @@ macro_rules! qlognei_method {
 qlognei_method!(
     QLogNei,
     "qlognei",
-    "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly"
+    "qLogNEI (Ament et al. 2023), BoTorch's default acquisition: the noisy batch LogEI over QMC samples of the joint posterior, on BoTorch's default GP model; batches point by point with the pending points sampled jointly; on a constrained problem, BoTorch's constrained qLogNEI (a GP per constraint, the best feasible value per sample, the smoothed feasibility indicator ln fatmoid(−c/η))"
 );
 
 qlognei_method!(

@@ -135,6 +135,14 @@ macro_rules! qlognei_settings {
                 prune_baseline: bool = true => (
                     "sample only the observed points that are the best in some of 2048 posterior draws (BoTorch's prune_inferior_points)"
                 ),
+                /// On a constrained problem, each constraint `c` (in its own units) adds
+                /// `ln fatmoid(−c/η)` to a sample's log improvement, BoTorch's smoothed
+                /// feasibility indicator; a smaller η is closer to the hard indicator.
+                constraint_eta: f64 = bosweep_toolkit::acquisition::CONSTRAINT_ETA => (
+                    "temperature η of the smoothed feasibility indicator on a constrained problem, in the constraints' units (BoTorch's eta)",
+                    1e-9,
+                    1e6
+                ),
             }
         }
     };
@@ -150,6 +158,14 @@ qlognei_settings! {
     /// averaged over the samples in log space. A batch is built point by point, each new point
     /// maximising the joint value with the earlier ones pending (BoTorch's sequential greedy
     /// optimisation), so pending points need no believer or penaliser.
+    ///
+    /// On a problem with black-box constraints it is BoTorch's constrained qLogNEI (with its
+    /// default `incremental=True`): one GP per constraint beside the objective's, each sample's
+    /// best value taken over the observed and pending points feasible in that sample, and the
+    /// candidate's log improvement plus its smoothed log feasibility
+    /// ([`ConstrainedQLogNoisyExpectedImprovement`]). It recommends feasible first.
+    ///
+    /// [`ConstrainedQLogNoisyExpectedImprovement`]: bosweep_toolkit::acquisition::ConstrainedQLogNoisyExpectedImprovement
     QLogNei, GpSettings::botorch()
 }
 

@@ -10,9 +10,9 @@ use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{ImprovementSmoothing, Points};
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
-    Acquisition as AcquisitionFunction, BaseSamples, MAX_SOBOL_DIM, MaximizeConfig, ObjectiveModel,
-    PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement, TAU_RELU,
-    default_grid_size, prune_baseline_front, sample_simplex,
+    Acquisition as AcquisitionFunction, BaseSamples, CONSTRAINT_ETA, MAX_SOBOL_DIM, MaximizeConfig,
+    ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement,
+    TAU_RELU, default_grid_size, prune_baseline_front, sample_simplex,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::surrogate::GpModel;
@@ -35,6 +35,9 @@ pub(super) enum MultiObjectiveAcquisition {
 
 /// What a multi-objective GP method sets, beside its acquisition.
 pub(super) struct MultiObjectiveSettings {
+    /// The smoothed feasibility indicator's temperature on a constrained problem; `None` for a
+    /// method that does not take constraints.
+    pub constraint_eta: Option<f64>,
     pub gp: GpSettings,
     pub maximize: MaximizeConfig,
     pub mc_samples: usize,
@@ -50,10 +53,15 @@ pub struct MultiObjectiveBo {
     settings: MultiObjectiveSettings,
     /// The problem's reference point in the maximisation sense, where it declares one.
     declared_reference: Option<Vec<f64>>,
-    /// Every objective's history (the same points, that objective's values, maximised).
+    /// Every objective's history (the same points, that objective's values, maximised, each
+    /// point's constraint violation beside it).
     histories: Vec<History>,
     /// The models of the last fit, one per objective.
     models: Vec<GpModel>,
+    /// Each black-box constraint's history (its values as observed), none without constraints.
+    constraint_histories: Vec<History>,
+    /// The constraints' models of the last fit.
+    constraint_models: Vec<GpModel>,
     /// Observations `models` were fitted on by the last ask, while no value has been told
     /// since: a batch's later asks reuse that fit.
     fitted_on: Option<usize>,
@@ -75,6 +83,8 @@ impl MultiObjectiveBo {
             declared_reference: None,
             histories: Vec::new(),
             models: Vec::new(),
+            constraint_histories: Vec::new(),
+            constraint_models: Vec::new(),
             fitted_on: None,
             log: StepLog::default(),
         }
@@ -84,17 +94,30 @@ impl MultiObjectiveBo {
         self.histories.first().map_or(0, History::len)
     }
 
-    /// The step's models: fresh fits, or, for a batch's later points, the batch's first fits.
-    fn step_models(&mut self, ctx: &mut AskContext<'_>) -> Result<Vec<GpModel>, AlgorithmError> {
+    /// The step's models, the objectives' then the constraints': fresh fits, or, for a batch's
+    /// later points, the batch's first fits.
+    fn step_models(
+        &mut self,
+        ctx: &mut AskContext<'_>,
+    ) -> Result<(Vec<GpModel>, Vec<GpModel>), AlgorithmError> {
         if !ctx.pending.is_empty() && self.fitted_on == Some(self.told()) {
-            return Ok(self.models.clone());
+            return Ok((self.models.clone(), self.constraint_models.clone()));
         }
         let previous = std::mem::take(&mut self.models);
-        self.histories
+        let objectives = self
+            .histories
             .iter()
             .enumerate()
             .map(|(j, history)| fit_gp_model(&self.settings.gp, history, previous.get(j), ctx))
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        let previous = std::mem::take(&mut self.constraint_models);
+        let constraints = self
+            .constraint_histories
+            .iter()
+            .enumerate()
+            .map(|(j, history)| fit_gp_model(&self.settings.gp, history, previous.get(j), ctx))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((objectives, constraints))
     }
 
     /// The reference point: the problem's, else inferred from the observed front.
@@ -104,7 +127,11 @@ impl MultiObjectiveBo {
         }
         let m = self.histories.len();
         let told = self.told();
+        // Of the feasible points, where some are (every point without constraints).
+        let first = &self.histories[0];
+        let any_feasible = (0..told).any(|i| first.is_feasible(i));
         let values: Vec<f64> = (0..told)
+            .filter(|&i| !any_feasible || first.is_feasible(i))
             .flat_map(|i| self.histories.iter().map(move |h| h.ys()[i]))
             .collect();
         infer_reference_point(&values, m)
@@ -128,7 +155,15 @@ impl Algorithm for MultiObjectiveBo {
             .reference_point()
             .map(|r| objectives.to_maximization(r));
         self.histories = vec![History::default(); objectives.count()];
+        if self.handles_constraints() {
+            self.constraint_histories = vec![History::default(); problem.constraint_count()];
+        }
         Ok(())
+    }
+
+    /// qLogNEHVI takes black-box constraints as BoTorch's does.
+    fn handles_constraints(&self) -> bool {
+        self.settings.constraint_eta.is_some()
     }
 
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
@@ -140,15 +175,12 @@ impl Algorithm for MultiObjectiveBo {
             });
         }
         let start = Instant::now();
-        let models = self.step_models(ctx)?;
+        let (models, constraint_models) = self.step_models(ctx)?;
         let reference = self.reference()?;
-        let objective_models: Vec<ObjectiveModel<'_>> = models
-            .iter()
-            .map(|model| ObjectiveModel {
-                gp: model.state(),
-                output: model.output_transform(),
-            })
-            .collect();
+        let objective_models: Vec<ObjectiveModel<'_>> =
+            models.iter().map(ObjectiveModel::of).collect();
+        let constraint_outputs: Vec<ObjectiveModel<'_>> =
+            constraint_models.iter().map(ObjectiveModel::of).collect();
         let dim = ctx.domain.dim();
         let pending = if ctx.pending.is_empty() {
             Points::new(Vec::new(), dim)?
@@ -161,6 +193,7 @@ impl Algorithm for MultiObjectiveBo {
         let baseline = if self.settings.prune_baseline || observed.rows() > room {
             prune_baseline_front(
                 &objective_models,
+                &constraint_outputs,
                 ctx.engine,
                 &reference,
                 PRUNE_FRONT_SAMPLES,
@@ -171,20 +204,23 @@ impl Algorithm for MultiObjectiveBo {
             observed.clone()
         };
         let joint = baseline.rows() + pending.rows() + 1;
-        let base = (0..models.len())
+        let base = (0..models.len() + constraint_models.len())
             .map(|_| BaseSamples::sobol(self.settings.mc_samples, joint, ctx.rng.random()))
             .collect::<Result<Vec<_>, _>>()?;
         self.log.extra = Map::new();
         let acquisition: Box<dyn AcquisitionFunction + '_> = match self.acquisition {
             MultiObjectiveAcquisition::HypervolumeImprovement => {
-                let acquisition = QLogNoisyExpectedHypervolumeImprovement::new(
+                let acquisition = QLogNoisyExpectedHypervolumeImprovement::with_constraints(
                     &objective_models,
+                    &constraint_outputs,
                     ctx.engine,
-                    &baseline,
-                    &pending,
+                    (&baseline, &pending),
                     &reference,
                     &base,
-                    ImprovementSmoothing::BOTORCH,
+                    (
+                        ImprovementSmoothing::BOTORCH,
+                        self.settings.constraint_eta.unwrap_or(CONSTRAINT_ETA),
+                    ),
                 )?;
                 self.log
                     .extra
@@ -218,6 +254,15 @@ impl Algorithm for MultiObjectiveBo {
         self.log
             .extra
             .insert("lengthscales".into(), json!(lengthscales));
+        if !constraint_models.is_empty() {
+            let lengthscales: Vec<Vec<f64>> = constraint_models
+                .iter()
+                .map(GpModel::lengthscales_original)
+                .collect();
+            self.log
+                .extra
+                .insert("constraint_lengthscales".into(), json!(lengthscales));
+        }
         self.log
             .extra
             .insert("baseline_points".into(), json!(baseline.rows()));
@@ -232,6 +277,7 @@ impl Algorithm for MultiObjectiveBo {
         drop(acquisition);
         self.fitted_on = Some(self.told());
         self.models = models;
+        self.constraint_models = constraint_models;
         Ok(Proposal { x, repeats: 1 })
     }
 
@@ -254,14 +300,30 @@ impl Algorithm for MultiObjectiveBo {
                 self.histories.len()
             )));
         }
+        if feedback.constraints.len() != self.constraint_histories.len() {
+            return Err(AlgorithmError::Config(format!(
+                "{} was told {} constraint values; it keeps {} (was it prepared for its \
+                 problem?)",
+                self.name,
+                feedback.constraints.len(),
+                self.constraint_histories.len()
+            )));
+        }
         for (history, value) in self.histories.iter_mut().zip(feedback.objectives) {
+            history.push_constrained(feedback.x, *value, feedback.constraints);
+        }
+        for (history, value) in self
+            .constraint_histories
+            .iter_mut()
+            .zip(feedback.constraints)
+        {
             history.push(feedback.x, *value);
         }
         Ok(())
     }
 
     /// A run of several objectives recommends its front, not one point: the first objective's
-    /// best observed point stands in where a caller asks for one.
+    /// best observed point (feasible first) stands in where a caller asks for one.
     fn recommend(
         &mut self,
         _engine: &dyn bosweep_engine::Engine,
@@ -288,7 +350,7 @@ impl Algorithm for MultiObjectiveBo {
             .maximize
             .grid_size
             .unwrap_or_else(|| default_grid_size(dim));
-        let m = self.histories.len().max(2) as u64;
+        let m = (self.histories.len().max(2) + self.constraint_histories.len()) as u64;
         m * gp_memory_bytes(budget, dim, grid) + (grid * self.settings.mc_samples) as u64 * m * 8
     }
 }

@@ -6,9 +6,10 @@ use bosweep_toolkit::acquisition::MaximizerSettings;
 use crate::gp_bo::botorch_maximizer;
 
 /// The settings of a multi-objective GP method (`qlognehvi`, `qlognparego`): one GP per
-/// objective, BoTorch's maximiser and sampling, declared once for both.
+/// objective, BoTorch's maximiser and sampling, declared once for both, then the method's own
+/// (`$extra`).
 macro_rules! multi_objective_settings {
-    ($(#[$doc:meta])* $settings:ident) => {
+    ($(#[$doc:meta])* $settings:ident { $($extra:tt)* }) => {
         bosweep_core::settings! {
             $(#[$doc])*
             pub struct $settings {
@@ -24,6 +25,7 @@ macro_rules! multi_objective_settings {
                 prune_baseline: bool = false => (
                     "sample only the observed points that are on the front in some of 2048 posterior draws (BoTorch's prune_inferior_points_multi_objective; done anyway beyond 255 points)"
                 ),
+                $($extra)*
             }
         }
     };
@@ -39,7 +41,14 @@ multi_objective_settings! {
     /// improvement taken over the front of the observed and pending points' joint draws.
     ///
     /// The hypervolume's reference point is the problem's where it declares one, else BoTorch's
-    /// `infer_reference_point` of the observed front (its nadir less a tenth of its range).
+    /// `infer_reference_point` of the observed front (its nadir less a tenth of its range; of
+    /// the feasible points where some are).
+    ///
+    /// On a problem with black-box constraints it is BoTorch's constrained qLogNEHVI: one GP per
+    /// constraint beside the objectives', each sample's front made of the observed and pending
+    /// points feasible in that sample, and the candidate's log improvement plus its smoothed log
+    /// feasibility `Σ_j ln fatmoid(−c_j/η)`. It recommends (for a caller that asks for one point)
+    /// the first objective's best feasible point.
     ///
     /// ```
     /// use bosweep_algorithms::{AlgorithmSettings, QLogNehvi};
@@ -48,7 +57,15 @@ multi_objective_settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognehvi");
     /// ```
-    QLogNehvi
+    QLogNehvi {
+        /// On a constrained problem, each constraint `c` (in its own units) adds
+        /// `ln fatmoid(−c/η)` to a sample's log improvement.
+        constraint_eta: f64 = bosweep_toolkit::acquisition::CONSTRAINT_ETA => (
+            "temperature η of the smoothed feasibility indicator on a constrained problem, in the constraints' units (BoTorch's eta)",
+            1e-9,
+            1e6
+        ),
+    }
 }
 
 multi_objective_settings! {
@@ -67,5 +84,5 @@ multi_objective_settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognparego");
     /// ```
-    QLogNParEgoSettings
+    QLogNParEgoSettings {}
 }

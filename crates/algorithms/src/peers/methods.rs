@@ -28,7 +28,7 @@ pub struct Peer {
     pub plans_budget: bool,
     /// Whether it takes several objectives.
     pub several_objectives: bool,
-    /// Whether it takes black-box constraints (Optuna's samplers but CMA-ES).
+    /// Whether it takes black-box constraints (Optuna's samplers but CMA-ES, and BoTorch's).
     pub constraints: bool,
 }
 
@@ -94,7 +94,7 @@ pub const PEERS: &[Peer] = &[
         pip: "botorch",
         batch_capable: true,
         plans_budget: false,
-        constraints: false,
+        constraints: true,
         several_objectives: false,
     },
     Peer {
@@ -103,7 +103,7 @@ pub const PEERS: &[Peer] = &[
         pip: "botorch",
         batch_capable: true,
         plans_budget: false,
-        constraints: false,
+        constraints: true,
         several_objectives: true,
     },
 ];

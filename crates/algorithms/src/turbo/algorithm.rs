@@ -3,14 +3,16 @@
 use super::candidates::candidate_count;
 use super::draws::{Draws, draws_memory_bytes};
 use super::sampling::Sampling;
+use super::sampling::ThompsonSampler;
 use super::settings::Turbo;
-use super::trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
+use super::trust_region::{Change, RegionSchedule, TrustRegion, constrained_success, group_bests};
 use crate::boke::latin_hypercube;
 use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
+use bosweep_problems::Problem;
 use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::{
-    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog,
+    Algorithm, AlgorithmError, AskContext, Feedback, History, Proposal, StepLog, fit_gp_model,
 };
 use std::time::Instant;
 
@@ -24,18 +26,23 @@ impl Turbo {
             failure_tolerance: self.failure_tolerance,
         }
     }
+}
 
-    /// Candidates per step in `dim` dimensions.
-    pub(super) fn candidates(&self, dim: usize) -> usize {
-        candidate_count(self.n_candidates, dim)
-    }
+/// How many candidates a step takes in `dim` dimensions when `n_candidates` is 0: TuRBO's
+/// reference rule, or SCBO's (BoTorch's tutorial).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CandidateRule {
+    /// `min(100·d, 5000)`.
+    Turbo,
+    /// `min(5000, max(2000, 200·d))`.
+    Scbo,
+}
 
-    /// Thompson sampling over the candidates of a step in `dim` dimensions.
-    fn sampling(&self, dim: usize) -> Sampling {
-        Sampling {
-            sampler: self.sampler,
-            candidates: self.candidates(dim),
-            features: self.n_features,
+impl CandidateRule {
+    pub(super) fn count(self, given: usize, dim: usize) -> usize {
+        match (self, given) {
+            (Self::Scbo, 0) => (200 * dim).clamp(2000, 5000),
+            _ => candidate_count(given, dim),
         }
     }
 }
@@ -59,10 +66,17 @@ struct Asked {
 pub(super) struct TurboAlgorithm {
     params: Params,
     settings: Turbo,
-    /// Every told point: the recommendation's.
+    rule: CandidateRule,
+    /// Every told point, with its constraint values' total violation: the recommendation's.
     history: History,
-    /// The current restart's told points: the GP's data and the region's centre.
+    /// The current restart's told points: the GP's data and the region's centre (the best
+    /// feasible point first, as SCBO centres it).
     pub(super) data: History,
+    /// The current restart's values of each black-box constraint, one history per constraint
+    /// (none without constraints): SCBO's constraint models' data.
+    constraint_data: Vec<History>,
+    /// The constraint models of the latest fit, one per constraint (warm starts).
+    constraint_models: Vec<GpModel>,
     /// The region; `None` before the first ask, when the dimension is learnt.
     region: Option<TrustRegion>,
     restarts: usize,
@@ -87,12 +101,15 @@ pub(super) struct TurboAlgorithm {
 }
 
 impl TurboAlgorithm {
-    pub(super) fn new(params: Params, settings: Turbo) -> Self {
+    pub(super) fn new(params: Params, settings: Turbo, rule: CandidateRule) -> Self {
         Self {
             params,
             settings,
+            rule,
             history: History::default(),
             data: History::default(),
+            constraint_data: Vec::new(),
+            constraint_models: Vec::new(),
             region: None,
             restarts: 0,
             design: Vec::new(),
@@ -106,6 +123,15 @@ impl TurboAlgorithm {
             model: None,
             jitter: None,
             log: StepLog::default(),
+        }
+    }
+
+    /// Thompson sampling over the candidates of a step in `dim` dimensions.
+    fn sampling(&self, dim: usize) -> Sampling {
+        Sampling {
+            sampler: self.settings.sampler,
+            candidates: self.rule.count(self.settings.n_candidates, dim),
+            features: self.settings.n_features,
         }
     }
 
@@ -163,8 +189,8 @@ impl TurboAlgorithm {
         let pending = !ctx.pending.is_empty();
         if !self.draws.as_ref().is_some_and(|d| d.serve(pending, told)) {
             let region = self.region.as_ref().expect("set at the first ask");
-            let sampling = self.settings.sampling(ctx.domain.dim());
-            let (draws, model) = Draws::fit(
+            let sampling = self.sampling(ctx.domain.dim());
+            let (mut draws, model) = Draws::fit(
                 &self.settings.gp,
                 &self.data,
                 self.model.as_ref(),
@@ -174,11 +200,34 @@ impl TurboAlgorithm {
                 ctx,
                 &mut self.log.cost,
             )?;
+            let start = Instant::now();
+            let constraint_models = self
+                .constraint_data
+                .iter()
+                .enumerate()
+                .map(|(j, data)| {
+                    fit_gp_model(&self.settings.gp, data, self.constraint_models.get(j), ctx)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            self.log.cost.model_seconds += start.elapsed().as_secs_f64();
+            let start = Instant::now();
+            draws.constrain(ctx.engine, &constraint_models)?;
+            self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
             self.jitter = Some(draws.jitter());
             self.model = Some(model);
+            self.constraint_models = constraint_models;
             self.draws = Some(draws);
         }
         Ok(self.draws.as_mut().expect("set above"))
+    }
+
+    /// A told point joins the restart's data, its constraint values each constraint's.
+    fn push_data(&mut self, feedback: &Feedback<'_>) {
+        self.data
+            .push_constrained(feedback.x, feedback.y, feedback.constraints);
+        for (data, value) in self.constraint_data.iter_mut().zip(feedback.constraints) {
+            data.push(feedback.x, *value);
+        }
     }
 
     /// Counts the group of the region's told points once it holds a batch: its best against
@@ -187,20 +236,51 @@ impl TurboAlgorithm {
         if self.group.len() < self.batch {
             return;
         }
-        let (batch_best, best) = group_bests(self.data.ys(), &self.group);
-        self.group.clear();
         let region = self.region.as_mut().expect("the region asked these points");
-        if region.update(batch_best, best, self.batch).change == Change::Restart {
+        let outcome = if self.constraint_data.is_empty() {
+            let (batch_best, best) = group_bests(self.data.ys(), &self.group);
+            region.update(batch_best, best, self.batch)
+        } else {
+            region.count(constrained_success(&self.data, &self.group), self.batch)
+        };
+        self.group.clear();
+        if outcome.change == Change::Restart {
             self.restarts += 1;
             self.data = History::default();
+            self.constraint_data
+                .iter_mut()
+                .for_each(|data| *data = History::default());
             self.draws = None;
             self.model = None;
+            self.constraint_models.clear();
             self.restart_due = true;
         }
     }
 }
 
 impl Algorithm for TurboAlgorithm {
+    /// Keeps one history per black-box constraint of the problem (SCBO), which needs the exact
+    /// sampler.
+    fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
+        let k = problem.constraint_count();
+        if k > 0 && self.settings.sampler == ThompsonSampler::Pathwise {
+            return Err(AlgorithmError::Config(format!(
+                "sampler = pathwise does not take black-box constraints (problem \"{}\" has {k}): \
+                 the engine keeps each path's maximum, not its values at every candidate, which \
+                 the constrained Thompson draw needs; use sampler = exact",
+                problem.name()
+            )));
+        }
+        self.constraint_data = vec![History::default(); k];
+        Ok(())
+    }
+
+    /// On a constrained problem it is SCBO: a GP per constraint, constrained Thompson draws, the
+    /// region centred at the best feasible point and counted by SCBO's success rule.
+    fn handles_constraints(&self) -> bool {
+        true
+    }
+
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
         if self.region.is_none() {
             self.run_design = Some(self.history.len());
@@ -240,7 +320,16 @@ impl Algorithm for TurboAlgorithm {
     /// proposed joins the group the counters move on. Values told before the first ask (the
     /// run's design) or of points not asked are data of the current restart too.
     fn tell(&mut self, feedback: &Feedback<'_>) -> Result<(), AlgorithmError> {
-        self.history.push(feedback.x, feedback.y);
+        if feedback.constraints.len() != self.constraint_data.len() {
+            return Err(AlgorithmError::Config(format!(
+                "TuRBO was told {} constraint values; it keeps {} (was it prepared for its \
+                 problem?)",
+                feedback.constraints.len(),
+                self.constraint_data.len()
+            )));
+        }
+        self.history
+            .push_constrained(feedback.x, feedback.y, feedback.constraints);
         let asked = self
             .asked
             .iter()
@@ -251,16 +340,17 @@ impl Algorithm for TurboAlgorithm {
             Some(Asked {
                 role: Role::Region, ..
             }) => {
-                self.data.push(feedback.x, feedback.y);
+                self.push_data(feedback);
                 self.group.push(self.data.len() - 1);
                 self.count_group();
             }
-            _ => self.data.push(feedback.x, feedback.y),
+            _ => self.push_data(feedback),
         }
         self.record(None);
         Ok(())
     }
 
+    /// The best observed point of the run, feasible first.
     fn recommend(&mut self, _engine: &dyn Engine) -> Result<Vec<f64>, AlgorithmError> {
         Ok(self.history.best_x())
     }
@@ -276,6 +366,7 @@ impl Algorithm for TurboAlgorithm {
     /// A GP's (with no grid) plus its sampler's draws over the candidates of a step
     /// ([`draws_memory_bytes`]).
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        draws_memory_bytes(self.settings.sampling(dim), budget, dim)
+        let outcomes = 1 + self.constraint_data.len() as u64;
+        outcomes.saturating_mul(draws_memory_bytes(self.sampling(dim), budget, dim))
     }
 }

@@ -13,7 +13,7 @@ use super::sampling::{Sampling, ThompsonSampler};
 use super::thompson::{JointPosterior, ThompsonBatch};
 use super::trust_region::TrustRegion;
 use bosweep_engine::{Engine, Points};
-use bosweep_toolkit::surrogate::GpModel;
+use bosweep_toolkit::surrogate::{GpModel, OutputTransform};
 use bosweep_toolkit::{
     AlgorithmError, AskContext, GpSettings, History, StepCost, fit_gp_model, gp_memory_bytes,
 };
@@ -32,6 +32,10 @@ pub(crate) struct Draws {
     candidates: Points,
     batch: Batch,
     jitter: f64,
+    /// Each black-box constraint's joint posterior over the candidates, with the map from its
+    /// GP's units to the constraint's (SCBO's constrained Thompson sampling; none without
+    /// constraints).
+    constraints: Vec<(JointPosterior, OutputTransform)>,
 }
 
 impl Draws {
@@ -76,8 +80,37 @@ impl Draws {
             candidates,
             batch,
             jitter,
+            constraints: Vec::new(),
         };
         Ok((draws, model))
+    }
+
+    /// Makes the draws SCBO's: each of the constraints' `models` gets its joint posterior over
+    /// the candidates, and [`Self::next`] draws one path of each beside the objective's. The
+    /// exact sampler only: the pathwise sampler's engine keeps a path's maximum, not its
+    /// values, which the feasibility of each candidate needs.
+    pub fn constrain(
+        &mut self,
+        engine: &dyn Engine,
+        models: &[GpModel],
+    ) -> Result<(), AlgorithmError> {
+        if models.is_empty() {
+            return Ok(());
+        }
+        if !matches!(self.batch, Batch::Exact(_)) {
+            return Err(AlgorithmError::Config(
+                "black-box constraints take Thompson sampling with sampler = exact".into(),
+            ));
+        }
+        self.constraints = models
+            .iter()
+            .map(|model| {
+                let posterior = JointPosterior::new(engine, model.state(), &self.candidates)?;
+                self.jitter = self.jitter.max(posterior.jitter());
+                Ok((posterior, model.output_transform()))
+            })
+            .collect::<Result<_, AlgorithmError>>()?;
+        Ok(())
     }
 
     /// Whether an ask with points pending (`pending`) after `told` observations may draw from
@@ -105,6 +138,9 @@ impl Draws {
         rng: &mut ChaCha8Rng,
     ) -> Result<&[f64], AlgorithmError> {
         let chosen = match &mut self.batch {
+            Batch::Exact(batch) if !self.constraints.is_empty() => {
+                batch.next_constrained(&self.constraints, rng)
+            }
             Batch::Exact(batch) => batch.next(rng),
             Batch::Pathwise(batch) => batch.next(engine, &self.candidates, rng)?,
         };

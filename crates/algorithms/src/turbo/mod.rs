@@ -41,7 +41,14 @@
 //!   with the small fitted noise the choice is the same in practice); the standard-normal
 //!   draws, the Sobol scramble seeds and the perturbation masks come from the run's random
 //!   stream, so a run repeats from its seed;
-//! - the recommendation is the best observed point of the whole run;
+//! - the recommendation is the best observed point of the whole run (feasible first);
+//! - on a problem with black-box constraints it is SCBO (Eriksson and Poloczek, AISTATS 2021,
+//!   as BoTorch's tutorial runs it): a GP per constraint fitted beside the objective's, the
+//!   region centred at the restart's best feasible point (else its least violating one), one
+//!   path of every model per Thompson draw, the best objective path among the candidates whose
+//!   constraint paths are all ≤ 0 (else the least total violation), and SCBO's success rule,
+//!   feasibility first ([`trust_region::constrained_success`]); the exact sampler only. `scbo`
+//!   is the same algorithm with the tutorial's defaults;
 //! - problems with a finite allowed set are refused up front ([`Requirement::Continuous`]).
 //!
 //! The folder has every family's shape: `settings.rs` declares what a user sets, `methods.rs`
@@ -68,8 +75,9 @@ pub(crate) use candidates::candidate_count;
 pub(crate) use draws::{Draws, draws_memory_bytes};
 pub use sampling::ThompsonSampler;
 pub(crate) use sampling::{MAX_CANDIDATES, Sampling, check_sampling};
-pub use settings::Turbo;
+pub use settings::{Scbo, Turbo};
 pub(crate) use trust_region::{Change, RegionSchedule, TrustRegion, group_bests};
 
-/// The `turbo` registry entry.
-pub(super) const ENTRIES: &[AlgorithmEntry] = &[AlgorithmEntry::of::<Turbo>()];
+/// The `turbo` and `scbo` registry entries.
+pub(super) const ENTRIES: &[AlgorithmEntry] =
+    &[AlgorithmEntry::of::<Turbo>(), AlgorithmEntry::of::<Scbo>()];

@@ -2,19 +2,21 @@ use nalgebra::DMatrix;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::algorithm::TurboAlgorithm;
+use super::algorithm::{CandidateRule, TurboAlgorithm};
 use super::candidates::{perturbation_probability, perturbed_candidates};
 use super::settings::Turbo;
 use super::thompson::{JointPosterior, ThompsonBatch};
 use super::trust_region::{
-    Change, Outcome, RegionSchedule, TrustRegion, default_failure_tolerance, improves, side_weights,
+    Change, Outcome, RegionSchedule, TrustRegion, constrained_success, default_failure_tolerance,
+    improves, side_weights,
 };
 use crate::testing::resolve;
 use bosweep_core::params::Settings;
 use bosweep_engine::{CpuEngine, Engine, Points};
 use bosweep_model::{GpSpec, GpState, Kernel, KernelFamily, KernelKind, Noise};
 use bosweep_problems::Domain;
-use bosweep_toolkit::{Algorithm, AlgorithmSettings, AskContext, Feedback};
+use bosweep_toolkit::surrogate::OutputTransform;
+use bosweep_toolkit::{Algorithm, AlgorithmSettings, AskContext, Feedback, History};
 
 fn schedule() -> RegionSchedule {
     RegionSchedule {
@@ -323,7 +325,11 @@ struct Bench {
 impl Bench {
     fn new(settings: &Turbo) -> Self {
         Self {
-            algorithm: TurboAlgorithm::new(resolve(settings), settings.clone()),
+            algorithm: TurboAlgorithm::new(
+                resolve(settings),
+                settings.clone(),
+                CandidateRule::Turbo,
+            ),
             engine: CpuEngine::new(),
             domain: Domain::cube(0.0, 1.0, 2).unwrap(),
             rng: ChaCha8Rng::seed_from_u64(3),
@@ -523,8 +529,13 @@ fn settings_defaults_are_the_papers_and_round_trip() {
         (0, 0.8, 0.5f64.powi(7), 1.6, 3, 0)
     );
     assert_eq!(defaults.gp.kernel, KernelFamily::Matern52);
-    assert_eq!(defaults.candidates(10), 1000);
-    assert_eq!(defaults.candidates(80), 5000);
+    assert_eq!(CandidateRule::Turbo.count(defaults.n_candidates, 10), 1000);
+    assert_eq!(CandidateRule::Turbo.count(defaults.n_candidates, 80), 5000);
+    // SCBO's tutorial rule: min(5000, max(2000, 200·d)).
+    for (dim, count) in [(2, 2000), (12, 2400), (30, 5000)] {
+        assert_eq!(CandidateRule::Scbo.count(0, dim), count);
+    }
+    assert_eq!(CandidateRule::Scbo.count(300, 30), 300);
     let changed = Turbo::default()
         .n_candidates(300)
         .length_init(0.5)
@@ -537,4 +548,78 @@ fn settings_defaults_are_the_papers_and_round_trip() {
     assert_eq!(Turbo::read(&resolve(&changed)), changed);
     let err = Turbo::default().length_init(2.0).build().err().unwrap();
     assert!(err.to_string().contains("length_init = 2"), "{err}");
+}
+
+/// SCBO's success rule by hand, on data whose points carry their total violations: a feasible
+/// group best beats an infeasible earlier best outright and a feasible one by TuRBO's relative
+/// rule; an infeasible group best succeeds only by a smaller violation than an infeasible
+/// earlier best, never over a feasible one; with no earlier point, any group best succeeds.
+#[test]
+fn scbo_counts_feasibility_first() {
+    let data = |points: &[(f64, f64)]| {
+        let mut history = History::default();
+        for (i, &(y, c)) in points.iter().enumerate() {
+            history.push_constrained(&[i as f64], y, &[c]);
+        }
+        history
+    };
+    // Earlier (0, 1), group (2): (value, constraint value).
+    let cases = [
+        ([(1.0, 0.5), (0.0, 2.0), (-5.0, -1.0)], true), // feasible over infeasible
+        ([(1.0, -0.5), (0.0, 2.0), (1.5, -1.0)], true), // feasible, better by > 1e-3
+        ([(1.0, -0.5), (0.0, 2.0), (1.0005, -1.0)], false), // feasible, not better enough
+        ([(1.0, 0.5), (0.0, 2.0), (9.0, 0.4)], true),   // infeasible, smaller violation
+        ([(1.0, 0.5), (0.0, 2.0), (9.0, 0.6)], false),  // infeasible, larger violation
+        ([(1.0, -0.5), (0.0, 2.0), (9.0, 0.1)], false), // infeasible never beats feasible
+    ];
+    for (points, success) in cases {
+        assert_eq!(
+            constrained_success(&data(&points), &[2]),
+            success,
+            "{points:?}"
+        );
+    }
+    assert!(constrained_success(&data(&[(0.0, 3.0)]), &[0]));
+}
+
+/// A GP through `targets` at `points` with noise 1e-10: its joint posterior there is the
+/// targets themselves, so a Thompson path reads them back.
+fn interpolating_gp(points: &Points, targets: &[f64]) -> GpState {
+    let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.3], 1.0).unwrap();
+    GpState::fit(
+        points.clone(),
+        targets,
+        GpSpec::new(kernel, Noise::Homoscedastic(1e-10)),
+    )
+    .unwrap()
+}
+
+/// The constrained Thompson draw picks the best objective among the candidates sampled
+/// feasible (the constraint's units through its standardisation), never one chosen before,
+/// and, once none of those left is feasible, the least violating.
+#[test]
+fn scbo_draws_the_best_feasible_candidate_else_the_least_violating() {
+    let engine = CpuEngine::new();
+    let candidates =
+        Points::new(vec![0.1, 0.1, 0.5, 0.2, 0.9, 0.3, 0.2, 0.8, 0.7, 0.7], 2).unwrap();
+    let objective = interpolating_gp(&candidates, &[5.0, 1.0, 4.0, 3.0, 2.0]);
+    // In the constraint's units (mean 1, std 2): −1, 1, −1, 3, 2 (feasible: 0 and 2).
+    let output = OutputTransform {
+        mean: 1.0,
+        std: 2.0,
+    };
+    let constraint = interpolating_gp(&candidates, &[-1.0, 0.0, -1.0, 1.0, 0.5]);
+    let mut batch =
+        ThompsonBatch::new(JointPosterior::new(&engine, &objective, &candidates).unwrap());
+    let constraints = [(
+        JointPosterior::new(&engine, &constraint, &candidates).unwrap(),
+        output,
+    )];
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let chosen: Vec<usize> = (0..5)
+        .map(|_| batch.next_constrained(&constraints, &mut rng).unwrap())
+        .collect();
+    // Feasible 0 (5.0) then 2 (4.0); then the violations 1 (1), 4 (2), 3 (3).
+    assert_eq!(chosen, [0, 2, 1, 4, 3]);
+    assert_eq!(batch.next_constrained(&constraints, &mut rng), None);
 }

@@ -10,6 +10,7 @@ use rand_distr::{Distribution, StandardNormal};
 
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::{GpState, jittered_cholesky, largest_jitter};
+use bosweep_toolkit::surrogate::OutputTransform;
 
 /// The GP's joint posterior of the latent function over `m` candidates (in the GP's units):
 /// its mean and a lower-triangular factor `L` with `L Lᵀ = Σ + jitter · I`.
@@ -114,6 +115,39 @@ impl ThompsonBatch {
         let best = (0..path.len())
             .filter(|&i| !self.chosen[i])
             .reduce(|b, i| if path[i] > path[b] { i } else { b })?;
+        self.chosen[best] = true;
+        Some(best)
+    }
+
+    /// SCBO's constrained Thompson sampling (Eriksson and Poloczek 2021; BoTorch's
+    /// `ConstrainedMaxPosteriorSampling`): a new path of the objective, then one of each
+    /// constraint (`constraints`: its joint posterior over the candidates and the map from its
+    /// GP's units to its own), all from `rng`; among the candidates not chosen yet, the
+    /// objective path's maximum over those whose constraint paths are all ≤ 0, else (none is)
+    /// the smallest total violation `Σ_j max(c_j, 0)`; the lowest index among ties.
+    pub fn next_constrained(
+        &mut self,
+        constraints: &[(JointPosterior, OutputTransform)],
+        rng: &mut ChaCha8Rng,
+    ) -> Option<usize> {
+        if !self.has_unchosen() {
+            return None;
+        }
+        let path = self.posterior.sample(rng);
+        let mut violation = vec![0.0; path.len()];
+        for (posterior, output) in constraints {
+            for (v, c) in violation.iter_mut().zip(posterior.sample(rng)) {
+                *v += output.inverse(c).max(0.0);
+            }
+        }
+        let unchosen = || (0..path.len()).filter(|&i| !self.chosen[i]);
+        let best = if unchosen().any(|i| violation[i] == 0.0) {
+            unchosen()
+                .filter(|&i| violation[i] == 0.0)
+                .reduce(|b, i| if path[i] > path[b] { i } else { b })
+        } else {
+            unchosen().reduce(|b, i| if violation[i] < violation[b] { i } else { b })
+        }?;
         self.chosen[best] = true;
         Some(best)
     }

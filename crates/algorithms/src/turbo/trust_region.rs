@@ -3,6 +3,7 @@
 //! failures, and ends the restart once it falls below its minimum. BAxUS (`baxus`) runs the same
 //! region in its embedding's target space, with its own failure tolerance.
 
+use bosweep_toolkit::History;
 use serde_json::{Map, Value, json};
 
 /// The side-length schedule's constants.
@@ -78,6 +79,37 @@ pub(crate) fn group_bests(ys: &[f64], group: &[usize]) -> (f64, f64) {
     (batch_best, best)
 }
 
+/// SCBO's success rule (Eriksson and Poloczek 2021; BoTorch's SCBO tutorial, `update_state`) for
+/// the `group` (indices into `data`, whose values are maximised and whose violations are
+/// `Σ_j max(c_j, 0)`) against the restart's other points: each side's best is its best feasible
+/// point, else its least violating one. A feasible group best succeeds over an infeasible (or
+/// no) earlier best, or over a feasible one by TuRBO's relative rule ([`improves`]); an
+/// infeasible group best succeeds only by a smaller violation than an infeasible earlier best.
+pub(crate) fn constrained_success(data: &History, group: &[usize]) -> bool {
+    let best_of = |points: &mut dyn Iterator<Item = usize>| {
+        points.reduce(|b, i| {
+            let (vi, vb) = (data.violation(i), data.violation(b));
+            if vi < vb || (vi == vb && data.ys()[i] > data.ys()[b]) {
+                i
+            } else {
+                b
+            }
+        })
+    };
+    let Some(batch) = best_of(&mut group.iter().copied()) else {
+        return false;
+    };
+    let before = best_of(&mut (0..data.len()).filter(|i| !group.contains(i)));
+    let violation = |i: Option<usize>| i.map_or(f64::INFINITY, |i| data.violation(i));
+    match (data.is_feasible(batch), before) {
+        (true, Some(before)) if data.is_feasible(before) => {
+            improves(data.ys()[batch], data.ys()[before])
+        }
+        (true, _) => true,
+        (false, before) => data.violation(batch) < violation(before),
+    }
+}
+
 /// The side length and the success and failure counters of the current region.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct TrustRegion {
@@ -138,7 +170,12 @@ impl TrustRegion {
     /// resetting that counter. A halving below `length_min` resets the region (length and
     /// counters) and reports [`Change::Restart`].
     pub fn update(&mut self, batch_best: f64, best: f64, batch: usize) -> Outcome {
-        let success = improves(batch_best, best);
+        self.count(improves(batch_best, best), batch)
+    }
+
+    /// Counts one batch of `batch` points that succeeded or failed by the caller's rule (SCBO's
+    /// feasibility-first one, [`constrained_success`]), as [`Self::update`] does.
+    pub fn count(&mut self, success: bool, batch: usize) -> Outcome {
         if success {
             self.successes += 1;
             self.failures = 0;
@@ -165,9 +202,6 @@ impl TrustRegion {
         Outcome { success, change }
     }
 
-    /// The region around `centre` (unit cube) as `(lower, upper)`: side `L · w_i` in coordinate
-    /// `i`, clipped to `[0, 1]`, where `w = ℓ / mean(ℓ)` rescaled to geometric mean 1 (so the
-    /// volume is `L^d` before clipping), `ℓ` the GP's lengthscales in unit-cube units.
     /// The trace's `extra` of a step in this region: its side `length`, its `successes` and
     /// `failures` counters, the `failure_tolerance` at the batch size `batch` learnt so far,
     /// the `restarts` so far, the `phase` of the last ask (`design` or `region`; the previous
@@ -201,6 +235,9 @@ impl TrustRegion {
         extra
     }
 
+    /// The region around `centre` (unit cube) as `(lower, upper)`: side `L · w_i` in coordinate
+    /// `i`, clipped to `[0, 1]`, where `w = ℓ / mean(ℓ)` rescaled to geometric mean 1 (so the
+    /// volume is `L^d` before clipping), `ℓ` the GP's lengthscales in unit-cube units.
     pub fn bounds(&self, centre: &[f64], lengthscales: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let weights = side_weights(lengthscales);
         centre

@@ -17,6 +17,6 @@ pub use normal::{
     H_IS_Z, h, log_h, normal_cdf, normal_log_cdf, normal_log_pdf, normal_pdf, normal_quantile,
 };
 pub use smooth::{
-    fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatplus,
-    log_fatplus_slope, log_mean_exp, log_mean_exp_weights,
+    fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatmoid,
+    log_fatmoid_slope, log_fatplus, log_fatplus_slope, log_mean_exp, log_mean_exp_weights,
 };

@@ -154,3 +154,35 @@ pub fn fatmin_pair_first_slope(a: f64, b: f64, tau: f64) -> f64 {
     let through_min = if a < b { 1.0 } else { 0.0 };
     through_min + through_tail
 }
+
+/// The inflection point of BoTorch's `fatmoid`, `1/√3`.
+const FATMOID_SHIFT: f64 = 0.577_350_269_189_625_8;
+
+/// `ln fatmoid(x)`, BoTorch's `log_fatmoid` (temperature 1): the logarithm of a smooth step with
+/// a Cauchy tail, `fatmoid(x) = (2/3)/(1 + (x − m)²)` below 0 and `1 − (2/3)/(1 + (x + m)²)`
+/// from 0 on, `m = 1/√3` (½ at 0). Its logarithm falls as `−2 ln|x|` rather than linearly,
+/// so that a constraint's smoothed feasibility keeps a finite logarithm and a slope far inside
+/// the infeasible region. BoTorch's constrained MC acquisitions add `ln fatmoid(−c/η)` per
+/// constraint.
+pub fn log_fatmoid(x: f64) -> f64 {
+    if x < 0.0 {
+        let u = x - FATMOID_SHIFT;
+        (2.0 / 3.0 / (1.0 + u * u)).ln()
+    } else {
+        let v = x + FATMOID_SHIFT;
+        (-(2.0 / 3.0) / (1.0 + v * v)).ln_1p()
+    }
+}
+
+/// The slope of [`log_fatmoid`]: `−2u/(1 + u²)` with `u = x − m` below 0, and
+/// `(4v/3) / ((1 + v²)² fatmoid(x))` with `v = x + m` from 0 on (both `√3/2` at 0).
+pub fn log_fatmoid_slope(x: f64) -> f64 {
+    if x < 0.0 {
+        let u = x - FATMOID_SHIFT;
+        -2.0 * u / (1.0 + u * u)
+    } else {
+        let v = x + FATMOID_SHIFT;
+        let q = 1.0 + v * v;
+        (4.0 * v / 3.0) / (q * q * (1.0 - 2.0 / 3.0 / q))
+    }
+}

@@ -6,7 +6,7 @@ use nalgebra::DVector;
 
 use super::joint::{DrawsAt, JointPosterior, JointScratch, JointSlopes};
 use super::qlognei::BaseSamples;
-use crate::surrogate::OutputTransform;
+use crate::surrogate::{GpModel, OutputTransform};
 use bosweep_engine::{Engine, EngineError, Points};
 use bosweep_model::GpState;
 
@@ -19,6 +19,16 @@ pub struct ObjectiveModel<'a> {
     pub gp: &'a GpState,
     /// The GP's output units to the objective's (maximisation sense).
     pub output: OutputTransform,
+}
+
+impl<'a> ObjectiveModel<'a> {
+    /// A fitted model as the acquisitions read it: its GP and its standardisation.
+    pub fn of(model: &'a GpModel) -> Self {
+        Self {
+            gp: model.state(),
+            output: model.output_transform(),
+        }
+    }
 }
 
 /// The observed then the pending points, checked against the GP's input dimension (`what`
@@ -51,10 +61,10 @@ pub(crate) struct JointObjectives<'a> {
 }
 
 impl<'a> JointObjectives<'a> {
-    /// The joint posteriors of `models` (at least 2) at `baseline` (at least one point) and
-    /// `pending`, in the models' input units, each drawn with its own `base` samples
-    /// (`baseline + pending + 1` columns, the same number of samples); `what` names the
-    /// acquisition in errors.
+    /// The joint posteriors of `models` (at least one: several objectives, or a problem's
+    /// constraints) at `baseline` (at least one point) and `pending`, in the models' input
+    /// units, each drawn with its own `base` samples (`baseline + pending + 1` columns, the same
+    /// number of samples); `what` names the acquisition in errors.
     pub fn new(
         what: &str,
         models: &[ObjectiveModel<'a>],
@@ -64,10 +74,10 @@ impl<'a> JointObjectives<'a> {
         base: &[BaseSamples],
     ) -> Result<Self, EngineError> {
         let m = models.len();
-        if m < 2 || base.len() != m {
+        if m == 0 || base.len() != m {
             return Err(EngineError::invalid(format!(
-                "{what}: {m} objective models and {} sets of base samples (one each, at least 2 \
-                 objectives)",
+                "{what}: {m} outcome models and {} sets of base samples (one each, at least one \
+                 model)",
                 base.len()
             )));
         }

@@ -8,7 +8,8 @@
 //!   batch's pending points; [`LogConstrainedExpectedImprovement`] adds to log EI the log
 //!   probability of feasibility of each constraint's own GP ([`LogProbabilityOfFeasibility`]);
 //!   [`QLogNoisyExpectedImprovement`] samples the joint posterior of the observed points, the
-//!   pending ones and each candidate; [`PosteriorPaths`] draws Thompson
+//!   pending ones and each candidate, and [`ConstrainedQLogNoisyExpectedImprovement`] does so
+//!   for the objective and each constraint's GP; [`PosteriorPaths`] draws Thompson
 //!   sampling's paths by pathwise conditioning, for the engine to maximise over candidates;
 //! - [`maximize`] evaluates an acquisition on a scrambled-Sobol grid ([`SobolGrid`]) in chunks,
 //!   keeps the top k with [`Engine::top_k`] and refines each with bounded L-BFGS
@@ -27,13 +28,14 @@ mod pathwise;
 mod penalized;
 mod qlognehvi;
 mod qlognei;
+mod qlognei_constrained;
 mod qlognparego;
 mod sobol;
 mod ucb;
 
 pub use bosweep_core::stats::{
-    fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatplus,
-    log_fatplus_slope, log_mean_exp,
+    fatmax, fatmax_first_slope, fatmin_pair, fatmin_pair_first_slope, log_fatmoid,
+    log_fatmoid_slope, log_fatplus, log_fatplus_slope, log_mean_exp,
 };
 pub use constrained::{LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility};
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
@@ -54,6 +56,10 @@ pub use qlognehvi::{
 pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
     prune_baseline,
+};
+pub use qlognei_constrained::{
+    CONSTRAINT_ETA, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,
+    LOWER_BOUND_POINTS, lower_bound_points, objective_lower_bound, prune_baseline_constrained,
 };
 pub use qlognparego::{CHEBYSHEV_ALPHA, ChebyshevScalarization, QLogNParEgo, sample_simplex};
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};

@@ -16,6 +16,12 @@
 //! Everything is in **maximisation** form and in the objectives' own units (the models'
 //! standardisation undone), as BoTorch evaluates its posterior samples against a reference
 //! point given in outcome units.
+//!
+//! Under black-box constraints ([`QLogNoisyExpectedHypervolumeImprovement::with_constraints`],
+//! BoTorch's `constraints`), each constraint has its own GP too, sampled jointly as the
+//! objectives are: a sample's front is made of the observed and pending points whose constraint
+//! draws are all ≤ 0 in that sample (BoTorch's `feasibility_mask`), and the candidate's log
+//! improvement gains its smoothed log feasibility `Σ_j ln fatmoid(−c_j/η)`.
 
 use nalgebra::DMatrix;
 
@@ -27,7 +33,7 @@ use super::{
     log_fatplus, log_fatplus_slope, log_mean_exp,
 };
 use bosweep_core::pareto::{Front, non_dominated, partition};
-use bosweep_core::stats::log_mean_exp_weights;
+use bosweep_core::stats::{log_fatmoid, log_fatmoid_slope, log_mean_exp_weights};
 use bosweep_engine::{Engine, EngineError, ImprovementSmoothing, Points, SampleCells};
 
 /// BoTorch's number of quasi-Monte Carlo samples of a multi-objective MC acquisition.
@@ -38,6 +44,9 @@ pub const MO_MC_SAMPLES: usize = 128;
 pub struct QLogNoisyExpectedHypervolumeImprovement<'a> {
     /// Each objective's joint posterior at the fixed points and a candidate.
     objectives: JointObjectives<'a>,
+    /// Each constraint's joint posterior, with the smoothed indicator's temperature η (none
+    /// without constraints).
+    constraints: Option<(JointObjectives<'a>, f64)>,
     /// Each sample's cells of the region its front does not dominate.
     cells: SampleCells,
     smoothing: ImprovementSmoothing,
@@ -57,7 +66,46 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
         base: &[BaseSamples],
         smoothing: ImprovementSmoothing,
     ) -> Result<Self, EngineError> {
-        let m = models.len();
+        Self::with_constraints(
+            models,
+            &[],
+            engine,
+            (baseline, pending),
+            reference,
+            base,
+            (smoothing, 0.0),
+        )
+    }
+
+    /// The same under black-box constraints: `constraints` (each feasible where ≤ 0 in its own
+    /// units) get their own base samples after the objectives' in `base`, and each constraint
+    /// `c` adds `ln fatmoid(−c/η)` to a sample's log improvement, `η` the second of `smoothing`
+    /// (BoTorch's default 1e-3; not read without constraints). The points are `(baseline,
+    /// pending)`.
+    pub fn with_constraints(
+        models: &[ObjectiveModel<'a>],
+        constraints: &[ObjectiveModel<'a>],
+        engine: &dyn Engine,
+        (baseline, pending): (&Points, &Points),
+        reference: &[f64],
+        base: &[BaseSamples],
+        (smoothing, eta): (ImprovementSmoothing, f64),
+    ) -> Result<Self, EngineError> {
+        let (m, k) = (models.len(), constraints.len());
+        if k > 0 && !(eta.is_finite() && eta > 0.0) {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: the feasibility indicator's temperature eta = {eta} must be positive \
+                 and finite"
+            )));
+        }
+        if base.len() != m + k {
+            return Err(EngineError::invalid(format!(
+                "qLogNEHVI: {} sets of base samples for {m} objectives and {k} constraints (one \
+                 each)",
+                base.len()
+            )));
+        }
+        let (base, constraint_base) = base.split_at(m);
         if m < 2 || reference.len() != m || base.len() != m {
             return Err(EngineError::invalid(format!(
                 "qLogNEHVI: {m} objective models, a reference point of {} values and {} sets of \
@@ -73,20 +121,62 @@ impl<'a> QLogNoisyExpectedHypervolumeImprovement<'a> {
         }
         let objectives =
             JointObjectives::new("qLogNEHVI", models, engine, baseline, pending, base)?;
+        let constraints = if k == 0 {
+            None
+        } else {
+            let joint = JointObjectives::new(
+                "qLogNEHVI",
+                constraints,
+                engine,
+                baseline,
+                pending,
+                constraint_base,
+            )?;
+            Some((joint, eta))
+        };
         let (n_fixed, samples) = (objectives.fixed_count(), objectives.samples());
         let mut cells = SampleCells::new(m);
-        let mut front = vec![0.0; n_fixed * m];
+        let mut y = vec![0.0; m];
+        let mut c = vec![0.0; k];
+        let mut front = Vec::with_capacity(n_fixed * m);
         for s in 0..samples {
-            for (i, y) in front.chunks_exact_mut(m).enumerate() {
-                objectives.fixed_draw(s, i, y);
+            front.clear();
+            for i in 0..n_fixed {
+                if let Some((joint, _)) = &constraints {
+                    joint.fixed_draw(s, i, &mut c);
+                    if c.iter().any(|v| *v > 0.0) {
+                        continue;
+                    }
+                }
+                objectives.fixed_draw(s, i, &mut y);
+                front.extend_from_slice(&y);
             }
             push_non_dominated_cells(&mut cells, &front, reference)?;
         }
         Ok(Self {
             objectives,
+            constraints,
             cells,
             smoothing,
         })
+    }
+
+    /// Each candidate's smoothed log feasibility per sample, `candidates × samples` row-major
+    /// (zeros without constraints).
+    fn log_feasibility(
+        &self,
+        engine: &dyn Engine,
+        candidates: &Points,
+    ) -> Result<Vec<f64>, EngineError> {
+        let samples = self.cells.samples();
+        let Some((joint, eta)) = &self.constraints else {
+            return Ok(vec![0.0; candidates.rows() * samples]);
+        };
+        let draws = joint.candidate_draws("qLogNEHVI", engine, candidates)?;
+        Ok(draws
+            .chunks_exact(joint.m())
+            .map(|c| c.iter().map(|v| log_fatmoid(-v / eta)).sum())
+            .collect())
     }
 
     /// The number of cells over all samples (their fronts' sizes show in it).
@@ -105,6 +195,11 @@ pub fn push_non_dominated_cells(
     reference: &[f64],
 ) -> Result<(), EngineError> {
     let m = reference.len();
+    if front.is_empty() {
+        // No point (none feasible): the whole region above the reference point is one cell.
+        let unbounded = vec![f64::INFINITY; m];
+        return cells.push_sample(std::iter::once((reference, unbounded.as_slice())));
+    }
     let negated: Vec<f64> = front.iter().map(|v| -v).collect();
     let negated_reference: Vec<f64> = reference.iter().map(|v| -v).collect();
     let front = Front::new(&negated, m).map_err(|e| EngineError::invalid(e.to_string()))?;
@@ -132,10 +227,18 @@ impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
     /// differentiates it (the base samples fixed), on the CPU in f64; `None` where a kernel has
     /// no gradient.
     fn analytic_gradient(&self) -> Result<Option<Box<dyn AnalyticGradient + '_>>, EngineError> {
+        let constraint_slopes = match &self.constraints {
+            Some((joint, _)) => match joint.slopes() {
+                Some(slopes) => Some(slopes),
+                None => return Ok(None),
+            },
+            None => None,
+        };
         Ok(self.objectives.slopes().map(|slopes| {
             Box::new(QLogNehviGradient {
                 acquisition: self,
                 slopes,
+                constraint_slopes,
             }) as Box<dyn AnalyticGradient + '_>
         }))
     }
@@ -144,7 +247,14 @@ impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
         let draws = self
             .objectives
             .candidate_draws("qLogNEHVI", engine, candidates)?;
-        let values = engine.log_hypervolume_improvement(&self.cells, &draws, self.smoothing)?;
+        let mut values = engine.log_hypervolume_improvement(&self.cells, &draws, self.smoothing)?;
+        if self.constraints.is_some() {
+            let feasibility = self.log_feasibility(engine, candidates)?;
+            values
+                .iter_mut()
+                .zip(feasibility)
+                .for_each(|(v, f)| *v += f);
+        }
         Ok(values
             .chunks_exact(self.cells.samples())
             .map(log_mean_exp)
@@ -160,6 +270,8 @@ impl Acquisition for QLogNoisyExpectedHypervolumeImprovement<'_> {
 struct QLogNehviGradient<'q, 'a> {
     acquisition: &'q QLogNoisyExpectedHypervolumeImprovement<'a>,
     slopes: ObjectiveSlopes<'q, 'a>,
+    /// The constraints' chain rule, where there are constraints.
+    constraint_slopes: Option<ObjectiveSlopes<'q, 'a>>,
 }
 
 impl AnalyticGradient for QLogNehviGradient<'_, '_> {
@@ -167,14 +279,37 @@ impl AnalyticGradient for QLogNehviGradient<'_, '_> {
         let q = self.acquisition;
         let (m, samples) = (q.objectives.m(), q.cells.samples());
         let smoothing = q.smoothing;
+        let k = q.constraints.as_ref().map_or(0, |(joint, _)| joint.m());
+        let mut constraint_scratch = scratch(k);
         let mut scratch = scratch(m);
         let mut y = vec![0.0; m];
         let mut per_sample = vec![0.0; samples];
         // ∂ log HVI_s / ∂ y_sj, row-major samples × objectives.
         let mut sample_slopes = vec![0.0; samples * m];
         let mut areas = Vec::new();
+        let mut c = vec![0.0; k];
+        // ∂ log feasibility_s / ∂ c_sj, row-major samples × constraints.
+        let mut constraint_sample_slopes = vec![0.0; samples * k];
         Box::new(move |x: &[f64]| {
             let at = self.slopes.draws_at(x, &mut scratch)?;
+            let constraint_at = match (&self.constraint_slopes, &q.constraints) {
+                (Some(slopes), Some((joint, eta))) => {
+                    let at = slopes.draws_at(x, &mut constraint_scratch)?;
+                    for s in 0..samples {
+                        at.sample(joint, s, &mut c);
+                        let row = &mut constraint_sample_slopes[s * k..(s + 1) * k];
+                        for (slope, v) in row.iter_mut().zip(&c) {
+                            *slope = -log_fatmoid_slope(-v / eta) / eta;
+                        }
+                        per_sample[s] = c.iter().map(|v| log_fatmoid(-v / eta)).sum();
+                    }
+                    Some(at)
+                }
+                _ => {
+                    per_sample.fill(0.0);
+                    None
+                }
+            };
             for s in 0..samples {
                 at.sample(&q.objectives, s, &mut y);
                 areas.clear();
@@ -188,7 +323,9 @@ impl AnalyticGradient for QLogNehviGradient<'_, '_> {
                 }));
                 let top = areas.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                 let total: f64 = areas.iter().map(|a| (a - top).exp()).sum();
-                per_sample[s] = top + total.ln();
+                // The log improvement, after the sample's log feasibility (0 without
+                // constraints).
+                per_sample[s] += top + total.ln();
                 let slopes = &mut sample_slopes[s * m..(s + 1) * m];
                 slopes.fill(0.0);
                 for ((lower, log_length), area) in q.cells.sample(s).zip(&areas) {
@@ -204,7 +341,11 @@ impl AnalyticGradient for QLogNehviGradient<'_, '_> {
             }
             let value = log_mean_exp(&per_sample);
             let weights = log_mean_exp_weights(&per_sample);
-            let gradient = self.slopes.chain(&at, &weights, &sample_slopes, x.len());
+            let mut gradient = self.slopes.chain(&at, &weights, &sample_slopes, x.len());
+            if let (Some(slopes), Some(at)) = (&self.constraint_slopes, &constraint_at) {
+                let through = slopes.chain(at, &weights, &constraint_sample_slopes, x.len());
+                gradient.iter_mut().zip(through).for_each(|(g, t)| *g += t);
+            }
             if value.is_nan() || gradient.iter().any(|g| g.is_nan()) {
                 return Err(EngineError::invalid(format!(
                     "qLogNEHVI: NaN value or gradient at {x:?}"
@@ -223,9 +364,12 @@ pub const PRUNE_FRONT_SAMPLES: usize = 2048;
 /// in every objective, in at least one of `samples` joint posterior draws, the most often such
 /// first, at most `max_points` (at least one: the most often, or the first observed point when
 /// none ever is). qLogNEHVI over these alone keeps its joint sample within the quasi-random
-/// sequence's dimensions as the data grow.
+/// sequence's dimensions as the data grow. Under `constraints` (drawn after the objectives), a
+/// point whose constraint draws are not all ≤ 0 counts at the reference point in that draw, as
+/// BoTorch sets it: it is never kept for that draw.
 pub fn prune_baseline_front(
     models: &[ObjectiveModel<'_>],
+    constraints: &[ObjectiveModel<'_>],
     engine: &dyn Engine,
     reference: &[f64],
     samples: usize,
@@ -243,8 +387,8 @@ pub fn prune_baseline_front(
     if n <= max_points.max(1) {
         return Ok(observed.clone());
     }
-    let mut factors = Vec::with_capacity(m);
-    for model in models {
+    let mut factors = Vec::with_capacity(m + constraints.len());
+    for model in models.iter().chain(constraints) {
         let (chol, mean) = observed_posterior(model.gp, engine, "qLogNEHVI")?;
         factors.push((chol, mean, model.output));
     }
@@ -252,19 +396,26 @@ pub fn prune_baseline_front(
     let mut wins = vec![0usize; n];
     let mut normals = DMatrix::zeros(n, 1);
     let mut front = vec![0.0; n * m];
+    let mut feasible = vec![true; n];
     for _ in 0..samples {
+        feasible.fill(true);
         for (j, (chol, mean, output)) in factors.iter().enumerate() {
             normals
                 .iter_mut()
                 .for_each(|z: &mut f64| *z = StandardNormal.sample(&mut rng));
             let draw = chol * &normals;
             for i in 0..n {
-                // Negated: the front is found in minimisation form.
-                front[i * m + j] = -output.inverse(mean[i] + draw[i]);
+                let value = output.inverse(mean[i] + draw[i]);
+                if j < m {
+                    // Negated: the front is found in minimisation form.
+                    front[i * m + j] = -value;
+                } else if value > 0.0 {
+                    feasible[i] = false;
+                }
             }
         }
         let better: Vec<usize> = (0..n)
-            .filter(|&i| (0..m).all(|j| -front[i * m + j] > reference[j]))
+            .filter(|&i| feasible[i] && (0..m).all(|j| -front[i * m + j] > reference[j]))
             .collect();
         let values: Vec<f64> = better
             .iter()

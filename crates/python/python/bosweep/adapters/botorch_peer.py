@@ -13,18 +13,24 @@ raw samples):
 
 Both prune the observed points (``prune_baseline=True``, as Ax sets it). BoTorch maximises, so
 it takes the values as told. Until two points are told, it draws uniformly in the box. Batch
-capable."""
+capable.
+
+On a constrained problem the model has one more output per constraint (its values as told,
+feasible where <= 0), and the acquisition gets BoTorch's ``constraints`` (one callable per
+constraint output, its default ``eta``) with an objective that keeps the objectives' outputs:
+constrained qLogNEI and qLogNEHVI as Ax runs them for outcome constraints. The reference point
+inferred for qLogNEHVI comes from the feasible points where some are."""
 
 from typing import Any, List, Optional, Tuple
 
 from .catalog import Adapter
-from .protocol import Bounds, Peer, Point, Value
+from .protocol import Bounds, Constrained, Peer, Point, Value
 
 ADAPTERS = (
-    Adapter("botorch-qlognei", ("botorch",), ("botorch",), batch_capable=True),
+    Adapter("botorch-qlognei", ("botorch",), ("botorch",), batch_capable=True, constraints=True),
     Adapter(
         "botorch-qlognehvi", ("botorch", "--acquisition", "qlognehvi"), ("botorch",),
-        batch_capable=True, several_objectives=True,
+        batch_capable=True, several_objectives=True, constraints=True,
     ),
 )
 
@@ -43,6 +49,7 @@ class BotorchPeer:
         seed: int,
         acquisition: str = "qlognei",
         reference_point: Optional[List[float]] = None,
+        constraints: int = 0,
     ):
         import torch
 
@@ -51,6 +58,7 @@ class BotorchPeer:
         self.bounds = torch.tensor(bounds, dtype=torch.double).T
         self.acquisition = acquisition
         self.reference_point = reference_point
+        self.constraints = constraints
         self.xs: List[Point] = []
         self.ys: List[List[float]] = []
         self.pending: List[Point] = []
@@ -88,11 +96,29 @@ class BotorchPeer:
         return candidate[0].tolist()
 
     def build_acquisition(self, model: Any, train_x: Any, train_y: Any, pending: Any) -> Any:
+        k = self.constraints
+        m = train_y.shape[-1] - k
+        # The constraints are the last k outputs, feasible where <= 0.
+        given = {}
+        if k > 0:
+            from botorch.acquisition.multi_objective.objective import (
+                IdentityMCMultiOutputObjective,
+            )
+            from botorch.acquisition.objective import GenericMCObjective
+
+            given["constraints"] = [
+                (lambda Z, j=j: Z[..., m + j]) for j in range(k)
+            ]
+            given["objective"] = (
+                GenericMCObjective(lambda Z, X=None: Z[..., 0])
+                if self.acquisition == "qlognei"
+                else IdentityMCMultiOutputObjective(outcomes=list(range(m)))
+            )
         if self.acquisition == "qlognei":
             from botorch.acquisition.logei import qLogNoisyExpectedImprovement
 
             return qLogNoisyExpectedImprovement(
-                model, X_baseline=train_x, X_pending=pending, prune_baseline=True
+                model, X_baseline=train_x, X_pending=pending, prune_baseline=True, **given
             )
         from botorch.acquisition.multi_objective.logei import (
             qLogNoisyExpectedHypervolumeImprovement,
@@ -103,9 +129,18 @@ class BotorchPeer:
         if self.reference_point is not None:
             reference = self.torch.tensor(self.reference_point, dtype=self.torch.double)
         else:
-            reference = infer_reference_point(train_y[is_non_dominated(train_y)])
+            objectives = train_y[:, :m]
+            feasible = (train_y[:, m:] <= 0).all(dim=-1)
+            if feasible.any():
+                objectives = objectives[feasible]
+            reference = infer_reference_point(objectives[is_non_dominated(objectives)])
         return qLogNoisyExpectedHypervolumeImprovement(
-            model, ref_point=reference, X_baseline=train_x, X_pending=pending, prune_baseline=True
+            model,
+            ref_point=reference,
+            X_baseline=train_x,
+            X_pending=pending,
+            prune_baseline=True,
+            **given,
         )
 
     def tell_asked(self, handle: Any, y: Value) -> None:
@@ -113,8 +148,11 @@ class BotorchPeer:
         self.tell_new(handle, y)
 
     def tell_new(self, x: Point, y: Value) -> None:
+        constraints: List[float] = []
+        if isinstance(y, Constrained):
+            y, constraints = y.value, list(y.constraints)
         self.xs.append(list(x))
-        self.ys.append(list(y) if isinstance(y, list) else [y])
+        self.ys.append((list(y) if isinstance(y, list) else [y]) + constraints)
 
     def hold_pending(self, x: Point) -> Any:
         self.pending.append(list(x))
@@ -131,7 +169,8 @@ def factory(acquisition: str):
         _budget: Optional[int],
         _objectives: int,
         reference_point: Optional[List[float]],
+        constraints: int = 0,
     ) -> Peer:
-        return BotorchPeer(bounds, seed, acquisition, reference_point)
+        return BotorchPeer(bounds, seed, acquisition, reference_point, constraints)
 
     return build
