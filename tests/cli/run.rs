@@ -107,13 +107,14 @@ fn list_browses_by_kind_name_and_feature() {
 
     let constrained = names(&stdout(&["list", "--with", "constraints"]));
     assert_eq!(
-        constrained[..14],
+        constrained[..15],
         [
             "random",
             "qlognei",
             "saasbo-map",
             "logei-pof",
             "qlognehvi",
+            "qlognparego",
             "nsga2",
             "turbo",
             "scbo",

@@ -11,7 +11,8 @@ use bosweep::acquisition::{
     log_fatplus, log_fatplus_slope,
 };
 use bosweep::acquisition::{
-    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, log_fatmoid, log_fatmoid_slope,
+    ChebyshevScalarization, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,
+    ScalarObjective, log_fatmoid, log_fatmoid_slope,
 };
 use bosweep::acquisition::{
     LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility, ObjectiveModel, QLogNParEgo,
@@ -323,7 +324,8 @@ fn constrained_qlognehvi_matches_central_differences() {
 /// Constrained qLogNEI's reparameterised gradient (an objective and two constraints, Matérn-5/2
 /// GPs on the same fourteen points, outputs standardised and mapped back; one constraint
 /// feasible on about half the square), alone and with two pending points, with BoTorch's η and a
-/// wider one: against central differences of its engine values.
+/// wider one, and constrained qLogNParEGO's (two objectives scalarised, one constraint): against
+/// central differences of their engine values.
 #[test]
 fn constrained_qlognei_matches_central_differences() {
     let dim = 2;
@@ -370,16 +372,31 @@ fn constrained_qlognei_matches_central_differences() {
                 ..ConstrainedSmoothing::default()
             };
             let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+                ScalarObjective::Single,
                 &models,
                 &engine,
-                &observed,
-                &pending,
+                (&observed, &pending),
                 &base,
                 smoothing,
                 || Ok(-3.0),
             )
             .unwrap();
             assert_gradients_match(&acquisition, &probes(dim), 1e-7, 1e-4);
+            // qLogNParEGO's: the first two outcomes scalarised, the third a constraint.
+            let chebyshev =
+                ChebyshevScalarization::at_means(vec![0.3, 0.7], &models[..2], &engine, &observed)
+                    .unwrap();
+            let parego = ConstrainedQLogNoisyExpectedImprovement::new(
+                ScalarObjective::Chebyshev(chebyshev),
+                &models,
+                &engine,
+                (&observed, &pending),
+                &base,
+                smoothing,
+                || Ok(-3.0),
+            )
+            .unwrap();
+            assert_gradients_match(&parego, &probes(dim), 1e-7, 1e-4);
         }
     }
 }

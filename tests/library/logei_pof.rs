@@ -2,7 +2,7 @@
 //! `LogConstrainedExpectedImprovement` and `LogProbabilityOfFeasibility` on fixed data and
 //! hyperparameters (`benches/peers/logei_pof_reference.py` wrote `data/logei_pof_botorch.json`),
 //! the GPU backend against the CPU's values, and runs of the method on `constrained-gramacy`:
-//! reproducible, ending feasible.
+//! reproducible, ending feasible, in batches too.
 
 use bosweep::acquisition::{Acquisition, LogConstrainedExpectedImprovement, ObjectiveModel};
 use bosweep::compute::{CpuEngine, Points, Precision};
@@ -10,7 +10,7 @@ use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::surrogate::OutputTransform;
 use serde_json::Value;
 
-use crate::common::{cpu_run, fast_acquisition, steps, without_timings};
+use crate::common::{cpu_run, fast_acquisition, run_to_trace, steps, without_timings};
 
 /// The objective's GP and the two constraints', as BoTorch's ModelListGP holds them.
 struct Reference {
@@ -173,4 +173,52 @@ fn a_constrained_gramacy_run_is_reproducible_and_ends_feasible() {
         .unwrap();
     assert_eq!(last["recommended_x"], best["x"]);
     assert_eq!(last["best_value"], best["y"]);
+}
+
+/// `logei-pof` in batches of 3 on the same problem (budget 23, 8 design points, seed 4): each
+/// batch's later points under the Kriging believer of every model are distinct points; the same
+/// trace twice, the timings aside; a feasible point found.
+#[test]
+fn batches_under_the_kriging_believer_are_distinct_and_reproducible() {
+    use bosweep::algorithms;
+    use bosweep::problems;
+    use bosweep::sweep::{Parallel, RunConfig};
+
+    let params = fast_acquisition();
+    let run = || {
+        let problem = problems::build("constrained-gramacy", &[]).unwrap();
+        let mut algorithm = algorithms::build("logei-pof", &params).unwrap();
+        let config = RunConfig {
+            budget: 23,
+            init: 8,
+            seed: 4,
+            design_seed: 4,
+            parallel: Parallel {
+                batch: 3,
+                ..Parallel::default()
+            },
+        };
+        let engine = CpuEngine::new();
+        run_to_trace(
+            problem.as_ref(),
+            algorithm.as_mut(),
+            "logei-pof",
+            &engine,
+            &config,
+        )
+        .1
+    };
+    let (first, second) = (run(), run());
+    assert_eq!(without_timings(&first), without_timings(&second));
+    let steps = steps(first);
+    assert_eq!(steps.len(), 23);
+    for batch in steps[8..].chunks(3) {
+        for (i, step) in batch.iter().enumerate() {
+            assert!(
+                batch[..i].iter().all(|other| other["x"] != step["x"]),
+                "a batch repeated a point: {batch:?}"
+            );
+        }
+    }
+    assert!(steps.iter().any(|s| s["feasible"] == Value::Bool(true)));
 }

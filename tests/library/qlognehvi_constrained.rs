@@ -1,13 +1,16 @@
-//! qLogNEHVI under black-box constraints against BoTorch 0.18.1's
-//! `qLogNoisyExpectedHypervolumeImprovement` with `constraints` on fixed data, hyperparameters
-//! and base samples (`benches/peers/qlognehvi_constrained_reference.py` wrote
+//! qLogNEHVI and qLogNParEGO under black-box constraints against BoTorch 0.18.1's
+//! `qLogNoisyExpectedHypervolumeImprovement` and `qLogNParEGO` with `constraints` on fixed data,
+//! hyperparameters and base samples (`benches/peers/qlognehvi_constrained_reference.py` wrote
 //! `data/qlognehvi_constrained_botorch.json`), the GPU backend against the CPU's values, and
-//! `qlognehvi` on a constrained problem.
+//! `qlognehvi` and `qlognparego` on a constrained problem.
 
 use bosweep::acquisition::{
-    Acquisition, BaseSamples, CONSTRAINT_ETA, ObjectiveModel,
-    QLogNoisyExpectedHypervolumeImprovement,
+    Acquisition, BaseSamples, CONSTRAINT_ETA, ChebyshevScalarization,
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, ObjectiveModel,
+    QLogNoisyExpectedHypervolumeImprovement, ScalarObjective, TAU_RELU, lower_bound_points,
+    objective_lower_bound,
 };
+use bosweep::compute::EngineError;
 use bosweep::compute::{CpuEngine, Engine, ImprovementSmoothing, Points, Precision};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::surrogate::OutputTransform;
@@ -111,6 +114,45 @@ impl Reference {
     }
 }
 
+impl Reference {
+    /// Constrained qLogNParEGO's values, and the lower bound it asked for (bosweep's, from
+    /// BoTorch's uniforms) where it asked for one.
+    fn parego(&self, engine: &dyn Engine, with_pending: bool) -> (Vec<f64>, Option<f64>) {
+        let models = self.models();
+        let (pending, base) = self.pending_and_base(with_pending);
+        let baseline = self.gps[0].train();
+        let weights = numbers(&self.json["parego_weights"]);
+        let chebyshev =
+            ChebyshevScalarization::at_means(weights, &models[..2], engine, baseline).unwrap();
+        let objective = ScalarObjective::Chebyshev(chebyshev);
+        let mut fixed: Vec<&[f64]> = baseline.iter().collect();
+        fixed.extend(pending.iter());
+        let uniforms = rows(&self.json["lower_bound_uniforms"]);
+        let uniforms = DMatrix::from_fn(uniforms.len(), 2, |i, j| uniforms[i][j]);
+        let points = lower_bound_points(&Points::from_rows(&fixed).unwrap(), &uniforms).unwrap();
+        let ours = objective_lower_bound(&objective, &models[..2], engine, &points).unwrap();
+        let mut asked = None;
+        let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+            objective,
+            &models,
+            engine,
+            (baseline, &pending),
+            &base,
+            ConstrainedSmoothing {
+                tau_relu: TAU_RELU,
+                eta: CONSTRAINT_ETA,
+            },
+            || {
+                asked = Some(ours);
+                Ok::<f64, EngineError>(ours)
+            },
+        )
+        .unwrap();
+        let candidates = Points::from_rows(&rows(&self.json["candidates"])).unwrap();
+        (acquisition.evaluate(engine, &candidates).unwrap(), asked)
+    }
+}
+
 fn largest_error(got: &[f64], expected: &[f64]) -> f64 {
     assert_eq!(got.len(), expected.len());
     got.iter()
@@ -132,6 +174,37 @@ fn matches_botorch_with_some_and_with_no_feasible_points() {
             let expected = numbers(&r.json[case][key]);
             let error = largest_error(&got, &expected);
             eprintln!("constrained qLogNEHVI, {case}, {key}: largest error {error:e}");
+            assert!(
+                error <= 1e-9,
+                "{case}, {key}: {got:?} vs BoTorch {expected:?}"
+            );
+        }
+    }
+}
+
+/// Constrained qLogNParEGO (fixed weights), alone and with 2 pending points: with some feasible
+/// points every sample has one and no lower bound is asked; with none, bosweep's lower bound of
+/// the scalarised objective from BoTorch's uniforms is BoTorch's to 1e-12; the values at 10
+/// candidates are BoTorch's to 1e-9.
+#[test]
+fn constrained_parego_matches_botorch() {
+    let engine = CpuEngine::new();
+    for case in ["some_feasible", "none_feasible"] {
+        let r = reference(case);
+        for (with_pending, key) in [(false, "parego_alone"), (true, "parego_with_pending")] {
+            let (got, bound) = r.parego(&engine, with_pending);
+            let expected = &r.json[case][key];
+            match (bound, expected["lower_bound"].as_f64()) {
+                (None, None) => {}
+                (Some(ours), Some(theirs)) => assert!(
+                    (ours - theirs).abs() <= 1e-12 * theirs.abs().max(1.0),
+                    "{case}, {key}: bound {ours} vs BoTorch {theirs}"
+                ),
+                other => panic!("{case}, {key}: lower bounds {other:?}"),
+            }
+            let expected = numbers(&expected["values"]);
+            let error = largest_error(&got, &expected);
+            eprintln!("constrained qLogNParEGO, {case}, {key}: largest error {error:e}");
             assert!(
                 error <= 1e-9,
                 "{case}, {key}: {got:?} vs BoTorch {expected:?}"
@@ -162,32 +235,38 @@ fn gpu_matches_cpu() {
     }
 }
 
-/// `qlognehvi` on BNH (two objectives, two constraints; budget 14, 6 design points, seed 2, the
+/// `qlognehvi` and `qlognparego` on BNH (two objectives, two constraints; budget 14, 6 design points, seed 2, the
 /// debug runs' small acquisition grid): the same trace twice, the timings aside; its steps name
 /// the constraints' lengthscales, and its points after the design are mostly feasible.
 #[test]
 fn a_bnh_run_is_reproducible_and_mostly_feasible() {
     let mut params = fast_acquisition();
     params.push(("mc_samples", 32.0.into()));
-    let run = || cpu_run("qlognehvi", &params, "bnh", 14, 6, 2);
-    let (_, first) = run();
-    let (_, second) = run();
-    assert_eq!(without_timings(&first), without_timings(&second));
-    let steps = steps(first);
-    let modelled = &steps[6..];
-    assert!(
-        modelled
-            .iter()
-            .all(|s| s["extra"]["constraint_lengthscales"]
+    for algo in ["qlognehvi", "qlognparego"] {
+        let run = || cpu_run(algo, &params, "bnh", 14, 6, 2);
+        let (_, first) = run();
+        let (_, second) = run();
+        assert_eq!(without_timings(&first), without_timings(&second));
+        let steps = steps(first);
+        let modelled = &steps[6..];
+        let constraint_models = |s: &Value| {
+            s["extra"]["constraint_lengthscales"]
                 .as_array()
                 .map(Vec::len)
-                == Some(2)),
-        "{:?}",
-        modelled[0]["extra"]
-    );
-    let feasible = modelled
-        .iter()
-        .filter(|s| s["feasible"] == Value::Bool(true))
-        .count();
-    assert!(feasible >= 5, "{feasible} feasible of {}", modelled.len());
+        };
+        assert!(
+            modelled.iter().all(|s| constraint_models(s) == Some(2)),
+            "{algo}: {:?}",
+            modelled[0]["extra"]
+        );
+        let feasible = modelled
+            .iter()
+            .filter(|s| s["feasible"] == Value::Bool(true))
+            .count();
+        assert!(
+            feasible >= 5,
+            "{algo}: {feasible} feasible of {}",
+            modelled.len()
+        );
+    }
 }

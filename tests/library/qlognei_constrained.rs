@@ -6,7 +6,8 @@
 
 use bosweep::acquisition::{
     Acquisition, BaseSamples, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,
-    ObjectiveModel, lower_bound_points, objective_lower_bound, prune_baseline_constrained,
+    ObjectiveModel, ScalarObjective, lower_bound_points, objective_lower_bound,
+    prune_baseline_constrained,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points, Precision};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
@@ -106,10 +107,10 @@ fn acquisition<'a>(
     let pending = Points::from_rows(&rows(&json["pending"])).unwrap();
     let lower_bound = case.lower_bound;
     ConstrainedQLogNoisyExpectedImprovement::new(
+        ScalarObjective::Single,
         models,
         engine,
-        models[0].gp.train(),
-        &pending,
+        (models[0].gp.train(), &pending),
         &base_samples(json),
         ConstrainedSmoothing::default(),
         || lower_bound.ok_or_else(|| EngineError::invalid("BoTorch needed no lower bound")),
@@ -156,7 +157,8 @@ fn matches_botorch_where_no_point_is_feasible_with_its_lower_bound() {
     let uniforms = rows(&json["lower_bound_uniforms"]);
     let uniforms = DMatrix::from_fn(uniforms.len(), 2, |i, j| uniforms[i][j]);
     let points = lower_bound_points(&Points::from_rows(&fixed).unwrap(), &uniforms).unwrap();
-    let bound = objective_lower_bound(models[0], &engine, &points).unwrap();
+    let bound =
+        objective_lower_bound(&ScalarObjective::Single, &models[..1], &engine, &points).unwrap();
     let expected = case.lower_bound.unwrap();
     assert!(
         (bound - expected).abs() <= 1e-12 * expected.abs(),
@@ -218,9 +220,12 @@ fn pruning_keeps_feasible_candidates_for_the_best() {
         let case = case(&json, name);
         let models = case.models();
         let ys = rows(&json[name]["train_y"]);
-        let kept = prune_baseline_constrained(models[0], &models[1..], &engine, 512, 4, 3).unwrap();
-        let again =
-            prune_baseline_constrained(models[0], &models[1..], &engine, 512, 4, 3).unwrap();
+        let prune = || {
+            let single = ScalarObjective::Single;
+            prune_baseline_constrained(&single, &models[..1], &models[1..], &engine, 512, 4, 3)
+                .unwrap()
+        };
+        let (kept, again) = (prune(), prune());
         assert_eq!(kept, again);
         assert!((1..=4).contains(&kept.rows()), "{name}: {}", kept.rows());
         let index = |x: &[f64]| train.iter().position(|t| t.as_slice() == x).unwrap();

@@ -122,7 +122,10 @@ impl PendingView {
 /// posterior mean, with the same hyperparameters, so that the posterior variance collapses
 /// there and the acquisition looks elsewhere; and those believed values. The mean is the f64
 /// reference engine's, so a batch does not depend on the grid's device.
-fn believer(model: &GpModel, ctx: &AskContext<'_>) -> Result<(GpModel, Vec<f64>), AlgorithmError> {
+pub fn believer(
+    model: &GpModel,
+    ctx: &AskContext<'_>,
+) -> Result<(GpModel, Vec<f64>), AlgorithmError> {
     let mut believer = model.clone();
     let mut believed = Vec::with_capacity(ctx.pending.len());
     for x in ctx.pending {

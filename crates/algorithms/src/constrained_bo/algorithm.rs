@@ -1,5 +1,6 @@
 //! [`ConstrainedLogEi`]: one GP for the objective and one per constraint, refitted at every
-//! step, and log EI weighted by the probability of feasibility maximised.
+//! step, and log EI weighted by the probability of feasibility maximised; a batch's later
+//! points under the Kriging believer of every model.
 
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
     LogConstrainedExpectedImprovement, MaximizeConfig, ObjectiveModel, default_grid_size,
 };
+use bosweep_toolkit::pending::believer;
 use bosweep_toolkit::surrogate::GpModel;
 use bosweep_toolkit::{
     Algorithm, AlgorithmError, AskContext, Feedback, GpSettings, History, Proposal, StepLog,
@@ -36,6 +38,9 @@ pub struct ConstrainedLogEi {
     objective_model: Option<GpModel>,
     /// The constraints' models of the last fit, one per constraint.
     constraint_models: Vec<GpModel>,
+    /// Observations the models were fitted on by the last ask, while no value has been told
+    /// since: a batch's later asks reuse those fits.
+    fitted_on: Option<usize>,
     log: StepLog,
 }
 
@@ -49,6 +54,7 @@ impl ConstrainedLogEi {
             constraint_histories: Vec::new(),
             objective_model: None,
             constraint_models: Vec::new(),
+            fitted_on: None,
             log: StepLog::default(),
         }
     }
@@ -64,12 +70,22 @@ impl ConstrainedLogEi {
 
     /// The step's models: the objective's where there is an incumbent to improve on, and every
     /// constraint's, each warm-started at its previous fit. The objective is fitted first, so
-    /// that without constraints the fit draws what `logei`'s does.
+    /// that without constraints the fit draws what `logei`'s does. A batch's later asks reuse
+    /// the batch's first fits.
     fn fit_models(
         &self,
         fit_objective: bool,
         ctx: &mut AskContext<'_>,
     ) -> Result<(Option<GpModel>, Vec<GpModel>), AlgorithmError> {
+        let reuse = !ctx.pending.is_empty() && self.fitted_on == Some(self.history.len());
+        if reuse && (self.objective_model.is_some() || !fit_objective) {
+            let objective = if fit_objective {
+                self.objective_model.clone()
+            } else {
+                None
+            };
+            return Ok((objective, self.constraint_models.clone()));
+        }
         let objective = if fit_objective {
             Some(fit_gp_model(
                 &self.gp,
@@ -110,6 +126,59 @@ impl ConstrainedLogEi {
     }
 }
 
+/// The Kriging believers of a batch's later ask: the objective's (where it was fitted) and each
+/// constraint's.
+struct Believed {
+    objective: Option<GpModel>,
+    constraints: Vec<GpModel>,
+}
+
+impl ConstrainedLogEi {
+    /// A batch's later points: every model (the objective's, where fitted, and each
+    /// constraint's) conditioned on the pending points at its posterior means, the Kriging
+    /// believer (Ginsbourger et al. 2010) of each outcome, and the incumbent updated by the
+    /// pending points believed feasible (every believed constraint value ≤ 0) and better.
+    /// `None` (the fitted models) with nothing pending.
+    fn believe_pending(
+        &self,
+        objective: Option<&GpModel>,
+        constraints: &[GpModel],
+        best: Option<f64>,
+        ctx: &AskContext<'_>,
+    ) -> Result<(Option<Believed>, Option<f64>), AlgorithmError> {
+        if ctx.pending.is_empty() {
+            return Ok((None, best));
+        }
+        let mut believed_constraints = Vec::with_capacity(constraints.len());
+        let mut feasible = vec![true; ctx.pending.len()];
+        for model in constraints {
+            let (believer, values) = believer(model, ctx)?;
+            for (f, v) in feasible.iter_mut().zip(&values) {
+                *f &= *v <= 0.0;
+            }
+            believed_constraints.push(believer);
+        }
+        let (believed_objective, best) = match objective {
+            Some(model) => {
+                let (believer, values) = believer(model, ctx)?;
+                let best = values
+                    .iter()
+                    .zip(&feasible)
+                    .filter(|(_, f)| **f)
+                    .map(|(v, _)| *v)
+                    .fold(best, |b, v| Some(b.map_or(v, |b| b.max(v))));
+                (Some(believer), best)
+            }
+            None => (None, best),
+        };
+        let believed = Believed {
+            objective: believed_objective,
+            constraints: believed_constraints,
+        };
+        Ok((Some(believed), best))
+    }
+}
+
 impl Algorithm for ConstrainedLogEi {
     /// Keeps one history per constraint the problem declares.
     fn prepare(&mut self, problem: &dyn Problem) -> Result<(), AlgorithmError> {
@@ -128,10 +197,17 @@ impl Algorithm for ConstrainedLogEi {
         let start = Instant::now();
         let best = self.best_feasible();
         let (objective, constraints) = self.fit_models(best.is_some(), ctx)?;
-        let constraint_outputs: Vec<ObjectiveModel<'_>> =
-            constraints.iter().map(ObjectiveModel::of).collect();
+        let (believed, best) = self.believe_pending(objective.as_ref(), &constraints, best, ctx)?;
+        let (believed_objective, believed_constraints) = match &believed {
+            Some(believed) => (believed.objective.as_ref(), believed.constraints.as_slice()),
+            None => (objective.as_ref(), constraints.as_slice()),
+        };
+        let constraint_outputs: Vec<ObjectiveModel<'_>> = believed_constraints
+            .iter()
+            .map(ObjectiveModel::of)
+            .collect();
         // `inputs`: a model whose input transform (the box's, every model's) maps the candidates.
-        let (acquisition, inputs) = match (&objective, best) {
+        let (acquisition, inputs) = match (believed_objective, best) {
             (Some(model), Some(best)) => (
                 LogConstrainedExpectedImprovement::new(
                     ObjectiveModel::of(model),
@@ -141,7 +217,7 @@ impl Algorithm for ConstrainedLogEi {
                 model,
             ),
             // No feasible point yet: the probability of feasibility alone (Gelbart et al.).
-            _ => match constraints.first() {
+            _ => match believed_constraints.first() {
                 Some(model) => (
                     LogConstrainedExpectedImprovement::feasibility(&constraint_outputs)?,
                     model,
@@ -162,12 +238,21 @@ impl Algorithm for ConstrainedLogEi {
         self.log_fit(best, objective.as_ref(), &constraints);
         let x = maximize_in_domain(&acquisition, inputs, &self.maximize, &mut self.log, ctx)?;
         self.log.cost.acq_seconds += start.elapsed().as_secs_f64();
+        drop(acquisition);
+        drop(believed);
         self.objective_model = objective;
         self.constraint_models = constraints;
+        self.fitted_on = Some(self.history.len());
         Ok(Proposal { x, repeats: 1 })
     }
 
     fn handles_constraints(&self) -> bool {
+        true
+    }
+
+    /// A batch's later points are chosen under the Kriging believer of every model, never a
+    /// pending point again.
+    fn accepts_pending(&self) -> bool {
         true
     }
 

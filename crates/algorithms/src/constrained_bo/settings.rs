@@ -16,8 +16,9 @@ bosweep_core::settings! {
     /// while none is feasible the acquisition is the log probability of feasibility alone
     /// (Gelbart et al.'s rule). It recommends feasible first: the best feasible observed point,
     /// else the least violating one. On a problem without constraints it is `logei`, proposal
-    /// for proposal. One point at a time: a batch's later points are not asked while others
-    /// are pending.
+    /// for proposal. A batch's later points are chosen under the Kriging believer of every
+    /// model (each conditioned on the pending points at its posterior mean, the incumbent
+    /// counting the pending points believed feasible), never a pending point again.
     ///
     /// ```
     /// use bosweep_algorithms::{AlgorithmSettings, LogEi, LogEiPof};

@@ -7,15 +7,15 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{Engine, EngineError, Points};
+use bosweep_engine::{Engine, Points};
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds,
-    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, GpAcquisition,
-    LOWER_BOUND_POINTS, LocallyPenalized, LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig,
-    MaximizerSettings, ObjectiveModel, PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition,
-    QLogNoisyExpectedImprovement, UpperConfidenceBound, default_grid_size, lower_bound_points,
-    maximize, objective_lower_bound, prune_baseline, prune_baseline_constrained,
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, GpAcquisition, LocallyPenalized,
+    LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings, ObjectiveModel,
+    PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
+    ScalarObjective, UpperConfidenceBound, default_grid_size, draw_lower_bound_points, maximize,
+    objective_lower_bound, prune_baseline, prune_baseline_constrained,
 };
 use bosweep_toolkit::pending::{
     PendingStrategy, PendingView, away_from_pending, pending_in_model_units,
@@ -321,7 +321,8 @@ impl GpBo {
                 .collect();
             let baseline = if prune {
                 prune_baseline_constrained(
-                    outcomes[0],
+                    &ScalarObjective::Single,
+                    &outcomes[..1],
                     &outcomes[1..],
                     ctx.engine,
                     PRUNE_SAMPLES,
@@ -344,16 +345,24 @@ impl GpBo {
             let engine = ctx.engine;
             let rng = &mut *ctx.rng;
             let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+                ScalarObjective::Single,
                 &outcomes,
                 engine,
-                &baseline,
-                &pending,
+                (&baseline, &pending),
                 &base,
                 ConstrainedSmoothing {
                     eta: constraint_eta,
                     ..ConstrainedSmoothing::default()
                 },
-                || lower_bound(&model, engine, &baseline, &pending, rng),
+                || {
+                    let points = draw_lower_bound_points(&[&baseline, &pending], rng)?;
+                    objective_lower_bound(
+                        &ScalarObjective::Single,
+                        &[ObjectiveModel::of(&model)],
+                        engine,
+                        &points,
+                    )
+                },
             )?;
             self.log.cost.model_seconds += start.elapsed().as_secs_f64();
             let start = Instant::now();
@@ -400,25 +409,6 @@ impl GpBo {
             .map(|(j, history)| fit_gp_model(&self.gp, history, self.constraint_models.get(j), ctx))
             .collect()
     }
-}
-
-/// BoTorch's lower bound of the objective, at which infeasible observed and pending points count
-/// while some posterior sample has no feasible one: the objective's posterior at the 32 uniform
-/// points its `_estimate_objective_lower_bound` draws in the widened bounding box of `baseline`
-/// and `pending` (model units).
-fn lower_bound(
-    model: &GpModel,
-    engine: &dyn Engine,
-    baseline: &Points,
-    pending: &Points,
-    rng: &mut rand_chacha::ChaCha8Rng,
-) -> Result<f64, EngineError> {
-    let mut fixed: Vec<&[f64]> = baseline.iter().collect();
-    fixed.extend(pending.iter());
-    let uniforms =
-        nalgebra::DMatrix::from_fn(LOWER_BOUND_POINTS, baseline.dim(), |_, _| rng.random());
-    let points = lower_bound_points(&Points::from_rows(&fixed)?, &uniforms)?;
-    objective_lower_bound(ObjectiveModel::of(model), engine, &points)
 }
 
 impl Algorithm for GpBo {

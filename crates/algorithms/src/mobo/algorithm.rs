@@ -10,9 +10,11 @@ use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::{ImprovementSmoothing, Points};
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
-    Acquisition as AcquisitionFunction, BaseSamples, CONSTRAINT_ETA, MAX_SOBOL_DIM, MaximizeConfig,
+    Acquisition as AcquisitionFunction, BaseSamples, ChebyshevScalarization,
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, MAX_SOBOL_DIM, MaximizeConfig,
     ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement,
-    TAU_RELU, default_grid_size, prune_baseline_front, sample_simplex,
+    ScalarObjective, TAU_RELU, default_grid_size, draw_lower_bound_points, objective_lower_bound,
+    prune_baseline_front, sample_simplex,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::surrogate::GpModel;
@@ -35,9 +37,8 @@ pub(super) enum MultiObjectiveAcquisition {
 
 /// What a multi-objective GP method sets, beside its acquisition.
 pub(super) struct MultiObjectiveSettings {
-    /// The smoothed feasibility indicator's temperature on a constrained problem; `None` for a
-    /// method that does not take constraints.
-    pub constraint_eta: Option<f64>,
+    /// The smoothed feasibility indicator's temperature on a constrained problem.
+    pub constraint_eta: f64,
     pub gp: GpSettings,
     pub maximize: MaximizeConfig,
     pub mc_samples: usize,
@@ -155,15 +156,13 @@ impl Algorithm for MultiObjectiveBo {
             .reference_point()
             .map(|r| objectives.to_maximization(r));
         self.histories = vec![History::default(); objectives.count()];
-        if self.handles_constraints() {
-            self.constraint_histories = vec![History::default(); problem.constraint_count()];
-        }
+        self.constraint_histories = vec![History::default(); problem.constraint_count()];
         Ok(())
     }
 
-    /// qLogNEHVI takes black-box constraints as BoTorch's does.
+    /// qLogNEHVI and qLogNParEGO take black-box constraints as BoTorch's do.
     fn handles_constraints(&self) -> bool {
-        self.settings.constraint_eta.is_some()
+        true
     }
 
     fn ask(&mut self, ctx: &mut AskContext<'_>) -> Result<Proposal, AlgorithmError> {
@@ -217,10 +216,7 @@ impl Algorithm for MultiObjectiveBo {
                     (&baseline, &pending),
                     &reference,
                     &base,
-                    (
-                        ImprovementSmoothing::BOTORCH,
-                        self.settings.constraint_eta.unwrap_or(CONSTRAINT_ETA),
-                    ),
+                    (ImprovementSmoothing::BOTORCH, self.settings.constraint_eta),
                 )?;
                 self.log
                     .extra
@@ -232,7 +228,7 @@ impl Algorithm for MultiObjectiveBo {
                 }
                 Box::new(acquisition)
             }
-            MultiObjectiveAcquisition::ParEgo => {
+            MultiObjectiveAcquisition::ParEgo if constraint_models.is_empty() => {
                 let weights = sample_simplex(models.len(), ctx.rng);
                 self.log.extra.insert("weights".into(), json!(weights));
                 Box::new(QLogNParEgo::new(
@@ -244,6 +240,45 @@ impl Algorithm for MultiObjectiveBo {
                     &base,
                     TAU_RELU,
                 )?)
+            }
+            MultiObjectiveAcquisition::ParEgo => {
+                let weights = sample_simplex(models.len(), ctx.rng);
+                self.log.extra.insert("weights".into(), json!(weights));
+                let objective = ScalarObjective::Chebyshev(ChebyshevScalarization::at_means(
+                    weights,
+                    &objective_models,
+                    ctx.engine,
+                    &baseline,
+                )?);
+                let outcomes: Vec<ObjectiveModel<'_>> = objective_models
+                    .iter()
+                    .chain(&constraint_outputs)
+                    .copied()
+                    .collect();
+                let engine = ctx.engine;
+                let rng = &mut *ctx.rng;
+                let bound = objective.clone();
+                let acquisition = ConstrainedQLogNoisyExpectedImprovement::new(
+                    objective,
+                    &outcomes,
+                    engine,
+                    (&baseline, &pending),
+                    &base,
+                    ConstrainedSmoothing {
+                        tau_relu: TAU_RELU,
+                        eta: self.settings.constraint_eta,
+                    },
+                    || {
+                        let points = draw_lower_bound_points(&[&baseline, &pending], rng)?;
+                        objective_lower_bound(&bound, &objective_models, engine, &points)
+                    },
+                )?;
+                let infeasible = acquisition.infeasible_value();
+                self.log.extra.insert(
+                    "infeasible_value".into(),
+                    json!(infeasible.is_finite().then_some(infeasible)),
+                );
+                Box::new(acquisition)
             }
         };
         self.log.cost.model_seconds += start.elapsed().as_secs_f64();

@@ -8,19 +8,17 @@ use super::algorithm::{MultiObjectiveAcquisition, MultiObjectiveBo, MultiObjecti
 use super::settings::{QLogNParEgoSettings, QLogNehvi};
 
 /// A multi-objective GP method: its settings become a [`MultiObjectiveBo`] maximising
-/// `$acquisition`, taking constraints with the temperature `$eta` reads off its settings
-/// (`None`: it does not take them).
+/// `$acquisition`.
 macro_rules! multi_objective_method {
-    ($settings:ident, $name:literal, $acquisition:expr, $eta:expr, $description:literal) => {
+    ($settings:ident, $name:literal, $acquisition:expr, $description:literal) => {
         impl Method for $settings {
             const NAME: &'static str = $name;
             const DESCRIPTION: &'static str = $description;
             const REQUIRES: Requirement = Requirement::Any;
 
             fn into_algorithm(self, params: Params) -> Result<Box<dyn Algorithm>, AlgorithmError> {
-                let constraint_eta: fn(&Self) -> Option<f64> = $eta;
                 let settings = MultiObjectiveSettings {
-                    constraint_eta: constraint_eta(&self),
+                    constraint_eta: self.constraint_eta,
                     maximize: self.maximizer.config(),
                     gp: self.gp,
                     mc_samples: self.mc_samples,
@@ -41,7 +39,6 @@ multi_objective_method!(
     QLogNehvi,
     "qlognehvi",
     MultiObjectiveAcquisition::HypervolumeImprovement,
-    |settings| Some(settings.constraint_eta),
     "qLogNEHVI (Daulton et al. 2021; Ament et al. 2023), BoTorch's default for several objectives: the noisy expected hypervolume improvement in log space over QMC samples of independent GPs (BoTorch's default model each), the box decompositions and candidates × samples × cells on the engine; batches point by point with the pending points joining the front; on a constrained problem, BoTorch's constrained qLogNEHVI (a GP per constraint, each sample's front of its feasible points, the smoothed feasibility indicator)"
 );
 
@@ -49,6 +46,5 @@ multi_objective_method!(
     QLogNParEgoSettings,
     "qlognparego",
     MultiObjectiveAcquisition::ParEgo,
-    |_| None,
-    "qLogNParEGO (Daulton et al. 2020; Ament et al. 2023), BoTorch's: qLogNEI of a random augmented Chebyshev scalarisation (new simplex weights at every ask) of QMC samples of independent GPs (BoTorch's default model each); batches point by point with the pending points joining the observed ones"
+    "qLogNParEGO (Daulton et al. 2020; Ament et al. 2023), BoTorch's: qLogNEI of a random augmented Chebyshev scalarisation (new simplex weights at every ask) of QMC samples of independent GPs (BoTorch's default model each); batches point by point with the pending points joining the observed ones; on a constrained problem, BoTorch's constrained qLogNParEGO (a GP per constraint, the best feasible scalarised value per sample, the smoothed feasibility indicator)"
 );

@@ -6,10 +6,10 @@ use bosweep_toolkit::acquisition::MaximizerSettings;
 use crate::gp_bo::botorch_maximizer;
 
 /// The settings of a multi-objective GP method (`qlognehvi`, `qlognparego`): one GP per
-/// objective, BoTorch's maximiser and sampling, declared once for both, then the method's own
-/// (`$extra`).
+/// objective (and per black-box constraint), BoTorch's maximiser, sampling and feasibility
+/// indicator, declared once for both.
 macro_rules! multi_objective_settings {
-    ($(#[$doc:meta])* $settings:ident { $($extra:tt)* }) => {
+    ($(#[$doc:meta])* $settings:ident) => {
         bosweep_core::settings! {
             $(#[$doc])*
             pub struct $settings {
@@ -25,7 +25,13 @@ macro_rules! multi_objective_settings {
                 prune_baseline: bool = false => (
                     "sample only the observed points that are on the front in some of 2048 posterior draws (BoTorch's prune_inferior_points_multi_objective; done anyway beyond 255 points)"
                 ),
-                $($extra)*
+                /// On a constrained problem, each constraint `c` (in its own units) adds
+                /// `ln fatmoid(−c/η)` to a sample's log improvement.
+                constraint_eta: f64 = bosweep_toolkit::acquisition::CONSTRAINT_ETA => (
+                    "temperature η of the smoothed feasibility indicator on a constrained problem, in the constraints' units (BoTorch's eta)",
+                    1e-9,
+                    1e6
+                ),
             }
         }
     };
@@ -57,15 +63,7 @@ multi_objective_settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognehvi");
     /// ```
-    QLogNehvi {
-        /// On a constrained problem, each constraint `c` (in its own units) adds
-        /// `ln fatmoid(−c/η)` to a sample's log improvement.
-        constraint_eta: f64 = bosweep_toolkit::acquisition::CONSTRAINT_ETA => (
-            "temperature η of the smoothed feasibility indicator on a constrained problem, in the constraints' units (BoTorch's eta)",
-            1e-9,
-            1e6
-        ),
-    }
+    QLogNehvi
 }
 
 multi_objective_settings! {
@@ -77,6 +75,11 @@ multi_objective_settings! {
     /// observed points, α = 0.05), and qLogNEI of that scalar is maximised, the pending points
     /// joining the observed ones (BoTorch's `incremental`). The GPs are `qlognehvi`'s.
     ///
+    /// On a problem with black-box constraints it is BoTorch's `qLogNParEGO` with
+    /// `constraints`, which is constrained qLogNEI of the scalarisation: a GP per constraint,
+    /// each sample's best scalarised value over the observed and pending points feasible in it,
+    /// and the candidate's smoothed log feasibility added.
+    ///
     /// ```
     /// use bosweep_algorithms::{AlgorithmSettings, QLogNParEgoSettings};
     ///
@@ -84,5 +87,5 @@ multi_objective_settings! {
     /// assert_eq!((settings.mc_samples, settings.prune_baseline), (128, false));
     /// assert_eq!(settings.name(), "qlognparego");
     /// ```
-    QLogNParEgoSettings {}
+    QLogNParEgoSettings
 }

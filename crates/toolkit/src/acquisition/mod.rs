@@ -59,7 +59,8 @@ pub use qlognei::{
 };
 pub use qlognei_constrained::{
     CONSTRAINT_ETA, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,
-    LOWER_BOUND_POINTS, lower_bound_points, objective_lower_bound, prune_baseline_constrained,
+    LOWER_BOUND_POINTS, ScalarObjective, draw_lower_bound_points, lower_bound_points,
+    objective_lower_bound, prune_baseline_constrained,
 };
 pub use qlognparego::{CHEBYSHEV_ALPHA, ChebyshevScalarization, QLogNParEgo, sample_simplex};
 pub use sobol::{Bounds, MAX_SOBOL_DIM, SOBOL_BLOCK, SobolGrid, default_grid_size};

@@ -12,15 +12,20 @@
 //! of the objective instead (BoTorch's `compute_best_feasible_objective`). Everything is in the
 //! outcomes' own units (the objective in the maximisation sense), so that `η` means what it
 //! means in BoTorch.
+//!
+//! The objective is one outcome's value or, for qLogNParEGO (BoTorch's `qLogNParEGO`, which is
+//! this qLogNEI of a composite objective), a Chebyshev scalarisation of several
+//! ([`ScalarObjective`]).
 
 use nalgebra::DMatrix;
-use rand::SeedableRng;
+use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, StandardNormal};
 use rayon::prelude::*;
 
 use super::joint::{most_often, observed_posterior};
 use super::joint_objectives::{JointObjectives, ObjectiveModel, ObjectiveSlopes, scratch};
 use super::qlognei::{BaseSamples, TAU_RELU};
+use super::qlognparego::ChebyshevScalarization;
 use super::{Acquisition, AnalyticGradient, ValueGradient};
 use bosweep_core::stats::{
     log_fatmoid, log_fatmoid_slope, log_fatplus, log_fatplus_slope, log_mean_exp,
@@ -69,25 +74,93 @@ pub fn lower_bound_points(
     Points::new(data, dim)
 }
 
-/// BoTorch's lower bound of the objective (`−get_infeasible_cost`): `min(0, min_i μ_i − 6 σ_i)`
-/// over the objective's posterior at `points` (in the GP's input units), in the objective's own
-/// units (maximisation sense). Infeasible observed points count at this value when some sample
-/// has no feasible one.
+/// [`lower_bound_points`] of the points of every set in `sets` (the observed and the pending
+/// points), with [`LOWER_BOUND_POINTS`] × d uniforms drawn from `rng` (BoTorch draws them from
+/// torch's generator).
+pub fn draw_lower_bound_points(
+    sets: &[&Points],
+    rng: &mut impl rand::Rng,
+) -> Result<Points, EngineError> {
+    let rows: Vec<&[f64]> = sets.iter().flat_map(|set| set.iter()).collect();
+    let points = Points::from_rows(&rows)?;
+    let uniforms = DMatrix::from_fn(LOWER_BOUND_POINTS, points.dim(), |_, _| rng.random());
+    lower_bound_points(&points, &uniforms)
+}
+
+/// The scalar a constrained qLogNEI improves on, read off the objectives' outcomes (the first
+/// [`ScalarObjective::outputs`] of a sample's outcomes; the constraints follow them).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScalarObjective {
+    /// One objective's value (qLogNEI).
+    Single,
+    /// A Chebyshev scalarisation of several objectives' values (qLogNParEGO).
+    Chebyshev(ChebyshevScalarization),
+}
+
+impl ScalarObjective {
+    /// The number of objective outcomes it reads.
+    pub fn outputs(&self) -> usize {
+        match self {
+            Self::Single => 1,
+            Self::Chebyshev(scalarization) => scalarization.weights().len(),
+        }
+    }
+
+    /// Its value at the objective outcomes `y`.
+    pub fn value(&self, y: &[f64]) -> f64 {
+        match self {
+            Self::Single => y[0],
+            Self::Chebyshev(scalarization) => scalarization.value(y),
+        }
+    }
+
+    /// Its slopes in the objective outcomes at `y`, into `out`.
+    fn slopes(&self, y: &[f64], out: &mut [f64]) {
+        match self {
+            Self::Single => out[0] = 1.0,
+            Self::Chebyshev(scalarization) => scalarization.slopes(y, out),
+        }
+    }
+}
+
+/// BoTorch's lower bound of the objective (`−get_infeasible_cost`): over the `objectives`'
+/// posteriors at `points` (in the GPs' input units; one model per objective outcome, in their
+/// own units, maximisation sense), the least of `objective(μ − 6σ)` and `objective(μ + 6σ)`,
+/// and 0 where that is positive. Infeasible observed points count at this value when some
+/// sample has no feasible one.
 pub fn objective_lower_bound(
-    objective: ObjectiveModel<'_>,
+    objective: &ScalarObjective,
+    objectives: &[ObjectiveModel<'_>],
     engine: &dyn Engine,
     points: &Points,
 ) -> Result<f64, EngineError> {
-    let posterior = engine.posterior(objective.gp, points)?;
-    let lowest = posterior
-        .mean
+    if objectives.len() != objective.outputs() {
+        return Err(EngineError::invalid(format!(
+            "objective lower bound: {} models for an objective of {} outcomes",
+            objectives.len(),
+            objective.outputs()
+        )));
+    }
+    let posteriors = objectives
         .iter()
-        .zip(&posterior.variance)
-        .map(|(m, v)| {
-            objective.output.inverse(*m)
-                - 6.0 * objective.output.inverse_variance(v.max(0.0)).sqrt()
-        })
-        .fold(f64::INFINITY, f64::min);
+        .map(|model| engine.posterior(model.gp, points))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (mut below, mut above) = (vec![0.0; objectives.len()], vec![0.0; objectives.len()]);
+    let mut lowest = f64::INFINITY;
+    for i in 0..points.rows() {
+        for (j, (model, posterior)) in objectives.iter().zip(&posteriors).enumerate() {
+            let mean = model.output.inverse(posterior.mean[i]);
+            let sd = model
+                .output
+                .inverse_variance(posterior.variance[i].max(0.0))
+                .sqrt();
+            below[j] = mean - 6.0 * sd;
+            above[j] = mean + 6.0 * sd;
+        }
+        lowest = lowest
+            .min(objective.value(&below))
+            .min(objective.value(&above));
+    }
     if lowest.is_nan() {
         return Err(EngineError::invalid(
             "objective lower bound: the posterior is NaN",
@@ -118,7 +191,9 @@ impl Default for ConstrainedSmoothing {
 /// qLogNEI of a single candidate over the observed and pending points, under constraints, for
 /// **maximisation** of the objective (see the module's documentation).
 pub struct ConstrainedQLogNoisyExpectedImprovement<'a> {
-    /// The objective's joint posterior first, then each constraint's.
+    /// The scalar improved on, read off the objective outcomes.
+    objective: ScalarObjective,
+    /// The objective outcomes' joint posteriors first, then each constraint's.
     outcomes: JointObjectives<'a>,
     /// Each sample's best feasible objective draw over the observed and pending points (or the
     /// lower bound, see the module).
@@ -130,27 +205,29 @@ pub struct ConstrainedQLogNoisyExpectedImprovement<'a> {
 }
 
 impl<'a> ConstrainedQLogNoisyExpectedImprovement<'a> {
-    /// Constrained qLogNEI over `baseline` (observed points, at least one) with `pending`
-    /// points, in the models' input units. `outcomes` are the objective's model (maximisation
-    /// sense), then one model per constraint (at least one, feasible where ≤ 0), each drawn with
-    /// its own `base` samples (`baseline + pending + 1` columns), in the same order.
-    /// `lower_bound` is asked only where some sample has no feasible observed or pending point
-    /// ([`objective_lower_bound`]).
+    /// Constrained qLogNEI of `objective` over `baseline` (observed points, at least one) with
+    /// `pending` points, in the models' input units. `outcomes` are the objective outcomes'
+    /// models (maximisation sense; [`ScalarObjective::outputs`] of them), then one model per
+    /// constraint (at least one, feasible where ≤ 0), each drawn with its own `base` samples
+    /// (`baseline + pending + 1` columns), in the same order. `lower_bound` is asked only where
+    /// some sample has no feasible observed or pending point ([`objective_lower_bound`]).
     pub fn new(
+        objective: ScalarObjective,
         outcomes: &[ObjectiveModel<'a>],
         engine: &dyn Engine,
-        baseline: &Points,
-        pending: &Points,
+        (baseline, pending): (&Points, &Points),
         base: &[BaseSamples],
         smoothing: ConstrainedSmoothing,
         lower_bound: impl FnOnce() -> Result<f64, EngineError>,
     ) -> Result<Self, EngineError> {
         const WHAT: &str = "constrained qLogNEI";
         let ConstrainedSmoothing { tau_relu, eta } = smoothing;
-        if outcomes.len() < 2 {
+        let n_objective = objective.outputs();
+        if outcomes.len() <= n_objective {
             return Err(EngineError::invalid(format!(
-                "{WHAT}: {} outcome models; the objective's and at least one constraint's are \
-                 needed (qLogNEI without constraints is QLogNoisyExpectedImprovement)",
+                "{WHAT}: {} outcome models; the objective's {n_objective} and at least one \
+                 constraint's are needed (qLogNEI without constraints is \
+                 QLogNoisyExpectedImprovement)",
                 outcomes.len()
             )));
         }
@@ -170,7 +247,10 @@ impl<'a> ConstrainedQLogNoisyExpectedImprovement<'a> {
         for s in 0..samples {
             for i in 0..n_base {
                 outcomes.fixed_draw(s, i, &mut y);
-                observed[s * n_base + i] = (y[0], y[1..].iter().all(|c| *c <= 0.0));
+                observed[s * n_base + i] = (
+                    objective.value(&y[..n_objective]),
+                    y[n_objective..].iter().all(|c| *c <= 0.0),
+                );
             }
         }
         let every_sample_feasible = observed
@@ -190,6 +270,7 @@ impl<'a> ConstrainedQLogNoisyExpectedImprovement<'a> {
             })
             .collect();
         Ok(Self {
+            objective,
             outcomes,
             best,
             infeasible_value,
@@ -204,11 +285,20 @@ impl<'a> ConstrainedQLogNoisyExpectedImprovement<'a> {
     }
 }
 
-/// `ln fatplus(y_0 − best) + Σ_j ln fatmoid(−y_j / η)` for outcomes `y` (the objective, then the
-/// constraints).
-fn term(y: &[f64], best: f64, smoothing: &ConstrainedSmoothing) -> f64 {
-    let feasibility: f64 = y[1..].iter().map(|c| log_fatmoid(-c / smoothing.eta)).sum();
-    log_fatplus(y[0] - best, smoothing.tau_relu) + feasibility
+impl ConstrainedQLogNoisyExpectedImprovement<'_> {
+    /// `ln fatplus(objective(y) − best) + Σ_j ln fatmoid(−c_j / η)` for a sample's outcomes `y`
+    /// (the objective outcomes, then the constraints `c`).
+    fn term(&self, y: &[f64], best: f64) -> f64 {
+        let n = self.objective.outputs();
+        let feasibility: f64 = y[n..]
+            .iter()
+            .map(|c| log_fatmoid(-c / self.smoothing.eta))
+            .sum();
+        log_fatplus(
+            self.objective.value(&y[..n]) - best,
+            self.smoothing.tau_relu,
+        ) + feasibility
+    }
 }
 
 impl Acquisition for ConstrainedQLogNoisyExpectedImprovement<'_> {
@@ -231,7 +321,7 @@ impl Acquisition for ConstrainedQLogNoisyExpectedImprovement<'_> {
                         .zip(candidate.chunks_exact(m))
                         .zip(&self.best)
                     {
-                        *value = term(y, *best, &self.smoothing);
+                        *value = self.term(y, *best);
                     }
                     log_mean_exp(per_sample)
                 },
@@ -263,7 +353,9 @@ impl AnalyticGradient for ConstrainedGradient<'_, '_> {
         let (m, samples) = (q.outcomes.m(), q.best.len());
         let smoothing = q.smoothing;
         let mut scratch = scratch(m);
+        let n = q.objective.outputs();
         let mut y = vec![0.0; m];
+        let mut scalar_slopes = vec![0.0; n];
         let mut per_sample = vec![0.0; samples];
         // ∂ per_sample_s / ∂ y_sj, row-major samples × outcomes.
         let mut draw_slopes = vec![0.0; samples * m];
@@ -271,9 +363,14 @@ impl AnalyticGradient for ConstrainedGradient<'_, '_> {
             let at = self.slopes.draws_at(x, &mut scratch)?;
             for s in 0..samples {
                 at.sample(&q.outcomes, s, &mut y);
-                per_sample[s] = term(&y, q.best[s], &smoothing);
-                draw_slopes[s * m] = log_fatplus_slope(y[0] - q.best[s], smoothing.tau_relu);
-                for j in 1..m {
+                per_sample[s] = q.term(&y, q.best[s]);
+                let improvement = q.objective.value(&y[..n]) - q.best[s];
+                let slope = log_fatplus_slope(improvement, smoothing.tau_relu);
+                q.objective.slopes(&y[..n], &mut scalar_slopes);
+                for (out, scalar) in draw_slopes[s * m..s * m + n].iter_mut().zip(&scalar_slopes) {
+                    *out = slope * scalar;
+                }
+                for j in n..m {
                     draw_slopes[s * m + j] =
                         -log_fatmoid_slope(-y[j] / smoothing.eta) / smoothing.eta;
                 }
@@ -293,13 +390,15 @@ impl AnalyticGradient for ConstrainedGradient<'_, '_> {
 
 /// The observed points that could be the best feasible one, as BoTorch 0.18's
 /// `prune_inferior_points` picks them with constraints: in each of `samples` joint posterior
-/// draws of the objective (`objective`'s GP) and of every constraint, the best objective among
+/// draws of the objective outcomes (`objectives`' GPs, read by `objective`) and of every
+/// constraint, the best objective among
 /// the points whose constraint draws are all ≤ 0 wins (the first point where none is), and the
 /// points that win at least once are kept, the most often first, at most `max_points`. Where
 /// no point is feasible in any draw, new draws rank the points by their smoothed log
 /// feasibility `Σ_j ln sigmoid(−c_j/η)` (η = 1e-3) instead: the points nearest to feasible.
 pub fn prune_baseline_constrained(
-    objective: ObjectiveModel<'_>,
+    objective: &ScalarObjective,
+    objectives: &[ObjectiveModel<'_>],
     constraints: &[ObjectiveModel<'_>],
     engine: &dyn Engine,
     samples: usize,
@@ -307,16 +406,27 @@ pub fn prune_baseline_constrained(
     seed: u64,
 ) -> Result<Points, EngineError> {
     const WHAT: &str = "constrained qLogNEI";
-    let observed = objective.gp.train();
+    let n_objective = objective.outputs();
+    let Some(observed) = objectives.first().map(|model| model.gp.train()) else {
+        return Err(EngineError::invalid(format!(
+            "{WHAT}: no objective model to prune with"
+        )));
+    };
     let n = observed.rows();
     if n == 0 {
         return Ok(observed.clone());
     }
-    let mut factors = vec![observed_posterior(objective.gp, engine, WHAT)?];
-    for model in constraints {
+    if objectives.len() != n_objective {
+        return Err(EngineError::invalid(format!(
+            "{WHAT}: {} objective models for an objective of {n_objective} outcomes",
+            objectives.len()
+        )));
+    }
+    let mut factors = Vec::new();
+    for model in objectives.iter().chain(constraints) {
         if model.gp.train().rows() != n {
             return Err(EngineError::invalid(format!(
-                "{WHAT}: a constraint's GP has {} observed points, the objective's {n}",
+                "{WHAT}: an outcome's GP has {} observed points, the first objective's {n}",
                 model.gp.train().rows()
             )));
         }
@@ -342,8 +452,17 @@ pub fn prune_baseline_constrained(
             .collect()
     };
     let draws: Vec<Vec<Vec<f64>>> = (0..samples).map(|_| draw_all()).collect();
+    // The draws are in the GPs' units: the objective reads the objectives' own.
+    let value = |draw: &[Vec<f64>], i: usize| {
+        let y: Vec<f64> = objectives
+            .iter()
+            .zip(draw)
+            .map(|(model, d)| model.output.inverse(d[i]))
+            .collect();
+        objective.value(&y)
+    };
     let feasible = |draw: &[Vec<f64>], i: usize| {
-        draw[1..]
+        draw[n_objective..]
             .iter()
             .zip(&thresholds)
             .all(|(c, threshold)| c[i] <= *threshold)
@@ -354,7 +473,7 @@ pub fn prune_baseline_constrained(
         for draw in &draws {
             let winner = first_argmax((0..n).map(|i| {
                 if feasible(draw, i) {
-                    draw[0][i]
+                    value(draw, i)
                 } else {
                     f64::NEG_INFINITY
                 }
@@ -367,7 +486,7 @@ pub fn prune_baseline_constrained(
             let winner = first_argmax((0..n).map(|i| {
                 constraints
                     .iter()
-                    .zip(&draw[1..])
+                    .zip(&draw[n_objective..])
                     .map(|(model, c)| log_sigmoid(-model.output.inverse(c[i]) / CONSTRAINT_ETA))
                     .sum()
             }));

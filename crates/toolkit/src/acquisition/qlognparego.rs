@@ -79,6 +79,25 @@ impl ChebyshevScalarization {
         })
     }
 
+    /// The scalarisation with `weights`, normalised by the range of the `models`' posterior
+    /// means (in the objectives' units) at `baseline`, as BoTorch's `qLogNParEGO` takes it.
+    pub fn at_means(
+        weights: Vec<f64>,
+        models: &[ObjectiveModel<'_>],
+        engine: &dyn Engine,
+        baseline: &Points,
+    ) -> Result<Self, EngineError> {
+        let (m, n_base) = (models.len(), baseline.rows());
+        let mut means = vec![0.0; n_base * m];
+        for (j, model) in models.iter().enumerate() {
+            let mean = engine.posterior(model.gp, baseline)?.mean;
+            for (i, mu) in mean.iter().enumerate() {
+                means[i * m + j] = model.output.inverse(*mu);
+            }
+        }
+        Self::new(weights, &means)
+    }
+
     /// The weights.
     pub fn weights(&self) -> &[f64] {
         &self.weights
@@ -91,7 +110,7 @@ impl ChebyshevScalarization {
     }
 
     /// `∂s/∂y_j = (w_j / range_j) ([j is the maximum's] + α)`.
-    fn slopes(&self, y: &[f64], out: &mut [f64]) {
+    pub(crate) fn slopes(&self, y: &[f64], out: &mut [f64]) {
         let (top, _) = self.terms(y);
         for (j, slot) in out.iter_mut().enumerate() {
             let at_max = if j == top.0 { 1.0 } else { 0.0 };
@@ -140,15 +159,8 @@ impl<'a> QLogNParEgo<'a> {
     ) -> Result<Self, EngineError> {
         let objectives =
             JointObjectives::new("qLogNParEGO", models, engine, baseline, pending, base)?;
-        let (m, n_base) = (objectives.m(), baseline.rows());
-        let mut means = vec![0.0; n_base * m];
-        for (j, model) in models.iter().enumerate() {
-            let mean = engine.posterior(model.gp, baseline)?.mean;
-            for (i, mu) in mean.iter().enumerate() {
-                means[i * m + j] = model.output.inverse(*mu);
-            }
-        }
-        let scalarization = ChebyshevScalarization::new(weights, &means)?;
+        let scalarization = ChebyshevScalarization::at_means(weights, models, engine, baseline)?;
+        let m = objectives.m();
         let mut y = vec![0.0; m];
         let best = (0..objectives.samples())
             .map(|s| {
