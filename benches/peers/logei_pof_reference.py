@@ -3,7 +3,7 @@ hyperparameters: the reference values tests/library/logei_pof.rs holds
 (tests/library/data/logei_pof_botorch.json).
 
     pip install torch botorch==0.18.1
-    python benches/peers/logei_pof_reference.py > tests/library/data/logei_pof_botorch.json
+    cd benches/peers && python logei_pof_reference.py > ../../tests/library/data/logei_pof_botorch.json
 
 The model is a ModelListGP of three SingleTaskGPs on the same 8 points of [0, 1]²: the objective
 (output 0, maximised) and two constraints (outputs 1 and 2, feasible where ≤ 0). Each has an RBF
@@ -25,10 +25,8 @@ from botorch.acquisition.analytic import (
     LogConstrainedExpectedImprovement,
     LogProbabilityOfFeasibility,
 )
-from botorch.models import ModelListGP, SingleTaskGP
-from botorch.models.transforms.outcome import Standardize
-from gpytorch.kernels import RBFKernel, ScaleKernel
-from gpytorch.likelihoods import GaussianLikelihood
+from botorch.models import ModelListGP
+from held_gps import held, single
 
 torch.set_default_dtype(torch.float64)
 warnings.filterwarnings("ignore")
@@ -52,24 +50,7 @@ HYPERPARAMETERS = [
 candidates = rng.uniform(size=(N_CANDIDATES, DIM))
 
 
-def single(y, lengthscales, outputscale, noise, mean):
-    kernel = ScaleKernel(RBFKernel(ard_num_dims=DIM))
-    kernel.base_kernel.lengthscale = torch.tensor(lengthscales)
-    kernel.outputscale = torch.tensor(outputscale)
-    likelihood = GaussianLikelihood()
-    likelihood.noise = torch.tensor(noise)
-    gp = SingleTaskGP(
-        torch.tensor(train_x),
-        torch.tensor(y).unsqueeze(-1),
-        covar_module=kernel,
-        likelihood=likelihood,
-        outcome_transform=Standardize(m=1),
-    )
-    gp.mean_module.constant.data.fill_(mean)
-    return gp.eval()
-
-
-gps = [single(y, *h) for y, h in zip(outputs, HYPERPARAMETERS)]
+gps = [single(train_x, y, *h) for y, h in zip(outputs, HYPERPARAMETERS)]
 model = ModelListGP(*gps).eval()
 feasible = (outputs[1] <= 0.0) & (outputs[2] <= 0.0)
 assert feasible.any() and not feasible.all(), feasible
@@ -83,18 +64,6 @@ with torch.no_grad():
     x = torch.tensor(candidates).unsqueeze(1)  # candidates × 1 × d
     values = log_cei(x).tolist()
     pof = log_pof(x).tolist()
-
-
-def held(gp):
-    """The hyperparameters as BoTorch holds them, and its standardisation."""
-    return {
-        "lengthscales": gp.covar_module.base_kernel.lengthscale.squeeze().tolist(),
-        "signal_var": gp.covar_module.outputscale.item(),
-        "noise_var": gp.likelihood.noise.item(),
-        "mean": gp.mean_module.constant.item(),
-        "standardize_mean": gp.outcome_transform.means.item(),
-        "standardize_std": gp.outcome_transform.stdvs.item(),
-    }
 
 
 print(

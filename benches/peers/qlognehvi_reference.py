@@ -3,7 +3,7 @@ hyperparameters and base samples: the reference values tests/library/qlognehvi.r
 (tests/library/data/qlognehvi_botorch.json).
 
     pip install torch botorch==0.18.1
-    python benches/peers/qlognehvi_reference.py > tests/library/data/qlognehvi_botorch.json
+    cd benches/peers && python qlognehvi_reference.py > ../../tests/library/data/qlognehvi_botorch.json
 
 The model is BoTorch's multi-output SingleTaskGP (independent outputs, each its own
 hyperparameters) with a Matérn-5/2 ARD kernel with an outputscale, a zero constant mean, fixed

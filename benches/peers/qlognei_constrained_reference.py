@@ -3,7 +3,7 @@ base samples: the reference values tests/library/qlognei_constrained.rs holds
 (tests/library/data/qlognei_constrained_botorch.json).
 
     pip install torch botorch==0.18.1
-    python benches/peers/qlognei_constrained_reference.py > tests/library/data/qlognei_constrained_botorch.json
+    cd benches/peers && python qlognei_constrained_reference.py > ../../tests/library/data/qlognei_constrained_botorch.json
 
 The model is a ModelListGP of three SingleTaskGPs on the same 8 points of [0, 1]²: the objective
 (output 0, maximised) and two constraints (outputs 1 and 2, feasible where ≤ 0), each with an
@@ -30,11 +30,9 @@ import torch
 import botorch.acquisition.utils as acquisition_utils
 from botorch.acquisition.logei import qLogNoisyExpectedImprovement
 from botorch.acquisition.objective import GenericMCObjective
-from botorch.models import ModelListGP, SingleTaskGP
-from botorch.models.transforms.outcome import Standardize
+from botorch.models import ModelListGP
 from botorch.sampling.normal import SobolQMCNormalSampler
-from gpytorch.kernels import RBFKernel, ScaleKernel
-from gpytorch.likelihoods import GaussianLikelihood
+from held_gps import held, single
 
 torch.set_default_dtype(torch.float64)
 warnings.filterwarnings("ignore")
@@ -59,35 +57,6 @@ candidates = rng.uniform(size=(N_CANDIDATES, DIM))
 base = rng.normal(size=(SAMPLES, N_TRAIN + N_PENDING + 1, 3))
 
 
-def single(y, lengthscales, outputscale, noise, mean):
-    kernel = ScaleKernel(RBFKernel(ard_num_dims=DIM))
-    kernel.base_kernel.lengthscale = torch.tensor(lengthscales)
-    kernel.outputscale = torch.tensor(outputscale)
-    likelihood = GaussianLikelihood()
-    likelihood.noise = torch.tensor(noise)
-    gp = SingleTaskGP(
-        torch.tensor(train_x),
-        torch.tensor(y).unsqueeze(-1),
-        covar_module=kernel,
-        likelihood=likelihood,
-        outcome_transform=Standardize(m=1),
-    )
-    gp.mean_module.constant.data.fill_(mean)
-    return gp.eval()
-
-
-def held(gp):
-    """The hyperparameters as BoTorch holds them, and its standardisation."""
-    return {
-        "lengthscales": gp.covar_module.base_kernel.lengthscale.squeeze().tolist(),
-        "signal_var": gp.covar_module.outputscale.item(),
-        "noise_var": gp.likelihood.noise.item(),
-        "mean": gp.mean_module.constant.item(),
-        "standardize_mean": gp.outcome_transform.means.item(),
-        "standardize_std": gp.outcome_transform.stdvs.item(),
-    }
-
-
 bounds_seen = []
 estimate = acquisition_utils._estimate_objective_lower_bound
 
@@ -102,7 +71,7 @@ acquisition_utils._estimate_objective_lower_bound = recording_estimate
 
 
 def case(outputs):
-    gps = [single(y, *h) for y, h in zip(outputs, HYPERPARAMETERS)]
+    gps = [single(train_x, y, *h) for y, h in zip(outputs, HYPERPARAMETERS)]
     model = ModelListGP(*gps).eval()
     sampler = SobolQMCNormalSampler(sample_shape=torch.Size([SAMPLES]))
     given = torch.tensor(base).unsqueeze(1)  # samples x batch x points x outputs

@@ -93,6 +93,40 @@ fn probes(dim: usize) -> Points {
         .all()
 }
 
+/// Matérn-5/2 GPs (lengthscales 0.3 and 0.45, signal variance 1.2, noise 1e-4) on `gp`'s
+/// fourteen points in 2-D, one through each of `shapes`.
+fn shaped_gps(shapes: &[fn(&[f64]) -> f64]) -> Vec<GpState> {
+    shapes
+        .iter()
+        .map(|shape| {
+            let base = gp(KernelKind::Matern52, 2);
+            let y: Vec<f64> = base.train().iter().map(shape).collect();
+            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
+            GpState::fit(
+                base.train().clone(),
+                &y,
+                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+/// `gps` as outcomes whose standardisation is undone: GP `j`'s outputs mapped by mean
+/// `mean_step · j` and scale `1 + std_step · j`.
+fn mapped_models(gps: &[GpState], mean_step: f64, std_step: f64) -> Vec<ObjectiveModel<'_>> {
+    gps.iter()
+        .enumerate()
+        .map(|(j, gp)| ObjectiveModel {
+            gp,
+            output: OutputTransform {
+                mean: mean_step * j as f64,
+                std: 1.0 + std_step * j as f64,
+            },
+        })
+        .collect()
+}
+
 fn check_rule<R: PosteriorAcquisition>(state: &GpState, rule: R, dim: usize) {
     assert_gradients_match(&GpAcquisition::new(state, rule), &probes(dim), 1e-6, 1e-5);
 }
@@ -274,31 +308,8 @@ fn constrained_qlognehvi_matches_central_differences() {
         |x| 0.9 - x[0] - x[1],
         |x| (x[0] - 0.5).powi(2) + (x[1] - 0.4).powi(2) - 0.2,
     ];
-    let gps: Vec<GpState> = shapes
-        .iter()
-        .map(|shape| {
-            let base = gp(KernelKind::Matern52, dim);
-            let y: Vec<f64> = base.train().iter().map(shape).collect();
-            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
-            GpState::fit(
-                base.train().clone(),
-                &y,
-                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
-            )
-            .unwrap()
-        })
-        .collect();
-    let models: Vec<ObjectiveModel<'_>> = gps
-        .iter()
-        .enumerate()
-        .map(|(j, gp)| ObjectiveModel {
-            gp,
-            output: OutputTransform {
-                mean: 0.1 * j as f64,
-                std: 1.0 + 0.3 * j as f64,
-            },
-        })
-        .collect();
+    let gps = shaped_gps(&shapes);
+    let models = mapped_models(&gps, 0.1, 0.3);
     let observed = gps[0].train().clone();
     let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
     for pending in [Points::new(Vec::new(), dim).unwrap(), pending] {
@@ -335,31 +346,8 @@ fn constrained_qlognei_matches_central_differences() {
         |x| x[0] + x[1] - 1.0,
         |x| (x[0] - 0.5).powi(2) + (x[1] - 0.4).powi(2) - 0.3,
     ];
-    let gps: Vec<GpState> = shapes
-        .iter()
-        .map(|shape| {
-            let base = gp(KernelKind::Matern52, dim);
-            let y: Vec<f64> = base.train().iter().map(shape).collect();
-            let kernel = Kernel::new(KernelKind::Matern52, vec![0.3, 0.45], 1.2).unwrap();
-            GpState::fit(
-                base.train().clone(),
-                &y,
-                GpSpec::new(kernel, Noise::Homoscedastic(1e-4)),
-            )
-            .unwrap()
-        })
-        .collect();
-    let models: Vec<ObjectiveModel<'_>> = gps
-        .iter()
-        .enumerate()
-        .map(|(j, gp)| ObjectiveModel {
-            gp,
-            output: OutputTransform {
-                mean: 0.1 * j as f64,
-                std: 1.0 + 0.5 * j as f64,
-            },
-        })
-        .collect();
+    let gps = shaped_gps(&shapes);
+    let models = mapped_models(&gps, 0.1, 0.5);
     let observed = gps[0].train().clone();
     let pending = Points::from_rows(&[[0.3, 0.7], [0.8, 0.2]]).unwrap();
     for pending in [Points::new(Vec::new(), dim).unwrap(), pending] {

@@ -6,9 +6,10 @@ use bosweep::algorithms::{
     self, Algorithm, AlgorithmSettings, Optimizer, OptimizerBuilder, OptimizerError,
 };
 use bosweep::compute::{CpuEngine, Engine, GpuEngine, GpuOptions, Points, Precision};
-use bosweep::model::{GpSpec, GpState, Kernel, Noise};
+use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::params::ParamValue;
 use bosweep::problems::{self, Domain, Observation, Optimum, Problem, ProblemError, Sense, Step};
+use bosweep::surrogate::OutputTransform;
 use bosweep::sweep::{RunConfig, RunSummary, StepRecord, TraceWriter, run};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -648,4 +649,49 @@ pub fn same_parameters(settings: &dyn AlgorithmSettings, keys: &[(&str, ParamVal
         .unwrap()
         .parameters();
     assert_eq!(typed, registry, "{}", settings.name());
+}
+
+/// A GP of BoTorch's on `train` and targets `y` as a reference script wrote it (`held`: its
+/// RBF `lengthscales`, `signal_var`, `noise_var`, constant `mean` and its Standardize's
+/// `standardize_mean` and `standardize_std`): bosweep's GpState on the standardised targets
+/// with those numbers, and the standardisation, checked against BoTorch's to 1e-14.
+pub fn held_gp(train: &Points, y: &[f64], held: &Value) -> (GpState, OutputTransform) {
+    let number = |key: &str| held[key].as_f64().unwrap();
+    let output = OutputTransform::standardize(y);
+    assert!((output.mean - number("standardize_mean")).abs() < 1e-14);
+    assert!((output.std / number("standardize_std") - 1.0).abs() < 1e-14);
+    let z: Vec<f64> = y.iter().map(|v| output.forward(*v)).collect();
+    let lengthscales: Vec<f64> = serde_json::from_value(held["lengthscales"].clone()).unwrap();
+    let kernel = Kernel::new(
+        KernelKind::SquaredExponential,
+        lengthscales,
+        number("signal_var"),
+    )
+    .unwrap();
+    let spec = GpSpec::new(kernel, Noise::Homoscedastic(number("noise_var"))).mean(number("mean"));
+    (GpState::fit(train.clone(), &z, spec).unwrap(), output)
+}
+
+/// Each of `gps` with its standardisation, as the acquisitions read outcome models.
+pub fn outcome_models<'a>(
+    gps: &'a [GpState],
+    outputs: &[OutputTransform],
+) -> Vec<bosweep::acquisition::ObjectiveModel<'a>> {
+    gps.iter()
+        .zip(outputs)
+        .map(|(gp, output)| bosweep::acquisition::ObjectiveModel {
+            gp,
+            output: *output,
+        })
+        .collect()
+}
+
+/// The largest error of `got` against `expected`, relative to each expected value's magnitude
+/// or `floor` where that is smaller.
+pub fn largest_error(got: &[f64], expected: &[f64], floor: f64) -> f64 {
+    assert_eq!(got.len(), expected.len());
+    got.iter()
+        .zip(expected)
+        .map(|(g, e)| (g - e).abs() / e.abs().max(floor))
+        .fold(0.0, f64::max)
 }

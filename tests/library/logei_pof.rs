@@ -6,11 +6,14 @@
 
 use bosweep::acquisition::{Acquisition, LogConstrainedExpectedImprovement, ObjectiveModel};
 use bosweep::compute::{CpuEngine, Points, Precision};
-use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep::model::GpState;
 use bosweep::surrogate::OutputTransform;
 use serde_json::Value;
 
-use crate::common::{cpu_run, fast_acquisition, run_to_trace, steps, without_timings};
+use crate::common::{
+    cpu_run, fast_acquisition, held_gp, largest_error, outcome_models, run_to_trace, steps,
+    without_timings,
+};
 
 /// The objective's GP and the two constraints', as BoTorch's ModelListGP holds them.
 struct Reference {
@@ -25,14 +28,7 @@ struct Reference {
 impl Reference {
     /// Each GP with its standardisation, the objective's first.
     fn models(&self) -> Vec<ObjectiveModel<'_>> {
-        self.gps
-            .iter()
-            .zip(&self.outputs)
-            .map(|(gp, output)| ObjectiveModel {
-                gp,
-                output: *output,
-            })
-            .collect()
+        outcome_models(&self.gps, &self.outputs)
     }
 }
 
@@ -41,28 +37,11 @@ fn reference() -> Reference {
     let numbers = |v: &Value| -> Vec<f64> { serde_json::from_value(v.clone()).unwrap() };
     let rows = |v: &Value| -> Vec<Vec<f64>> { serde_json::from_value(v.clone()).unwrap() };
     let train = Points::from_rows(&rows(&json["train_x"])).unwrap();
-    let (mut gps, mut outputs) = (Vec::new(), Vec::new());
-    for (y, held) in rows(&json["train_y"])
+    let (gps, outputs) = rows(&json["train_y"])
         .iter()
         .zip(json["gps"].as_array().unwrap())
-    {
-        let number = |key: &str| held[key].as_f64().unwrap();
-        // The standardisation bosweep's models take, as BoTorch's Standardize took it.
-        let output = OutputTransform::standardize(y);
-        assert!((output.mean - number("standardize_mean")).abs() < 1e-14);
-        assert!((output.std / number("standardize_std") - 1.0).abs() < 1e-14);
-        let z: Vec<f64> = y.iter().map(|v| output.forward(*v)).collect();
-        let kernel = Kernel::new(
-            KernelKind::SquaredExponential,
-            numbers(&held["lengthscales"]),
-            number("signal_var"),
-        )
-        .unwrap();
-        let spec =
-            GpSpec::new(kernel, Noise::Homoscedastic(number("noise_var"))).mean(number("mean"));
-        gps.push(GpState::fit(train.clone(), &z, spec).unwrap());
-        outputs.push(output);
-    }
+        .map(|(y, held)| held_gp(&train, y, held))
+        .unzip();
     Reference {
         gps,
         outputs,
@@ -71,16 +50,6 @@ fn reference() -> Reference {
         log_constrained_ei: numbers(&json["log_constrained_ei"]),
         log_pof: numbers(&json["log_pof"]),
     }
-}
-
-/// The largest relative error of `got` against `expected`, `floor` standing in for a smaller
-/// magnitude.
-fn largest_error(got: &[f64], expected: &[f64], floor: f64) -> f64 {
-    assert_eq!(got.len(), expected.len());
-    got.iter()
-        .zip(expected)
-        .map(|(g, e)| (g - e).abs() / e.abs().max(floor))
-        .fold(0.0, f64::max)
 }
 
 /// bosweep's value is BoTorch's to 1e-9 relative at 20 candidates, from −310 (deep in the

@@ -17,7 +17,9 @@ use bosweep::surrogate::OutputTransform;
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use crate::common::{cpu_run, fast_acquisition, steps, without_timings};
+use crate::common::{
+    cpu_run, fast_acquisition, largest_error, outcome_models, steps, without_timings,
+};
 
 /// Two objectives and two constraints as BoTorch's multi-output model holds them, for one case's
 /// targets.
@@ -58,14 +60,7 @@ fn reference(case: &str) -> Reference {
 impl Reference {
     /// The four models, the objectives' first.
     fn models(&self) -> Vec<ObjectiveModel<'_>> {
-        self.gps
-            .iter()
-            .zip(&self.outputs)
-            .map(|(gp, output)| ObjectiveModel {
-                gp,
-                output: *output,
-            })
-            .collect()
+        outcome_models(&self.gps, &self.outputs)
     }
 
     /// Each output's base samples, without the pending points' columns unless `with_pending`,
@@ -153,14 +148,6 @@ impl Reference {
     }
 }
 
-fn largest_error(got: &[f64], expected: &[f64]) -> f64 {
-    assert_eq!(got.len(), expected.len());
-    got.iter()
-        .zip(expected)
-        .map(|(g, e)| (g - e).abs() / e.abs().max(1.0))
-        .fold(0.0, f64::max)
-}
-
 /// With 3 of 9 observed points feasible, and with none (every sample's front empty, one cell
 /// above the reference point), alone and with 2 pending points, the values at 10 candidates are
 /// BoTorch's to 1e-9.
@@ -172,7 +159,7 @@ fn matches_botorch_with_some_and_with_no_feasible_points() {
         for (with_pending, key) in [(false, "alone"), (true, "with_pending")] {
             let got = r.values(&engine, with_pending);
             let expected = numbers(&r.json[case][key]);
-            let error = largest_error(&got, &expected);
+            let error = largest_error(&got, &expected, 1.0);
             eprintln!("constrained qLogNEHVI, {case}, {key}: largest error {error:e}");
             assert!(
                 error <= 1e-9,
@@ -203,7 +190,7 @@ fn constrained_parego_matches_botorch() {
                 other => panic!("{case}, {key}: lower bounds {other:?}"),
             }
             let expected = numbers(&expected["values"]);
-            let error = largest_error(&got, &expected);
+            let error = largest_error(&got, &expected, 1.0);
             eprintln!("constrained qLogNParEGO, {case}, {key}: largest error {error:e}");
             assert!(
                 error <= 1e-9,
@@ -226,7 +213,7 @@ fn gpu_matches_cpu() {
             Precision::F64 => 1e-9,
         };
         let got = r.values(&gpu, true);
-        let error = largest_error(&got, &expected);
+        let error = largest_error(&got, &expected, 1.0);
         assert!(
             error <= tolerance,
             "{:?}: {got:?} vs {expected:?}",

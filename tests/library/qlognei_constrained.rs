@@ -10,12 +10,14 @@ use bosweep::acquisition::{
     prune_baseline_constrained,
 };
 use bosweep::compute::{CpuEngine, Engine, EngineError, Points, Precision};
-use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
+use bosweep::model::GpState;
 use bosweep::surrogate::OutputTransform;
 use nalgebra::DMatrix;
 use serde_json::Value;
 
-use crate::common::{cpu_run, fast_acquisition, steps, without_timings};
+use crate::common::{
+    cpu_run, fast_acquisition, held_gp, largest_error, outcome_models, steps, without_timings,
+};
 
 fn numbers(v: &Value) -> Vec<f64> {
     serde_json::from_value(v.clone()).unwrap()
@@ -40,41 +42,18 @@ struct Case {
 
 impl Case {
     fn models(&self) -> Vec<ObjectiveModel<'_>> {
-        self.gps
-            .iter()
-            .zip(&self.outputs)
-            .map(|(gp, output)| ObjectiveModel {
-                gp,
-                output: *output,
-            })
-            .collect()
+        outcome_models(&self.gps, &self.outputs)
     }
 }
 
 fn case(json: &Value, name: &str) -> Case {
     let train = Points::from_rows(&rows(&json["train_x"])).unwrap();
     let case = &json[name];
-    let (mut gps, mut outputs) = (Vec::new(), Vec::new());
-    for (y, held) in rows(&case["train_y"])
+    let (gps, outputs) = rows(&case["train_y"])
         .iter()
         .zip(case["gps"].as_array().unwrap())
-    {
-        let number = |key: &str| held[key].as_f64().unwrap();
-        let output = OutputTransform::standardize(y);
-        assert!((output.mean - number("standardize_mean")).abs() < 1e-14);
-        assert!((output.std / number("standardize_std") - 1.0).abs() < 1e-14);
-        let z: Vec<f64> = y.iter().map(|v| output.forward(*v)).collect();
-        let kernel = Kernel::new(
-            KernelKind::SquaredExponential,
-            numbers(&held["lengthscales"]),
-            number("signal_var"),
-        )
-        .unwrap();
-        let spec =
-            GpSpec::new(kernel, Noise::Homoscedastic(number("noise_var"))).mean(number("mean"));
-        gps.push(GpState::fit(train.clone(), &z, spec).unwrap());
-        outputs.push(output);
-    }
+        .map(|(y, held)| held_gp(&train, y, held))
+        .unzip();
     Case {
         gps,
         outputs,
@@ -117,14 +96,6 @@ fn acquisition<'a>(
     )
 }
 
-fn largest_error(got: &[f64], expected: &[f64]) -> f64 {
-    assert_eq!(got.len(), expected.len());
-    got.iter()
-        .zip(expected)
-        .map(|(g, e)| (g - e).abs() / e.abs().max(1.0))
-        .fold(0.0, f64::max)
-}
-
 /// With a feasible baseline point in every sample, bosweep's values are BoTorch's to 1e-9 at
 /// 20 candidates (from −51 to −10: most candidates lie outside the disc constraint, where the
 /// smoothed indicator's `−2 ln|c/η|` tail dominates), and the lower bound is never asked for.
@@ -138,7 +109,7 @@ fn matches_botorch_where_every_sample_has_a_feasible_point() {
     assert_eq!(acquisition.infeasible_value(), f64::NEG_INFINITY);
     let candidates = Points::from_rows(&rows(&json["candidates"])).unwrap();
     let got = acquisition.evaluate(&engine, &candidates).unwrap();
-    let error = largest_error(&got, &case.values);
+    let error = largest_error(&got, &case.values, 1.0);
     eprintln!("constrained qLogNEI, feasible: largest error {error:e}");
     assert!(error <= 1e-9, "{got:?} vs BoTorch {:?}", case.values);
 }
@@ -169,7 +140,7 @@ fn matches_botorch_where_no_point_is_feasible_with_its_lower_bound() {
     assert_eq!(acquisition.infeasible_value(), expected);
     let candidates = Points::from_rows(&rows(&json["candidates"])).unwrap();
     let got = acquisition.evaluate(&engine, &candidates).unwrap();
-    let error = largest_error(&got, &case.values);
+    let error = largest_error(&got, &case.values, 1.0);
     eprintln!("constrained qLogNEI, infeasible: largest error {error:e}");
     assert!(error <= 1e-9, "{got:?} vs BoTorch {:?}", case.values);
 }
@@ -197,7 +168,7 @@ fn gpu_matches_cpu() {
                 .unwrap()
                 .evaluate(&gpu, &candidates)
                 .unwrap();
-            let error = largest_error(&got, &expected);
+            let error = largest_error(&got, &expected, 1.0);
             assert!(
                 error <= tolerance,
                 "{name}, {:?}: {got:?} vs {expected:?}",
