@@ -1,14 +1,14 @@
 //! The registry's entries of the multi-objective test functions, each observed through
 //! [`NoisyObjectives`] with an optional `noise_std`.
 
-use super::bbob_biobj::{FUNCTIONS, LAST_FIXED_INSTANCE};
+use super::bbob_biobj::{BBOB_BOUND, COCO_BOUND, FUNCTIONS, LAST_FIXED_INSTANCE};
 use super::{
     BbobBiobj, BraninCurrin, CarSideImpact, Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7,
     MultiObjectiveFunction, NoisyObjectives, VehicleSafety, Zdt1, Zdt2, Zdt3,
 };
 use crate::entry::{Entry, NOISE_STD};
 use crate::{Problem, ProblemError};
-use bosweep_core::params::{IntegerParam, ParamSpec, Params};
+use bosweep_core::params::{IntegerParam, ParamSpec, Params, RealParam};
 
 /// ZDT's dimension: 30, as Zitzler, Deb & Thiele (2000) run ZDT1–3.
 const ZDT_DIM: IntegerParam = IntegerParam::new("dim", 30, 2, 10_000, "dimension d");
@@ -55,6 +55,14 @@ const BIOBJ_DIM: IntegerParam = IntegerParam::new(
     crate::bbob::MAX_DIM,
     "dimension d (COCO's: 2, 3, 5, 10, 20, 40)",
 );
+/// bbob-biobj's box half-width: COCO's 100, down to bbob's 5.
+const BIOBJ_BOUND: RealParam = RealParam::new(
+    "bound",
+    COCO_BOUND,
+    BBOB_BOUND,
+    COCO_BOUND,
+    "half-width b of the search box [-b, b]^d: COCO's 100, or down to bbob's 5, which holds both optima",
+);
 
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
 const ZDT: &[ParamSpec] = &[ZDT_DIM.spec(), NOISE_STD.spec()];
@@ -62,6 +70,7 @@ const BIOBJ: &[ParamSpec] = &[
     BIOBJ_FUNCTION.spec(),
     BIOBJ_INSTANCE.spec(),
     BIOBJ_DIM.spec(),
+    BIOBJ_BOUND.spec(),
     NOISE_STD.spec(),
 ];
 const DTLZ1_PARAMS: &[ParamSpec] = &[DTLZ1_DIM.spec(), DTLZ_OBJECTIVES.spec(), NOISE_STD.spec()];
@@ -183,7 +192,8 @@ pub(crate) const ENTRIES: &[Entry] = &[
         parameters: BIOBJ,
         build: |p| {
             let (f, i, d) = (BIOBJ_FUNCTION.of(p), BIOBJ_INSTANCE.of(p), BIOBJ_DIM.of(p));
-            observed(BbobBiobj::new(f, i, d), p)
+            let problem = BbobBiobj::new(f, i, d).and_then(|b| b.within(BIOBJ_BOUND.of(p)));
+            observed(problem, p)
         },
     },
 ];

@@ -21,10 +21,14 @@ pub(super) use suite::{FUNCTIONS, LAST_FIXED_INSTANCE};
 /// COCO's search box of the suite, `[−100, 100]^d` in every dimension (its
 /// `smallest_values_of_interest` and `largest_values_of_interest`); both single-objective
 /// optima lie well inside it, in bbob's `[−5, 5]^d`.
-const BOUND: f64 = 100.0;
+pub(super) const COCO_BOUND: f64 = 100.0;
+
+/// The smallest box [`BbobBiobj::within`] accepts, bbob's `[−5, 5]^d`, which holds both
+/// single-objective optima (every bbob optimum lies in `[−4, 4]^d`).
+pub(super) const BBOB_BOUND: f64 = 5.0;
 
 /// One bbob-biobj problem: function `function` (1–55), instance 1–15, dimension `d ≥ 2`, on
-/// `[−100, 100]^d`, both objectives minimised.
+/// COCO's `[−100, 100]^d` or a smaller box [`BbobBiobj::within`], both objectives minimised.
 ///
 /// Its objectives are bbob functions `f_a` and `f_b` at bbob instances `i_a` and `i_b`, raw (no
 /// normalisation, as cocoex returns them). What it declares for the indicators:
@@ -76,10 +80,28 @@ impl BbobBiobj {
             objectives,
             bbob_functions: (fa, fb),
             bbob_instances: (ia, ib),
-            domain: Domain::cube(-BOUND, BOUND, dim)?,
+            domain: Domain::cube(-COCO_BOUND, COCO_BOUND, dim)?,
             ideal,
             nadir,
         })
+    }
+
+    /// The same problem on `[−bound, bound]^d` instead of COCO's `[−100, 100]^d`, `bound` in
+    /// `[5, 100]`: the box of bbob's single-objective suite at 5, where methods that spread
+    /// their design over the box (a GP's Sobol design, random search) do not spend it where
+    /// neither objective is of interest. Both optima stay inside, so the ideal and nadir points
+    /// are unchanged; parts of the Pareto set may lie outside a small box (COCO does not
+    /// promise otherwise), so its best-known hypervolume is kept as the problem's but may be
+    /// out of reach.
+    pub fn within(mut self, bound: f64) -> Result<Self, ProblemError> {
+        if !(BBOB_BOUND..=COCO_BOUND).contains(&bound) {
+            return Err(ProblemError::config(format!(
+                "bbob-biobj bound = {bound}: the box [−bound, bound]^d must hold both optima and \
+                 lie within COCO's, so bound must be in [{BBOB_BOUND}, {COCO_BOUND}]"
+            )));
+        }
+        self.domain = Domain::cube(-bound, bound, self.domain.dim())?;
+        Ok(self)
     }
 
     /// The two bbob functions `(a, b)` whose values are the two objectives.
@@ -195,6 +217,25 @@ mod tests {
             p.title().unwrap(),
             "f19 Separable Ellipsoidal / Gallagher's Gaussian 101-me Peaks"
         );
+    }
+
+    #[test]
+    fn a_smaller_box_keeps_the_optima_and_refuses_one_without_them() {
+        let coco = BbobBiobj::new(20, 3, 4).unwrap();
+        let small = BbobBiobj::new(20, 3, 4).unwrap().within(5.0).unwrap();
+        assert_eq!(small.domain().lower(), &[-5.0; 4][..]);
+        assert_eq!(small.domain().upper(), &[5.0; 4][..]);
+        assert_eq!(small.ideal(), coco.ideal());
+        assert_eq!(small.nadir(), coco.nadir());
+        assert_eq!(small.max_hypervolume(), coco.max_hypervolume());
+        for bound in [4.9, 100.5, f64::NAN] {
+            let err = BbobBiobj::new(20, 3, 4)
+                .unwrap()
+                .within(bound)
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("bound") && err.contains("[5, 100]"), "{err}");
+        }
     }
 
     /// Instances 11–15 and dimensions outside COCO's six have no published hypervolume, but
