@@ -77,6 +77,16 @@ pub fn gpus() -> Vec<GpuEngine> {
     }
 }
 
+/// How far an acquisition's values on `gpu` may be from the CPU's, relative to each value's
+/// magnitude (at least 1): 1e-3 in f32, whose posteriors carry ~1e-4 relative error through a
+/// log-space Monte Carlo average, and 1e-9 in f64.
+pub fn acquisition_tolerance(gpu: &GpuEngine) -> f64 {
+    match gpu.precision() {
+        Precision::F32 => 1e-3,
+        Precision::F64 => 1e-9,
+    }
+}
+
 /// Largest absolute difference between two slices.
 pub fn max_abs_diff(a: &[f64], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len());

@@ -5,7 +5,7 @@
 //! reproducible, ending feasible, in batches too.
 
 use bosweep::acquisition::{Acquisition, LogConstrainedExpectedImprovement, ObjectiveModel};
-use bosweep::compute::{CpuEngine, Points, Precision};
+use bosweep::compute::{CpuEngine, Points};
 use bosweep::model::GpState;
 use bosweep::surrogate::OutputTransform;
 use serde_json::Value;
@@ -99,10 +99,7 @@ fn gpu_matches_cpu() {
     let feasibility = LogConstrainedExpectedImprovement::feasibility(&models[1..]).unwrap();
     let cpu = CpuEngine::new();
     for gpu in crate::common::gpus() {
-        let tolerance = match gpu.precision() {
-            Precision::F32 => 1e-3,
-            Precision::F64 => 1e-9,
-        };
+        let tolerance = crate::common::acquisition_tolerance(&gpu);
         for acquisition in [&acquisition, &feasibility] {
             let expected = acquisition.evaluate(&cpu, &r.candidates).unwrap();
             let got = acquisition.evaluate(&gpu, &r.candidates).unwrap();

@@ -245,10 +245,7 @@ fn the_engine_value_is_the_log_of_the_exact_improvement() {
 fn gpu_matches_cpu() {
     let cpu = CpuEngine::new();
     for gpu in crate::common::gpus() {
-        let tolerance = match gpu.precision() {
-            bosweep::compute::Precision::F32 => 1e-3,
-            bosweep::compute::Precision::F64 => 1e-9,
-        };
+        let tolerance = crate::common::acquisition_tolerance(&gpu);
         for c in cases() {
             let a = values(&cpu, &c, true, ImprovementSmoothing::BOTORCH);
             let b = values(&gpu, &c, true, ImprovementSmoothing::BOTORCH);

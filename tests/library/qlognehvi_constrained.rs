@@ -11,7 +11,7 @@ use bosweep::acquisition::{
     objective_lower_bound,
 };
 use bosweep::compute::EngineError;
-use bosweep::compute::{CpuEngine, Engine, ImprovementSmoothing, Points, Precision};
+use bosweep::compute::{CpuEngine, Engine, ImprovementSmoothing, Points};
 use bosweep::model::{GpSpec, GpState, Kernel, KernelKind, Noise};
 use bosweep::surrogate::OutputTransform;
 use nalgebra::DMatrix;
@@ -208,10 +208,7 @@ fn gpu_matches_cpu() {
     let r = reference("some_feasible");
     let expected = r.values(&cpu, true);
     for gpu in crate::common::gpus() {
-        let tolerance = match gpu.precision() {
-            Precision::F32 => 1e-3,
-            Precision::F64 => 1e-9,
-        };
+        let tolerance = crate::common::acquisition_tolerance(&gpu);
         let got = r.values(&gpu, true);
         let error = largest_error(&got, &expected, 1.0);
         assert!(

@@ -117,10 +117,7 @@ fn gpu_matches_cpu() {
     let r = reference();
     let cpu = CpuEngine::new();
     for gpu in common::gpus() {
-        let tolerance = match gpu.precision() {
-            bosweep::compute::Precision::F32 => 1e-3,
-            bosweep::compute::Precision::F64 => 1e-9,
-        };
+        let tolerance = crate::common::acquisition_tolerance(&gpu);
         for with_pending in [false, true] {
             let (a, b) = (
                 values(&cpu, &r, with_pending),

@@ -9,7 +9,7 @@ use bosweep::acquisition::{
     ObjectiveModel, ScalarObjective, lower_bound_points, objective_lower_bound,
     prune_baseline_constrained,
 };
-use bosweep::compute::{CpuEngine, Engine, EngineError, Points, Precision};
+use bosweep::compute::{CpuEngine, Engine, EngineError, Points};
 use bosweep::model::GpState;
 use bosweep::surrogate::OutputTransform;
 use nalgebra::DMatrix;
@@ -160,10 +160,7 @@ fn gpu_matches_cpu() {
             .evaluate(&cpu, &candidates)
             .unwrap();
         for gpu in crate::common::gpus() {
-            let tolerance = match gpu.precision() {
-                Precision::F32 => 1e-3,
-                Precision::F64 => 1e-9,
-            };
+            let tolerance = crate::common::acquisition_tolerance(&gpu);
             let got = acquisition(&json, &case, &models, &gpu)
                 .unwrap()
                 .evaluate(&gpu, &candidates)
