@@ -13,6 +13,7 @@ mod attainment;
 mod batch;
 mod baxus;
 mod bbob_biobj;
+mod bbob_constrained;
 mod bo;
 mod boke;
 mod botorch_model;

@@ -116,6 +116,20 @@ fn row_conditioned(r2: &Matrix, condition: f64) -> Matrix {
         .collect()
 }
 
+/// f5's slopes `±√100^(i/(d−1))`, each signed as `x_opt`'s coordinate: COCO's optimum is the
+/// corner `sign(x_opt)·5`, and the slope points at it (also the linear slope of
+/// bbob-constrained, whose `x_opt` gives only the signs).
+pub(crate) fn slopes(xopt: &[f64]) -> Vec<f64> {
+    let d = xopt.len();
+    xopt.iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let s = 100.0_f64.sqrt().powf(spread(i, d));
+            if v < 0.0 { -s } else { s }
+        })
+        .collect()
+}
+
 /// Rosenbrock's scaling `max(1, √d/8)` (f8, f9, f19).
 fn rosenbrock_factor(d: usize) -> f64 {
     ((d as f64).sqrt() / 8.0).max(1.0)
@@ -142,15 +156,7 @@ impl Kind {
                 Self::BuecheRastrigin { xopt }
             }
             5 => Self::LinearSlope {
-                slopes: xopt()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &v)| {
-                        let s = 100.0_f64.sqrt().powf(spread(i, d));
-                        // COCO's optimum is the corner sign(xopt)·5; the slope points at it.
-                        if v < 0.0 { -s } else { s }
-                    })
-                    .collect(),
+                slopes: slopes(&xopt()),
             },
             6 => Self::AttractiveSector {
                 xopt: xopt(),
@@ -291,13 +297,7 @@ impl Kind {
                     .collect();
                 raw::rastrigin(&z) + fopt + 100.0 * penalty(x)
             }
-            Self::LinearSlope { slopes } => {
-                let sum = slopes
-                    .iter()
-                    .zip(x)
-                    .fold(0.0, |acc, (s, x)| acc + (5.0 * s.abs() - s * x));
-                sum + fopt
-            }
+            Self::LinearSlope { slopes } => raw::linear_slope(slopes, x) + fopt,
             Self::AttractiveSector { xopt, m } => {
                 let z = affine(m, &shift(x, xopt), None);
                 let sector = z.iter().zip(xopt).fold(0.0, |acc, (z, o)| {

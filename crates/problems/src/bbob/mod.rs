@@ -10,11 +10,11 @@
 //! f4 on f3's and f18 on f17's seed. COCO's own suite stops at d = 40 (its legacy rotation code
 //! asserts d² < 2000); the same generators serve any dimension here, up to [`MAX_DIM`].
 
-mod functions;
+pub(crate) mod functions;
 mod gallagher;
-mod raw;
-mod rng;
-mod transforms;
+pub(crate) mod raw;
+pub(crate) mod rng;
+pub(crate) mod transforms;
 
 #[cfg(test)]
 mod reference;

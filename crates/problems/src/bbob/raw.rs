@@ -35,6 +35,17 @@ pub fn rosenbrock(z: &[f64]) -> f64 {
     100.0 * s1 + s2
 }
 
+/// The linear slope Σ (5 |s_i| − s_i z_i), flat beyond the corner `5 sign(s)` the slopes
+/// point at, as COCO's boundary handling has it (`x_i · corner_i ≥ 25` takes the corner's
+/// term, 0): inside `[−5, 5]^d` the plain sum.
+pub fn linear_slope(slopes: &[f64], z: &[f64]) -> f64 {
+    slopes.iter().zip(z).fold(0.0, |acc, (&s, &v)| {
+        let corner = if s > 0.0 { 5.0 } else { -5.0 };
+        let at = if v * corner < 25.0 { v } else { corner };
+        acc + (5.0 * s.abs() - s * at)
+    })
+}
+
 /// 10⁶ z₁² + Σ_{i>1} z_i².
 pub fn discus(z: &[f64]) -> f64 {
     z[1..]

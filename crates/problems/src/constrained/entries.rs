@@ -1,10 +1,11 @@
 //! The registry's entries of the constrained test problems, their objectives observed with
 //! optional homoscedastic noise and their constraints noise-free.
 
+use super::bbob_constrained::FUNCTIONS;
 use super::{
-    BallConstraint, Bnh, C2Dtlz2, Constr, Constrained, ConstrainedGramacy, ConstrainedHartmann,
-    ConstrainedObjectives, ConstraintFunctions, DiscBrake, KeaneBump, Osy, PressureVessel,
-    SpeedReducer, Srn, TensionCompressionSpring, WeldedBeam, WeldedBeamMo,
+    BallConstraint, BbobConstrained, Bnh, C2Dtlz2, Constr, Constrained, ConstrainedGramacy,
+    ConstrainedHartmann, ConstrainedObjectives, ConstraintFunctions, DiscBrake, KeaneBump, Osy,
+    PressureVessel, SpeedReducer, Srn, TensionCompressionSpring, WeldedBeam, WeldedBeamMo,
 };
 use crate::entry::{Entry, NOISE_STD};
 use crate::multi_objective::MultiObjectiveFunction;
@@ -39,7 +40,36 @@ const C2DTLZ2_OBJECTIVES: IntegerParam = IntegerParam::new(
     "number of objectives m (maximal hypervolume known for m = 2)",
 );
 
+/// bbob-constrained's function, instance and dimension, named and defaulted as bbob's are.
+const BBOB_FUNCTION: IntegerParam = IntegerParam::new(
+    "function",
+    1,
+    1,
+    FUNCTIONS,
+    "bbob-constrained function number f1–f54 (bosweep list bbob-constrained names its objective and constraints)",
+);
+const BBOB_INSTANCE: IntegerParam = IntegerParam::new(
+    "instance",
+    1,
+    1,
+    1_000_000,
+    "COCO instance number (COCO's suite has 1–15; seeds x_opt, the objective and the constraints)",
+);
+const BBOB_DIM: IntegerParam = IntegerParam::new(
+    "dim",
+    2,
+    2,
+    crate::bbob::MAX_DIM,
+    "dimension d (COCO's: 2, 3, 5, 10, 20, 40)",
+);
+
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
+const BBOB: &[ParamSpec] = &[
+    BBOB_FUNCTION.spec(),
+    BBOB_INSTANCE.spec(),
+    BBOB_DIM.spec(),
+    NOISE_STD.spec(),
+];
 const KEANE: &[ParamSpec] = &[KEANE_DIM.spec(), NOISE_STD.spec()];
 const C2DTLZ2: &[ParamSpec] = &[
     C2DTLZ2_DIM.spec(),
@@ -121,6 +151,18 @@ pub(crate) static ENTRIES: &[Entry] = &[
                 |e: ProblemError| ProblemError::config(format!("problem {}: {e}", p.name()));
             let f = KeaneBump::new(KEANE_DIM.of(p)).map_err(named)?;
             Ok(Box::new(Constrained::new(f, p)?))
+        },
+    },
+    Entry {
+        name: "bbob-constrained",
+        description: "COCO's 54 bbob-constrained functions (Dufossé, Atamna, Hansen et al.; 9 bbob objectives × 1, 2, 6, 6+⌊d/2⌋, 6+d, 6+3d active linear constraints, T_osz/T_asy-perturbed, and half as many inactive) with COCO's instances (matches cocoex to 1e-10) on [−5, 5]^d; min the objective at COCO's x_opt, on the active constraints' boundary",
+        parameters: BBOB,
+        build: |p| {
+            let named =
+                |e: ProblemError| ProblemError::config(format!("problem {}: {e}", p.name()));
+            let (f, i, d) = (BBOB_FUNCTION.of(p), BBOB_INSTANCE.of(p), BBOB_DIM.of(p));
+            let function = BbobConstrained::new(f, i, d).map_err(named)?;
+            Ok(Box::new(Constrained::new(function, p)?))
         },
     },
     Entry {

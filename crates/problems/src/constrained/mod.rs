@@ -12,7 +12,11 @@
 //! BoTorch's optimal value is a value some method found rather than the optimum (pressure
 //! vessel, welded beam, tension/compression spring) the optimum declared is a feasible point's
 //! below it; each problem's documentation says so.
+//!
+//! COCO's constrained suite `bbob-constrained` ([`BbobConstrained`]) follows COCO instead, and
+//! declares COCO's optimum.
 
+mod bbob_constrained;
 mod c2dtlz2;
 mod classic_mo;
 mod engineering_mo;
@@ -29,6 +33,7 @@ mod welded_beam;
 #[cfg(test)]
 mod tests;
 
+pub use bbob_constrained::BbobConstrained;
 pub use c2dtlz2::C2Dtlz2;
 pub use classic_mo::{Bnh, Constr, Osy, Srn};
 pub use engineering_mo::{DiscBrake, WeldedBeamMo};
