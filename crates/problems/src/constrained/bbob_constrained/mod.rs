@@ -10,10 +10,10 @@
 //! `function + 20000·instance`) has gradient `p` at the origin; `p`, rescaled so that
 //! `x_opt + p` stays in the box, is the feasible direction; the constraints (`linear`) are
 //! hyperplanes through the origin, one with normal `−p`, so that the origin is a KKT point and,
-//! the objectives being pseudoconvex, the constrained optimum (Rastrigin's origin is one of its
-//! local optima, which the constraints make the constrained optimum); everything is seen through the nonlinear
-//! transformation (`warp`), which fixes the origin, and finally shifted by x_opt (bbob's
-//! `x_opt` of the seed `function + 10000·instance`) and scaled. The optimum COCO declares is
+//! the objectives being pseudoconvex, the constrained optimum (Rastrigin is not, but its origin
+//! is one of its local optima, which the constraints make the constrained optimum); everything
+//! is seen through the nonlinear transformation (`warp`), which fixes the origin, and finally
+//! shifted by x_opt (bbob's `x_opt` of the seed `function + 10000·instance`) and scaled. The optimum COCO declares is
 //! the objective at x_opt, where the active constraints are 0.
 //!
 //! Built on bosweep's COCO-faithful [`crate::bbob`] (its random numbers, raw functions and
