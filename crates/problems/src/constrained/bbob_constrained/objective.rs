@@ -27,6 +27,19 @@ pub(super) enum ObjectiveKind {
 }
 
 impl ObjectiveKind {
+    /// The nine, in COCO's order: function `6(j − 1) + m` has the j-th.
+    pub(super) const ALL: [Self; 9] = [
+        Self::Sphere,
+        Self::Ellipsoid,
+        Self::LinearSlope,
+        Self::EllipsoidRotated,
+        Self::Discus,
+        Self::BentCigar,
+        Self::DifferentPowers,
+        Self::Rastrigin,
+        Self::RastriginRotated,
+    ];
+
     /// The objective's name, as bbob's documentation names the function it comes from.
     pub(super) fn name(self) -> &'static str {
         match self {

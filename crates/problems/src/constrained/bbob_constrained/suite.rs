@@ -13,20 +13,8 @@ const PER_OBJECTIVE: usize = 6;
 
 /// The objective of function `function` (`obj_function_type`), or an error naming the value.
 pub(super) fn objective(function: usize) -> Result<ObjectiveKind, ProblemError> {
-    use ObjectiveKind::*;
-    const KINDS: [ObjectiveKind; 9] = [
-        Sphere,
-        Ellipsoid,
-        LinearSlope,
-        EllipsoidRotated,
-        Discus,
-        BentCigar,
-        DifferentPowers,
-        Rastrigin,
-        RastriginRotated,
-    ];
     match function.checked_sub(1) {
-        Some(k) if k < FUNCTIONS => Ok(KINDS[k / PER_OBJECTIVE]),
+        Some(k) if k < FUNCTIONS => Ok(ObjectiveKind::ALL[k / PER_OBJECTIVE]),
         _ => Err(ProblemError::config(format!(
             "bbob-constrained has functions 1–{FUNCTIONS}, got function = {function}"
         ))),
