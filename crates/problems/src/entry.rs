@@ -45,6 +45,11 @@ pub(crate) const NOISE_STD: RealParam = RealParam::new(
     "standard deviation of the Gaussian observation noise added to every evaluation",
 );
 
+/// Names the problem `params` builds in an error of building it: `problem keane-bump: …`.
+pub(crate) fn named(params: &Params) -> impl Fn(ProblemError) -> ProblemError + '_ {
+    move |e| ProblemError::config(format!("problem {}: {e}", params.name()))
+}
+
 /// A test function observed with the `noise_std` of `params`.
 pub(crate) fn noisy(function: impl TestFunction, params: &Params) -> Box<dyn Problem> {
     Box::new(Noisy::new(function, params))

@@ -7,7 +7,7 @@ use super::{
     ConstrainedHartmann, ConstrainedObjectives, ConstraintFunctions, DiscBrake, KeaneBump, Osy,
     PressureVessel, SpeedReducer, Srn, TensionCompressionSpring, WeldedBeam, WeldedBeamMo,
 };
-use crate::entry::{Entry, NOISE_STD};
+use crate::entry::{Entry, NOISE_STD, named};
 use crate::multi_objective::MultiObjectiveFunction;
 use crate::{Problem, ProblemError};
 use bosweep_core::params::{IntegerParam, ParamSpec, Params};
@@ -83,9 +83,9 @@ fn observed(
     function: Result<impl MultiObjectiveFunction + ConstraintFunctions, ProblemError>,
     params: &Params,
 ) -> Result<Box<dyn Problem>, ProblemError> {
-    let named = |e: ProblemError| ProblemError::config(format!("problem {}: {e}", params.name()));
     Ok(Box::new(
-        ConstrainedObjectives::new(function.map_err(named)?, params).map_err(named)?,
+        ConstrainedObjectives::new(function.map_err(named(params))?, params)
+            .map_err(named(params))?,
     ))
 }
 
@@ -147,9 +147,7 @@ pub(crate) static ENTRIES: &[Entry] = &[
         description: "Keane's bump (Keane 1994), negated and minimised as BoTorch's on [0, 10]^d s.t. 2 constraints; min −0.36498 at d = 2, BoTorch's approximations (Mishra 2007) at d = 10–50",
         parameters: KEANE,
         build: |p| {
-            let named =
-                |e: ProblemError| ProblemError::config(format!("problem {}: {e}", p.name()));
-            let f = KeaneBump::new(KEANE_DIM.of(p)).map_err(named)?;
+            let f = KeaneBump::new(KEANE_DIM.of(p)).map_err(named(p))?;
             Ok(Box::new(Constrained::new(f, p)?))
         },
     },
@@ -158,10 +156,8 @@ pub(crate) static ENTRIES: &[Entry] = &[
         description: "COCO's 54 bbob-constrained functions (Dufossé, Atamna, Hansen et al.; 9 bbob objectives × 1, 2, 6, 6+⌊d/2⌋, 6+d, 6+3d active linear constraints, T_osz/T_asy-perturbed, and half as many inactive) with COCO's instances (matches cocoex to 1e-10) on [−5, 5]^d; min the objective at COCO's x_opt, on the active constraints' boundary",
         parameters: BBOB,
         build: |p| {
-            let named =
-                |e: ProblemError| ProblemError::config(format!("problem {}: {e}", p.name()));
             let (f, i, d) = (BBOB_FUNCTION.of(p), BBOB_INSTANCE.of(p), BBOB_DIM.of(p));
-            let function = BbobConstrained::new(f, i, d).map_err(named)?;
+            let function = BbobConstrained::new(f, i, d).map_err(named(p))?;
             Ok(Box::new(Constrained::new(function, p)?))
         },
     },

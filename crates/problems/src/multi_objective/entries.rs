@@ -6,7 +6,7 @@ use super::{
     BbobBiobj, BraninCurrin, CarSideImpact, Dtlz1, Dtlz2, Dtlz3, Dtlz4, Dtlz5, Dtlz7,
     MultiObjectiveFunction, NoisyObjectives, VehicleSafety, Zdt1, Zdt2, Zdt3,
 };
-use crate::entry::{Entry, NOISE_STD};
+use crate::entry::{Entry, NOISE_STD, named};
 use crate::{Problem, ProblemError};
 use bosweep_core::params::{IntegerParam, ParamSpec, Params, RealParam};
 
@@ -83,9 +83,8 @@ fn observed(
     function: Result<impl MultiObjectiveFunction, ProblemError>,
     params: &Params,
 ) -> Result<Box<dyn Problem>, ProblemError> {
-    let named = |e: ProblemError| ProblemError::config(format!("problem {}: {e}", params.name()));
     Ok(Box::new(
-        NoisyObjectives::new(function.map_err(named)?, params).map_err(named)?,
+        NoisyObjectives::new(function.map_err(named(params))?, params).map_err(named(params))?,
     ))
 }
 

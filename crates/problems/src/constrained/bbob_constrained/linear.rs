@@ -7,6 +7,7 @@
 //! The random numbers are COCO's own generator's ([`super::random`]) and the order of every
 //! draw is COCO's: the instance is only reproduced if both are.
 
+use super::norm;
 use super::random::CocoRandom;
 use crate::ProblemError;
 
@@ -204,11 +205,6 @@ fn disguise(
 /// `coco_random_new`'s seed: COCO's `long` seed converted to `uint32_t` (modulo 2³²).
 fn seed(value: i64) -> u32 {
     value as u32
-}
-
-/// `coco_vector_norm`.
-fn norm(x: &[f64]) -> f64 {
-    x.iter().fold(0.0, |acc, v| acc + v * v).sqrt()
 }
 
 /// `nom / denom` as `coco_vector_scale` forms its factor: `nom` alone where `denom` is 0.

@@ -135,6 +135,12 @@ fn feasible_direction(mut gradient: Vec<f64>, xopt: &[f64], seed: i64) -> Vec<f6
     gradient
 }
 
+/// `coco_vector_norm`, summed in COCO's order (the construction's values depend on it to the
+/// last bit).
+fn norm(x: &[f64]) -> f64 {
+    x.iter().fold(0.0, |acc, v| acc + v * v).sqrt()
+}
+
 impl TestFunction for BbobConstrained {
     fn domain(&self) -> &Domain {
         &self.domain

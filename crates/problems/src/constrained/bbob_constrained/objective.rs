@@ -271,7 +271,7 @@ fn transposed_times(r: &Matrix, y: &[f64]) -> Vec<f64> {
 /// Different powers' optimum at distance 10⁻² from the origin, in bbob's direction: the
 /// constrained optimum then lies at a reasonable distance from the unconstrained one.
 fn near_origin(xopt: Vec<f64>) -> Vec<f64> {
-    let norm = xopt.iter().fold(0.0, |acc, v| acc + v * v).sqrt();
+    let norm = super::norm(&xopt);
     xopt.into_iter().map(|v| v * (1e-2 / norm)).collect()
 }
 
