@@ -1,4 +1,5 @@
-//! `bosweep export-coco`: a sweep's runs on `bbob` and `bbob-biobj` as COCO data, for `cocopp`.
+//! `bosweep export-coco`: a sweep's runs on `bbob`, `bbob-constrained` and `bbob-biobj` as COCO
+//! data, for `cocopp`.
 
 use std::path::PathBuf;
 
@@ -12,25 +13,19 @@ pub struct ExportCocoArgs {
     /// A sweep directory.
     sweep_dir: PathBuf,
     /// Where to write one folder per algorithm setting (`python -m cocopp DIR/ALG`), those of
-    /// bbob-biobj runs under DIR/bbob-biobj.
+    /// bbob-constrained and bbob-biobj runs under DIR/bbob-constrained and DIR/bbob-biobj.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
 }
 
 pub fn export_coco_command(args: &ExportCocoArgs) -> Result<(), CliError> {
     let export = export_coco(&args.sweep_dir, output_dir("--out", &args.out)?)?;
-    if export.runs > 0 {
-        println!("{} runs on bbob written as COCO data:", export.runs);
-        for folder in &export.algorithms {
-            println!("  {}", folder.display());
-        }
-    }
-    if export.biobj_runs > 0 {
+    for suite in &export.suites {
         println!(
-            "{} runs on bbob-biobj written as COCO data:",
-            export.biobj_runs
+            "{} runs on {} written as COCO data:",
+            suite.runs, suite.suite
         );
-        for folder in &export.biobj_algorithms {
+        for folder in &suite.algorithms {
             println!("  {}", folder.display());
         }
     }

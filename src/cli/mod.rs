@@ -132,7 +132,7 @@ enum Command {
     Merge(sweep::MergeArgs),
     /// Write summary.csv, report.md, report.html, the tables and plots for a sweep directory.
     Report(sweep::ReportArgs),
-    /// Write a sweep's runs on `bbob` and `bbob-biobj` in COCO's data formats, for COCO's post-processing (cocopp).
+    /// Write a sweep's runs on `bbob`, `bbob-constrained` and `bbob-biobj` in COCO's data formats, for COCO's post-processing (cocopp).
     ExportCoco(export::ExportCocoArgs),
     /// Compare two sweep directories (a baseline A and a change B) with paired statistics.
     Compare(compare::CompareArgs),

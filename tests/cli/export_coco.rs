@@ -378,3 +378,119 @@ fn bbob_biobj_runs_become_coco_s_bi_objective_data() {
     assert!(penalised > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+const CONSTRAINED_CONFIG: &str = r#"
+seed = 9
+replicates = 2
+budget = 30
+init = 6
+
+[[algorithm]]
+name = "random"
+
+[[problem]]
+name = "bbob-constrained"
+function = [3, 50]
+instance = 1
+dim = 2
+"#;
+
+/// cocoex's single digit of a constraint value (0 where satisfied, 9 above 1).
+fn coco_digit(c: f64) -> char {
+    let limits = [0.0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0];
+    let digit = limits.iter().position(|&l| c <= l).unwrap_or(9);
+    char::from_digit(digit as u32, 10).unwrap()
+}
+
+/// bbob-constrained runs go under `bbob-constrained/` in the files of COCO's `bbob` logger, as
+/// it writes them for that suite: every evaluation also counts one constraint evaluation, the
+/// third column is the best `max(f, f_opt) + Σ max(c_j, 0)` so far less f_opt, and the fifth
+/// one digit per constraint (benches/peers/bbob_constrained_export_check.py compares the rows
+/// with cocoex's own logger on the same points).
+#[test]
+fn bbob_constrained_runs_become_coco_s_constrained_data() {
+    let dir = crate::common::sweep_sandbox("coco", "constrained", CONSTRAINED_CONFIG);
+    succeeded(&bosweep(
+        &dir,
+        &["sweep", "sweep.toml", "--out", "s", "--no-report"],
+    ));
+    let out = bosweep(&dir, &["export-coco", "s", "--out", "coco"]);
+    succeeded(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_contains(
+        &stdout,
+        &["4 runs on bbob-constrained", "coco/bbob-constrained/random"],
+    );
+    assert!(!stdout.contains("runs on bbob written"), "{stdout}");
+
+    let alg = dir.join("coco/bbob-constrained/random");
+    let mut infeasible_rows = 0;
+    for function in [3, 50] {
+        let info = read(&alg.join(format!("bbobexp_f{function}.info")));
+        assert!(info.starts_with(&format!(
+            "suite = 'bbob-constrained', funcId = {function}, DIM = 2, Precision = 1.000e-08, algId = 'random'"
+        )), "{info}");
+        assert!(info.contains("logger = 'bbob-constrained'"), "{info}");
+        let dat = read(&alg.join(format!("data_f{function}/bbobexp_f{function}_DIM2.dat")));
+        let blocks: Vec<&str> = dat.split('%').filter(|b| !b.is_empty()).collect();
+        let mut runs = Vec::new();
+        let mut names: Vec<_> = std::fs::read_dir(dir.join("s/runs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for path in names {
+            let values: Vec<Value> = read(&path)
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            if values[0]["header"]["problem_parameters"]["function"] == function {
+                runs.push(values[1..].to_vec());
+            }
+        }
+        assert_eq!(blocks.len(), runs.len());
+        for (steps, block) in runs.iter().zip(&blocks) {
+            let mut lines = block.lines();
+            let fopt: f64 = lines
+                .next()
+                .unwrap()
+                .split("Fopt (")
+                .nth(1)
+                .and_then(|r| r.split(')').next())
+                .unwrap()
+                .parse()
+                .unwrap();
+            let mut best = f64::INFINITY;
+            for (step, line) in steps.iter().zip(lines) {
+                let f = step["f"].as_f64().unwrap();
+                let c: Vec<f64> = step["constraints"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_f64().unwrap())
+                    .collect();
+                // The trace's regret at a feasible point is f − f_opt.
+                if let Some(regret) = step["instant_regret"].as_f64() {
+                    assert!((f - regret - fopt).abs() <= 1e-9 * fopt.abs().max(1.0));
+                }
+                let violation: f64 = c.iter().map(|v| v.max(0.0)).sum();
+                infeasible_rows += usize::from(violation > 0.0);
+                best = best.min(f.max(fopt) + violation);
+                let cols: Vec<&str> = line.split(' ').collect();
+                assert_eq!(cols.len(), 5 + 2, "{line}");
+                let evals = step["evals"].as_u64().unwrap().to_string();
+                assert_eq!((cols[0], cols[1]), (evals.as_str(), evals.as_str()));
+                let delta: f64 = cols[2].parse().unwrap();
+                let want = best - fopt;
+                assert!(
+                    (delta - want).abs() <= 1e-9 * want.abs().max(1e-300),
+                    "{line}"
+                );
+                let digits: String = c.iter().map(|&v| coco_digit(v)).collect();
+                assert_eq!(cols[4], digits, "{line}");
+            }
+        }
+    }
+    assert!(infeasible_rows > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,4 +1,4 @@
-//! What the exports of `bbob` and `bbob-biobj` runs share: their error, C's number notation,
+//! What the exports of `bbob`, `bbob-constrained` and `bbob-biobj` runs share: their error, C's number notation,
 //! writing a file, an algorithm setting's folder name and reading a built problem's integer
 //! parameters.
 
@@ -43,9 +43,9 @@ pub enum ExportError {
         #[source]
         source: std::io::Error,
     },
-    /// The sweep has no completed `bbob` or `bbob-biobj` run.
+    /// The sweep has no completed `bbob`, `bbob-constrained` or `bbob-biobj` run.
     #[error(
-        "{}: no completed run on the problem bbob or bbob-biobj; nothing to export",
+        "{}: no completed run on the problem bbob, bbob-constrained or bbob-biobj; nothing to export",
         dir.display()
     )]
     NothingToExport {
@@ -72,7 +72,7 @@ pub(super) fn folder_name(setting: &Setting) -> String {
     file_safe(&setting.label())
 }
 
-/// An integer parameter of a built `bbob` or `bbob-biobj` problem (its full parameter list has defaults too).
+/// An integer parameter of a built `bbob`, `bbob-constrained` or `bbob-biobj` problem (its full parameter list has defaults too).
 pub(super) fn integer_parameter(problem: &dyn Problem, name: &str) -> usize {
     problem
         .parameters()
@@ -81,7 +81,7 @@ pub(super) fn integer_parameter(problem: &dyn Problem, name: &str) -> usize {
             ParamValue::Number(v) if key == name => Some(v as usize),
             _ => None,
         })
-        .expect("bbob and bbob-biobj declare function, instance and dim")
+        .expect("bbob, bbob-constrained and bbob-biobj declare function, instance and dim")
 }
 
 /// `x` as C's `%+.{digits}e` prints it (`+1.234e+05`), the notation of COCO's files.

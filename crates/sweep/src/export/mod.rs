@@ -4,5 +4,5 @@ mod coco;
 mod coco_biobj;
 mod coco_common;
 
-pub use coco::{CocoExport, export_coco};
+pub use coco::{CocoExport, SuiteExport, export_coco};
 pub use coco_common::ExportError;
