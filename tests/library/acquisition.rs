@@ -391,10 +391,49 @@ fn sobol_grid_is_reproducible_and_inside_the_box() {
     assert_eq!(default_grid_size(1), 4096);
     assert_eq!(default_grid_size(100), 409_600);
     assert_eq!(default_grid_size(256), 1 << 20);
-    assert!(SobolGrid::new(Bounds::cube(0.0, 1.0, 257).unwrap(), 8, 0).is_err());
     assert!(SobolGrid::new(Bounds::cube(0.0, 1.0, 2).unwrap(), 0, 0).is_err());
     assert!(Bounds::new(vec![1.0], vec![0.0]).is_err());
     assert!(Bounds::new(vec![0.0, 0.0], vec![1.0]).is_err());
+}
+
+/// Beyond 256 dimensions the grid is padded: the first 256 coordinates are those of the
+/// 256-D grid, and every coordinate of every group keeps the net property (the first 2^m
+/// points put one point in each of 2^m equal cells), across two 2^16 blocks; and coordinates
+/// that share direction numbers are independent.
+#[test]
+fn sobol_grid_beyond_256_dimensions_is_padded_with_nets() {
+    let dim = 600;
+    let start = 65_536 - 32;
+    let wide = SobolGrid::new(Bounds::cube(0.0, 1.0, dim).unwrap(), 70_000, 11).unwrap();
+    let narrow = SobolGrid::new(Bounds::cube(0.0, 1.0, 256).unwrap(), 70_000, 11).unwrap();
+    let (points, first) = (wide.points(0, 128), narrow.points(0, 128));
+    for (p, q) in points.iter().zip(first.iter()) {
+        assert_eq!(&p[..256], q);
+    }
+    for block_start in [0, 65_536] {
+        let points = wide.points(block_start, block_start + 64);
+        for i in 0..dim {
+            let mut cells: Vec<usize> = points.iter().map(|p| (p[i] * 64.0) as usize).collect();
+            cells.sort_unstable();
+            assert_eq!(cells, (0..64).collect::<Vec<_>>(), "coordinate {i}");
+        }
+    }
+    // Random access across a block boundary agrees with the range.
+    let range = wide.points(start, start + 64);
+    assert_eq!(wide.point(65_540), range.row(65_540 - start));
+    // Coordinates 0 and 256 share direction numbers: without its own index scramble the
+    // second would be a scramble of the first, and each 1/16 column of the pair's 256 points
+    // would fall in one 1/16 cell.
+    let pairs = wide.points(0, 256);
+    let mut cells = [[0_usize; 16]; 16];
+    for p in pairs.iter() {
+        cells[(p[0] * 16.0) as usize][(p[256] * 16.0) as usize] += 1;
+    }
+    let fullest = cells.iter().flatten().max().unwrap();
+    assert!(
+        *fullest <= 8,
+        "a cell of coordinates 0 and 256 holds {fullest} points"
+    );
 }
 
 /// The squared L2-star discrepancy (Warnock's formula) of points in `[0, 1]^d`.

@@ -31,6 +31,7 @@ mod domain;
 mod entry;
 mod error;
 pub mod functions;
+pub mod lasso;
 pub mod multi_objective;
 mod noisy;
 mod objectives;

@@ -9,9 +9,10 @@ use super::functions::{
     Hartmann6, Hartmann6Embedded, Levy, Michalewicz, Rosenbrock, SixHumpCamel, Sphere,
     StyblinskiTang,
 };
+use super::lasso::{Bench, LassoBench};
 use super::rover::Rover;
 use super::{Problem, ProblemError};
-use bosweep_core::params::{ChoiceParam, IntegerParam, ParamSpec, ParamValue};
+use bosweep_core::params::{ChoiceParam, FlagParam, IntegerParam, ParamSpec, ParamValue};
 use bosweep_core::registry::Registry;
 
 /// Every family of problems, in listing order.
@@ -83,6 +84,28 @@ const EMBEDDING_DIM: IntegerParam = IntegerParam::new(
 );
 
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
+
+const LASSO_BENCH: ChoiceParam<Bench> = ChoiceParam::new(
+    "bench",
+    &["simple", "medium", "high", "hard"],
+    &[Bench::Simple, Bench::Medium, Bench::High, Bench::Hard],
+    "simple",
+    "LassoBench's synthetic benchmark: simple (d = 60, 3 features in the model), medium (100, 5), high (300, 15), hard (1000, 50)",
+);
+
+const LASSO_NOISY_DATA: FlagParam = FlagParam::new(
+    "noisy_data",
+    false,
+    "LassoBench's noise=True: data with signal-to-noise ratio 3 instead of 10",
+);
+
+const LASSO_SEED: IntegerParam = IntegerParam::new(
+    "data_seed",
+    42,
+    0,
+    u32::MAX as usize,
+    "the seed LassoBench draws the data and folds from (its default 42)",
+);
 const DIM_AND_NOISE: &[ParamSpec] = &[DIM.spec(), NOISE_STD.spec()];
 
 const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
@@ -196,5 +219,22 @@ static TEST_FUNCTIONS: &[Entry] = &[
         description: "60-D rover trajectory of Wang et al. 2018 (large domain, maximised) on [−0.1, 1.1]⁶⁰; max unknown, below 5; the reference's N(0, 1e-4) parameter jitter left out",
         parameters: NOISE_ONLY,
         build: |p| Ok(noisy(Rover::new(), p)),
+    },
+    Entry {
+        name: "lassobench",
+        description: "LassoBench's synthetic benchmarks (Šehić et al. 2022): one weighted-Lasso penalty per feature on [−1, 1]^d, d = 60 to 1000; 5-fold CV error over the oracle's, min unknown (near 1 is good); the Lasso solved exactly",
+        parameters: &[
+            LASSO_BENCH.spec(),
+            LASSO_NOISY_DATA.spec(),
+            LASSO_SEED.spec(),
+            NOISE_STD.spec(),
+        ],
+        build: |p| {
+            let seed = u32::try_from(LASSO_SEED.of(p)).expect("declared below 2^32");
+            Ok(noisy(
+                LassoBench::new(LASSO_BENCH.of(p), LASSO_NOISY_DATA.of(p), seed)?,
+                p,
+            ))
+        },
     },
 ];

@@ -3,13 +3,18 @@
 use std::sync::OnceLock;
 
 use rayon::prelude::*;
-use sobol_burley::parts::{Int4, hash_int4, owen_scramble_int4_rev, sobol_int4_rev};
+use sobol_burley::parts::{
+    Int4, hash_int4, owen_scramble_int4_rev, owen_scramble_rev, sobol_int4_rev,
+};
 
 use bosweep_engine::{EngineError, Points};
 
-/// The largest dimension a Sobol grid supports (the Joe–Kuo direction numbers of
-/// `sobol_burley`).
+/// The dimensions with their own Sobol direction numbers (the Joe–Kuo numbers of
+/// `sobol_burley`). A grid of more dimensions is padded ([`SobolGrid`]).
 pub const MAX_SOBOL_DIM: usize = 256;
+
+/// The dimension sets (of four) with their own direction numbers.
+const SETS: usize = MAX_SOBOL_DIM / 4;
 
 /// Points per independently scrambled block: `sobol_burley` sequences hold at most 2^16 points.
 pub const SOBOL_BLOCK: usize = 1 << 16;
@@ -112,6 +117,12 @@ impl Bounds {
 /// the Sobol net property: `2^m` points stratify every 1-D projection into `2^m` equal cells, and
 /// the first two coordinates into every `2^a × 2^b` grid with `a + b = m`. Coordinates come
 /// out as f32, on a lattice of spacing `2^−23` of the box width; refinement removes that limit.
+///
+/// Beyond [`MAX_SOBOL_DIM`] dimensions the grid is padded (Burley 2020, section 4): dimension
+/// `i` takes the direction numbers of dimension `i mod 256`, and each further group of 256
+/// dimensions its own Owen scramble of the point's index, so that the groups are independent
+/// randomisations of one net; each group keeps the net property, and pairs across groups are
+/// as independent as random points. Grids of at most 256 dimensions are not padded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SobolGrid {
     bounds: Bounds,
@@ -135,7 +146,7 @@ const BLOCK_BITS: usize = 16;
 fn directions() -> &'static [[[u32; 4]; BLOCK_BITS]] {
     static DIRECTIONS: OnceLock<Vec<[[u32; 4]; BLOCK_BITS]>> = OnceLock::new();
     DIRECTIONS.get_or_init(|| {
-        (0..MAX_SOBOL_DIM as u32 / 4)
+        (0..SETS as u32)
             .map(|set| {
                 std::array::from_fn(|k| sobol_int4_rev((1u32 << k).reverse_bits(), set).into())
             })
@@ -149,14 +160,8 @@ fn gray(j: usize) -> usize {
 }
 
 impl SobolGrid {
-    /// `size ≥ 1` points in `bounds` (dimension at most [`MAX_SOBOL_DIM`], size at most 2^32).
+    /// `size ≥ 1` points in `bounds` (size at most 2^32).
     pub fn new(bounds: Bounds, size: usize, seed: u64) -> Result<Self, EngineError> {
-        if bounds.dim() > MAX_SOBOL_DIM {
-            return Err(EngineError::invalid(format!(
-                "Sobol grid: dimension {} exceeds the maximum {MAX_SOBOL_DIM}",
-                bounds.dim()
-            )));
-        }
         if size == 0 || size as u64 > 1 << 32 {
             return Err(EngineError::invalid(format!(
                 "Sobol grid: size {size} (must lie in 1..=2^32)"
@@ -186,26 +191,51 @@ impl SobolGrid {
     }
 
     /// The Owen-scramble keys of block `block`, one per dimension set (as `sample_4d` derives
-    /// them from a 32-bit seed).
-    fn scrambles(&self, block: usize) -> Vec<Int4> {
+    /// them from a 32-bit seed), and the index-scramble keys of the padding groups after the
+    /// first.
+    fn scrambles(&self, block: usize) -> (Vec<Int4>, Vec<u32>) {
         let seed = (mix(self.seed ^ mix(block as u64)) >> 32) as u32;
         let seed: Int4 = [seed.wrapping_mul(0x9c8f_2d3b); 4].into();
         let keys: Int4 = [0x912f_69ba, 0x174f_18ab, 0x691e_72ca, 0xb40c_c1b8].into();
-        (0..self.dim().div_ceil(4) as u32)
+        let sets = self.dim().div_ceil(4);
+        let values = (0..sets as u32)
             .map(|set| hash_int4(seed ^ [set; 4].into() ^ keys))
-            .collect()
+            .collect();
+        let shuffles = (1..sets.div_ceil(SETS) as u32)
+            .map(|group| {
+                let key: Int4 = [group.wrapping_mul(0x2c1b_3c6d) ^ 0x68e3_1da4; 4].into();
+                <[u32; 4]>::from(hash_int4(seed ^ key))[0]
+            })
+            .collect();
+        (values, shuffles)
     }
 
-    /// The unscrambled Sobol integers of index `g` (< 2^16), one `Int4` per dimension set.
-    fn sobol_state(&self, g: usize, state: &mut [Int4]) {
-        for (set, st) in state.iter_mut().enumerate() {
+    /// The unscrambled Sobol integers of index `g` (< 2^16) of the dimension sets `sets`, one
+    /// `Int4` per set.
+    fn sobol_state(sets: std::ops::Range<usize>, g: usize, state: &mut [Int4]) {
+        for (set, st) in sets.zip(state) {
             let mut acc = Int4::from([0u32; 4]);
-            for (k, dir) in directions()[set].iter().enumerate() {
+            for (k, dir) in directions()[set % SETS].iter().enumerate() {
                 if g >> k & 1 == 1 {
                     acc ^= (*dir).into();
                 }
             }
             *st = acc;
+        }
+    }
+
+    /// The Sobol integers of the padding groups at position `local` of a block: each group's
+    /// sets at the index its own Owen scramble maps `local` to (a bijection of `0..2^16`).
+    fn padded_state(shuffles: &[u32], local: usize, state: &mut [Int4]) {
+        for (group, key) in shuffles.iter().enumerate() {
+            let start = (group + 1) * SETS;
+            if start >= state.len() {
+                break;
+            }
+            let end = (start + SETS).min(state.len());
+            let reversed = (local as u32).reverse_bits();
+            let index = owen_scramble_rev(reversed, *key).reverse_bits() as usize & 0xffff;
+            Self::sobol_state(start..end, gray(index), &mut state[start..end]);
         }
     }
 
@@ -230,21 +260,23 @@ impl SobolGrid {
     fn fill(&self, start: usize, out: &mut [f64]) {
         let dim = self.dim();
         let sets = dim.div_ceil(4);
+        let first = sets.min(SETS);
         let mut state = vec![Int4::from([0u32; 4]); sets];
-        let mut scrambles = Vec::new();
+        let (mut scrambles, mut shuffles) = (Vec::new(), Vec::new());
         for (r, row) in out.chunks_exact_mut(dim).enumerate() {
             let index = start + r;
             let local = index % SOBOL_BLOCK;
             if r == 0 || local == 0 {
-                scrambles = self.scrambles(index / SOBOL_BLOCK);
-                self.sobol_state(gray(local), &mut state);
+                (scrambles, shuffles) = self.scrambles(index / SOBOL_BLOCK);
+                Self::sobol_state(0..first, gray(local), &mut state[..first]);
             } else {
-                let dir = &directions()[..sets];
+                let dir = &directions()[..first];
                 let k = local.trailing_zeros() as usize;
                 for (st, d) in state.iter_mut().zip(dir) {
                     *st ^= d[k].into();
                 }
             }
+            Self::padded_state(&shuffles, local, &mut state);
             self.emit(&state, &scrambles, row);
         }
     }
