@@ -1006,6 +1006,11 @@ fn lassobench_benchmarks_have_their_dimensions() {
     };
     let default = value(&[]);
     assert!(default > 0.0 && default.is_finite());
+    // Outside the box (which LassoBench refuses) a point counts as the nearest point of the box.
+    let p = problem("lassobench", &[]);
+    let at = |v: f64| p.objective_of_interest(&vec![v; 60], 1).unwrap();
+    assert_eq!(at(1e6), at(1.0));
+    assert_eq!(at(-1e300), at(-1.0));
     assert_ne!(default, value(&[("data_seed", 7.0.into())]));
     assert_ne!(default, value(&[("noisy_data", "true".into())]));
     let err = problems::build("lassobench", &[("bench", "huge".into())])

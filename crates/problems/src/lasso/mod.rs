@@ -93,10 +93,12 @@ impl LassoBench {
     }
 
     /// The penalties `w_j` the point `x` sets (LassoBench's `scale_domain`, exponentiated).
+    /// Coordinates outside `[−1, 1]`, which LassoBench refuses, count as the nearest bound: far
+    /// outside, a penalty of 0 or ∞ would leave the Lasso without a unique solution.
     fn penalties(&self, x: &[f64]) -> Vec<f64> {
         let (low, high) = (self.log_alpha_min, self.log_alpha_max);
         x.iter()
-            .map(|v| (v * (high - low) / 2.0 + (high + low) / 2.0).exp())
+            .map(|v| (v.clamp(-1.0, 1.0) * (high - low) / 2.0 + (high + low) / 2.0).exp())
             .collect()
     }
 }
@@ -110,7 +112,8 @@ impl TestFunction for LassoBench {
         Sense::Minimize
     }
 
-    /// NaN where a coordinate is not finite.
+    /// NaN where a coordinate is not finite; outside the box, the value at the nearest point of
+    /// the box.
     fn value(&self, x: &[f64]) -> f64 {
         if x.iter().any(|v| !v.is_finite()) {
             return f64::NAN;
