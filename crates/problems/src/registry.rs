@@ -84,6 +84,15 @@ const EMBEDDING_DIM: IntegerParam = IntegerParam::new(
 );
 
 const NOISE_ONLY: &[ParamSpec] = &[NOISE_STD.spec()];
+const DIM_AND_NOISE: &[ParamSpec] = &[DIM.spec(), NOISE_STD.spec()];
+
+const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
+    "form",
+    &["paper", "deap"],
+    &[H1Form::Paper, H1Form::Deap],
+    "paper",
+    "denominator: paper √(r²+1) (as UHE-BO prints it) or deap √(r²)+1 (as DEAP has it)",
+);
 
 const LASSO_BENCH: ChoiceParam<Bench> = ChoiceParam::new(
     "bench",
@@ -105,15 +114,6 @@ const LASSO_SEED: IntegerParam = IntegerParam::new(
     0,
     u32::MAX as usize,
     "the seed LassoBench draws the data and folds from (its default 42)",
-);
-const DIM_AND_NOISE: &[ParamSpec] = &[DIM.spec(), NOISE_STD.spec()];
-
-const H1_FORM: ChoiceParam<H1Form> = ChoiceParam::new(
-    "form",
-    &["paper", "deap"],
-    &[H1Form::Paper, H1Form::Deap],
-    "paper",
-    "denominator: paper √(r²+1) (as UHE-BO prints it) or deap √(r²)+1 (as DEAP has it)",
 );
 
 /// The classic test functions, observed with optional homoscedastic noise.

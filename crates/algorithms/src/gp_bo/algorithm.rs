@@ -288,7 +288,7 @@ impl GpBo {
         } else {
             pending_in_model_units(&model, ctx.pending)?
         };
-        // The joint sample's dimension is bounded by the quasi-random sequence's.
+        // The joint sample's dimension is bounded by the base samples' (one unpadded net).
         let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
         let prune = prune || model.state().train().rows() > room;
         let x = if constraint_models.is_empty() {

@@ -186,7 +186,7 @@ impl Algorithm for MultiObjectiveBo {
         } else {
             pending_in_model_units(&models[0], ctx.pending)?
         };
-        // The joint sample's dimension is bounded by the quasi-random sequence's.
+        // The joint sample's dimension is bounded by the base samples' (one unpadded net).
         let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
         let observed = models[0].state().train();
         let baseline = if self.settings.prune_baseline || observed.rows() > room {

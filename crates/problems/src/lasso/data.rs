@@ -5,7 +5,7 @@
 //! `KFold` over the training rows, each from a fresh numpy `RandomState(seed)`.
 
 use super::numpy_random::LegacyRandom;
-use super::solver::{Design, dot};
+use super::solver::{Design, combination, dot};
 
 /// The correlation of successive features.
 const CORRELATION: f64 = 0.6;
@@ -147,14 +147,7 @@ fn correlated_data(
         }
         x.extend_from_slice(&u);
     }
-    let mut y = vec![0.0; samples];
-    for (column, &w) in x.chunks_exact(samples).zip(w_true) {
-        if w != 0.0 {
-            for (yi, xi) in y.iter_mut().zip(column) {
-                *yi += w * xi;
-            }
-        }
-    }
+    let mut y = combination(&x, samples, w_true);
     let noise = rng.normals(samples);
     let (noise_norm, signal_norm) = (dot(&noise, &noise).sqrt(), dot(&y, &y).sqrt());
     for (yi, ei) in y.iter_mut().zip(&noise) {

@@ -66,12 +66,20 @@ impl Design {
 
     /// `Xβ`.
     pub(super) fn times(&self, beta: &[f64]) -> Vec<f64> {
-        let mut out = vec![0.0; self.rows];
-        for (j, &b) in beta.iter().enumerate().filter(|(_, b)| **b != 0.0) {
-            axpy(b, self.column(j), &mut out);
-        }
-        out
+        combination(&self.columns, self.rows, beta)
     }
+}
+
+/// `Σ_j β_j X_j` of the `rows`-row matrix stored column after column in `columns`, the zero
+/// coefficients skipped.
+pub(super) fn combination(columns: &[f64], rows: usize, beta: &[f64]) -> Vec<f64> {
+    let mut out = vec![0.0; rows];
+    for (column, &b) in columns.chunks_exact(rows).zip(beta) {
+        if b != 0.0 {
+            axpy(b, column, &mut out);
+        }
+    }
+    out
 }
 
 /// The weighted Lasso's minimiser for the design, targets `y` and penalties `weights` (> 0).

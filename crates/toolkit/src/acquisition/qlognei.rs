@@ -38,7 +38,8 @@ pub struct BaseSamples(DMatrix<f64>);
 impl BaseSamples {
     /// `samples × dim` quasi-random normals: a scrambled Sobol sequence (of `seed`) through the
     /// normal quantile, as BoTorch's `SobolQMCNormalSampler` draws them (its own scrambling,
-    /// so not its numbers). Dimensions beyond [`MAX_SOBOL_DIM`] are refused.
+    /// so not its numbers). Dimensions beyond [`MAX_SOBOL_DIM`], where a Sobol grid is padded
+    /// rather than one net, are refused: the callers prune the observed points to fit.
     pub fn sobol(samples: usize, dim: usize, seed: u64) -> Result<Self, EngineError> {
         if dim > MAX_SOBOL_DIM {
             return Err(EngineError::invalid(format!(

@@ -210,12 +210,12 @@ impl SobolGrid {
         (values, shuffles)
     }
 
-    /// The unscrambled Sobol integers of index `g` (< 2^16) of the dimension sets `sets`, one
-    /// `Int4` per set.
-    fn sobol_state(sets: std::ops::Range<usize>, g: usize, state: &mut [Int4]) {
-        for (set, st) in sets.zip(state) {
+    /// The unscrambled Sobol integers of index `g` (< 2^16) of the first `state.len()` (at most
+    /// 64) dimension sets, one `Int4` per set; a padding group's sets take the same numbers.
+    fn sobol_state(g: usize, state: &mut [Int4]) {
+        for (st, set) in state.iter_mut().zip(directions()) {
             let mut acc = Int4::from([0u32; 4]);
-            for (k, dir) in directions()[set % SETS].iter().enumerate() {
+            for (k, dir) in set.iter().enumerate() {
                 if g >> k & 1 == 1 {
                     acc ^= (*dir).into();
                 }
@@ -227,15 +227,10 @@ impl SobolGrid {
     /// The Sobol integers of the padding groups at position `local` of a block: each group's
     /// sets at the index its own Owen scramble maps `local` to (a bijection of `0..2^16`).
     fn padded_state(shuffles: &[u32], local: usize, state: &mut [Int4]) {
-        for (group, key) in shuffles.iter().enumerate() {
-            let start = (group + 1) * SETS;
-            if start >= state.len() {
-                break;
-            }
-            let end = (start + SETS).min(state.len());
-            let reversed = (local as u32).reverse_bits();
+        let reversed = (local as u32).reverse_bits();
+        for (key, group) in shuffles.iter().zip(state.chunks_mut(SETS).skip(1)) {
             let index = owen_scramble_rev(reversed, *key).reverse_bits() as usize & 0xffff;
-            Self::sobol_state(start..end, gray(index), &mut state[start..end]);
+            Self::sobol_state(gray(index), group);
         }
     }
 
@@ -268,7 +263,7 @@ impl SobolGrid {
             let local = index % SOBOL_BLOCK;
             if r == 0 || local == 0 {
                 (scrambles, shuffles) = self.scrambles(index / SOBOL_BLOCK);
-                Self::sobol_state(0..first, gray(local), &mut state[..first]);
+                Self::sobol_state(gray(local), &mut state[..first]);
             } else {
                 let dir = &directions()[..first];
                 let k = local.trailing_zeros() as usize;
