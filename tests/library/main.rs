@@ -44,6 +44,7 @@ mod rahbo;
 mod reliability;
 mod routing;
 mod rover;
+mod saas_fully_bayesian;
 mod saas_map;
 mod sbo_drbo_kde;
 mod turbo;

@@ -2,7 +2,7 @@
 //! (`bosweep-toolkit`, re-exported here whole so that one dependency gives both): the five
 //! papers' algorithms with their baselines (UHE-BO, BOKE, SBO/DRBO-KDE, RAHBO, PE-GP-UCB), the
 //! GP baselines (GP-UCB, EI, LogEI, qLogNEI), constrained LogEI × probability of feasibility,
-//! TuRBO, BAxUS, CMA-ES, a user's optimiser run as a command and the peer libraries, and the
+//! TuRBO, BAxUS, SAASBO, CMA-ES, a user's optimiser run as a command and the peer libraries, and the
 //! registry that finds them by name.
 //!
 //! Each method is declared by its settings struct ([`Method`]); the registry lists each
@@ -23,6 +23,7 @@ mod peers;
 pub mod rahbo;
 mod registered;
 mod registry;
+mod saasbo;
 #[cfg(test)]
 mod testing;
 mod turbo;
@@ -47,6 +48,7 @@ pub use peers::{PEERS, PYTHON_ENV, Peer, Preflight, find_peer, preflight};
 pub use rahbo::{GpUcbHetero, Rahbo, RahboKnownVar, RahboModels, RahboRisk, RahboUs};
 pub use registered::Registered;
 pub use registry::{build, check_pair, find, registry};
+pub use saasbo::Saasbo;
 pub use turbo::{Scbo, ThompsonSampler, Turbo};
 pub use uhe_bo::{
     AGpUcb, AveragedUcb, Exp3PairSettings, GammaSchedule, MapGpUcb, McmcGpUcb, PairedExp3,

@@ -14,6 +14,7 @@ use bosweep_toolkit::{Algorithm, AlgorithmError, RandomSearchSettings, check_fit
 const FAMILIES: &[&[AlgorithmEntry]] = &[
     RANDOM,
     super::gp_bo::ENTRIES,
+    super::saasbo::ENTRIES,
     super::constrained_bo::ENTRIES,
     super::cmaes::ENTRIES,
     super::mobo::ENTRIES,

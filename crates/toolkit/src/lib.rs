@@ -4,7 +4,8 @@
 //! [`Feedback`] without special cases.
 //!
 //! - [`surrogate`]: the fitted GP that predicts through an engine; [`gp_model`]: its settings
-//!   and its refit at every step;
+//!   and its refit at every step; [`saas_ensemble`]: the fully Bayesian SAAS model, one GP per
+//!   NUTS draw;
 //! - [`acquisition`]: UCB, EI and log-EI, qLogNEI, local penalisation, Sobol grids and the
 //!   grid-then-refine maximiser; [`pending`]: how a batch's later points account for the
 //!   pending ones;
@@ -27,6 +28,7 @@ pub mod pending;
 mod pending_rows;
 mod random;
 mod requirement;
+pub mod saas_ensemble;
 pub mod surrogate;
 
 pub use algorithm::{
@@ -43,3 +45,4 @@ pub use pending::PendingStrategy;
 pub use pending_rows::rule_out_pending_rows;
 pub use random::{RandomSearch, uniform_point};
 pub use requirement::{Requirement, check_fit, check_objectives};
+pub use saas_ensemble::{SaasEnsemble, fit_saas_ensemble};

@@ -413,6 +413,29 @@ impl GpModel {
         Ok(outcome)
     }
 
+    /// The same data and transforms conditioned with other hyperparameters, given in model
+    /// units (a fully Bayesian model's draws): `kernel`, homoscedastic `noise_variance` and
+    /// constant `mean`, none fitted.
+    pub fn with_hyperparameters(
+        &self,
+        kernel: Kernel,
+        noise_variance: f64,
+        mean: f64,
+    ) -> Result<Self, EngineError> {
+        let state = self.state();
+        let options = FitOptions {
+            mode: FitMode::Fixed,
+            noise: NoiseSpec::Fixed(Noise::Homoscedastic(noise_variance)),
+            mean: MeanSpec::Fixed(mean),
+            ..FitOptions::default()
+        };
+        Ok(Self {
+            inputs: self.inputs.clone(),
+            outputs: self.outputs,
+            fit: fit_gp(state.train().clone(), state.targets(), kernel, &options)?,
+        })
+    }
+
     /// Original inputs → the inputs the GP sees.
     pub fn to_model_inputs(&self, x: &Points) -> Result<Points, EngineError> {
         match &self.inputs {

@@ -21,6 +21,7 @@
 
 mod constrained;
 mod ei;
+mod ensemble;
 mod joint;
 mod joint_objectives;
 mod optimize;
@@ -39,6 +40,7 @@ pub use bosweep_core::stats::{
 };
 pub use constrained::{LogConstrainedExpectedImprovement, LogProbabilityOfFeasibility};
 pub use ei::{DEFAULT_MIN_VARIANCE, ExpectedImprovement, LogExpectedImprovement};
+pub use ensemble::LogMeanExpEnsemble;
 pub use joint_objectives::ObjectiveModel;
 pub use optimize::{
     EvaluationCounts, MaximizeConfig, MaximizerSettings, Maximum, RefineGradient, RefinedStart,
@@ -55,7 +57,7 @@ pub use qlognehvi::{
 };
 pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
-    prune_baseline,
+    prune_baseline, prune_baseline_ensemble,
 };
 pub use qlognei_constrained::{
     CONSTRAINT_ETA, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,

@@ -296,25 +296,60 @@ pub fn prune_baseline(
     max_points: usize,
     seed: u64,
 ) -> Result<Points, EngineError> {
+    prune_baseline_ensemble(&[gp], engine, samples, max_points, seed)
+}
+
+/// [`prune_baseline`] for an ensemble of GPs on the same observed points (a fully Bayesian
+/// model's draws), as BoTorch prunes for one: each draw shares its normals across the models
+/// and averages the models' values (`marginalize_dim`) before its best point is counted. With
+/// one model it is [`prune_baseline`], number for number.
+pub fn prune_baseline_ensemble(
+    gps: &[&GpState],
+    engine: &dyn Engine,
+    samples: usize,
+    max_points: usize,
+    seed: u64,
+) -> Result<Points, EngineError> {
     use rand::SeedableRng;
     use rand_distr::{Distribution, StandardNormal};
 
-    let observed = gp.train();
+    let Some(first) = gps.first() else {
+        return Err(EngineError::invalid("pruning the baseline needs a model"));
+    };
+    let observed = first.train();
     let n = observed.rows();
+    if gps.iter().any(|gp| gp.train() != observed) {
+        return Err(EngineError::invalid(
+            "pruning the baseline: the ensemble's models hold different observed points",
+        ));
+    }
     if n == 0 {
         return Ok(observed.clone());
     }
-    let (chol, mean) = observed_posterior(gp, engine, "qLogNEI")?;
+    let posteriors = gps
+        .iter()
+        .map(|gp| observed_posterior(gp, engine, "qLogNEI"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let models = gps.len() as f64;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut wins = vec![0usize; n];
     let mut normals = vec![0.0; n];
+    let mut average = vec![0.0; n];
     for _ in 0..samples {
         normals
             .iter_mut()
             .for_each(|z| *z = StandardNormal.sample(&mut rng));
-        let draw = &chol * nalgebra::DVector::from_column_slice(&normals);
+        let z = nalgebra::DVector::from_column_slice(&normals);
+        average.iter_mut().for_each(|a| *a = 0.0);
+        for (chol, mean) in &posteriors {
+            let draw = chol * &z;
+            for ((a, m), d) in average.iter_mut().zip(mean.iter()).zip(draw.iter()) {
+                *a += m + d;
+            }
+        }
+        average.iter_mut().for_each(|a| *a /= models);
         let best = (0..n)
-            .max_by(|&a, &b| (mean[a] + draw[a]).total_cmp(&(mean[b] + draw[b])))
+            .max_by(|&a, &b| average[a].total_cmp(&average[b]))
             .unwrap_or(0);
         wins[best] += 1;
     }
