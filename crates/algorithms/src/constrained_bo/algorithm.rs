@@ -10,7 +10,7 @@ use bosweep_core::params::{ParamValue, Params};
 use bosweep_engine::Engine;
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
-    LogConstrainedExpectedImprovement, MaximizeConfig, ObjectiveModel, default_grid_size,
+    LogConstrainedExpectedImprovement, MaximizeConfig, ObjectiveModel,
 };
 use bosweep_toolkit::pending::believer;
 use bosweep_toolkit::surrogate::GpModel;
@@ -292,10 +292,7 @@ impl Algorithm for ConstrainedLogEi {
 
     /// One GP's memory for the objective and for each constraint.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let grid = self
-            .maximize
-            .grid_size
-            .unwrap_or_else(|| default_grid_size(dim));
+        let grid = self.maximize.grid_points(dim);
         let models = 1 + self.constraint_histories.len() as u64;
         models * gp_memory_bytes(budget, dim, grid)
     }

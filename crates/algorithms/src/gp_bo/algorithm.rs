@@ -14,7 +14,7 @@ use bosweep_toolkit::acquisition::{
     ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, GpAcquisition, LocallyPenalized,
     LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings, ObjectiveModel,
     PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
-    ScalarObjective, UpperConfidenceBound, default_grid_size, draw_lower_bound_points, maximize,
+    ScalarObjective, UpperConfidenceBound, draw_lower_bound_points, maximize,
     objective_lower_bound, prune_baseline, prune_baseline_constrained,
 };
 use bosweep_toolkit::pending::{
@@ -224,10 +224,7 @@ impl GpBo {
             Acquisition::UcbSrinivas { delta } => {
                 let domain_size = match ctx.allowed {
                     Some(set) => set.rows(),
-                    None => self
-                        .maximize
-                        .grid_size
-                        .unwrap_or_else(|| default_grid_size(ctx.domain.dim())),
+                    None => self.maximize.grid_points(ctx.domain.dim()),
                 };
                 let schedule = BetaSchedule::Finite {
                     domain_size: domain_size as f64,
@@ -563,10 +560,7 @@ impl Algorithm for GpBo {
     }
 
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let grid = self
-            .maximize
-            .grid_size
-            .unwrap_or_else(|| default_grid_size(dim));
+        let grid = self.maximize.grid_points(dim);
         (1 + self.constraint_histories.len() as u64) * gp_memory_bytes(budget, dim, grid)
     }
 }

@@ -13,7 +13,7 @@ use bosweep_toolkit::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, ChebyshevScalarization,
     ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, MAX_SOBOL_DIM, MaximizeConfig,
     ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement,
-    ScalarObjective, TAU_RELU, default_grid_size, draw_lower_bound_points, objective_lower_bound,
+    ScalarObjective, TAU_RELU, draw_lower_bound_points, objective_lower_bound,
     prune_baseline_front, sample_simplex,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
@@ -380,11 +380,7 @@ impl Algorithm for MultiObjectiveBo {
 
     /// One GP's memory per objective, plus the candidates' draws of one grid chunk.
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let grid = self
-            .settings
-            .maximize
-            .grid_size
-            .unwrap_or_else(|| default_grid_size(dim));
+        let grid = self.settings.maximize.grid_points(dim);
         let m = (self.histories.len().max(2) + self.constraint_histories.len()) as u64;
         m * gp_memory_bytes(budget, dim, grid) + (grid * self.settings.mc_samples) as u64 * m * 8
     }

@@ -11,7 +11,7 @@ use bosweep_engine::{Engine, Points};
 use bosweep_model::NutsSchedule;
 use bosweep_toolkit::acquisition::{
     BaseSamples, LogMeanExpEnsemble, MAX_SOBOL_DIM, MaximizeConfig, PRUNE_SAMPLES,
-    QLogNoisyExpectedImprovement, default_grid_size, prune_baseline_ensemble,
+    QLogNoisyExpectedImprovement, prune_baseline_ensemble,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::{
@@ -176,10 +176,7 @@ impl Algorithm for SaasboAlgorithm {
     }
 
     fn memory_bytes(&self, budget: usize, dim: usize) -> u64 {
-        let grid = self
-            .maximize
-            .grid_size
-            .unwrap_or_else(|| default_grid_size(dim));
+        let grid = self.maximize.grid_points(dim);
         (self.schedule.kept() as u64).saturating_mul(gp_memory_bytes(budget, dim, grid))
     }
 }

@@ -55,6 +55,13 @@ pub struct MaximizeConfig {
     pub gradient: RefineGradient,
 }
 
+impl MaximizeConfig {
+    /// The Sobol grid's size in `dim` dimensions: `grid_size`, else [`default_grid_size`].
+    pub fn grid_points(&self, dim: usize) -> usize {
+        self.grid_size.unwrap_or_else(|| default_grid_size(dim))
+    }
+}
+
 impl Default for MaximizeConfig {
     fn default() -> Self {
         Self {
@@ -241,7 +248,7 @@ pub fn maximize(
         )));
     }
     let grid_start = Instant::now();
-    let size = config.grid_size.unwrap_or_else(|| default_grid_size(dim));
+    let size = config.grid_points(dim);
     let grid = SobolGrid::new(bounds.clone(), size, config.seed)?;
     let chunk = config.chunk_size.unwrap_or_else(|| default_chunk_size(dim));
 
