@@ -83,14 +83,6 @@ pub struct SaasSamples {
 #[derive(Debug)]
 struct Density<'a>(SaasPosterior<'a>);
 
-impl std::fmt::Display for Unrepresentable {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("the SAAS model's density cannot be evaluated here")
-    }
-}
-
-impl std::error::Error for Unrepresentable {}
-
 impl LogpError for Unrepresentable {
     /// A point where the kernel matrix is indefinite is a divergence, not the end of the chain.
     fn is_recoverable(&self) -> bool {

@@ -90,6 +90,14 @@ pub struct SaasPosterior<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unrepresentable;
 
+impl std::fmt::Display for Unrepresentable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the SAAS model's density cannot be evaluated here")
+    }
+}
+
+impl std::error::Error for Unrepresentable {}
+
 impl<'a> SaasPosterior<'a> {
     /// BoTorch's `SaasPyroModel`'s priors.
     const OUTPUTSCALE: Prior = Prior::Gamma {
