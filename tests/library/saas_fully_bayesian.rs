@@ -216,3 +216,26 @@ fn runs_repeat_from_their_seed_with_one_model_per_kept_draw() {
     assert_eq!(last["models"], 4);
     assert_eq!(common::numbers(&last["lengthscales"]).len(), 2);
 }
+
+/// Four points asked at once after a 6-point design on the unit square (one peak at
+/// (0.3, 0.6)) are distinct, inside the box and the same for the same seed; the first is the
+/// sequential step's, since it is asked with nothing pending.
+#[test]
+fn batches_sample_their_pending_points_jointly_and_repeat() {
+    use bosweep::algorithms::{Optimizer, Saasbo};
+    let settings = Saasbo::default().warmup(64).samples(64).thinning(16);
+    let peak = |x: &[f64]| -(x[0] - 0.3).powi(2) - (x[1] - 0.6).powi(2);
+    let batch = |q: usize| {
+        let builder = Optimizer::builder(settings.clone()).maximize().seed(5);
+        common::batch_after_design(builder, peak, q)
+    };
+    let points = batch(4);
+    assert_eq!(points.len(), 4);
+    assert!(
+        points.iter().flatten().all(|v| (0.0..=1.0).contains(v)),
+        "{points:?}"
+    );
+    common::assert_apart(&points, 1e-6, "saasbo");
+    assert_eq!(batch(4), points);
+    assert_eq!(batch(1), points[..1]);
+}
