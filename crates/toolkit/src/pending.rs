@@ -179,11 +179,15 @@ fn local_penalty(
     Ok(LocalPenalty::new(centres, lipschitz, best)?)
 }
 
-/// The pending points in the model's unit-cube coordinates.
+/// The pending points in the model's unit-cube coordinates; none is an empty set of the
+/// model's input columns.
 pub fn pending_in_model_units(
     model: &GpModel,
     pending: &[Vec<f64>],
 ) -> Result<Points, AlgorithmError> {
+    if pending.is_empty() {
+        return Ok(Points::new(Vec::new(), model.state().kernel().input_dim())?);
+    }
     Ok(model.to_model_inputs(&Points::from_rows(pending)?)?)
 }
 

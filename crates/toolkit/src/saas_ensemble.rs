@@ -6,6 +6,8 @@
 
 use rand::RngExt;
 
+use bosweep_core::stats::describe;
+
 use bosweep_model::{
     FitMode, FitOptions, Kernel, KernelKind, NoiseSpec, NutsSchedule, SaasSamples,
     sample_saas_posterior,
@@ -35,14 +37,8 @@ impl SaasEnsemble {
         let dim = per_member.first().map_or(0, Vec::len);
         (0..dim)
             .map(|d| {
-                let mut column: Vec<f64> = per_member.iter().map(|l| l[d]).collect();
-                column.sort_by(f64::total_cmp);
-                let mid = column.len() / 2;
-                if column.len() % 2 == 1 {
-                    column[mid]
-                } else {
-                    0.5 * (column[mid - 1] + column[mid])
-                }
+                let column: Vec<f64> = per_member.iter().map(|l| l[d]).collect();
+                describe(&column).map_or(f64::NAN, |summary| summary.median)
             })
             .collect()
     }

@@ -12,10 +12,10 @@ use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, BetaSchedule, Bounds,
     ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, GpAcquisition, LocallyPenalized,
-    LogExpectedImprovement, MAX_SOBOL_DIM, MaximizeConfig, MaximizerSettings, ObjectiveModel,
-    PRUNE_SAMPLES, PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement,
-    ScalarObjective, UpperConfidenceBound, draw_lower_bound_points, maximize,
-    objective_lower_bound, prune_baseline, prune_baseline_constrained,
+    LogExpectedImprovement, MaximizeConfig, MaximizerSettings, ObjectiveModel, PRUNE_SAMPLES,
+    PenalizedScale, PosteriorAcquisition, QLogNoisyExpectedImprovement, ScalarObjective,
+    UpperConfidenceBound, draw_lower_bound_points, maximize, objective_lower_bound, observed_room,
+    prune_baseline, prune_baseline_constrained,
 };
 use bosweep_toolkit::pending::{
     PendingStrategy, PendingView, away_from_pending, pending_in_model_units,
@@ -279,14 +279,8 @@ impl GpBo {
         let reuses_fit = !ctx.pending.is_empty() && self.fitted_on == Some(self.history.len());
         let model = self.step_model(ctx)?;
         let constraint_models = self.step_constraint_models(reuses_fit, ctx)?;
-        let dim = ctx.domain.dim();
-        let pending = if ctx.pending.is_empty() {
-            Points::new(Vec::new(), dim)?
-        } else {
-            pending_in_model_units(&model, ctx.pending)?
-        };
-        // The joint sample's dimension is bounded by the base samples' (one unpadded net).
-        let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
+        let pending = pending_in_model_units(&model, ctx.pending)?;
+        let room = observed_room(pending.rows());
         let prune = prune || model.state().train().rows() > room;
         let x = if constraint_models.is_empty() {
             let state = model.state();

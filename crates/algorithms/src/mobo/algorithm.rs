@@ -7,14 +7,14 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{ImprovementSmoothing, Points};
+use bosweep_engine::ImprovementSmoothing;
 use bosweep_problems::Problem;
 use bosweep_toolkit::acquisition::{
     Acquisition as AcquisitionFunction, BaseSamples, ChebyshevScalarization,
-    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, MAX_SOBOL_DIM, MaximizeConfig,
-    ObjectiveModel, PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement,
-    ScalarObjective, TAU_RELU, draw_lower_bound_points, objective_lower_bound,
-    prune_baseline_front, sample_simplex,
+    ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing, MaximizeConfig, ObjectiveModel,
+    PRUNE_FRONT_SAMPLES, QLogNParEgo, QLogNoisyExpectedHypervolumeImprovement, ScalarObjective,
+    TAU_RELU, draw_lower_bound_points, objective_lower_bound, observed_room, prune_baseline_front,
+    sample_simplex,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::surrogate::GpModel;
@@ -180,14 +180,8 @@ impl Algorithm for MultiObjectiveBo {
             models.iter().map(ObjectiveModel::of).collect();
         let constraint_outputs: Vec<ObjectiveModel<'_>> =
             constraint_models.iter().map(ObjectiveModel::of).collect();
-        let dim = ctx.domain.dim();
-        let pending = if ctx.pending.is_empty() {
-            Points::new(Vec::new(), dim)?
-        } else {
-            pending_in_model_units(&models[0], ctx.pending)?
-        };
-        // The joint sample's dimension is bounded by the base samples' (one unpadded net).
-        let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
+        let pending = pending_in_model_units(&models[0], ctx.pending)?;
+        let room = observed_room(pending.rows());
         let observed = models[0].state().train();
         let baseline = if self.settings.prune_baseline || observed.rows() > room {
             prune_baseline_front(

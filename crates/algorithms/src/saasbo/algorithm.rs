@@ -7,11 +7,11 @@ use rand::RngExt;
 use serde_json::{Map, json};
 
 use bosweep_core::params::{ParamValue, Params};
-use bosweep_engine::{Engine, Points};
+use bosweep_engine::Engine;
 use bosweep_model::NutsSchedule;
 use bosweep_toolkit::acquisition::{
-    BaseSamples, LogMeanExpEnsemble, MAX_SOBOL_DIM, MaximizeConfig, PRUNE_SAMPLES,
-    QLogNoisyExpectedImprovement, prune_baseline_ensemble,
+    BaseSamples, LogMeanExpEnsemble, MaximizeConfig, PRUNE_SAMPLES, QLogNoisyExpectedImprovement,
+    observed_room, prune_baseline_ensemble,
 };
 use bosweep_toolkit::pending::pending_in_model_units;
 use bosweep_toolkit::{
@@ -94,15 +94,9 @@ impl Algorithm for SaasboAlgorithm {
         let start = Instant::now();
         let ensemble = self.step_ensemble(ctx)?;
         let first = &ensemble.members[0];
-        let dim = ctx.domain.dim();
-        let pending = if ctx.pending.is_empty() {
-            Points::new(Vec::new(), dim)?
-        } else {
-            pending_in_model_units(first, ctx.pending)?
-        };
+        let pending = pending_in_model_units(first, ctx.pending)?;
         let states: Vec<_> = ensemble.members.iter().map(|m| m.state()).collect();
-        // The joint sample's dimension is bounded by the base samples' (one unpadded net).
-        let room = MAX_SOBOL_DIM.saturating_sub(1 + pending.rows());
+        let room = observed_room(pending.rows());
         let baseline = if self.prune || first.state().train().rows() > room {
             prune_baseline_ensemble(&states, ctx.engine, PRUNE_SAMPLES, room, ctx.rng.random())?
         } else {

@@ -30,11 +30,6 @@ impl<A: Acquisition> LogMeanExpEnsemble<A> {
         }
         Ok(Self { members })
     }
-
-    /// The members, in the order given.
-    pub fn members(&self) -> &[A] {
-        &self.members
-    }
 }
 
 impl<A: Acquisition> Acquisition for LogMeanExpEnsemble<A> {

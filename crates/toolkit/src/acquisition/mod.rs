@@ -57,7 +57,7 @@ pub use qlognehvi::{
 };
 pub use qlognei::{
     BaseSamples, MC_SAMPLES, PRUNE_SAMPLES, QLogNoisyExpectedImprovement, TAU_MAX, TAU_RELU,
-    prune_baseline, prune_baseline_ensemble,
+    observed_room, prune_baseline, prune_baseline_ensemble,
 };
 pub use qlognei_constrained::{
     CONSTRAINT_ETA, ConstrainedQLogNoisyExpectedImprovement, ConstrainedSmoothing,

@@ -80,6 +80,13 @@ impl BaseSamples {
     }
 }
 
+/// How many observed points a joint sample may hold beside `pending` pending points and the
+/// candidate: the base samples' dimensions are one unpadded net ([`BaseSamples::sobol`]), so
+/// beyond this the observed points must be pruned.
+pub fn observed_room(pending: usize) -> usize {
+    MAX_SOBOL_DIM.saturating_sub(1 + pending)
+}
+
 /// qLogNEI of a single candidate joined to the pending points (BoTorch's sequential greedy
 /// batch: each new point maximises the joint value with the earlier ones pending), for
 /// **maximisation**, on a GP's posterior of the latent function.
